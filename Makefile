@@ -1,0 +1,23 @@
+# `make run` and `make test` do all the set-up on a fresh machine: a .venv with the pinned dependencies.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: run test bench clean
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+run: $(VENV)/.installed
+	$(PY) bot.py
+
+test: $(VENV)/.installed
+	$(PY) -m pytest
+
+bench: $(VENV)/.installed
+	for b in benchmarks/[!_]*.py; do $(PY) -m benchmarks.$$(basename $$b .py) || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache
