@@ -1,0 +1,42 @@
+"""Boss raid: a player's token deck against a boss (rules: bossfight.md and RULINGS.md section 1).
+
+Choices where the documents are silent:
+- A deck may hold at most MAX_DECK_ROWS trait rows and every number is at most MAX_STAT, so sums and
+  products stay finite whatever a file says.
+- Token names are matched as written (case-sensitive); a token's rows need not be adjacent in the file.
+- A boss's HP never goes below 0; damage beyond it still counts on the damage leaderboard.
+"""
+
+from rules.bossfight.engine import (
+    AttackBreakdown,
+    TokenBreakdown,
+    TraitModifiers,
+    boss_element_modifier,
+    calculate_attack,
+    damage_to_deck,
+    pen_res_modifier,
+    player_element_modifier,
+)
+from rules.bossfight.models import ELEMENTS, Boss, Deck, Token, TraitRow
+from rules.bossfight.parsing import parse_bosses, parse_deck
+from rules.bossfight.roster import BUILTIN_BOSSES, find_boss
+
+__all__ = [
+    "ELEMENTS",
+    "AttackBreakdown",
+    "BUILTIN_BOSSES",
+    "Boss",
+    "Deck",
+    "Token",
+    "TokenBreakdown",
+    "TraitModifiers",
+    "TraitRow",
+    "boss_element_modifier",
+    "calculate_attack",
+    "damage_to_deck",
+    "find_boss",
+    "parse_bosses",
+    "parse_deck",
+    "pen_res_modifier",
+    "player_element_modifier",
+]

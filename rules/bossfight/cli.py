@@ -1,0 +1,47 @@
+"""`python -m rules bossfight --boss NAME|CSV --deck CSV`: the attack breakdown in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rules.bossfight.engine import calculate_attack
+from rules.bossfight.parsing import parse_bosses, parse_deck
+from rules.bossfight.report import format_breakdown
+from rules.bossfight.roster import BUILTIN_BOSSES, find_boss
+from rules.errors import RuleInputError
+
+NAME = "bossfight"
+HELP = "Calculate one attack of a token deck on a boss."
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--boss", required=True, help="a built-in boss's name, or a boss CSV file (its first boss is used)"
+    )
+    parser.add_argument("--deck", required=True, type=Path, help="the deck CSV file")
+    parser.add_argument("--hp", type=float, help="the boss's current HP (default: its full health)")
+    parser.set_defaults(run=run)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise RuleInputError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RuleInputError(f"{path} is not UTF-8 text") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    boss_path = Path(args.boss)
+    if boss_path.suffix.lower() == ".csv":
+        boss = parse_bosses(_read(boss_path), boss_path.name)[0]
+    else:
+        boss = find_boss(args.boss, BUILTIN_BOSSES)
+        if boss is None:
+            names = ", ".join(b.name for b in BUILTIN_BOSSES)
+            raise RuleInputError(f"no built-in boss is called '{args.boss}'; the built-in bosses are: {names}")
+    deck = parse_deck(_read(args.deck), args.deck.name)
+    print(format_breakdown(calculate_attack(boss, deck, args.hp)))
+    return 0

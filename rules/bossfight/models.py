@@ -1,0 +1,87 @@
+"""Bosses, trait rows, tokens and decks as immutable pydantic models."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# The element cycle: each element has the advantage over the next one.
+ELEMENTS: tuple[str, ...] = ("Water", "Fire", "Air", "Lightning", "Earth")
+Element = Literal["Water", "Fire", "Air", "Lightning", "Earth", "None"]
+
+MAX_STAT = 1e12
+MAX_DECK_ROWS = 500
+MAX_ROSTER_ROWS = 200
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Boss(_Frozen):
+    name: str = Field(min_length=1, max_length=100)
+    level: float = Field(ge=0)
+    element: Element
+    health: float = Field(gt=0)
+    physical_damage: float = Field(ge=0)
+    physical_penetration: bool
+    physical_resistance: bool
+    magical_damage: float = Field(ge=0)
+    magical_penetration: bool
+    magical_resistance: bool
+
+
+class TraitRow(_Frozen):
+    """One CSV row of a deck: one trait of a token."""
+
+    token: str
+    trait: str
+    element: Element
+    health: float = Field(ge=0)
+    physical_damage: float = Field(ge=0)
+    physical_penetration: bool
+    physical_resistance: bool
+    magical_damage: float = Field(ge=0)
+    magical_penetration: bool
+    magical_resistance: bool
+
+
+class Token(_Frozen):
+    """The rows sharing a token name; its numbers are the sums over them."""
+
+    name: str
+    element: Element
+    traits: tuple[TraitRow, ...]
+
+    @property
+    def health(self) -> float:
+        return sum(t.health for t in self.traits)
+
+    @property
+    def physical_damage(self) -> float:
+        return sum(t.physical_damage for t in self.traits)
+
+    @property
+    def magical_damage(self) -> float:
+        return sum(t.magical_damage for t in self.traits)
+
+    @property
+    def physical_penetration(self) -> bool:
+        return any(t.physical_penetration for t in self.traits)
+
+    @property
+    def magical_penetration(self) -> bool:
+        return any(t.magical_penetration for t in self.traits)
+
+
+class Deck(_Frozen):
+    tokens: tuple[Token, ...]
+
+    @property
+    def health(self) -> float:
+        return sum(t.health for t in self.tokens)
+
+    @property
+    def rows(self) -> tuple[TraitRow, ...]:
+        return tuple(row for token in self.tokens for row in token.traits)

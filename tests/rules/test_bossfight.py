@@ -1,0 +1,234 @@
+"""Boss raid engine: the RULINGS section 1 checks as exact values, and every CSV mistake located."""
+
+import pytest
+
+from rules.bossfight import (
+    BUILTIN_BOSSES,
+    Boss,
+    boss_element_modifier,
+    calculate_attack,
+    damage_to_deck,
+    find_boss,
+    parse_bosses,
+    parse_deck,
+    pen_res_modifier,
+    player_element_modifier,
+)
+from rules.bossfight.cli import run as cli_run
+from rules.bossfight.parsing import DECK_COLUMNS
+from rules.errors import RuleInputError
+
+HEADER = ",".join(DECK_COLUMNS)
+
+
+def deck_csv(*rows: str) -> str:
+    return "\n".join([HEADER, *rows]) + "\n"
+
+
+def boss(**overrides) -> Boss:
+    fields = dict(
+        name="Test Boss", level=1, element="None", health=1000, physical_damage=0, physical_penetration=False,
+        physical_resistance=False, magical_damage=0, magical_penetration=False, magical_resistance=False,
+    )
+    return Boss(**(fields | overrides))
+
+
+# --- RULINGS check 1: elements -------------------------------------------------------------------------
+
+def test_element_check_boss_water_against_each_token_element():
+    tokens = ["Fire", "Air", "None", "Water", "Earth"]
+    assert [boss_element_modifier("Water", t) for t in tokens] == [0.5, 1, 1, 0, 2]
+    assert [player_element_modifier(t, "Water") for t in tokens] == [2, 1, 1, 0, 0.5]
+
+
+def test_element_check_through_a_whole_attack():
+    rows = [f"T{i},trait,{e},100,0,N,N,100,N,N" for i, e in enumerate(["Fire", "Air", "None", "Water", "Earth"])]
+    result = calculate_attack(boss(element="Water"), parse_deck(deck_csv(*rows)))
+    assert [t.boss_element_modifier for t in result.tokens] == [0.5, 1, 1, 0, 2]
+    assert [t.player_element_modifier for t in result.tokens] == [2, 1, 1, 0, 0.5]
+    assert [t.damage_dealt for t in result.tokens] == [50, 100, 100, 0, 200]
+    # One token of the boss's own element makes the deck immune to magic.
+    assert result.deck_element_modifier == 0
+
+
+# --- RULINGS check 2: penetration / resistance ------------------------------------------------------------
+
+PEN_RES_ROWS = {  # phys pen, phys res, mag pen, mag res
+    "V": "N,N,N,N",
+    "Assassin": "N,Y,Y,N",
+    "Elixir": "N,Y,N,N",
+    "Epic": "Y,Y,N,Y",
+    "Fair": "N,N,N,N",
+}
+
+
+def pen_res_deck_csv() -> str:
+    rows = []
+    for trait, flags in PEN_RES_ROWS.items():
+        pp, pr, mp, mr = flags.split(",")
+        rows.append(f"TOKEN1,{trait},None,100,0,{pp},{pr},0,{mp},{mr}")
+    return deck_csv(*rows)
+
+
+def test_pen_res_check_per_trait_and_stacked():
+    result = calculate_attack(boss(name="Inu Dogemon"), parse_deck(pen_res_deck_csv()))
+    assert [t.physical for t in result.traits] == [1, 0.5, 0.5, 0.5, 1]
+    assert [t.magical for t in result.traits] == [1, 1, 1, 0.5, 1]
+    assert result.deck_physical_modifier == 0.125
+    assert result.deck_magical_modifier == 0.5
+
+
+def test_pen_res_modifier_is_half_only_for_resistance_without_penetration():
+    assert pen_res_modifier(True, False) == 0.5
+    assert pen_res_modifier(True, True) == 1
+    assert pen_res_modifier(False, False) == 1
+    assert pen_res_modifier(False, True) == 1
+
+
+def test_boss_side_uses_one_modifier_per_token_and_any_row_penetrates():
+    # The boss resists both kinds; the token penetrates physically on one of its two rows only.
+    deck = parse_deck(deck_csv("A,one,None,10,100,Y,N,100,N,N", "A,two,None,10,100,N,N,100,N,N"))
+    result = calculate_attack(boss(physical_resistance=True, magical_resistance=True), deck)
+    (token,) = result.tokens
+    assert (token.boss_physical_modifier, token.boss_magical_modifier) == (1, 0.5)
+    assert result.damage_to_boss == 200 * 1 + 200 * 0.5
+
+
+def test_element_modifier_is_flattened_to_trait_rows():
+    # Axieom Asmodeus (Water) against five Fire rows of one token: 2 ** 5 = 32, as in bossfight.md.
+    asmodeus = find_boss("Axieom Asmodeus", BUILTIN_BOSSES)
+    deck = parse_deck(deck_csv(*[f"TOKEN1,{t},Fire,100,0,N,N,0,N,N" for t in PEN_RES_ROWS]))
+    assert calculate_attack(asmodeus, deck).deck_element_modifier == 32
+
+
+# --- RULINGS check 3: the outcome -------------------------------------------------------------------------
+
+def test_outcome_check_damage_and_leftover():
+    two_thousand = boss(physical_damage=2000, magical_damage=0)
+    damage = damage_to_deck(two_thousand, 0.001953125, 0.0078125, 1)
+    assert damage == 3.90625
+    assert 11800 - damage == 11796.09375
+
+
+def test_outcome_check_through_a_deck_with_those_modifiers():
+    # 9 rows resisting physical (0.5 ** 9) of which 7 also resist magic (0.5 ** 7), 11800 health in all.
+    rows = [f"T,r{i},None,1000,0,N,Y,0,N,{'Y' if i < 7 else 'N'}" for i in range(9)]
+    rows.append("U,big,None,2800,0,N,N,0,N,N")
+    result = calculate_attack(boss(physical_damage=2000, health=1000), parse_deck(deck_csv(*rows)))
+    assert (result.deck_physical_modifier, result.deck_magical_modifier, result.deck_element_modifier) == (
+        0.001953125, 0.0078125, 1,
+    )
+    assert result.damage_to_deck == 3.90625
+    assert result.deck_hp_after == 11796.09375
+    assert result.deck_survives
+
+
+def test_boss_outcome_table_of_the_document():
+    # bossfight.md's boss outcome: physical 0/1000/0/500/1000 and magical 0/500/0/0/1000, all modifiers 1.
+    rows = [
+        "T1,a,None,100,0,N,N,0,N,N", "T2,a,None,100,1000,N,N,500,N,N", "T3,a,None,100,0,N,N,0,N,N",
+        "T4,a,None,100,500,N,N,0,N,N", "T5,a,None,100,1000,N,N,1000,N,N",
+    ]
+    result = calculate_attack(boss(health=1000.0), parse_deck(deck_csv(*rows)))
+    assert sum(t.physical_dealt for t in result.tokens) == 2500
+    assert sum(t.magical_dealt for t in result.tokens) == 1500
+    assert result.damage_to_boss == 4000
+    assert result.boss_hp_after == 0 and result.boss_defeated
+
+
+def test_current_hp_is_the_starting_point():
+    deck = parse_deck(deck_csv("A,a,None,10,300,N,N,0,N,N"))
+    result = calculate_attack(boss(health=1000), deck, boss_hp=400)
+    assert (result.boss_hp_before, result.boss_hp_after) == (400, 100)
+
+
+# --- the built-in roster ----------------------------------------------------------------------------------
+
+def test_builtin_roster_has_one_boss_per_element_and_the_documents_bosses():
+    assert {b.element for b in BUILTIN_BOSSES} >= {"Water", "Fire", "Air", "Lightning", "Earth"}
+    asmodeus = find_boss("axieom asmodeus", BUILTIN_BOSSES)
+    assert (asmodeus.level, asmodeus.element) == (4, "Water")
+    dogemon = find_boss("Inu Dogemon", BUILTIN_BOSSES)
+    assert dogemon.level == 1
+    assert not any([dogemon.physical_penetration, dogemon.physical_resistance,
+                    dogemon.magical_penetration, dogemon.magical_resistance])
+
+
+# --- CSV reading ------------------------------------------------------------------------------------------
+
+def test_headers_are_case_and_space_insensitive_and_flags_accept_words():
+    text = " Token , TRAIT ,Element,Health,physical_damage,physical_penetration,physical_resistance," \
+           "magical_damage,magical_penetration,magical_resistance\n" \
+           "A,a,fire,10,1,yes,True,2,0,n\n"
+    (token,) = parse_deck("\ufeff" + text).tokens
+    row = token.traits[0]
+    assert (token.element, row.physical_penetration, row.physical_resistance) == ("Fire", True, True)
+    assert (row.magical_penetration, row.magical_resistance) == (False, False)
+
+
+def test_blank_element_means_none():
+    (token,) = parse_deck(deck_csv("A,a,,10,1,N,N,1,N,N")).tokens
+    assert token.element == "None"
+
+
+def error_of(text: str, parse=parse_deck) -> str:
+    with pytest.raises(RuleInputError) as caught:
+        parse(text)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (HEADER.replace(",magical_resistance", "") + "\nA,a,None,1,1,N,N,1,N\n",
+         "deck.csv, row 1: missing column(s): magical_resistance"),
+        (deck_csv("A,a,None,1,1,maybe,N,1,N,N"),
+         "deck.csv, row 2, column 'physical_penetration': 'maybe' is not a yes/no flag"),
+        (deck_csv("A,a,Ice,1,1,N,N,1,N,N"),
+         "deck.csv, row 2, column 'element': 'Ice' is not one of Water, Fire, Air, Lightning, Earth, None"),
+        (deck_csv("A,a,Fire,1,1,N,N,1,N,N", "B,b,None,1,1,N,N,1,N,N", "A,c,Water,1,1,N,N,1,N,N"),
+         "deck.csv, row 4, column 'element': token 'A' is Water here but Fire on row 2"),
+        (deck_csv("A,a,None,ten,1,N,N,1,N,N"), "deck.csv, row 2, column 'health': 'ten' is not a number"),
+        (deck_csv("A,a,None,10,-5,N,N,1,N,N"),
+         "deck.csv, row 2, column 'physical_damage': -5 is below the smallest allowed value, 0"),
+        (deck_csv("A,a,None,10,nan,N,N,1,N,N"),
+         "deck.csv, row 2, column 'physical_damage': 'nan' is not a finite number"),
+        (deck_csv("A,a,None,10,1e300,N,N,1,N,N"),
+         "deck.csv, row 2, column 'physical_damage': 1e300 is above the largest allowed value"),
+        (deck_csv(",a,None,10,1,N,N,1,N,N"), "deck.csv, row 2, column 'token': is empty"),
+        ("", "deck.csv: is empty"),
+        (HEADER + "\n", "deck.csv: has a header but no data rows"),
+        (deck_csv("A,a,None,0,1,N,N,1,N,N"), "deck.csv: the deck's total health is 0"),
+    ],
+)
+def test_deck_mistakes_name_row_and_column(text, expected):
+    assert expected in error_of(text)
+
+
+def test_too_many_rows_is_refused_with_the_limit():
+    rows = [f"T{i},a,None,1,1,N,N,1,N,N" for i in range(501)]
+    assert "has 501 rows; the limit is 500" in error_of(deck_csv(*rows))
+
+
+def test_boss_mistakes_name_row_and_column():
+    header = "name,level,element,health,physical_damage,physical_penetration,physical_resistance," \
+             "magical_damage,magical_penetration,magical_resistance"
+    assert "bosses.csv, row 2, column 'health': must be above 0" in error_of(
+        header + "\nX,1,Fire,0,1,N,N,1,N,N\n", parse_bosses)
+    assert "bosses.csv, row 3, column 'name': 'x' is already on row 2" in error_of(
+        header + "\nX,1,Fire,10,1,N,N,1,N,N\nx,1,Fire,10,1,N,N,1,N,N\n", parse_bosses)
+
+
+def test_cli_prints_the_breakdown(tmp_path, capsys):
+    deck = tmp_path / "deck.csv"
+    deck.write_text(pen_res_deck_csv(), encoding="utf-8")
+
+    class Args:
+        boss = "Inu Dogemon"
+        hp = None
+
+    Args.deck = deck
+    assert cli_run(Args) == 0
+    out = capsys.readouterr().out
+    assert "Stacked: physical 0.125, magical 0.5, element 1" in out
+    assert "Boss: Inu Dogemon (level 1, None), HP 1000" in out
