@@ -1,0 +1,128 @@
+"""Arena's entry point: settings, logging, the bot, and running it.
+
+`make run` starts this file. Settings come from the environment and `.env` (see .env.example).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import pkgutil
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Literal
+
+import aiohttp
+import discord
+from discord.ext import commands
+from pydantic import Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+import cogs
+from cogs.common import ArenaTree
+from storage import Database
+
+log = logging.getLogger("arena")
+
+ENGINE_WORKERS = 2  # engine jobs that run at once; more wait their turn
+
+# Arena never joins voice channels, so the warnings about missing voice libraries are noise.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+TOKEN_HELP = """\
+Arena needs a Discord bot token to start, and {problem}.
+To get one: open https://discord.com/developers/applications, choose "New Application", open its "Bot"
+page and press "Reset Token", then copy the token. Put it in a file named .env next to bot.py, as the line
+DISCORD_TOKEN=<your token> (copy .env.example to .env to start from every setting), or set DISCORD_TOKEN in
+the environment. Then run `make run` again. README.md explains how to invite the bot to your server."""
+
+
+class Settings(BaseSettings):
+    """Every setting, read from the environment and from .env; .env.example documents each one."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
+
+    discord_token: SecretStr = Field(min_length=1)
+    database_path: Path = Path("data/arena.sqlite3")
+    dev_guild_id: int | None = None
+    gm_role: str | None = None
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+
+class ArenaBot(commands.Bot):
+    def __init__(self, settings: Settings):
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=ArenaTree,
+            help_command=None,
+        )
+        self.settings = settings
+        self.engine_executor = ThreadPoolExecutor(ENGINE_WORKERS, thread_name_prefix="engine")
+        self.db: Database | None = None
+
+    async def prepare(self) -> None:
+        """Open storage (applying migrations) and load every cog; no network involved."""
+        self.db = await Database.open(self.settings.database_path)
+        for module in pkgutil.iter_modules(cogs.__path__):
+            if module.name != "common":
+                await self.load_extension(f"cogs.{module.name}")
+        log.info("storage open at %s, cogs loaded: %s", self.settings.database_path, ", ".join(self.cogs))
+
+    async def setup_hook(self) -> None:
+        await self.prepare()
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands (Discord may take up to an hour to show them)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
+
+    async def close(self) -> None:
+        await super().close()
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+        self.engine_executor.shutdown(wait=False, cancel_futures=True)
+
+
+def load_settings() -> Settings:
+    try:
+        return Settings()
+    except ValidationError as exc:
+        fields = {str(err["loc"][0]) for err in exc.errors()}
+        if "discord_token" in fields:
+            raise SystemExit(TOKEN_HELP.format(problem="DISCORD_TOKEN is not set")) from None
+        details = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+        raise SystemExit(f"A setting is not valid: {details}. See .env.example for what each one takes.") from None
+
+
+async def run(settings: Settings) -> None:
+    async with ArenaBot(settings) as bot:
+        await bot.start(settings.discord_token.get_secret_value())
+
+
+def main() -> None:
+    settings = load_settings()
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    try:
+        asyncio.run(run(settings))
+    except discord.LoginFailure:
+        raise SystemExit(TOKEN_HELP.format(problem="Discord rejected the DISCORD_TOKEN it was given")) from None
+    except (OSError, aiohttp.ClientError) as exc:
+        raise SystemExit(f"Arena could not reach Discord ({exc}). Check this machine's internet connection.") from None
+    except KeyboardInterrupt:
+        log.info("stopped")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    main()

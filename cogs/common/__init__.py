@@ -1,0 +1,42 @@
+"""What every cog shares: attachments, the GM check, error replies, embeds within limits, progress, the executor."""
+
+from cogs.common.attachments import MAX_ATTACHMENT_BYTES, read_text_attachment
+from cogs.common.checks import gm_only, is_gm
+from cogs.common.embeds import (
+    COLOR_DEFEAT,
+    COLOR_INFO,
+    COLOR_VICTORY,
+    EmbedLimits,
+    clip,
+    fit_embed,
+    hp_bar,
+    lines_within,
+    text_file,
+)
+from cogs.common.errors import ArenaTree, ArenaView, UserError, error_reply, report_error
+from cogs.common.executor import run_engine
+from cogs.common.progress import ProgressMessage, progress_bar
+
+__all__ = [
+    "COLOR_DEFEAT",
+    "COLOR_INFO",
+    "COLOR_VICTORY",
+    "MAX_ATTACHMENT_BYTES",
+    "ArenaTree",
+    "ArenaView",
+    "EmbedLimits",
+    "ProgressMessage",
+    "UserError",
+    "clip",
+    "error_reply",
+    "fit_embed",
+    "gm_only",
+    "hp_bar",
+    "is_gm",
+    "lines_within",
+    "progress_bar",
+    "read_text_attachment",
+    "report_error",
+    "run_engine",
+    "text_file",
+]

@@ -1,0 +1,31 @@
+"""An attached file -> text, refusing what is too large or not text, with a message naming the file."""
+
+from __future__ import annotations
+
+import discord
+
+from cogs.common.errors import UserError
+
+MAX_ATTACHMENT_BYTES = 1024 * 1024
+
+
+async def read_text_attachment(attachment: discord.Attachment, *, limit: int = MAX_ATTACHMENT_BYTES) -> str:
+    """UTF-8 text (with or without a byte-order mark) of an attachment of at most `limit` bytes."""
+    name = attachment.filename
+    if attachment.size > limit:
+        raise UserError(f"{name} is {attachment.size / 1024:.0f} KiB; the limit is {limit // 1024} KiB.")
+    try:
+        data = await attachment.read()
+    except discord.HTTPException as exc:
+        raise UserError(f"{name} could not be downloaded from Discord ({exc.status}); try attaching it again.") from None
+    if len(data) > limit:  # the declared size can lie
+        raise UserError(f"{name} is {len(data) / 1024:.0f} KiB; the limit is {limit // 1024} KiB.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UserError(
+            f"{name} is not UTF-8 text (byte {exc.start}); save it as 'CSV UTF-8' from your spreadsheet."
+        ) from None
+    if "\x00" in text:
+        raise UserError(f"{name} looks like a binary file, not a CSV text file.")
+    return text

@@ -1,0 +1,87 @@
+"""Embeds and files that stay within Discord's limits, and the small renderings every game uses."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+
+import discord
+
+from rules.csvio import format_number
+
+COLOR_INFO = discord.Color.blurple()
+COLOR_VICTORY = discord.Color.green()
+COLOR_DEFEAT = discord.Color.red()
+
+
+class EmbedLimits:
+    TITLE = 256
+    DESCRIPTION = 4096
+    FIELDS = 25
+    FIELD_NAME = 256
+    FIELD_VALUE = 1024
+    FOOTER = 2048
+    TOTAL = 6000
+    MESSAGE = 2000
+    FILE_BYTES = 10 * 1024 * 1024
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def lines_within(lines: Iterable[str], limit: int, *, more: str = "… and {n} more") -> str:
+    """Join lines, stopping before `limit` characters and saying how many were left out."""
+    lines = list(lines)
+    kept: list[str] = []
+    used = 0
+    for index, line in enumerate(lines):
+        tail = more.format(n=len(lines) - index)
+        cost = len(line) + (1 if kept else 0)
+        rest_after = len(lines) - index - 1
+        reserve = len(tail) + 1 if rest_after else 0
+        if used + cost + reserve > limit:
+            kept.append(more.format(n=len(lines) - index))
+            break
+        kept.append(line)
+        used += cost
+    return clip("\n".join(kept), limit)
+
+
+def hp_bar(current: float, maximum: float, width: int = 20) -> str:
+    """`█████░░░░░ 50/100` with the filled part rounded up, so anything alive shows at least one block."""
+    maximum = max(maximum, 1e-12)
+    fraction = min(max(current / maximum, 0.0), 1.0)
+    filled = min(width, int(-(-fraction * width // 1))) if current > 0 else 0
+    return f"{'█' * filled}{'░' * (width - filled)} {format_number(round(current, 2))}/{format_number(maximum)}"
+
+
+def fit_embed(embed: discord.Embed) -> discord.Embed:
+    """Clip every part to its limit and drop trailing fields until the total fits."""
+    if embed.title:
+        embed.title = clip(embed.title, EmbedLimits.TITLE)
+    if embed.description:
+        embed.description = clip(embed.description, EmbedLimits.DESCRIPTION)
+    fields = embed.fields[: EmbedLimits.FIELDS]
+    embed.clear_fields()
+    for field in fields:
+        embed.add_field(
+            name=clip(field.name or "\u200b", EmbedLimits.FIELD_NAME),
+            value=clip(field.value or "\u200b", EmbedLimits.FIELD_VALUE),
+            inline=field.inline,
+        )
+    if embed.footer.text:
+        embed.set_footer(text=clip(embed.footer.text, EmbedLimits.FOOTER), icon_url=embed.footer.icon_url)
+    while len(embed) > EmbedLimits.TOTAL and embed.fields:
+        embed.remove_field(len(embed.fields) - 1)
+    if len(embed) > EmbedLimits.TOTAL and embed.description:
+        embed.description = clip(embed.description, max(1, len(embed.description) - (len(embed) - EmbedLimits.TOTAL)))
+    return embed
+
+
+def text_file(name: str, text: str) -> discord.File:
+    data = text.encode("utf-8")
+    if len(data) > EmbedLimits.FILE_BYTES:
+        note = "\n… cut here: the file reached Discord's 10 MiB limit.\n".encode()
+        data = data[: EmbedLimits.FILE_BYTES - len(note)].decode("utf-8", "ignore").encode() + note
+    return discord.File(io.BytesIO(data), filename=name)

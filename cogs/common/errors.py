@@ -1,0 +1,95 @@
+"""One mapping from errors to replies, for slash commands, views and dynamic buttons alike.
+
+A user's mistake (UserError, RuleInputError, failed checks, bad option values) gets its specific message,
+ephemeral. Anything else gets a short error id the user can quote; the traceback goes to the log with it.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import discord
+from discord import app_commands
+
+from rules.errors import RuleInputError
+
+log = logging.getLogger("arena.errors")
+
+
+class UserError(app_commands.AppCommandError):
+    """A mistake or a refusal to explain to the user; the text is shown as it is."""
+
+
+def user_message(error: BaseException) -> str | None:
+    """The message for a user's mistake, or None when the error is the bot's fault."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, app_commands.TransformerError) and isinstance(error.__cause__, (UserError, RuleInputError)):
+        error = error.__cause__
+    if isinstance(error, (UserError, RuleInputError)):
+        return str(error)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "This command works in a server channel, not in direct messages."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.MissingPermissions):
+        return f"You need the {', '.join(p.replace('_', ' ') for p in error.missing_permissions)} permission."
+    if isinstance(error, app_commands.TransformerError):
+        return f"'{error.value}' is not a valid {error.type.name.lower()} here."
+    if isinstance(error, app_commands.CheckFailure) and str(error):
+        return str(error)
+    if isinstance(error, app_commands.CommandNotFound):
+        return "That command is not available any more; Discord may still be updating its command list."
+    return None
+
+
+async def _send_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    text = text if len(text) <= 1900 else text[:1899] + "…"
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply to interaction %s", interaction.id, exc_info=True)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    message = user_message(error)
+    if message is not None:
+        await _send_ephemeral(interaction, f"❌ {message}")
+        return
+    error_id = secrets.token_hex(4)
+    original = getattr(error, "original", error)
+    log.error(
+        "error %s in interaction %s (user %s, guild %s, data %s)",
+        error_id, interaction.id, interaction.user.id if interaction.user else None,
+        interaction.guild_id, interaction.data, exc_info=original,
+    )
+    await _send_ephemeral(
+        interaction, f"⚠️ Something went wrong on our side (error id `{error_id}`). Nothing was changed by this failure."
+    )
+
+
+@asynccontextmanager
+async def error_reply(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """Wrap a component callback that discord.py would otherwise only log on failure."""
+    try:
+        yield
+    except Exception as exc:
+        await report_error(interaction, exc)
+
+
+class ArenaTree(app_commands.CommandTree):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await report_error(interaction, error)
+
+
+class ArenaView(discord.ui.View):
+    """A view whose failures are answered like a command's."""
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item) -> None:
+        await report_error(interaction, error)

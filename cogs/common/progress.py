@@ -1,0 +1,58 @@
+"""Progress of long work shown by editing one message, at most once per interval."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+
+def progress_bar(fraction: float, width: int = 20) -> str:
+    fraction = min(max(fraction, 0.0), 1.0)
+    filled = int(fraction * width)
+    return f"`{'█' * filled}{'░' * (width - filled)}` {fraction * 100:.0f}%"
+
+
+class ProgressMessage:
+    """Collects progress reports from any thread and shows the latest one, throttled.
+
+    `report(...)` is safe to call from a worker thread; the edit itself runs on the event loop.
+    """
+
+    def __init__(self, edit: Callable[..., Awaitable[object]], *, min_interval: float = 2.0):
+        self._edit = edit
+        self._min_interval = min_interval
+        self._loop = asyncio.get_running_loop()
+        self._latest: tuple[tuple, dict] | None = None
+        self._last_shown = 0.0
+        self._pending: asyncio.Task | None = None
+        self._closed = False
+
+    def report(self, *args, **kwargs) -> None:
+        self._latest = (args, kwargs)
+        self._loop.call_soon_threadsafe(self._schedule)
+
+    def _schedule(self) -> None:
+        if self._closed or (self._pending is not None and not self._pending.done()):
+            return
+        delay = max(0.0, self._last_shown + self._min_interval - time.monotonic())
+        self._pending = self._loop.create_task(self._show_after(delay))
+
+    async def _show_after(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        if self._closed or self._latest is None:
+            return
+        args, kwargs = self._latest
+        self._latest = None
+        self._last_shown = time.monotonic()
+        await self._edit(*args, **kwargs)
+
+    async def close(self) -> None:
+        """Stop showing progress (the caller shows the final result itself)."""
+        self._closed = True
+        if self._pending is not None and not self._pending.done():
+            self._pending.cancel()
+            try:
+                await self._pending
+            except (asyncio.CancelledError, Exception):
+                pass

@@ -1,0 +1,416 @@
+"""Drive the real bot offline: real Interaction payloads through discord.py's own dispatch, every reply
+recorded, attachments served from memory, a real SQLite file.
+
+discord.py sends interaction replies through the webhook adapter in `discord.webhook.async_.async_context`
+and everything else through `HTTPClient.request`; the harness answers both as Discord would, keeps the
+messages it "posted", and lets a test click their buttons.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from bot import ArenaBot, Settings
+
+APPLICATION_ID = 900000000000000001
+GUILD_ID = 910000000000000001
+CHANNEL_ID = 920000000000000001
+MANAGE_GUILD = discord.Permissions(manage_guild=True, send_messages=True, attach_files=True, embed_links=True)
+PLAYER = discord.Permissions(send_messages=True, attach_files=True, embed_links=True)
+TIMESTAMP = "2026-01-01T00:00:00+00:00"
+
+_ids = itertools.count(930000000000000001)
+
+
+def next_id() -> int:
+    return next(_ids)
+
+
+def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict:
+    return {"id": str(user_id), "username": name, "discriminator": "0", "global_name": name, "avatar": None, "bot": bot}
+
+
+BOT_USER = user_payload(APPLICATION_ID, "Arena", bot=True)
+
+
+@dataclass
+class User:
+    id: int
+    name: str
+    permissions: discord.Permissions = PLAYER
+    role_ids: tuple[int, ...] = ()
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass
+class Message:
+    """A message as the harness posted it; `data` is Discord's message payload."""
+
+    id: int
+    channel_id: int
+    data: dict
+    files: dict[str, bytes] = field(default_factory=dict)
+    ephemeral: bool = False
+
+    @property
+    def content(self) -> str:
+        return self.data.get("content") or ""
+
+    @property
+    def embeds(self) -> list[discord.Embed]:
+        return [discord.Embed.from_dict(e) for e in self.data.get("embeds", [])]
+
+    @property
+    def embed(self) -> discord.Embed:
+        (embed,) = self.embeds
+        return embed
+
+    def field(self, name_start: str) -> str:
+        """The value of the first embed field whose name starts with `name_start`."""
+        for embed in self.embeds:
+            for f in embed.fields:
+                if f.name.startswith(name_start):
+                    return f.value
+        raise AssertionError(f"no field starting with {name_start!r} in {[f.name for e in self.embeds for f in e.fields]}")
+
+    @property
+    def components(self) -> list[dict]:
+        """Every interactive component, flattened out of its action rows."""
+        found = []
+        for row in self.data.get("components", []):
+            found.extend(row.get("components", [row]))
+        return found
+
+    def component(self, label_or_id: str) -> dict:
+        for c in self.components:
+            if label_or_id in (c.get("label"), c.get("custom_id"), c.get("placeholder")):
+                return c
+        raise AssertionError(f"no component {label_or_id!r} in {[(c.get('label'), c.get('custom_id')) for c in self.components]}")
+
+    def text(self) -> str:
+        """Everything readable in the message, for loose assertions."""
+        parts = [self.content]
+        for e in self.embeds:
+            parts += [e.title or "", e.description or "", e.footer.text or ""]
+            parts += [f"{f.name}\n{f.value}" for f in e.fields]
+        return "\n".join(parts)
+
+
+@dataclass
+class Request:
+    """One call the bot made to Discord."""
+
+    method: str
+    path: str
+    payload: dict | None
+    files: dict[str, bytes]
+
+
+class FakeDiscord(AsyncWebhookAdapter):
+    """Answers the bot's requests as Discord would and remembers what was posted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests: list[Request] = []
+        self.messages: dict[int, Message] = {}
+        self.original_by_token: dict[str, int] = {}
+        self.cdn: dict[str, bytes] = {}
+        self.clicked_message: dict[int, int] = {}  # component interaction id -> the message clicked
+
+    # --- the webhook adapter: interaction responses, followups, edits ----------------------------------------
+
+    async def request(self, route, session=None, *, payload=None, multipart=None, files=None, params=None, **_):
+        payload, sent_files = self._unpack(payload, multipart, files)
+        self.requests.append(Request(route.method, route.path, payload, sent_files))
+        token = route.webhook_token
+        method, path = route.method, route.path
+        if path.endswith("/callback"):
+            return self._callback(route.webhook_id, token, payload, sent_files)
+        if method == "POST":  # followup
+            message = self._post(CHANNEL_ID, payload, sent_files)
+            self.original_by_token.setdefault(token, message.id)
+            return message.data
+        if "@original" in path or "{message_id}" in path:
+            message_id = self.original_by_token.get(token) if "@original" in path else int(route.message_id)
+            if method == "GET":
+                return self.messages[message_id].data
+            if method == "DELETE":
+                self.messages.pop(message_id, None)
+                return None
+            return self._edit(message_id, payload, sent_files).data
+        raise AssertionError(f"unexpected webhook request {method} {path}")
+
+    def _callback(self, interaction_id, token, payload, files) -> dict:
+        kind = payload["type"]
+        data = payload.get("data") or {}
+        result: dict[str, Any] = {"interaction": {"id": str(interaction_id), "type": 2}}
+        message = None
+        if kind == 4:  # a new message
+            message = self._post(CHANNEL_ID, data, files)
+            self.original_by_token[token] = message.id
+        elif kind == 5:  # deferred: a 'thinking' message to be edited later
+            message = self._post(CHANNEL_ID, {"content": "", "flags": data.get("flags", 0)}, {})
+            self.original_by_token[token] = message.id
+        elif kind in (6, 7):  # (deferred) update of the message the component is on
+            self.original_by_token[token] = self.clicked_message[interaction_id]
+            if kind == 7:
+                message = self._edit(self.clicked_message[interaction_id], data, files)
+        if message is not None:
+            result["resource"] = {"type": kind, "message": message.data}
+        return result
+
+    # --- the HTTP client: channel messages and the CDN -----------------------------------------------------
+
+    async def http_request(self, route, *, files=None, form=None, **kwargs):
+        payload = kwargs.get("json")
+        sent_files = {}
+        if form:
+            payload, sent_files = self._unpack(None, form, files)
+        self.requests.append(Request(route.method, route.path, payload, sent_files))
+        channel_id = int(route.channel_id) if getattr(route, "channel_id", None) else CHANNEL_ID
+        if route.method == "POST" and route.path.endswith("/messages"):
+            return self._post(channel_id, payload, sent_files).data
+        if route.method == "PATCH" and "/messages/" in route.path:
+            return self._edit(int(route.message_id), payload, sent_files).data
+        if route.method == "GET" and "/messages/" in route.path:
+            return self.messages[int(route.message_id)].data
+        if route.method == "DELETE" and "/messages/" in route.path:
+            self.messages.pop(int(route.message_id), None)
+            return None
+        raise AssertionError(f"unexpected HTTP request {route.method} {route.path}")
+
+    async def get_from_cdn(self, url: str) -> bytes:
+        return self.cdn[url]
+
+    # --- messages ------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _unpack(payload, multipart, files) -> tuple[dict | None, dict[str, bytes]]:
+        sent: dict[str, bytes] = {}
+        if multipart:
+            for part in multipart:
+                if part["name"] == "payload_json":
+                    payload = json.loads(part["value"])
+                elif "filename" in part:
+                    value = part["value"]
+                    sent[part["filename"]] = value.read() if hasattr(value, "read") else bytes(value)
+        return payload, sent
+
+    def _attachments(self, files: dict[str, bytes]) -> list[dict]:
+        result = []
+        for name, data in files.items():
+            attachment_id = next_id()
+            url = f"https://cdn.test/{attachment_id}/{name}"
+            self.cdn[url] = data
+            result.append({"id": str(attachment_id), "filename": name, "size": len(data), "url": url, "proxy_url": url})
+        return result
+
+    def _post(self, channel_id: int, data: dict | None, files: dict[str, bytes]) -> Message:
+        data = dict(data or {})
+        message_id = next_id()
+        payload = {
+            "id": str(message_id), "channel_id": str(channel_id), "author": BOT_USER, "content": data.get("content") or "",
+            "timestamp": TIMESTAMP, "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
+            "mention_roles": [], "attachments": self._attachments(files), "embeds": data.get("embeds") or [],
+            "components": data.get("components") or [], "pinned": False, "type": 0, "flags": data.get("flags") or 0,
+        }
+        message = Message(message_id, channel_id, payload, dict(files), ephemeral=bool(payload["flags"] & 64))
+        self.messages[message_id] = message
+        return message
+
+    def _edit(self, message_id: int, data: dict | None, files: dict[str, bytes]) -> Message:
+        message = self.messages[message_id]
+        data = data or {}
+        for key in ("content", "embeds", "components", "flags"):
+            if key in data:
+                message.data[key] = data[key] if data[key] is not None else ([] if key != "content" else "")
+        if "attachments" in data or files:
+            kept_ids = {str(a.get("id")) for a in data.get("attachments", []) if "filename" not in a or a.get("id")}
+            kept = [a for a in message.data["attachments"] if a["id"] in kept_ids]
+            message.files = {a["filename"]: message.files[a["filename"]] for a in kept if a["filename"] in message.files}
+            message.data["attachments"] = kept + self._attachments(files)
+            message.files.update(files)
+        message.data["edited_timestamp"] = TIMESTAMP
+        return message
+
+
+class Harness:
+    """A bot on a real SQLite file, and the means to use it as members of one guild would."""
+
+    def __init__(self, bot: ArenaBot, fake: FakeDiscord):
+        self.bot = bot
+        self.fake = fake
+        self.gm = User(800000000000000001, "GameMaster", MANAGE_GUILD)
+        self.alice = User(800000000000000002, "Alice")
+        self.bob = User(800000000000000003, "Bob")
+
+    # --- what was posted ---------------------------------------------------------------------------------
+
+    @property
+    def messages(self) -> list[Message]:
+        return list(self.fake.messages.values())
+
+    def last(self, n: int = 1) -> list[Message] | Message:
+        return self.messages[-1] if n == 1 else self.messages[-n:]
+
+    def add_role(self, role_id: int, name: str) -> None:
+        guild = self.bot._connection._get_or_create_unavailable_guild(GUILD_ID)
+        self.bot._connection._add_guild(guild)  # as the gateway's GUILD_CREATE would
+        guild._add_role(discord.Role(guild=guild, state=self.bot._connection, data={
+            "id": str(role_id), "name": name, "permissions": "0", "position": 1, "color": 0, "hoist": False,
+            "managed": False, "mentionable": False,
+        }))
+
+    # --- payloads ----------------------------------------------------------------------------------------
+
+    def _base_payload(self, kind: int, user: User, data: dict, channel_id: int = CHANNEL_ID) -> dict:
+        interaction_id = next_id()
+        return {
+            "id": str(interaction_id), "application_id": str(APPLICATION_ID), "type": kind,
+            "token": f"token-{interaction_id}", "version": 1, "attachment_size_limit": 25 * 1024 * 1024,
+            "data": data, "guild_id": str(GUILD_ID), "channel_id": str(channel_id),
+            "channel": {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": "arena", "position": 0,
+                        "permission_overwrites": [], "nsfw": False, "parent_id": None},
+            "member": {"user": user_payload(user.id, user.name), "roles": [str(r) for r in user.role_ids],
+                       "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0,
+                       "permissions": str(user.permissions.value)},
+            "app_permissions": str(discord.Permissions.all().value), "locale": "en-US", "guild_locale": "en-US",
+            "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+        }
+
+    def _command_options(self, path: str, options: dict[str, Any], resolved: dict) -> tuple[dict, app_commands.Command]:
+        names = path.split()
+        node = self.bot.tree.get_command(names[0])
+        if node is None:
+            raise AssertionError(f"no command /{names[0]}")
+        chain = [node]
+        for name in names[1:]:
+            node = node.get_command(name)
+            if node is None:
+                raise AssertionError(f"no command /{path}")
+            chain.append(node)
+        command = chain[-1]
+        leaf_options = []
+        for name, value in options.items():
+            param = command._params.get(name)
+            if param is None:
+                raise AssertionError(f"/{path} has no option {name!r}")
+            kind = param.type
+            if kind is discord.AppCommandOptionType.attachment:
+                file_name, data = value
+                attachment_id = next_id()
+                url = f"https://cdn.test/{attachment_id}/{file_name}"
+                self.fake.cdn[url] = data
+                resolved.setdefault("attachments", {})[str(attachment_id)] = {
+                    "id": str(attachment_id), "filename": file_name, "size": len(data), "url": url, "proxy_url": url,
+                    "content_type": "text/csv",
+                }
+                value = str(attachment_id)
+            elif kind in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
+                member: User = value
+                resolved.setdefault("users", {})[str(member.id)] = user_payload(member.id, member.name)
+                resolved.setdefault("members", {})[str(member.id)] = {
+                    "roles": [], "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0,
+                    "permissions": str(member.permissions.value),
+                }
+                value = str(member.id)
+            leaf_options.append({"name": name, "type": kind.value, "value": value})
+        nested: list[dict] = leaf_options
+        for node in reversed(chain[1:]):
+            kind = 2 if isinstance(node, app_commands.Group) else 1
+            nested = [{"name": node.name, "type": kind, "options": nested}]
+        return {"id": str(next_id()), "name": names[0], "type": 1, "options": nested, "resolved": resolved}, command
+
+    # --- acting ------------------------------------------------------------------------------------------
+
+    async def run(self, path: str, user: User | None = None, *, wait: bool = True, channel_id: int = CHANNEL_ID,
+                  **options: Any) -> list[Message]:
+        """Run `/path` as `user` with `options` (attachments as (file name, bytes)); returns what it posted."""
+        data, _ = self._command_options(path, options, {})
+        payload = self._base_payload(2, user or self.alice, data, channel_id)
+        return await self._dispatch(payload, wait)
+
+    async def autocomplete(self, path: str, option: str, current: str, user: User | None = None, **options: Any) -> list[dict]:
+        data, _ = self._command_options(path, options, {})
+        leaf = data
+        while leaf.get("options") and leaf["options"] and leaf["options"][0].get("type") in (1, 2):
+            leaf = leaf["options"][0]
+        leaf.setdefault("options", []).append({"name": option, "type": 3, "value": current, "focused": True})
+        payload = self._base_payload(4, user or self.alice, data)
+        before = len(self.fake.requests)
+        await self._dispatch(payload, True)
+        callbacks = [r for r in self.fake.requests[before:] if r.path.endswith("/callback")]
+        return callbacks[-1].payload["data"]["choices"]
+
+    async def click(self, message: Message, label_or_id: str, user: User | None = None, *, values: list[str] | None = None,
+                    wait: bool = True) -> list[Message]:
+        """Press a button (or choose `values` in a select) on a posted message as `user`."""
+        component = message.component(label_or_id)
+        data = {"custom_id": component["custom_id"], "component_type": component["type"]}
+        if values is not None:
+            data["values"] = values
+        payload = self._base_payload(3, user or self.alice, data, message.channel_id)
+        payload["message"] = message.data
+        if message.ephemeral:
+            payload["message"] = {**message.data, "flags": 64}
+        self.fake.clicked_message[int(payload["id"])] = message.id
+        return await self._dispatch(payload, wait)
+
+    async def _dispatch(self, payload: dict, wait: bool) -> list[Message]:
+        before_ids = set(self.fake.messages)
+        before_tasks = asyncio.all_tasks()
+        token = async_context.set(self.fake)
+        try:
+            self.bot._connection.parse_interaction_create(payload)
+            if wait:
+                await self.settle(before_tasks)
+        finally:
+            async_context.reset(token)
+        return [m for i, m in self.fake.messages.items() if i not in before_ids]
+
+    async def settle(self, before: set[asyncio.Task] | None = None, timeout: float = 30.0) -> None:
+        """Wait until every task the bot started since `before` has finished (view timeouts excepted)."""
+        before = before or set()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        current = asyncio.current_task()
+        while True:
+            pending = {
+                t for t in asyncio.all_tasks()
+                if t not in before and t is not current and not t.done()
+                and "__timeout_task_impl" not in getattr(t.get_coro(), "__qualname__", "")
+            }
+            if not pending:
+                return
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError(f"the bot's tasks did not finish in {timeout} s: {pending}")
+            await asyncio.wait(pending, timeout=remaining)
+
+
+def make_settings(database_path: Path, **overrides: Any) -> Settings:
+    return Settings(discord_token="offline-test-token", database_path=database_path, _env_file=None, **overrides)
+
+
+async def start_bot(settings: Settings, fake: FakeDiscord) -> ArenaBot:
+    """A bot that has done everything setup_hook does except talk to Discord."""
+    bot = ArenaBot(settings)
+    await bot.__aenter__()
+    bot.http.request = fake.http_request
+    bot.http.get_from_cdn = fake.get_from_cdn
+    bot._connection.user = discord.ClientUser(state=bot._connection, data=BOT_USER)
+    bot._connection.application_id = APPLICATION_ID
+    await bot.prepare()
+    return bot

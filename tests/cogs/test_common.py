@@ -1,0 +1,51 @@
+"""Shared cog helpers: Discord's limits, bars and the error mapping."""
+
+import discord
+from discord import app_commands
+
+from cogs.common import EmbedLimits, UserError, fit_embed, hp_bar, lines_within, progress_bar
+from cogs.common.errors import user_message
+from rules.errors import InputProblem, RuleInputError
+
+
+def test_lines_within_says_how_many_were_left_out():
+    text = lines_within([f"line {i:03}" for i in range(100)], 60)
+    assert len(text) <= 60
+    assert text.splitlines()[0] == "line 000"
+    kept = len(text.splitlines()) - 1
+    assert text.splitlines()[-1] == f"… and {100 - kept} more"
+
+
+def test_lines_within_keeps_everything_that_fits():
+    assert lines_within(["a", "b"], 100) == "a\nb"
+
+
+def test_hp_bar_rounds_up_while_alive():
+    assert hp_bar(1, 1000, width=10) == "█░░░░░░░░░ 1/1000"
+    assert hp_bar(0, 1000, width=10) == "░░░░░░░░░░ 0/1000"
+    assert hp_bar(500, 1000, width=10) == "█████░░░░░ 500/1000"
+
+
+def test_progress_bar():
+    assert progress_bar(0.5, width=4) == "`██░░` 50%"
+
+
+def test_fit_embed_respects_every_limit():
+    embed = discord.Embed(title="t" * 300, description="d" * 5000)
+    for i in range(30):
+        embed.add_field(name=f"f{i}", value="v" * 2000)
+    fit_embed(embed)
+    assert len(embed.title) == EmbedLimits.TITLE
+    assert len(embed.description) <= EmbedLimits.DESCRIPTION
+    assert len(embed.fields) <= EmbedLimits.FIELDS
+    assert all(len(f.value) <= EmbedLimits.FIELD_VALUE for f in embed.fields)
+    assert len(embed) <= EmbedLimits.TOTAL
+
+
+def test_user_mistakes_map_to_their_message_and_bugs_to_none():
+    rule_error = RuleInputError(InputProblem("'x' is not a number", "a.csv", 3, "HP"))
+    wrapped = app_commands.CommandInvokeError.__new__(app_commands.CommandInvokeError)
+    wrapped.original = rule_error
+    assert user_message(wrapped) == "a.csv, row 3, column 'HP': 'x' is not a number"
+    assert user_message(UserError("no boss here")) == "no boss here"
+    assert user_message(RuntimeError("bug")) is None
