@@ -83,6 +83,14 @@ class ArenaBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("synced %d global commands (Discord may take up to an hour to show them)", len(synced))
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer a click that no live view or persistent button handles, instead of letting it fail."""
+        if interaction.type is not discord.InteractionType.component or has_component_handler(self, interaction):
+            return
+        await interaction.response.send_message(
+            "⌛ These buttons are no longer active. Run the command again for fresh ones.", ephemeral=True
+        )
+
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
 
@@ -92,6 +100,17 @@ class ArenaBot(commands.Bot):
             await self.db.close()
             self.db = None
         self.engine_executor.shutdown(wait=False, cancel_futures=True)
+
+
+def has_component_handler(client: discord.Client, interaction: discord.Interaction) -> bool:
+    # discord.py exposes no public lookup, so this reads its view store the way its own dispatch does.
+    store = client._connection._view_store
+    custom_id = interaction.data.get("custom_id", "")
+    if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):
+        return True
+    key = (interaction.data.get("component_type"), custom_id)
+    message_id = interaction.message.id if interaction.message else None
+    return key in store._views.get(message_id, {}) or key in store._views.get(None, {})
 
 
 def load_settings() -> Settings:

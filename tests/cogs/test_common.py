@@ -49,3 +49,14 @@ def test_user_mistakes_map_to_their_message_and_bugs_to_none():
     assert user_message(wrapped) == "a.csv, row 3, column 'HP': 'x' is not a number"
     assert user_message(UserError("no boss here")) == "no boss here"
     assert user_message(RuntimeError("bug")) is None
+
+
+
+async def test_a_click_on_a_dead_button_gets_an_answer(harness):
+    from tests.cogs.harness import CHANNEL_ID
+
+    buttons = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Old", "custom_id": "gone:1:press"}]}]
+    orphan = harness.fake._post(CHANNEL_ID, {"content": "old", "components": buttons}, {})
+    (reply,) = await harness.click(orphan, "Old")
+    assert reply.ephemeral
+    assert reply.content == "⌛ These buttons are no longer active. Run the command again for fresh ones."
