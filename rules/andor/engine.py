@@ -1,0 +1,286 @@
+"""The Andor's Trail fight as a state machine: `start_fight`, `legal_actions`, `apply`, `outcome`, `settle`.
+
+Formulas (RULINGS 4) live in `hit_chance` and `final_damage`; the fast simulator uses the same functions
+and draws its random numbers in the same order, so both give identical fights for the same generator.
+
+Random draws, in order, from `rng.random()`:
+- an attack: d100 to hit; on a hit the damage in [min, max]; then, only if the attacker's critical
+  chance is above 0, d100 for the critical;
+- a flee: d100 (escaped when <= 80).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+
+from rules.andor.models import (
+    DEATH_XP_LOSS_PERCENT,
+    FEED_LENGTH,
+    FLEE_CHANCE,
+    FLEE_COST,
+    MAX_LEVEL,
+    POTION_COST,
+    Action,
+    AttackEvent,
+    Character,
+    EndEvent,
+    Event,
+    FightState,
+    Fighter,
+    FleeEvent,
+    Monster,
+    Outcome,
+    PlayerFighter,
+    PotionEvent,
+    TurnEvent,
+    hundredths,
+    stat_problem,
+    xp_to_next_level,
+)
+from rules.errors import InputProblem, RuleInputError
+
+MAX_MONSTERS = 5
+
+
+# --- formulas -------------------------------------------------------------------------------------------
+
+
+def hit_chance(attack_chance: int, block_chance: int) -> int:
+    """trunc(50 * (1 + (2/pi) * atan((AC - BC - 50) / 40))), within 0..100."""
+    value = 50 * (1 + (2 / math.pi) * math.atan((attack_chance - block_chance - 50) / 40))
+    return min(100, max(0, math.trunc(value)))
+
+
+def final_damage(base: int, ad_bonus: int, crit_hundredths: int, resistance: int, armor: int) -> int:
+    """base x (1 + AD/100) x crit multiplier - DR, then x (1 - armor/200), truncated, never below 0.
+
+    Exact integer arithmetic: every factor is a whole number of percent or hundredths, so there is no
+    float rounding at the truncation (`crit_hundredths` is 100 for a normal hit).
+    """
+    scaled = base * (100 + ad_bonus) * crit_hundredths - resistance * 10_000  # in 1/10,000 HP
+    if scaled <= 0:
+        return 0
+    return scaled * (200 - armor) // 2_000_000
+
+
+def d100(rng: random.Random) -> int:
+    return int(rng.random() * 100) + 1
+
+
+def uniform(rng: random.Random, low: int, high: int) -> int:
+    return low + int(rng.random() * (high - low + 1))
+
+
+# --- levels ---------------------------------------------------------------------------------------------
+
+
+def with_xp(character: Character, xp: int) -> Character:
+    """The character holding `xp` within its level, levelling up as soon as the XP is there."""
+    level = character.level
+    while level < MAX_LEVEL and xp >= xp_to_next_level(level):
+        xp -= xp_to_next_level(level)
+        level += 1
+    if level == MAX_LEVEL:
+        xp = min(xp, xp_to_next_level(level) - 1)
+    return character.model_copy(update={"level": level, "xp": xp})
+
+
+def updated_character(character: Character, changes: Mapping[str, float]) -> Character:
+    """The character with some stats changed by its player, checked; XP beyond the level levels it up."""
+    problems = []
+    for name, value in changes.items():
+        if name not in Character.model_fields:
+            problems.append(InputProblem(f"{name}: no such stat; the stats are {', '.join(Character.model_fields)}"))
+        elif message := stat_problem(name, value):
+            problems.append(InputProblem(f"{name}: {message}"))
+    if problems:
+        raise RuleInputError(problems)
+    candidate = Character.model_validate({**character.model_dump(), **changes})
+    problems = [InputProblem(f"{name}: {message}") for name, message in candidate.problems()]
+    if problems:
+        raise RuleInputError(problems)
+    return with_xp(candidate, candidate.xp)
+
+
+def death_penalty(xp: int) -> int:
+    """XP lost on death: 30% of the XP within the current level, rounded down, so never a level."""
+    return xp * DEATH_XP_LOSS_PERCENT // 100
+
+
+# --- the fight ------------------------------------------------------------------------------------------
+
+
+def player_fighter(character: Character, name: str = "You") -> PlayerFighter:
+    return PlayerFighter(
+        name=name,
+        max_hp=character.max_hp,
+        hp=character.max_hp,
+        **character.model_dump(include=(set(Fighter.model_fields) | {"potions", "potion_heal"}) - {"name", "max_hp", "hp", "xp"}),
+    )
+
+
+def monster_fighters(monster: Monster, count: int) -> list[Fighter]:
+    if not 1 <= count <= MAX_MONSTERS:
+        raise RuleInputError(f"a fight has 1 to {MAX_MONSTERS} monsters, not {count}")
+    stats = monster.model_dump(exclude={"name", "hp"})
+    return [
+        Fighter(name=monster.name if count == 1 else f"{monster.name} {i + 1}", max_hp=monster.hp, hp=monster.hp, **stats)
+        for i in range(count)
+    ]
+
+
+def start_fight(
+    character: Character, monster: Monster, count: int = 1, rng: random.Random | None = None, *, monsters_first: bool = False
+) -> tuple[FightState, list[Event]]:
+    """A fresh fight at full HP. The player engages, so the player starts, unless `monsters_first`."""
+    state = FightState(
+        player=player_fighter(character), monsters=monster_fighters(monster, count), ap_left=character.ap
+    )
+    events: list[Event] = []
+    if monsters_first:
+        if rng is None:
+            raise ValueError("a fight that the monsters begin needs a random generator")
+        state.round = 0  # the monsters' opening turn comes before the player's first round
+        _monsters_turn(state, rng, events)
+        if state.phase == "player":
+            state.round = 1
+            _start_player_turn(state, events)
+    else:
+        events.append(TurnEvent(round=1, side="player", ap=state.ap_left))
+    _remember(state, events)
+    return state, events
+
+
+def legal_actions(state: FightState) -> list[Action]:
+    if state.phase != "player":
+        return []
+    player, ap = state.player, state.ap_left
+    actions: list[Action] = []
+    if ap >= player.attack_cost:
+        actions += [Action.attack(i) for i, m in enumerate(state.monsters) if m.alive]
+    if player.potions > 0 and ap >= POTION_COST and player.hp < player.max_hp:
+        actions.append(Action("potion"))
+    if ap >= FLEE_COST:
+        actions.append(Action("flee"))
+    actions.append(Action("end_turn"))
+    return actions
+
+
+def apply(state: FightState, action: Action, rng: random.Random) -> tuple[FightState, list[Event]]:
+    """The player's action, then (when the player's turn is over) the monsters' turn. The input is unchanged."""
+    if action not in legal_actions(state):
+        raise RuleInputError(f"'{action}' is not possible now")
+    state = state.model_copy(deep=True)
+    player = state.player
+    events: list[Event] = []
+    turn_over = False
+    if action.kind == "attack":
+        state.ap_left -= player.attack_cost
+        target = state.monsters[action.target]
+        events.append(_attack(player, target, state.round, rng))
+        if not any(m.alive for m in state.monsters):
+            _finish(state, "won", events)
+    elif action.kind == "potion":
+        state.ap_left -= POTION_COST
+        healed = min(player.potion_heal, player.max_hp - player.hp)
+        player.hp += healed
+        player.potions -= 1
+        events.append(PotionEvent(round=state.round, healed=healed, hp=player.hp, potions_left=player.potions))
+    elif action.kind == "flee":
+        state.ap_left -= FLEE_COST
+        roll = d100(rng)
+        escaped = roll <= FLEE_CHANCE
+        events.append(FleeEvent(round=state.round, roll=roll, chance=FLEE_CHANCE, escaped=escaped))
+        if escaped:
+            _finish(state, "fled", events)
+        turn_over = True
+    else:
+        turn_over = True
+    if state.phase == "player" and (turn_over or legal_actions(state) == [Action("end_turn")]):
+        _monsters_turn(state, rng, events)
+        if state.phase == "player":
+            state.round += 1
+            _start_player_turn(state, events)
+    _remember(state, events)
+    return state, events
+
+
+def outcome(state: FightState) -> Outcome | None:
+    if state.phase == "player":
+        return None
+    xp = sum(m.xp for m in state.monsters) if state.phase == "won" else 0
+    return Outcome(state.phase, state.round, state.player.hp, xp)
+
+
+def settle(character: Character, result: Outcome) -> tuple[Character, int]:
+    """The stored character after the fight, and its XP change (the gain, or minus the penalty).
+
+    Fights start at full HP with the character's potions, so only XP and level change.
+    """
+    if result.result == "won":
+        return with_xp(character, character.xp + result.xp), result.xp
+    if result.result == "lost":
+        lost = death_penalty(character.xp)
+        return character.model_copy(update={"xp": character.xp - lost}), -lost
+    return character, 0
+
+
+# --- internals ------------------------------------------------------------------------------------------
+
+
+def _attack(attacker: Fighter, target: Fighter, round_: int, rng: random.Random) -> AttackEvent:
+    chance = hit_chance(attacker.attack_chance, target.block_chance)
+    roll = d100(rng)
+    if roll > chance:
+        return AttackEvent(
+            round=round_, attacker=attacker.name, target=target.name, hit_chance=chance, roll=roll, hit=False, target_hp=target.hp
+        )
+    base = uniform(rng, attacker.damage_min, attacker.damage_max)
+    crit_roll = d100(rng) if attacker.crit_chance > 0 else None
+    critical = crit_roll is not None and crit_roll <= attacker.crit_chance
+    multiplier = hundredths(attacker.crit_multiplier) if critical else 100
+    damage = final_damage(base, attacker.ad_bonus, multiplier, target.damage_resistance, target.armor)
+    target.hp = max(0, target.hp - damage)
+    return AttackEvent(
+        round=round_,
+        attacker=attacker.name,
+        target=target.name,
+        hit_chance=chance,
+        roll=roll,
+        hit=True,
+        base_damage=base,
+        crit_roll=crit_roll,
+        critical=critical,
+        damage=damage,
+        target_hp=target.hp,
+        killed=target.hp == 0,
+    )
+
+
+def _monsters_turn(state: FightState, rng: random.Random, events: list[Event]) -> None:
+    events.append(TurnEvent(round=state.round, side="monsters"))
+    for monster in state.monsters:
+        if not monster.alive:
+            continue
+        for _ in range(monster.ap // monster.attack_cost):
+            events.append(_attack(monster, state.player, state.round, rng))
+            if not state.player.alive:
+                _finish(state, "lost", events)
+                return
+
+
+def _start_player_turn(state: FightState, events: list[Event]) -> None:
+    state.ap_left = state.player.ap
+    events.append(TurnEvent(round=state.round, side="player", ap=state.ap_left))
+
+
+def _finish(state: FightState, result: str, events: list[Event]) -> None:
+    state.phase = result
+    xp = sum(m.xp for m in state.monsters) if result == "won" else 0
+    events.append(EndEvent(round=state.round, result=result, xp=xp))
+
+
+def _remember(state: FightState, events: Sequence[Event]) -> None:
+    state.feed = (list(state.feed) + list(events))[-FEED_LENGTH:]

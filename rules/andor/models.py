@@ -1,0 +1,274 @@
+"""Typed data of Andor's Trail fights: characters, monsters, fighters, actions, events and the fight state.
+
+Everything here is plain data that round-trips through JSON (`model_dump_json` / `model_validate_json`),
+so a fight can be saved after every click and resumed after a restart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.csvio import format_number
+from rules.errors import RuleInputError
+
+POTION_COST = 5  # AP
+FLEE_COST = 1  # AP
+FLEE_CHANCE = 80  # % of d100
+DEFAULT_CRIT_MULTIPLIER = 1.5
+HP_PER_LEVEL = 5  # the level factor
+MAX_LEVEL = 999
+DEATH_XP_LOSS_PERCENT = 30
+
+
+@dataclass(frozen=True)
+class StatLimit:
+    minimum: float
+    maximum: float
+    integer: bool = True
+    meaning: str = ""
+
+
+# One table of allowed values, used for uploaded monsters and for characters alike. The bounds keep every
+# fight and simulation finite and cheap (AP / attack cost bounds the attacks per turn).
+STAT_LIMITS: dict[str, StatLimit] = {
+    "hp": StatLimit(1, 100_000, meaning="hit points"),
+    "ap": StatLimit(1, 100, meaning="action points per turn"),
+    "attack_cost": StatLimit(1, 100, meaning="AP per attack"),
+    "attack_chance": StatLimit(0, 1_000, meaning="attack chance (AC)"),
+    "damage_min": StatLimit(0, 100_000, meaning="smallest damage"),
+    "damage_max": StatLimit(0, 100_000, meaning="largest damage"),
+    "crit_chance": StatLimit(0, 100, meaning="critical chance %"),
+    "crit_multiplier": StatLimit(1, 10, integer=False, meaning="critical multiplier"),
+    "block_chance": StatLimit(0, 1_000, meaning="block chance (BC)"),
+    "damage_resistance": StatLimit(0, 100_000, meaning="damage resistance (DR)"),
+    "xp": StatLimit(0, 1_000_000_000, meaning="experience"),
+    # player only
+    "level": StatLimit(1, MAX_LEVEL, meaning="level"),
+    "base_hp": StatLimit(1, 100_000, meaning="base HP (max HP = base HP + 5 x level + HP bonus)"),
+    "hp_bonus": StatLimit(0, 100_000, meaning="HP bonus from equipment"),
+    "ad_bonus": StatLimit(0, 1_000, meaning="attack damage bonus %"),
+    "armor": StatLimit(0, 200, meaning="armor (damage x (1 - armor/200))"),
+    "potions": StatLimit(0, 99, meaning="potions carried into each fight"),
+    "potion_heal": StatLimit(1, 100_000, meaning="HP a potion heals"),
+}
+
+MAX_NAME_LENGTH = 40
+
+
+def stat_problem(name: str, value: float) -> str | None:
+    """What is wrong with one stat value, or None when it is allowed."""
+    limit = STAT_LIMITS[name]
+    if limit.integer and float(value) != int(value):
+        return f"{format_number(value)} is not a whole number"
+    if not limit.minimum <= value <= limit.maximum:
+        return f"{format_number(value)} is outside {format_number(limit.minimum)}..{format_number(limit.maximum)}"
+    if name == "crit_multiplier" and abs(value * 100 - round(value * 100)) > 1e-9:
+        return f"{format_number(value)} has more than 2 decimals"
+    return None
+
+
+def hundredths(multiplier: float) -> int:
+    """A critical multiplier as an exact whole number of hundredths (1.5 -> 150)."""
+    return int(round(multiplier * 100))
+
+
+def check_name(name: str) -> str:
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise RuleInputError("a monster needs a name")
+    if len(cleaned) > MAX_NAME_LENGTH:
+        raise RuleInputError(f"the name '{cleaned[:MAX_NAME_LENGTH]}...' is longer than {MAX_NAME_LENGTH} characters")
+    if not cleaned.isprintable():
+        raise RuleInputError("a name may only contain printable characters")
+    return cleaned
+
+
+class CombatStats(BaseModel):
+    """What every actor has (RULINGS 4)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ap: int = 10
+    attack_cost: int = 4
+    attack_chance: int = 60
+    damage_min: int = 1
+    damage_max: int = 1
+    crit_chance: int = 0
+    crit_multiplier: float = DEFAULT_CRIT_MULTIPLIER
+    block_chance: int = 9
+    damage_resistance: int = 0
+
+    def problems(self) -> list[tuple[str, str]]:
+        """(stat, what is wrong) for every value out of bounds and every inconsistency."""
+        found = []
+        for name in type(self).model_fields:
+            if name in STAT_LIMITS and (message := stat_problem(name, getattr(self, name))):
+                found.append((name, message))
+        if self.damage_min > self.damage_max:
+            found.append(("damage_min", f"{self.damage_min} is above damage_max {self.damage_max}"))
+        if self.attack_cost > self.ap:
+            found.append(("attack_cost", f"{self.attack_cost} is above ap {self.ap}, so no attack could ever happen"))
+        return found
+
+
+class Monster(CombatStats):
+    name: str
+    hp: int
+    xp: int  # what a kill gives
+
+
+class Character(CombatStats):
+    """A player's character in one guild. `xp` is the XP earned within the current level."""
+
+    level: int = 1
+    xp: int = 0
+    base_hp: int = 20
+    hp_bonus: int = 0
+    ad_bonus: int = 0
+    armor: int = 0
+    potions: int = 2
+    potion_heal: int = 20
+
+    @property
+    def max_hp(self) -> int:
+        return self.base_hp + self.level * HP_PER_LEVEL + self.hp_bonus
+
+    @property
+    def xp_to_next_level(self) -> int:
+        return xp_to_next_level(self.level)
+
+
+def xp_to_next_level(level: int) -> int:
+    """XP needed to go from `level` to `level + 1` (RULINGS 4: 55 x L x L)."""
+    return 55 * level * level
+
+
+class Fighter(BaseModel):
+    """An actor inside one fight: a snapshot of its stats plus its current HP."""
+
+    name: str
+    max_hp: int
+    hp: int
+    ap: int
+    attack_cost: int
+    attack_chance: int
+    damage_min: int
+    damage_max: int
+    crit_chance: int
+    crit_multiplier: float
+    block_chance: int
+    damage_resistance: int
+    ad_bonus: int = 0
+    armor: int = 0
+    xp: int = 0  # a monster's kill reward
+
+    @property
+    def alive(self) -> bool:
+        return self.hp > 0
+
+
+class PlayerFighter(Fighter):
+    potions: int
+    potion_heal: int
+
+
+# --- actions --------------------------------------------------------------------------------------------
+
+ActionKind = Literal["attack", "potion", "flee", "end_turn"]
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: ActionKind
+    target: int | None = None  # index into FightState.monsters, for attacks
+
+    @classmethod
+    def attack(cls, target: int) -> Action:
+        return cls("attack", target)
+
+    def __str__(self) -> str:
+        return f"attack {self.target}" if self.kind == "attack" else self.kind
+
+
+POTION = Action("potion")
+FLEE = Action("flee")
+END_TURN = Action("end_turn")
+
+
+# --- events ---------------------------------------------------------------------------------------------
+
+
+class AttackEvent(BaseModel):
+    kind: Literal["attack"] = "attack"
+    round: int
+    attacker: str
+    target: str
+    hit_chance: int
+    roll: int  # d100; a hit when roll <= hit_chance
+    hit: bool
+    base_damage: int | None = None  # the uniform roll in the damage range
+    crit_roll: int | None = None  # d100, only when the attacker has a critical chance
+    critical: bool = False
+    damage: int = 0
+    target_hp: int  # after the attack
+    killed: bool = False
+
+
+class PotionEvent(BaseModel):
+    kind: Literal["potion"] = "potion"
+    round: int
+    healed: int
+    hp: int
+    potions_left: int
+
+
+class FleeEvent(BaseModel):
+    kind: Literal["flee"] = "flee"
+    round: int
+    roll: int  # d100; escaped when roll <= chance
+    chance: int
+    escaped: bool
+
+
+class TurnEvent(BaseModel):
+    kind: Literal["turn"] = "turn"
+    round: int
+    side: Literal["player", "monsters"]
+    ap: int | None = None  # the player's AP at the start of the turn
+
+
+class EndEvent(BaseModel):
+    kind: Literal["end"] = "end"
+    round: int
+    result: Literal["won", "lost", "fled"]
+    xp: int = 0
+
+
+Event = Annotated[Union[AttackEvent, PotionEvent, FleeEvent, TurnEvent, EndEvent], Field(discriminator="kind")]
+
+Phase = Literal["player", "won", "lost", "fled"]
+
+
+class FightState(BaseModel):
+    """A fight between one player and 1-5 monsters. It is the player's turn unless the fight is over."""
+
+    player: PlayerFighter
+    monsters: list[Fighter]
+    phase: Phase = "player"
+    round: int = 1  # counts the player's turns
+    ap_left: int
+    feed: list[Event] = Field(default_factory=list)  # the latest events, newest last, at most FEED_LENGTH
+
+
+FEED_LENGTH = 12
+
+
+@dataclass(frozen=True)
+class Outcome:
+    result: Literal["won", "lost", "fled"]
+    rounds: int
+    hp_left: int
+    xp: int  # XP the victory gives (0 unless won)

@@ -1,0 +1,316 @@
+"""Andor's Trail engine: RULINGS 4 formulas as exact values, the fight state machine, levels and XP."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.andor import ai
+from rules.andor.bestiary import builtin_monsters, find_monster, merged
+from rules.andor.engine import (
+    apply,
+    death_penalty,
+    final_damage,
+    hit_chance,
+    legal_actions,
+    outcome,
+    settle,
+    start_fight,
+    updated_character,
+    with_xp,
+)
+from rules.andor.models import (
+    END_TURN,
+    FLEE,
+    POTION,
+    Action,
+    AttackEvent,
+    Character,
+    EndEvent,
+    FightState,
+    FleeEvent,
+    Monster,
+    Outcome,
+    PotionEvent,
+    TurnEvent,
+    xp_to_next_level,
+)
+from rules.errors import RuleInputError
+
+BOOK = merged([])
+
+
+def monster(name: str) -> Monster:
+    return find_monster(BOOK, name)
+
+
+class ScriptedRandom(random.Random):
+    """random() returns the given values in order, so a test can choose every roll."""
+
+    def __init__(self, *values: float):
+        super().__init__(0)
+        self.values = list(values)
+
+    def random(self) -> float:
+        return self.values.pop(0)
+
+
+# --- formulas -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "attack_chance, block_chance, expected",
+    [(60, 9, 50), (60, 0, 57), (90, 9, 70), (200, 9, 91), (0, 70, 10)],
+)
+def test_hit_chance_checks_of_the_rulings(attack_chance, block_chance, expected):
+    assert hit_chance(attack_chance, block_chance) == expected
+
+
+@given(st.integers(0, 1000), st.integers(0, 1000))
+def test_hit_chance_stays_a_percentage_and_grows_with_attack_chance(attack_chance, block_chance):
+    chance = hit_chance(attack_chance, block_chance)
+    assert 0 <= chance <= 100
+    assert hit_chance(attack_chance + 1, block_chance) >= chance
+    assert hit_chance(attack_chance, block_chance + 1) <= chance
+
+
+def test_final_damage_applies_ad_bonus_critical_resistance_and_armor_in_order():
+    # 5 x 1.10 = 5.5; critical x2.5 = 13.75; - DR 2 = 11.75; x (1 - 50/200) = 8.8125 -> 8
+    assert final_damage(5, 10, 250, 2, 50) == 8
+    assert final_damage(6, 0, 100, 0, 0) == 6
+    assert final_damage(1, 0, 100, 4, 0) == 0  # never below 0
+    assert final_damage(1, 0, 300, 4, 0) == 0
+    assert final_damage(7, 0, 100, 0, 60) == 4  # 4.9 truncated
+    assert final_damage(10, 0, 100, 0, 200) == 0  # full armor
+
+
+def test_final_damage_is_exact_where_floats_would_truncate_wrongly():
+    # 5 x (1 - 160/200) is exactly 1, but 5 * (1 - 160/200) in floats is 0.9999999999999998
+    assert final_damage(5, 0, 100, 0, 160) == 1
+    assert final_damage(3, 40, 100, 1, 75) == 2  # (4.2 - 1) x 0.625 = 2 exactly
+
+
+# --- levels ---------------------------------------------------------------------------------------------
+
+
+def test_levels_and_max_hp_follow_the_rulings():
+    assert [xp_to_next_level(level) for level in (1, 2, 3)] == [55, 220, 495]
+    assert Character().max_hp == 25  # base 20 + level 1 x 5
+    assert Character(level=4, hp_bonus=3).max_hp == 20 + 20 + 3
+    # 300 XP at level 1: 55 to level 2, 220 to level 3, 25 left
+    levelled = with_xp(Character(), 300)
+    assert (levelled.level, levelled.xp, levelled.max_hp) == (3, 25, 35)
+
+
+def test_the_death_penalty_is_30_percent_of_the_xp_within_the_level_rounded_down():
+    character = Character(level=2, xp=219)
+    after, change = settle(character, Outcome("lost", 3, 0, 0))
+    assert (after.level, after.xp, change) == (2, 219 - 65, -65)  # 30% of 219 = 65.7
+    assert death_penalty(0) == 0
+
+
+@given(st.integers(1, 999), st.data())
+def test_the_death_penalty_never_drops_a_level(level, data):
+    xp = data.draw(st.integers(0, xp_to_next_level(level) - 1))
+    after, change = settle(Character(level=level, xp=xp), Outcome("lost", 1, 0, 0))
+    assert after.level == level
+    assert 0 <= after.xp <= xp
+    assert change == after.xp - xp == -(xp * 30 // 100)
+
+
+def test_victory_adds_the_xp_of_every_monster_and_levels_up():
+    after, change = settle(Character(level=1, xp=50), Outcome("won", 2, 20, 49 + 49))
+    assert change == 98
+    assert (after.level, after.xp) == (2, 50 + 98 - 55)
+    fled, change = settle(Character(xp=10), Outcome("fled", 1, 20, 0))
+    assert (fled.xp, change) == (10, 0)
+
+
+def test_setting_stats_checks_each_value_and_their_consistency():
+    assert updated_character(Character(), {"attack_chance": 90, "potions": 0}).attack_chance == 90
+    assert updated_character(Character(), {"xp": 60}).model_dump(include={"level", "xp"}) == {"level": 2, "xp": 5}
+    with pytest.raises(RuleInputError, match="armor: 201 is outside 0..200"):
+        updated_character(Character(), {"armor": 201})
+    with pytest.raises(RuleInputError, match="damage_min: 5 is above damage_max 1"):
+        updated_character(Character(), {"damage_min": 5})
+    with pytest.raises(RuleInputError, match="attack_cost: 11 is above ap 10"):
+        updated_character(Character(), {"attack_cost": 11})
+    with pytest.raises(RuleInputError, match="crit_multiplier: 1.555 has more than 2 decimals"):
+        updated_character(Character(), {"crit_multiplier": 1.555})
+    with pytest.raises(RuleInputError, match="level: 2.5 is not a whole number"):
+        updated_character(Character(), {"level": 2.5})
+    with pytest.raises(RuleInputError, match="speed: no such stat"):
+        updated_character(Character(), {"speed": 3})
+
+
+# --- the fight ------------------------------------------------------------------------------------------
+
+
+def test_a_seeded_fight_against_two_tiny_rats_has_this_full_event_log():
+    """Seed 8 draws 0.227 0.962 0.126 0.705 0.085 0.247 0.999 0.209 0.642 0.459 0.453 0.495: d100 = int(x*100)+1.
+
+    The player hits rats at 57% (AC 60 vs BC 0) for 1; rats hit the player at 42% (AC 50 vs BC 9) for 1,
+    once per turn (AP 10 // attack cost 9). The AI attacks the weakest living rat.
+    """
+    rng = random.Random(8)
+    state, log = start_fight(Character(), monster("Tiny rat"), 2)
+    while outcome(state) is None:
+        state, events = apply(state, ai.choose_action(state), rng)
+        log += events
+
+    def you(target, roll, hp, hit=True):
+        return AttackEvent(
+            round=round_, attacker="You", target=target, hit_chance=57, roll=roll, hit=hit,
+            base_damage=1 if hit else None, damage=1 if hit else 0, target_hp=hp, killed=hp == 0,
+        )
+
+    def rat(roll, hp, hit):
+        return AttackEvent(
+            round=round_, attacker="Tiny rat 2", target="You", hit_chance=42, roll=roll, hit=hit,
+            base_damage=1 if hit else None, damage=1 if hit else 0, target_hp=hp,
+        )
+
+    expected = []
+    round_ = 1
+    expected += [TurnEvent(round=1, side="player", ap=10), you("Tiny rat 1", 23, 1), you("Tiny rat 1", 13, 0)]
+    expected += [TurnEvent(round=1, side="monsters"), rat(9, 24, True)]
+    round_ = 2
+    expected += [TurnEvent(round=2, side="player", ap=10), you("Tiny rat 2", 100, 2, hit=False), you("Tiny rat 2", 21, 1)]
+    expected += [TurnEvent(round=2, side="monsters"), rat(46, 24, False)]
+    round_ = 3
+    expected += [TurnEvent(round=3, side="player", ap=10), you("Tiny rat 2", 46, 0), EndEvent(round=3, result="won", xp=6)]
+    assert log == expected
+    assert outcome(state) == Outcome("won", 3, 24, 6)
+
+
+def test_criticals_ad_bonus_resistance_and_armor_in_a_scripted_fight():
+    character = updated_character(
+        Character(),
+        {"damage_min": 4, "damage_max": 8, "ad_bonus": 50, "crit_chance": 10, "crit_multiplier": 2.5, "armor": 40, "ap": 5},
+    )
+    snake = monster("Snake master")  # 55 HP, AC 60, 1-4, crit 58% x3, BC 10, DR 4, 2 attacks a turn
+    # roll 6 <= 50 hits; damage 4 + int(0.99 x 5) = 8; crit roll 5 <= 10
+    rng = ScriptedRandom(0.05, 0.99, 0.04)
+    state, _ = start_fight(character, snake)
+    state, events = apply(state, Action.attack(0), rng)
+    assert state.phase == "player" and state.ap_left == 1  # flee is still affordable, so the turn goes on
+    assert [type(e) for e in events] == [AttackEvent]
+    # 8 x 1.5 = 12; x2.5 = 30; - DR 4 = 26 (monsters have no armor)
+    assert events[0].model_dump(include={"hit_chance", "roll", "base_damage", "crit_roll", "critical", "damage", "target_hp"}) == {
+        "hit_chance": 50, "roll": 6, "base_damage": 8, "crit_roll": 5, "critical": True, "damage": 26, "target_hp": 29,
+    }
+
+
+def test_scripted_monster_turn_uses_player_armor():
+    character = updated_character(Character(), {"armor": 40, "ap": 5})
+    rng = ScriptedRandom(0.99, 0.30, 0.50, 0.20, 0.49, 0.00, 0.585)
+    state, _ = start_fight(character, monster("Snake master"))
+    state, events = apply(state, Action.attack(0), rng)  # miss (roll 100); 1 AP left: the turn goes on
+    assert state.ap_left == 1 and events[0].hit is False
+    state, events = apply(state, END_TURN, rng)
+    first, second = events[1], events[2]
+    # roll 31 <= 50 hits; damage 1 + int(0.5 x 4) = 3; crit roll 21 <= 58: x3 = 9; x (1 - 40/200) = 7.2 -> 7
+    assert (first.roll, first.base_damage, first.crit_roll, first.critical, first.damage) == (31, 3, 21, True, 7)
+    # roll 50 <= 50 hits; damage 1; crit roll 59 > 58, no critical: 1 x 0.8 = 0.8 -> 0
+    assert (second.roll, second.base_damage, second.crit_roll, second.critical, second.damage) == (50, 1, 59, False, 0)
+    assert state.player.hp == 25 - 7
+    assert isinstance(events[-1], TurnEvent) and events[-1].round == 2 and state.ap_left == 5
+
+
+def test_the_turn_ends_by_itself_at_0_ap_and_each_monster_spends_all_its_ap():
+    character = updated_character(Character(), {"ap": 8, "hp_bonus": 500})
+    fly = monster("Giant dungfly")  # attack cost 3: 3 attacks a turn
+    rng = random.Random(1)
+    state, _ = start_fight(character, fly, 2)
+    state, events = apply(state, Action.attack(0), rng)
+    assert state.ap_left == 4 and len(events) == 1
+    state, events = apply(state, Action.attack(0), rng)
+    monster_attacks = [e for e in events if isinstance(e, AttackEvent) and e.attacker.startswith("Giant")]
+    assert [e.attacker for e in monster_attacks] == ["Giant dungfly 1"] * 3 + ["Giant dungfly 2"] * 3
+    assert state.round == 2 and state.ap_left == 8
+
+
+def test_legal_actions_follow_ap_potions_and_hp():
+    state, _ = start_fight(Character(), monster("Wolf"), 2)
+    assert legal_actions(state) == [Action.attack(0), Action.attack(1), FLEE, END_TURN]  # no potion at full HP
+    hurt = state.model_copy(update={"player": state.player.model_copy(update={"hp": 10})})
+    assert POTION in legal_actions(hurt)
+    low = hurt.model_copy(update={"ap_left": 3})
+    assert legal_actions(low) == [FLEE, END_TURN]
+    with pytest.raises(RuleInputError, match="'attack 0' is not possible now"):
+        apply(low, Action.attack(0), random.Random(1))
+    done = state.model_copy(update={"phase": "won"})
+    assert legal_actions(done) == []
+
+
+def test_a_potion_heals_up_to_max_hp_and_costs_5_ap():
+    state, _ = start_fight(Character(), monster("Wolf"))
+    state = state.model_copy(update={"player": state.player.model_copy(update={"hp": 10})})
+    after, events = apply(state, POTION, random.Random(1))
+    assert events == [PotionEvent(round=1, healed=15, hp=25, potions_left=1)]
+    assert after.ap_left == 5
+    assert state.player.hp == 10  # the input state is unchanged
+
+
+def test_a_failed_flee_ends_the_turn_and_a_successful_one_ends_the_fight():
+    rng = ScriptedRandom(0.80, 0.99, 0.99, 0.79)  # flee roll 81 fails; the wolf misses twice; flee roll 80
+    state, _ = start_fight(Character(), monster("Wolf"))
+    state, events = apply(state, FLEE, rng)
+    assert events[0] == FleeEvent(round=1, roll=81, chance=80, escaped=False)
+    assert [e.kind for e in events] == ["flee", "turn", "attack", "attack", "turn"]
+    state, events = apply(state, FLEE, rng)
+    assert events == [FleeEvent(round=2, roll=80, chance=80, escaped=True), EndEvent(round=2, result="fled")]
+    assert outcome(state) == Outcome("fled", 2, 25, 0)
+
+
+def test_monsters_can_begin_the_fight():
+    state, events = start_fight(Character(), monster("Wolf"), rng=ScriptedRandom(0.99, 0.99), monsters_first=True)
+    assert [e.kind for e in events] == ["turn", "attack", "attack", "turn"]
+    assert events[0] == TurnEvent(round=0, side="monsters")
+    assert events[-1] == TurnEvent(round=1, side="player", ap=10)
+    assert (state.round, state.ap_left, state.player.hp) == (1, 10, 25)
+
+
+def test_the_fight_state_round_trips_through_json_and_resumes_identically():
+    rng_a, rng_b = random.Random(11), random.Random(11)
+    state, _ = start_fight(Character(damage_max=3), monster("Cave snake"), 3)
+    for _ in range(3):
+        state, _ = apply(state, ai.choose_action(state), rng_a)
+    rng_b.setstate(rng_a.getstate())
+    restored = FightState.model_validate_json(state.model_dump_json())
+    assert restored == state
+    while outcome(state) is None:
+        action = ai.choose_action(state)
+        state, events_a = apply(state, action, rng_a)
+        restored, events_b = apply(restored, action, rng_b)
+        assert events_a == events_b
+    assert restored == state
+
+
+def test_the_feed_keeps_only_the_latest_events():
+    rng = random.Random(3)
+    state, _ = start_fight(Character(hp_bonus=500, potions=0), monster("Gargoyle"), 5)
+    for _ in range(6):
+        state, _ = apply(state, END_TURN, rng)
+    assert 0 < len(state.feed) <= 12
+
+
+@given(st.integers(0, 10_000), st.sampled_from([m.name for m in builtin_monsters()]), st.integers(1, 3))
+def test_ai_fights_end_with_consistent_hp_and_xp(seed, name, count):
+    rng = random.Random(seed)
+    character = Character(damage_min=5, damage_max=40, attack_chance=150, hp_bonus=200)
+    state, _ = start_fight(character, monster(name), count)
+    while outcome(state) is None and state.round <= 30:
+        state, events = apply(state, ai.choose_action(state), rng)
+        for event in events:
+            if isinstance(event, AttackEvent):
+                assert event.damage >= 0 and event.target_hp >= 0
+                assert event.hit == (event.roll <= event.hit_chance)
+    assert 0 <= state.player.hp <= state.player.max_hp
+    result = outcome(state)
+    if result is not None and result.result == "won":
+        assert result.xp == monster(name).xp * count
+        assert all(m.hp == 0 for m in state.monsters)
