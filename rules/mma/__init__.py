@@ -1,0 +1,22 @@
+"""MMA Warriors: a card duel between two players (or a player and the AI), as a pure state machine."""
+
+from rules.mma.ai import choose_action
+from rules.mma.cards import CARDS, DECK_LIST, FIGHTER_COUNT, Card, card_named
+from rules.mma.engine import (
+    IllegalAction,
+    action_problem,
+    apply,
+    card_options,
+    finish,
+    legal_actions,
+    move_rng,
+    new_game,
+    outcome,
+)
+from rules.mma.state import Action, Event, GameState, Outcome, PlayerState
+
+__all__ = [
+    "CARDS", "DECK_LIST", "FIGHTER_COUNT", "Action", "Card", "Event", "GameState", "IllegalAction", "Outcome",
+    "PlayerState", "action_problem", "apply", "card_named", "card_options", "choose_action", "finish",
+    "legal_actions", "move_rng", "new_game", "outcome",
+]

@@ -1,0 +1,92 @@
+"""The AI opponent, as mma-warriors.md's "AI Opponent Behavior" describes it.
+
+- After its first card of a turn it keeps playing with 70% chance (else ends the turn).
+- Below 40% stamina it plays Ringside Medic first if it can.
+- With 30% chance it plays a corner card that helps now: Master Coach; Intense Training when it holds a
+  strike and has no bonus waiting; Ringside Medic when at least 10 stamina is missing.
+- Otherwise it plays a random playable technique (Ground and Pound only with advantage and submissions
+  only on the ground, as the rules already require), leaving out a defense card while one is waiting.
+- It draws unless its hand is full and holds a card it can play, and after a knockout deploys the fighter with the best total of
+  striking, grappling and defense (then stamina).
+
+Every choice uses the random source it is given, so a seeded match replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.mma.cards import CARDS, CORNER, DEFENSE, INTENSE_TRAINING, MASTER_COACH, RINGSIDE_MEDIC, STRIKE
+from rules.mma.engine import (
+    HAND_LIMIT,
+    MEDIC_HEAL,
+    deploy_action,
+    play_action,
+    main_phase_playable,
+    playable_cards,
+    simple_action,
+)
+from rules.mma.state import (
+    DRAW,
+    DRAW_PHASE,
+    END_TURN,
+    NO_ONE,
+    REPLACE_PHASE,
+    SKIP_DRAW,
+    Action,
+    GameState,
+    PlayerState,
+)
+
+KEEP_PLAYING = 0.7
+CORNER_CHANCE = 0.3
+HEAL_BELOW = 0.4
+
+_KIND = tuple(card.kind for card in CARDS)
+
+
+def fighter_rating(card: int) -> tuple[int, int]:
+    fighter = CARDS[card]
+    return (fighter.striking + fighter.grappling + fighter.defense, fighter.stamina)
+
+
+def choose_action(state: GameState, player: int, rng: random.Random) -> Action:
+    """The AI's next action for `player`, who must be the one the match is waiting for."""
+    phase = state.phase
+    if phase == REPLACE_PHASE:
+        return deploy_action(player, max(playable_cards(state, player), key=fighter_rating))
+    me = state.players[player]
+    if phase == DRAW_PHASE:
+        # A full hand is kept only if it has something worth playing; otherwise drawing cycles the oldest out.
+        keep = len(me.hand) >= HAND_LIMIT and any(_worth_playing(me, main_phase_playable(state, player)))
+        return simple_action(player, SKIP_DRAW if keep else DRAW)
+    if state.plays and rng.random() >= KEEP_PLAYING:
+        return simple_action(player, END_TURN)
+    playable = playable_cards(state, player)
+    if RINGSIDE_MEDIC in playable and me.stamina < HEAL_BELOW * me.max_stamina:
+        return play_action(player, RINGSIDE_MEDIC)
+    corners, techniques = _worth_playing(me, playable)
+    if corners and rng.random() < CORNER_CHANCE:
+        return play_action(player, corners[int(rng.random() * len(corners))])
+    if techniques:
+        return play_action(player, techniques[int(rng.random() * len(techniques))])
+    return simple_action(player, END_TURN)
+
+
+def _worth_playing(me: PlayerState, playable: list[int]) -> tuple[list[int], list[int]]:
+    """The playable corner cards that help now, and the playable techniques worth a card."""
+    corners: list[int] = []
+    techniques: list[int] = []
+    for card in playable:
+        kind = _KIND[card]
+        if kind == CORNER:
+            if card == MASTER_COACH or (
+                card == INTENSE_TRAINING and me.training == 0 and any(_KIND[c] == STRIKE for c in me.hand)
+            ) or (card == RINGSIDE_MEDIC and me.max_stamina - me.stamina >= MEDIC_HEAL):
+                corners.append(card)
+        elif kind != DEFENSE or me.guard == NO_ONE:
+            techniques.append(card)
+    return corners, techniques
+
+
+__all__ = ["choose_action", "fighter_rating"]

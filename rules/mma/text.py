@@ -1,0 +1,123 @@
+"""Plain-text lines for MMA Warriors events (the action feed), with the numbers behind each result.
+
+Public lines never name a drawn card: the feed is shown to both players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.mma.cards import CARDS
+from rules.mma.state import NO_ONE, Event
+
+RULES_SUMMARY = """\
+**MMA Warriors** — two corners, one 75-card deck each (15 fighters, 24 techniques ×2, 3 corner cards ×4).
+**Start:** 100 health; an opening hand of 1 fighter (deployed at once) + 4 cards. Player 1 goes first.
+**Your turn:** energy = 8 + 2 per turn after the first (max 16, never carried over). Bleed ticks, then \
+Draw (or Skip draw), then play cards and End turn.
+**Drawing:** hand limit 10 (a draw into a full hand discards the oldest card); at most 2 fighters in hand, \
+a third is passed under the deck. An empty deck at your draw step loses (deck out).
+**Strikes:** card + striking + Intense Training − defense (+2 Striker), at least the card's damage. \
+Any strike but Ground and Pound stands the fight up.
+**Ground and Pound:** needs your advantage; + 3 + grappling/4; keeps the position.
+**Takedowns:** chance 50% + 10% per point of (grappling + card bonus + 2 Grappler) over the defender's \
+grappling (−1/−2/−3 below 70/50/30% stamina), 10–90%. Success: you get the advantage and deal card + \
+grappling/3 − their grappling/3. Win or lose, their waiting defense card is gone.
+**Submissions:** need the ground; card damage (60% from the bottom) + your grappling (+2 Grappler) − \
+theirs, at least the base.
+**Defense:** Block −5; Parry −3, counter 3 + striking/4; Slip Counter −8, counter 4. One waits at a time \
+for the next strike or submission; every hit does at least 1. Cutting Elbow (bleed 2 × 2 turns) and \
+Spinning Back Fist (skip a turn) need a clean hit.
+**Corner:** Master Coach +1 all stats for good and draw 1; Intense Training +3 striking until your next \
+strike; Ringside Medic +10 stamina.
+**KO:** at 0 stamina the fighter is out, you lose 20 health and pick a fighter from your hand.
+**You lose** at 0 health, with no fighter in hand after a KO, or by deck out. After 100 turns each the \
+judges give it to the higher health (equal: a draw). An idle opponent (15 minutes) can be claimed."""
+
+
+def _name(card: int) -> str:
+    return CARDS[card].name if card != NO_ONE else "nobody"
+
+
+def _fighter_hint(numbers: dict) -> str:
+    return f" → stamina {numbers['stamina']}" if "stamina" in numbers else ""
+
+
+def describe(event: Event, players: Sequence[str]) -> str | None:
+    """One feed line for `event` (`players` are the two display names), or None for bookkeeping."""
+    who = players[event.player] if event.player in (0, 1) else ""
+    other = players[1 - event.player] if event.player in (0, 1) else ""
+    n = event.numbers or {}
+    card = _name(event.card)
+    target = _name(n["target"]) if "target" in n else f"{other}'s fighter"
+    kind = event.kind
+    if kind == "turn":
+        return f"— {who}, turn {n['turn']}: {n['energy']} energy"
+    if kind == "end_turn":
+        return None
+    if kind == "deploy":
+        return f"{who} sends in **{card}** ({n['stamina']} stamina)"
+    if kind == "draw":
+        extra = []
+        if n["fighters_skipped"]:
+            extra.append(f"{n['fighters_skipped']} fighter(s) passed under the deck")
+        if n["discarded"] != NO_ONE:
+            extra.append(f"full hand: discards the oldest card, {_name(n['discarded'])}")
+        return f"{who} draws ({n['deck']} left in deck)" + (f"; {'; '.join(extra)}" if extra else "")
+    if kind == "draw_failed":
+        return f"{who} cannot draw: only fighters left in the deck and two already in hand"
+    if kind == "skip_draw":
+        return f"{who} skips the draw"
+    if kind == "bleed":
+        return f"{card} bleeds for {n['damage']} ({n['ticks_left']} tick(s) left) → stamina {n['stamina']}"
+    if kind == "staggered":
+        return f"{card} is staggered: {who} skips this turn"
+    if kind == "strike":
+        parts = [f"{n['card']} card", f"+ {n['striking']} STR"]
+        if n["bonus"]:
+            parts.append(f"+ {n['bonus']} training")
+        parts.append(f"− {n['defense']} DEF")
+        if n["style"]:
+            parts.append(f"+ {n['style']} Striker")
+        if n["ground_and_pound"]:
+            parts.append(f"+ {n['ground_and_pound']} G&P")
+        formula = " ".join(parts) + f" = {n['before_defense']}"
+        if n["guard"] != NO_ONE:
+            formula += f", − {n['reduction']} {_name(n['guard'])} (min 1)"
+        return f"{who}: **{card}** hits {target} for **{n['damage']}** ({formula}){_fighter_hint(n)}"
+    if kind == "submission":
+        position = "from top" if n["on_top"] else f"from bottom (60% of {n['card']})"
+        formula = (f"base {n['base']} {position} + {n['grappling']} GRP − {n['defense']} GRP"
+                   f" = {n['before_defense']}")
+        if n["guard"] != NO_ONE:
+            formula += f", − {n['reduction']} {_name(n['guard'])} (min 1)"
+        return f"{who}: **{card}** on {target} for **{n['damage']}** ({formula}){_fighter_hint(n)}"
+    if kind == "takedown":
+        odds = (f"{n['chance_tenths'] * 10}% = 50% + 10% × ({n['attacker_score']} − {n['defender_score']}"
+                + (f", fatigue −{n['penalty']}" if n["penalty"] else "") + f"), roll {n['roll'] * 100:.0f}")
+        cleared = f"; clears {_name(n['cleared'])}" if n["cleared"] != NO_ONE else ""
+        if not n["success"]:
+            return f"{who}: **{card}** stuffed ({odds}){cleared}"
+        return (f"{who}: **{card}** lands ({odds}): on top, {n['impact']} damage{_fighter_hint(n)}{cleared}")
+    if kind == "counter":
+        return f"{who}'s **{card}** counters for **{n['damage']}** → attacker stamina {n['stamina']}"
+    if kind == "bleeding":
+        return f"{card} is cut: bleeds 2 a turn for {n['ticks']} turns"
+    if kind == "stagger":
+        return f"{card} is staggered: {who} skips the next turn"
+    if kind == "guard":
+        replaced = f" (replaces {_name(n['replaced'])})" if n["replaced"] != NO_ONE else ""
+        return f"{who} readies **{card}**{replaced}"
+    if kind == "coach":
+        return f"{who}: **Master Coach**, +1 striking, grappling and defense for good (now +{n['coach']})"
+    if kind == "training":
+        return f"{who}: **Intense Training**, +{n['bonus']} striking waiting for the next strike"
+    if kind == "medic":
+        return f"{who}: **Ringside Medic**, +{n['healed']} stamina → {n['stamina']}"
+    if kind == "knockout":
+        return f"💥 **KO!** {card} is out; {who} loses {n['health_lost']} health ({n['health']} left)"
+    if kind == "over":
+        if event.player == NO_ONE:
+            return f"🏁 Draw — {n['reason']}"
+        return f"🏆 {who} wins — {n['reason']}"
+    return f"{who}: {kind}"

@@ -1,0 +1,650 @@
+"""MMA Warriors engine: every formula with exact numbers, the turn cycle, and each win condition.
+
+The expected numbers are worked by hand from mma-warriors.md and RULINGS.md section 3.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from rules.errors import RuleInputError
+from rules.mma import ai
+from rules.mma.cards import CARDS, DECK_LIST, DECK_SIZE, FIGHTER_COUNT, card_named
+from rules.mma.engine import (
+    CONCEDED,
+    DECK_OUT,
+    HEALTH_DEPLETED,
+    JUDGES,
+    MAX_TURNS,
+    NO_FIGHTERS,
+    IllegalAction,
+    apply,
+    card_options,
+    counter_damage,
+    deploy_action,
+    legal_actions,
+    new_game,
+    outcome,
+    play_action,
+    simple_action,
+    stamina_penalty,
+    strike_damage,
+    submission_damage,
+    takedown_impact,
+    takedown_odds,
+    turn_energy,
+)
+from rules.mma.state import (
+    CONCEDE,
+    DRAW,
+    DRAW_PHASE,
+    END_TURN,
+    MAIN_PHASE,
+    NO_ONE,
+    OVER,
+    REPLACE_PHASE,
+    SKIP_DRAW,
+    Action,
+    GameState,
+    Outcome,
+)
+from rules.mma.text import describe
+
+
+def ids(*names: str) -> list[int]:
+    return [card_named(name).id for name in names]
+
+
+def position(
+    fighters: tuple[str, str],
+    hands: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
+    *,
+    current: int = 0,
+    phase: str = MAIN_PHASE,
+    energy: int = 16,
+    seed: int = 0,
+) -> GameState:
+    """A match in `phase` of `current`'s first turn with the given active fighters and hands.
+
+    Every other card stays in its owner's deck, so the state is one the JSON loader accepts.
+    """
+    state, _ = new_game(seed)
+    for player, fighter, hand in zip(state.players, fighters, hands):
+        pool = player.deck + player.hand + player.discard + [player.fighter]
+        wanted = ids(fighter, *hand)
+        for card in wanted:
+            pool.remove(card)
+        player.deck = pool
+        player.hand = wanted[1:]
+        player.discard = []
+        player.fighter = wanted[0]
+        player.stamina = player.max_stamina = CARDS[wanted[0]].stamina
+        player.fielded = [wanted[0]]
+        player.turns = 1
+        player.energy = turn_energy(1)
+    state.current = current
+    state.phase = phase
+    state.players[current].energy = energy
+    return state
+
+
+class Rolls(random.Random):
+    """A random source that returns the given values from random(), in order."""
+
+    def __init__(self, *values: float):
+        super().__init__(0)
+        self.values = list(values)
+
+    def random(self) -> float:
+        return self.values.pop(0)
+
+
+def play(state: GameState, player: int, name: str, rng: random.Random | None = None):
+    return apply(state, play_action(player, card_named(name).id), rng or Rolls())[1]
+
+
+def event(events, kind):
+    found = [e for e in events if e.kind == kind]
+    assert found, f"no {kind} event in {[e.kind for e in events]}"
+    return found[0]
+
+
+# --------------------------------------------------------------------------------------------------
+# Cards and setup
+
+
+def test_card_list_matches_rulings():
+    assert DECK_SIZE == 75 and len(CARDS) == 15 + 24 + 3
+    assert sum(1 for c in DECK_LIST if c < FIGHTER_COUNT) == 15
+    assert DECK_LIST.count(card_named("Head Kick").id) == 2
+    assert DECK_LIST.count(card_named("Master Coach").id) == 4
+    pereira = card_named("Alex Pereira")
+    assert (pereira.style, pereira.striking, pereira.grappling, pereira.defense, pereira.stamina) == (
+        "Striker", 10, 4, 6, 34)
+    belal = card_named("Belal Muhammad")
+    assert (belal.style, belal.striking, belal.grappling, belal.defense, belal.stamina) == (
+        "Grappler", 6, 9, 8, 42)
+    assert (card_named("Rear Naked Choke").cost, card_named("Rear Naked Choke").damage) == (5, 15)
+    assert (card_named("Suplex").cost, card_named("Suplex").bonus, card_named("Suplex").damage) == (4, 4, 5)
+    assert all(len(card.summary()) <= 100 for card in CARDS)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_opening_hands_and_deployment(seed):
+    state, events = new_game(seed)
+    for player in state.players:
+        assert player.fighter < FIGHTER_COUNT and player.stamina == CARDS[player.fighter].stamina
+        assert len(player.hand) == 4 and all(c >= FIGHTER_COUNT for c in player.hand)
+        assert len(player.deck) == 70 and player.health == 100
+    assert [e.kind for e in events] == ["deploy", "deploy", "turn"]
+    assert (state.current, state.phase, state.players[0].energy) == (0, DRAW_PHASE, 8)
+
+
+def test_energy_per_turn_is_8_plus_2_capped_at_16():
+    assert [turn_energy(n) for n in range(1, 8)] == [8, 10, 12, 14, 16, 16, 16]
+
+
+def test_energy_does_not_carry_over_and_each_player_counts_own_turns():
+    state, _ = new_game(3)
+    rng = random.Random(0)
+    apply(state, simple_action(0, SKIP_DRAW), rng)
+    apply(state, simple_action(0, END_TURN), rng)
+    assert (state.current, state.players[1].energy, state.players[1].turns) == (1, 8, 1)
+    apply(state, simple_action(1, END_TURN), rng)  # ending in the draw step skips the draw
+    assert (state.current, state.players[0].energy, state.players[0].turns) == (0, 10, 2)
+
+
+# --------------------------------------------------------------------------------------------------
+# Strikes
+
+
+def test_strike_formula():
+    # Alex Pereira (Striker, STR 10) Head Kick (10) on Volkanovski (DEF 9): 10 + 10 - 9 + 2 = 13.
+    assert strike_damage(10, 10, 0, 9, True).damage == 13
+    # Intense Training +3: 16; Block -5 on top: 11.
+    assert strike_damage(10, 10, 3, 9, True).damage == 16
+    assert strike_damage(10, 10, 3, 9, True, reduction=5).damage == 11
+    # Islam (STR 6) Quick Jab (3) on Volkanovski: 3 + 6 - 9 = 0, at least the card: 3.
+    assert strike_damage(3, 6, 0, 9, False).before_defense == 3
+    # Slip Counter (-8) on that: 3 - 8, at least 1.
+    assert strike_damage(3, 6, 0, 9, False, reduction=8).damage == 1
+
+
+def test_ground_and_pound_formula():
+    # Charles Oliveira (STR 7, GRP 10) on Pereira (DEF 6): 6 + 7 - 6 + (3 + 10 // 4) = 12.
+    result = strike_damage(6, 7, 0, 6, False, ground_and_pound_grappling=10)
+    assert (result.ground_and_pound, result.damage) == (5, 12)
+    # Max Holloway (Striker, STR 9, GRP 6) on Belal (DEF 8): 6 + 9 - 8 + 2 + (3 + 1) = 13.
+    assert strike_damage(6, 9, 0, 8, True, ground_and_pound_grappling=6).damage == 13
+
+
+def test_strike_through_the_engine_resets_position_and_spends_training():
+    state = position(("Alex Pereira", "Alexander Volkanovski"), (("Intense Training", "Head Kick"), ()))
+    state.advantage = 1
+    play(state, 0, "Intense Training")
+    assert state.players[0].training == 3
+    events = play(state, 0, "Head Kick")
+    strike = event(events, "strike")
+    assert strike.numbers["damage"] == 16 and strike.numbers["bonus"] == 3
+    assert state.players[1].stamina == 42 - 16
+    assert state.players[0].training == 0 and state.advantage == NO_ONE
+    assert state.players[0].energy == 16 - 2 - 4
+    assert "16" in describe(strike, ("Ann", "Bob"))
+
+
+def test_intense_training_stacks_until_the_next_strike():
+    state = position(("Alex Pereira", "Alexander Volkanovski"),
+                     (("Intense Training", "Intense Training", "Quick Jab", "Quick Jab"), ()))
+    play(state, 0, "Intense Training")
+    play(state, 0, "Intense Training")
+    assert event(play(state, 0, "Quick Jab"), "strike").numbers["damage"] == 3 + 10 + 6 - 9 + 2
+    assert event(play(state, 0, "Quick Jab"), "strike").numbers["damage"] == 3 + 10 - 9 + 2
+
+
+def test_ground_and_pound_needs_advantage_and_keeps_it():
+    state = position(("Charles Oliveira", "Alex Pereira"), (("Ground and Pound",), ()))
+    gnp = card_named("Ground and Pound").id
+    assert play_action(0, gnp) not in legal_actions(state, 0)
+    assert dict((o.card, o.problem) for o in card_options(state, 0))[gnp] == "needs positional advantage"
+    with pytest.raises(IllegalAction, match="needs positional advantage"):
+        play(state, 0, "Ground and Pound")
+    state.advantage = 0
+    assert play_action(0, gnp) in legal_actions(state, 0)
+    assert event(play(state, 0, "Ground and Pound"), "strike").numbers["damage"] == 12
+    assert state.advantage == 0
+
+
+# --------------------------------------------------------------------------------------------------
+# Takedowns
+
+
+def test_stamina_penalties_at_each_threshold():
+    # Magomed Ankalaev, 40 stamina: 70% = 28, 50% = 20, 30% = 12.
+    assert [stamina_penalty(s, 40) for s in (40, 28, 27, 20, 19, 12, 11, 1)] == [0, 0, 1, 1, 2, 2, 3, 3]
+
+
+def test_takedown_chance_with_each_stamina_penalty():
+    # Alex Pereira (GRP 4) Clinch (+2) = 6 against Ankalaev (GRP 8).
+    chances = [takedown_odds(4, 2, False, 8, stamina, 40).chance_tenths for stamina in (40, 27, 19, 11)]
+    assert chances == [3, 4, 5, 6]  # 30%, then 40/50/60% as fatigue costs him 1/2/3
+    # Volkanovski (GRP 8) Single Leg (+2) = 10 against Ankalaev at full: 50% + 20% = 70%.
+    assert takedown_odds(8, 2, False, 8, 40, 40).chance_tenths == 7
+
+
+def test_takedown_chance_style_bonus_and_clamps():
+    # Islam (Grappler, GRP 10) Double Leg (+3): 10 + 3 + 2 = 15 against Pereira's 4: clamped to 90%.
+    odds = takedown_odds(10, 3, True, 4, 34, 34)
+    assert (odds.attacker_score, odds.defender_score, odds.chance_tenths) == (15, 4, 9)
+    # Pereira Clinch (6) against Islam (10): 50% - 40% = 10%, and never lower.
+    assert takedown_odds(4, 2, False, 10, 40, 40).chance_tenths == 1
+    assert takedown_odds(4, 2, False, 12, 40, 40).chance_tenths == 1
+
+
+def test_takedown_impact():
+    # Islam Suplex (5) on Pereira: 5 + 10 // 3 - 4 // 3 = 7; Pereira Clinch (1) on Islam: at least 1.
+    assert takedown_impact(5, 10, 4) == 7
+    assert takedown_impact(1, 4, 10) == 1
+
+
+def test_takedown_success_takes_the_top_and_clears_the_guard():
+    state = position(("Alexander Volkanovski", "Magomed Ankalaev"), (("Single Leg Takedown",), ()))
+    state.advantage = 1
+    state.players[1].guard = card_named("Block").id
+    events = play(state, 0, "Single Leg Takedown", Rolls(0.69))  # 70% chance: 0.69 succeeds
+    takedown = event(events, "takedown")
+    assert takedown.numbers["success"] and takedown.numbers["chance_tenths"] == 7
+    assert takedown.numbers["impact"] == 2 + 8 // 3 - 8 // 3 == 2
+    assert state.advantage == 0 and state.players[1].guard == NO_ONE
+    assert state.players[1].stamina == 38
+
+
+def test_stuffed_takedown_still_clears_the_guard_and_keeps_position():
+    state = position(("Alexander Volkanovski", "Magomed Ankalaev"), (("Single Leg Takedown",), ()))
+    state.advantage = 1
+    state.players[1].guard = card_named("Parry").id
+    takedown = event(play(state, 0, "Single Leg Takedown", Rolls(0.70)), "takedown")
+    assert not takedown.numbers["success"] and takedown.numbers["cleared"] == card_named("Parry").id
+    assert state.advantage == 1 and state.players[1].guard == NO_ONE and state.players[1].stamina == 40
+    assert "stuffed" in describe(takedown, ("Ann", "Bob"))
+
+
+def test_tired_defender_is_easier_to_take_down_in_play():
+    state = position(("Alex Pereira", "Magomed Ankalaev"), (("Clinch",), ()))
+    state.players[1].stamina = 11  # below 30%: -3
+    takedown = event(play(state, 0, "Clinch", Rolls(0.55)), "takedown")
+    assert takedown.numbers["penalty"] == 3 and takedown.numbers["chance_tenths"] == 6
+    assert takedown.numbers["success"]
+
+
+# --------------------------------------------------------------------------------------------------
+# Submissions
+
+
+def test_submission_formula_from_top_and_bottom():
+    # Charles Oliveira (Grappler, GRP 10) Rear Naked Choke (15) on Volkanovski (GRP 8).
+    assert submission_damage(15, True, 10, True, 8).damage == 15 + 12 - 8 == 19
+    bottom = submission_damage(15, False, 10, True, 8)
+    assert (bottom.base, bottom.damage) == (9, 9 + 12 - 8)  # floor(15 * 0.6) = 9
+    # Pereira (GRP 4) Guillotine (10) on Islam (GRP 10): at least the base, 10 on top and 6 from bottom.
+    assert submission_damage(10, True, 4, False, 10).damage == 10
+    assert submission_damage(10, False, 4, False, 10).damage == 6
+    # Block (-5) works on submissions too: 19 - 5.
+    assert submission_damage(15, True, 10, True, 8, reduction=5).damage == 14
+
+
+def test_submission_needs_the_ground_and_keeps_it():
+    state = position(("Charles Oliveira", "Alexander Volkanovski"), (("Rear Naked Choke", "Kimura"), ()))
+    rnc = card_named("Rear Naked Choke").id
+    assert play_action(0, rnc) not in legal_actions(state, 0)
+    state.advantage = 1  # on the ground, Charles on the bottom
+    sub = event(play(state, 0, "Rear Naked Choke"), "submission")
+    assert (sub.numbers["on_top"], sub.numbers["damage"]) == (False, 13)
+    assert state.advantage == 1 and state.players[1].stamina == 42 - 13
+    # Kimura from the bottom: base floor(6.6) = 6, + 12 - 8 = 10.
+    assert event(play(state, 0, "Kimura"), "submission").numbers["damage"] == 10
+
+
+# --------------------------------------------------------------------------------------------------
+# Defense cards and counters
+
+
+def test_counter_damage():
+    assert counter_damage(card_named("Parry").id, 10) == 3 + 10 // 4 == 5
+    assert counter_damage(card_named("Parry").id, 6) == 4
+    assert counter_damage(card_named("Slip Counter").id, 99) == 4
+    assert counter_damage(card_named("Block").id, 10) == 0
+
+
+@pytest.mark.parametrize(("guard", "damage", "counter"), [("Block", 13 - 5, 0), ("Parry", 13 - 3, 5),
+                                                            ("Slip Counter", 13 - 8, 4)])
+def test_each_defense_card_reduces_the_next_strike_and_counters(guard, damage, counter):
+    # Volkanovski readies a defense on his turn; Pereira's Head Kick (13 before defense) runs into it.
+    # Parry's counter is 3 + 8 // 4 = 5 from Volkanovski's STR 8; the counter hits Pereira.
+    state = position(("Alex Pereira", "Alexander Volkanovski"), (("Head Kick",), (guard,)), current=1)
+    play(state, 1, guard)
+    apply(state, simple_action(1, END_TURN), Rolls())
+    apply(state, simple_action(0, SKIP_DRAW), Rolls())
+    events = play(state, 0, "Head Kick")
+    assert event(events, "strike").numbers["damage"] == damage
+    assert state.players[1].stamina == 42 - damage
+    assert [e.numbers["damage"] for e in events if e.kind == "counter"] == ([counter] if counter else [])
+    assert state.players[0].stamina == 34 - counter
+    assert state.players[1].guard == NO_ONE
+
+
+def test_parry_counter_scales_with_defender_striking_and_can_knock_out():
+    state = position(("Alex Pereira", "Alex Pereira"), (("Quick Jab",), ()))
+    state.players[1].guard = card_named("Parry").id
+    state.players[0].stamina = 5
+    state.players[0].hand.append(card_named("Max Holloway").id)
+    state.players[0].deck.remove(card_named("Max Holloway").id)
+    events = play(state, 0, "Quick Jab")
+    assert event(events, "strike").numbers["damage"] == 3 + 10 - 6 + 2 - 3
+    assert event(events, "counter").numbers["damage"] == 5
+    assert event(events, "knockout").player == 0
+    assert (state.phase, state.replacing, state.players[0].health) == (REPLACE_PHASE, 0, 80)
+
+
+def test_a_new_defense_card_replaces_the_waiting_one():
+    state = position(("Alex Pereira", "Islam Makhachev"), (("Block", "Slip Counter"), ()))
+    play(state, 0, "Block")
+    guard = event(play(state, 0, "Slip Counter"), "guard")
+    assert guard.numbers["replaced"] == card_named("Block").id
+    assert state.players[0].guard == card_named("Slip Counter").id
+
+
+def test_defense_stops_bleed_and_stagger():
+    state = position(("Alex Pereira", "Islam Makhachev"), (("Cutting Elbow", "Spinning Back Fist"), ()))
+    state.players[1].guard = card_named("Block").id
+    events = play(state, 0, "Cutting Elbow")
+    assert not [e for e in events if e.kind == "bleeding"] and state.players[1].bleed == 0
+    state.players[1].guard = card_named("Block").id
+    play(state, 0, "Spinning Back Fist")
+    assert not state.players[1].staggered
+
+
+# --------------------------------------------------------------------------------------------------
+# Bleed, stagger, corner cards
+
+
+def test_bleed_ticks_two_damage_for_two_turns():
+    state = position(("Alex Pereira", "Islam Makhachev"), (("Cutting Elbow",), ()))
+    hit = event(play(state, 0, "Cutting Elbow"), "strike").numbers["damage"]
+    assert hit == 5 + 10 - 8 + 2
+    assert state.players[1].bleed == 2
+    stamina = state.players[1].stamina
+    rng = Rolls()
+    events = apply(state, simple_action(0, END_TURN), rng)[1]
+    assert event(events, "bleed").numbers == {"damage": 2, "ticks_left": 1, "stamina": stamina - 2}
+    apply(state, simple_action(1, END_TURN), rng)
+    events = apply(state, simple_action(0, END_TURN), rng)[1]
+    assert event(events, "bleed").numbers["ticks_left"] == 0 and state.players[1].stamina == stamina - 4
+    apply(state, simple_action(1, END_TURN), rng)
+    events = apply(state, simple_action(0, END_TURN), rng)[1]
+    assert not [e for e in events if e.kind == "bleed"] and state.players[1].stamina == stamina - 4
+
+
+def test_stagger_skips_the_next_turn_entirely():
+    state = position(("Alex Pereira", "Islam Makhachev"), (("Spinning Back Fist",), ()))
+    play(state, 0, "Spinning Back Fist")
+    assert state.players[1].staggered
+    hand, deck = len(state.players[1].hand), len(state.players[1].deck)
+    events = apply(state, simple_action(0, END_TURN), Rolls())[1]
+    assert [e.kind for e in events] == ["end_turn", "turn", "staggered", "end_turn", "turn"]
+    assert state.current == 0 and state.phase == DRAW_PHASE
+    assert state.players[1].turns == 2 and not state.players[1].staggered
+    assert (len(state.players[1].hand), len(state.players[1].deck)) == (hand, deck)
+    assert state.players[0].turns == 2 and state.players[0].energy == 10
+
+
+def test_master_coach_is_permanent_and_draws():
+    state = position(("Alex Pereira", "Alexander Volkanovski"), (("Master Coach", "Head Kick", "Head Kick"), ()))
+    deck = len(state.players[0].deck)
+    events = play(state, 0, "Master Coach")
+    assert event(events, "coach").numbers["coach"] == 1 and event(events, "draw")
+    assert len(state.players[0].deck) == deck - 1 and len(state.players[0].hand) == 3
+    player = state.players[0]
+    assert (player.striking, player.grappling, player.defense) == (11, 5, 7)
+    # 10 + 11 - 9 + 2 = 14, and again next strike: permanent.
+    assert event(play(state, 0, "Head Kick"), "strike").numbers["damage"] == 14
+    assert event(play(state, 0, "Head Kick"), "strike").numbers["damage"] == 14
+
+
+def test_ringside_medic_heals_ten_capped():
+    state = position(("Alex Pereira", "Islam Makhachev"), (("Ringside Medic", "Ringside Medic"), ()))
+    state.players[0].stamina = 20
+    assert event(play(state, 0, "Ringside Medic"), "medic").numbers == {"healed": 10, "stamina": 30, "energy": 14}
+    assert event(play(state, 0, "Ringside Medic"), "medic").numbers["healed"] == 4
+    assert state.players[0].stamina == 34
+
+
+# --------------------------------------------------------------------------------------------------
+# Drawing
+
+
+def test_smart_draw_passes_fighters_under_the_deck():
+    state = position(("Alex Pereira", "Islam Makhachev"), (("Max Holloway", "Tom Aspinall"), ()),
+                     phase=DRAW_PHASE)
+    me = state.players[0]
+    top = ids("Quick Jab", "Ilia Topuria", "Belal Muhammad")  # Belal is the top card
+    for card in top:
+        me.deck.remove(card)
+    me.deck += top
+    events = apply(state, simple_action(0, DRAW), Rolls())[1]
+    draw = event(events, "draw")
+    assert draw.card == card_named("Quick Jab").id and draw.numbers["fighters_skipped"] == 2
+    assert me.deck[:2] == ids("Ilia Topuria", "Belal Muhammad")
+    assert me.fighters_in_hand() == 2 and state.phase == MAIN_PHASE
+
+
+def test_draw_fails_when_only_fighters_remain():
+    state = position(("Alex Pereira", "Islam Makhachev"), (("Max Holloway", "Tom Aspinall"), ()),
+                     phase=DRAW_PHASE)
+    me = state.players[0]
+    others = [c for c in me.deck if c >= FIGHTER_COUNT]
+    for card in others:
+        me.deck.remove(card)
+    me.discard += others
+    deck = me.deck[:]
+    assert event(apply(state, simple_action(0, DRAW), Rolls())[1], "draw_failed")
+    assert me.deck == deck and state.phase == MAIN_PHASE and outcome(state) is None
+
+
+def test_draw_into_a_full_hand_discards_the_oldest():
+    hand = ("Quick Jab", "Block", "Parry", "Kimura", "Armbar", "Suplex", "Clinch", "Uppercut", "Leg Kick",
+            "Body Shot")
+    state = position(("Alex Pereira", "Islam Makhachev"), (hand, ()), phase=DRAW_PHASE)
+    me = state.players[0]
+    draw = event(apply(state, simple_action(0, DRAW), Rolls())[1], "draw")
+    assert draw.numbers["discarded"] == card_named("Quick Jab").id
+    assert len(me.hand) == 10 and me.hand[0] == card_named("Block").id and me.discard == ids("Quick Jab")
+
+
+# --------------------------------------------------------------------------------------------------
+# Knockouts and win conditions
+
+
+def ko_position(health: int, hand: tuple[str, ...]) -> GameState:
+    state = position(("Alex Pereira", "Islam Makhachev"), (("Head Kick",), hand))
+    state.players[1].stamina = 5
+    state.players[1].health = health
+    state.players[1].bleed = 1
+    state.players[1].staggered = True
+    state.advantage = 1
+    return state
+
+
+def test_knockout_costs_twenty_health_and_asks_for_a_replacement():
+    state = ko_position(100, ("Belal Muhammad", "Tom Aspinall", "Quick Jab"))
+    events = play(state, 0, "Head Kick")
+    assert event(events, "knockout").numbers == {"health_lost": 20, "health": 80}
+    assert (state.phase, state.replacing, state.to_move, state.advantage) == (REPLACE_PHASE, 1, 1, NO_ONE)
+    assert state.players[1].bleed == 0 and not state.players[1].staggered
+    assert legal_actions(state, 1) == [deploy_action(1, c) for c in ids("Belal Muhammad", "Tom Aspinall")] + [
+        simple_action(1, CONCEDE)]
+    assert legal_actions(state, 0) == [simple_action(0, CONCEDE)]
+    with pytest.raises(IllegalAction, match="waiting for a replacement"):
+        play(state, 0, "Quick Jab")
+    apply(state, deploy_action(1, card_named("Tom Aspinall").id), Rolls())
+    assert (state.phase, state.current, state.players[1].stamina) == (MAIN_PHASE, 0, 38)
+    assert state.players[1].fielded == ids("Islam Makhachev", "Tom Aspinall")
+
+
+def test_ai_replaces_with_its_best_fighter():
+    state = ko_position(100, ("Alex Pereira", "Alexander Volkanovski"))
+    play(state, 0, "Head Kick")
+    assert ai.choose_action(state, 1, Rolls()) == deploy_action(1, card_named("Alexander Volkanovski").id)
+
+
+def test_a_knocked_out_defender_does_not_counter():
+    state = ko_position(100, ("Belal Muhammad",))
+    state.players[1].guard = card_named("Parry").id
+    events = play(state, 0, "Head Kick")
+    assert not [e for e in events if e.kind == "counter"] and state.players[0].stamina == 34
+    assert state.phase == REPLACE_PHASE
+
+
+def test_bleed_knockout_at_turn_start_ends_the_stagger_and_goes_on_to_the_draw():
+    state = ko_position(100, ("Belal Muhammad",))
+    state.players[1].stamina = 2
+    state.players[1].coach = 2
+    events = apply(state, simple_action(0, END_TURN), Rolls())[1]
+    assert [e.kind for e in events] == ["end_turn", "turn", "bleed", "knockout"]
+    assert (state.phase, state.replacing, state.current) == (REPLACE_PHASE, 1, 1)
+    apply(state, deploy_action(1, card_named("Belal Muhammad").id), Rolls())
+    player = state.players[1]
+    assert (state.phase, state.current, player.staggered, player.coach, player.bleed) == (DRAW_PHASE, 1, False, 0, 0)
+    assert (player.health, player.stamina, player.energy) == (80, 42, 10)
+
+
+def test_master_coach_on_an_empty_deck_draws_nothing_and_is_no_loss():
+    state = position(("Alex Pereira", "Islam Makhachev"), (("Master Coach",), ()))
+    state.players[0].discard += state.players[0].deck
+    state.players[0].deck = []
+    events = play(state, 0, "Master Coach")
+    assert [e.kind for e in events] == ["coach"] and outcome(state) is None
+
+
+def test_win_by_health_depleted():
+    state = ko_position(20, ("Belal Muhammad",))
+    play(state, 0, "Head Kick")
+    assert outcome(state) == Outcome(0, HEALTH_DEPLETED) and state.phase == OVER
+    assert legal_actions(state, 0) == legal_actions(state, 1) == []
+
+
+def test_win_by_no_fighters_in_hand():
+    state = ko_position(100, ("Quick Jab",))
+    play(state, 0, "Head Kick")
+    assert outcome(state) == Outcome(0, NO_FIGHTERS)
+
+
+def test_win_by_deck_out():
+    state = position(("Alex Pereira", "Islam Makhachev"))
+    state.players[1].discard += state.players[1].deck
+    state.players[1].deck = []
+    events = apply(state, simple_action(0, END_TURN), Rolls())[1]
+    assert outcome(state) == Outcome(0, DECK_OUT) and events[-1].kind == "over"
+
+
+def test_judges_decision_after_100_turns_each():
+    state = position(("Alex Pereira", "Islam Makhachev"), current=1)
+    state.players[0].turns = state.players[1].turns = MAX_TURNS
+    state.players[0].health = 60
+    state.players[1].health = 80
+    apply(state, simple_action(1, END_TURN), Rolls())
+    assert outcome(state) == Outcome(1, JUDGES)
+    state = position(("Alex Pereira", "Islam Makhachev"), current=1)
+    state.players[0].turns = state.players[1].turns = MAX_TURNS
+    apply(state, simple_action(1, END_TURN), Rolls())
+    assert outcome(state) == Outcome(None, JUDGES)
+    state = position(("Alex Pereira", "Islam Makhachev"), current=0)
+    state.players[0].turns = state.players[1].turns = MAX_TURNS - 1
+    state.players[0].turns += 1
+    apply(state, simple_action(0, END_TURN), Rolls())
+    assert outcome(state) is None and state.players[1].turns == MAX_TURNS
+
+
+def test_either_player_may_concede_at_any_time():
+    state, _ = new_game(1)
+    apply(state, simple_action(1, CONCEDE), Rolls())
+    assert outcome(state) == Outcome(0, CONCEDED)
+
+
+# --------------------------------------------------------------------------------------------------
+# Legal actions, errors, JSON
+
+
+def test_legal_actions_by_phase():
+    state = position(("Alex Pereira", "Islam Makhachev"),
+                     (("Head Kick", "Rear Naked Choke", "Max Holloway", "Head Kick"), ()), phase=DRAW_PHASE)
+    assert legal_actions(state, 0) == [simple_action(0, k) for k in (DRAW, SKIP_DRAW, END_TURN, CONCEDE)]
+    assert legal_actions(state, 1) == [simple_action(1, CONCEDE)]
+    options = {o.card: o for o in card_options(state, 0)}
+    assert options[card_named("Head Kick").id].problem == "draw or skip the draw first"
+    assert options[card_named("Head Kick").id].count == 2
+    apply(state, simple_action(0, SKIP_DRAW), Rolls())
+    assert legal_actions(state, 0) == [play_action(0, card_named("Head Kick").id), simple_action(0, END_TURN),
+                                       simple_action(0, CONCEDE)]
+    options = {o.card: o.problem for o in card_options(state, 0)}
+    assert options[card_named("Rear Naked Choke").id] == "needs the fight on the ground"
+    assert options[card_named("Max Holloway").id].startswith("a fighter is already deployed")
+    state.players[0].energy = 3
+    assert {o.card: o.problem for o in card_options(state, 0)}[card_named("Head Kick").id] == (
+        "needs 4 energy, you have 3")
+    assert legal_actions(state, 0) == [simple_action(0, END_TURN), simple_action(0, CONCEDE)]
+
+
+def test_illegal_actions_are_refused_with_a_reason_and_change_nothing():
+    state, _ = new_game(5)
+    before = state.to_dict()
+    for action, reason in [
+        (simple_action(1, DRAW), "it is not your turn"),
+        (play_action(0, state.players[0].hand[0]), "draw or skip the draw first"),
+        (deploy_action(0, 0), "a fighter is already deployed"),
+        (Action(0, "dance"), "unknown action"),
+    ]:
+        with pytest.raises(IllegalAction, match=reason):
+            apply(state, action, Rolls())
+    assert state.to_dict() == before
+    apply(state, simple_action(0, DRAW), Rolls())
+    with pytest.raises(IllegalAction, match="already drawn"):
+        apply(state, simple_action(0, SKIP_DRAW), Rolls())
+    assert isinstance(IllegalAction("x"), RuleInputError)
+
+
+def test_state_round_trips_through_json_and_replays_identically():
+    rng = random.Random(11)
+    state, _ = new_game(11, rng)
+    for _ in range(25):
+        apply(state, ai.choose_action(state, state.to_move, rng), rng)
+    assert state.phase != OVER
+    saved = json.dumps(state.to_dict())
+    loaded = GameState.from_dict(json.loads(saved))
+    assert loaded == state and loaded.to_dict() == state.to_dict()
+    rng_a, rng_b = random.Random(5), random.Random(5)
+    a = None
+    while state.phase != OVER:
+        a = ai.choose_action(state, state.to_move, rng_a)
+        b = ai.choose_action(loaded, loaded.to_move, rng_b)
+        assert a == b
+        assert apply(state, a, rng_a)[1] == apply(loaded, b, rng_b)[1]
+    assert loaded == state
+    assert Action.from_dict(json.loads(json.dumps(a.to_dict()))) == a
+
+
+@pytest.mark.parametrize("damage", [
+    lambda d: d.update(version=99),
+    lambda d: d["players"][0]["hand"].append(3),
+    lambda d: d["players"][1].update(deck=["x"]),
+    lambda d: d.update(phase="sleeping"),
+    lambda d: d.pop("seed"),
+])
+def test_damaged_saves_are_refused(damage):
+    state, _ = new_game(2)
+    data = json.loads(json.dumps(state.to_dict()))
+    damage(data)
+    with pytest.raises(RuleInputError, match="damaged"):
+        GameState.from_dict(data)

@@ -1,0 +1,109 @@
+"""MMA Warriors invariants over thousands of seeded matches: AI against AI, and random legal play."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.mma.ai import choose_action
+from rules.mma.cards import DECK_LIST, FIGHTER_COUNT
+from rules.mma.engine import (
+    CONCEDED,
+    FIGHTERS_IN_HAND_LIMIT,
+    HAND_LIMIT,
+    JUDGES,
+    MAX_ENERGY,
+    MAX_TURNS,
+    apply,
+    legal_actions,
+    new_game,
+    outcome,
+)
+from rules.mma.simulate import play_ai_game, simulate
+from rules.mma.state import CONCEDE, NO_ONE, OVER, REPLACE_PHASE, GameState
+
+SORTED_DECK = sorted(DECK_LIST)
+
+
+def check_invariants(state: GameState) -> None:
+    assert state.advantage in (NO_ONE, 0, 1)  # at most one fighter on top
+    for player in state.players:
+        assert len(player.hand) <= HAND_LIMIT
+        assert player.fighters_in_hand() <= FIGHTERS_IN_HAND_LIMIT
+        assert 0 <= player.energy <= MAX_ENERGY
+        assert 0 <= player.health <= 100 and player.health % 20 == 0
+        assert player.turns <= MAX_TURNS
+        owned = player.deck + player.hand + player.discard + ([player.fighter] if player.fighter != NO_ONE else [])
+        assert sorted(owned) == SORTED_DECK
+        if player.fighter != NO_ONE:
+            assert 0 < player.stamina <= player.max_stamina
+        else:
+            assert state.phase in (REPLACE_PHASE, OVER)
+    if state.advantage != NO_ONE:
+        assert state.players[state.advantage].fighter != NO_ONE
+    if state.phase == OVER:
+        assert outcome(state) is not None
+
+
+def test_thousands_of_ai_games_end_with_a_result_and_keep_every_invariant():
+    reasons = Counter()
+    for seed in range(2000):
+        rng = random.Random(seed)
+        state, _ = new_game(seed, rng)
+        check_invariants(state)
+        while state.phase != OVER:
+            player = state.to_move
+            action = choose_action(state, player, rng)
+            assert action in legal_actions(state, player)
+            apply(state, action, rng)
+            check_invariants(state)
+        result = outcome(state)
+        assert result.winner in (0, 1) or result.reason == JUDGES
+        assert result.reason != CONCEDED
+        reasons[result.reason] += 1
+    # The AI's games end in every way but deck-out (a deck lasts 70 draws), mostly by knockouts.
+    assert reasons["Health depleted"] > 500 and reasons["No fighters in hand"] > 500
+    assert reasons[JUDGES] < 200
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32), skip_bias=st.floats(0, 1))
+def test_random_legal_play_never_breaks_an_invariant(seed, skip_bias):
+    """Any sequence of legal actions (except conceding) keeps the state sound and ends the match."""
+    rng = random.Random(seed)
+    state, _ = new_game(seed, rng)
+    saved_at = rng.randrange(5, 200)
+    moves = 0
+    while state.phase != OVER:
+        player = state.to_move
+        actions = [a for a in legal_actions(state, player) if a.kind != CONCEDE]
+        # Some players end their turns early and often, so matches also run into decks out and judges.
+        short = [a for a in actions if a.kind in ("skip_draw", "end_turn")]
+        action = rng.choice(short if short and rng.random() < skip_bias else actions)
+        apply(state, action, rng)
+        check_invariants(state)
+        moves += 1
+        if moves == saved_at:
+            assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+    assert outcome(state) is not None
+
+
+def test_seeded_ai_games_replay_exactly():
+    first, moves = play_ai_game(1234)
+    again, moves_again = play_ai_game(1234)
+    assert first == again and moves == moves_again
+
+
+def test_simulation_report_adds_up():
+    report = simulate(300, seed=7)
+    assert sum(report.wins) + report.draws == 300 == sum(report.reasons.values())
+    assert len(report.fighters) == FIGHTER_COUNT
+    for record in report.fighters:
+        assert 0 <= record.won <= record.fielded <= 300
+    # Every match fields at least both opening fighters.
+    assert sum(r.fielded for r in report.fighters) >= 600
+    assert report.average_turns >= 2
