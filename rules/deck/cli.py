@@ -1,0 +1,143 @@
+"""`python -m rules deck optimize|duel|random`: the deck optimizer from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+from rules.deck.cards import Keyword, random_deck, read_deck_csv, set_list
+from rules.deck.chart import winrate_chart_png
+from rules.deck.optimize import (
+    DEFAULT_GAMES,
+    DEFAULT_ITERATIONS,
+    OptimizeSettings,
+    Progress,
+    check_seed,
+    duel,
+    keywords_without,
+    new_seed,
+    optimize,
+)
+from rules.errors import RuleInputError
+
+NAME = "deck"
+HELP = "Deck optimizer: Monte-Carlo deck optimization, deck-vs-deck duels, random decks."
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    commands = parser.add_subparsers(dest="deck_command", required=True, metavar="COMMAND")
+
+    opt = commands.add_parser("optimize", help="optimize a random deck against an opponent deck")
+    opt.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
+    opt.add_argument("--games", type=int, default=DEFAULT_GAMES, help="games per iteration")
+    opt.add_argument("--seed", type=int, help="replay a run (default: a new random seed)")
+    opt.add_argument("--opponent", type=Path, help="opponent deck CSV (default: a random deck from the seed)")
+    for keyword in Keyword:
+        opt.add_argument(
+            f"--no-{keyword.column.replace('_', '-')}", dest=f"no_{keyword.column}", action="store_true",
+            help=f"switch {keyword.title} off (its cards leave the set list)",
+        )
+    opt.add_argument("--out", type=Path, default=Path("out"), help="folder for the deck CSV and chart PNG")
+    opt.add_argument("--quiet", action="store_true", help="no progress bar")
+    opt.set_defaults(run=run_optimize)
+
+    du = commands.add_parser("duel", help="winrate of deck A (player 1) against deck B, with a 95%% interval")
+    du.add_argument("deck_a", type=Path)
+    du.add_argument("deck_b", type=Path)
+    du.add_argument("--games", type=int, default=10_000)
+    du.add_argument("--seed", type=int)
+    du.set_defaults(run=run_duel)
+
+    rnd = commands.add_parser("random", help="a random legal deck as CSV")
+    rnd.add_argument("--seed", type=int)
+    rnd.add_argument("--out", type=Path, help="write the CSV here instead of standard output")
+    rnd.set_defaults(run=run_random)
+
+
+def run(args: argparse.Namespace) -> int:
+    return args.run(args)
+
+
+def _read_deck(path: Path, keywords=None):
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleInputError(f"{path}: cannot be read ({exc})") from None
+    return read_deck_csv(text, path.name) if keywords is None else read_deck_csv(text, path.name, keywords)
+
+
+class ProgressBar:
+    """A one-line bar on standard error, redrawn at most ten times a second."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.last = 0.0
+
+    def __call__(self, p: Progress) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self.last < 0.1 and p.iteration < p.iterations):
+            return
+        self.last = now
+        filled = round(30 * p.iteration / p.iterations)
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'-' * (30 - filled)}] {p.iteration}/{p.iterations}"
+            f"  best {100 * p.best_winrate:.1f}% (start {100 * p.start_winrate:.1f}%)"
+        )
+        if p.iteration == p.iterations:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def run_optimize(args: argparse.Namespace) -> int:
+    keywords = keywords_without(k for k in Keyword if getattr(args, f"no_{k.column}"))
+    seed = check_seed(args.seed) if args.seed is not None else new_seed()
+    opponent = _read_deck(args.opponent, keywords) if args.opponent else None
+    settings = OptimizeSettings(args.iterations, args.games, seed, keywords, opponent)
+    started = time.perf_counter()
+    result = optimize(settings, progress=ProgressBar(not args.quiet))
+    elapsed = time.perf_counter() - started
+    args.out.mkdir(parents=True, exist_ok=True)
+    deck_path = args.out / f"deck-{seed}.csv"
+    opponent_path = args.out / f"opponent-{seed}.csv"
+    chart_path = args.out / f"winrate-{seed}.png"
+    deck_path.write_text(result.best.to_csv(), encoding="utf-8")
+    opponent_path.write_text(result.opponent.to_csv(), encoding="utf-8")
+    off = ", ".join(k.title for k in Keyword if k not in keywords) or "none"
+    chart_path.write_bytes(
+        winrate_chart_png(result.curve, result.start_winrate, f"Deck optimization, seed {seed}")
+    )
+    print(f"seed {seed}; keywords off: {off}; set list {result.set_list_size} cards")
+    print(
+        f"{result.iterations_done} iterations x {settings.games} games in {elapsed:.2f} s "
+        f"({result.games_played / elapsed:,.0f} games/s)"
+    )
+    print(f"winrate {100 * result.start_winrate:.1f}% -> {100 * result.best_winrate:.1f}%"
+          f" ({len(result.accepted)} swaps kept)")
+    print(result.best.compact())
+    print(f"wrote {deck_path}, {opponent_path}, {chart_path}")
+    return 0
+
+
+def run_duel(args: argparse.Namespace) -> int:
+    seed = check_seed(args.seed) if args.seed is not None else new_seed()
+    result = duel(_read_deck(args.deck_a), _read_deck(args.deck_b), args.games, seed)
+    s = result.score
+    low, high = s.interval
+    print(f"seed {seed}: {args.deck_a.name} vs {args.deck_b.name} over {s.games} games")
+    print(f"wins {s.wins}, losses {s.losses}, ties {s.ties} (ties count as losses)")
+    print(f"winrate {100 * s.winrate:.2f}% (95% interval {100 * low:.2f}% - {100 * high:.2f}%)")
+    return 0
+
+
+def run_random(args: argparse.Namespace) -> int:
+    seed = check_seed(args.seed) if args.seed is not None else new_seed()
+    deck = random_deck(set_list(), random.Random(seed))
+    if args.out:
+        args.out.write_text(deck.to_csv(), encoding="utf-8")
+        print(f"seed {seed}: wrote {args.out}")
+    else:
+        sys.stdout.write(deck.to_csv())
+    return 0

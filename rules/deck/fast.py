@@ -1,0 +1,344 @@
+"""The fast path: the game of `rules.deck.game`, compiled with numba, for the optimizer and duels.
+
+It plays exactly the reference game; with the same `SplitMix64` stream it makes the same draws and the same
+choices, so a test can replay a fast game card for card in the reference implementation.
+
+Speed notes:
+- Cards are small integers indexing the `CardTable` arrays (ATK, DEF, keyword bits, cost).
+- A batch is split into blocks run in parallel (`prange`); each block allocates its work arrays once.
+  Game g of a batch seeded with s uses its own generator `mix64(s + (g + 1) * golden)`, so results do not
+  depend on the number of threads or blocks.
+- Every kernel is `nogil=True`: a batch holds the GIL only to start and to return, so a bot's event loop
+  keeps running while an optimization thread works. Calls are serialized by a lock, so two jobs take turns
+  batch by batch instead of oversubscribing the cores.
+- `cache=True` keeps the compiled code in `__pycache__` beside this file (or NUMBA_CACHE_DIR): only the
+  first process after a change of this file compiles. Every kernel lives in this one file because numba
+  checks only the caching function's own file for changes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from rules.deck.cards import STARTING_LIFE, Card
+from rules.deck.game import MAX_ROUNDS, OPENING_HAND, PLAYER_1, PLAYER_2, TIE
+
+_TAUNT = 1
+_TRAMPLE = 2
+_DISTORTION = 4
+_FIRST_STRIKE = 8
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX_2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+
+# work array rows of `_meta`: library size, hand size, board size, life; [player] each
+_LIB, _HAND, _BOARD, _LIFE = 0, 2, 4, 6
+_META_SIZE = 8
+_WORK_SLACK = OPENING_HAND + 4
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mix64(z):
+    z = (z ^ (z >> _S30)) * _MIX_1
+    z = (z ^ (z >> _S27)) * _MIX_2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _below(state, n):
+    """(new state, a number in [0, n)) from one SplitMix64 output."""
+    state = state + _GOLDEN
+    value = ((_mix64(state) >> _S32) * np.uint64(n)) >> _S32
+    return state, np.int64(value)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_taunter(board, foe, n_foe, start, hp, flags, need):
+    """First living creature at or after `start` whose keyword bits include all of `need`."""
+    j = start
+    while j < n_foe and not (hp[j] > 0 and (flags[board[foe, j]] & need) == need):
+        j += 1
+    return j
+
+
+@njit(cache=True, nogil=True)
+def _attack_phase(board, me, n_me, foe, n_foe, atk, dfn, flags, hp):
+    """Player `me`'s attack phase on rows of `board` (compacted in place; `hp` is scratch).
+
+    Returns (damage to the foe, creatures left on my board, creatures left on the foe's board).
+    """
+    damage = 0
+    first = 0
+    while first < n_foe and not (flags[board[foe, first]] & _TAUNT):
+        first += 1
+    if first == n_foe:  # no taunter: everything goes to the player
+        for i in range(n_me):
+            damage += atk[board[me, i]]
+        return damage, n_me, n_foe
+    for j in range(first, n_foe):
+        hp[j] = dfn[board[foe, j]]
+    # Taunters only die during a phase, so the oldest living one only moves forward: keep a cursor for
+    # plain attackers (any taunter) and one for distorting attackers (taunters with distortion).
+    plain = first
+    warped = _next_taunter(board, foe, n_foe, first, hp, flags, _TAUNT | _DISTORTION)
+    defender_died = False
+    kept = 0
+    for i in range(n_me):
+        card = board[me, i]
+        power = atk[card]
+        my_flags = flags[card]
+        survives = True
+        if power > 0:
+            if my_flags & _DISTORTION:
+                warped = _next_taunter(board, foe, n_foe, warped, hp, flags, _TAUNT | _DISTORTION)
+                target = warped
+            else:
+                plain = _next_taunter(board, foe, n_foe, plain, hp, flags, _TAUNT)
+                target = plain
+            if target == n_foe:
+                damage += power
+            else:
+                their_card = board[foe, target]
+                their_flags = flags[their_card]
+                back = atk[their_card]
+                remaining = hp[target]
+                excess = power - remaining if (my_flags & _TRAMPLE) and power > remaining else 0
+                mine_first = (my_flags & _FIRST_STRIKE) != 0
+                theirs_first = (their_flags & _FIRST_STRIKE) != 0
+                toughness = dfn[card]
+                if mine_first and not theirs_first:
+                    hp[target] = remaining - power
+                    if hp[target] > 0:
+                        survives = toughness > back
+                elif theirs_first and not mine_first:
+                    survives = toughness > back
+                    if survives:
+                        hp[target] = remaining - power
+                    else:
+                        excess = 0
+                else:
+                    survives = toughness > back
+                    hp[target] = remaining - power
+                if hp[target] <= 0:
+                    defender_died = True
+                damage += excess
+        if survives:
+            board[me, kept] = card
+            kept += 1
+    n_me = kept
+    if defender_died:
+        kept = first
+        for j in range(first, n_foe):
+            if hp[j] > 0:
+                board[foe, kept] = board[foe, j]
+                kept += 1
+        n_foe = kept
+    return damage, n_me, n_foe
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _draw(p, state, lib, hand, meta):
+    n = meta[_LIB + p]
+    if n > 0:
+        state, r = _below(state, n)
+        card = lib[p, r]
+        lib[p, r] = lib[p, n - 1]
+        meta[_LIB + p] = n - 1
+        hand[p, meta[_HAND + p]] = card
+        meta[_HAND + p] += 1
+    return state
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _play(p, mana, state, cost, hand, board, meta):
+    n = meta[_HAND + p]
+    best = -1
+    count = 0
+    pick = -1
+    for k in range(n):
+        c = cost[hand[p, k]]
+        if c <= mana:
+            if c > best:
+                best = c
+                count = 1
+                pick = k
+            elif c == best:
+                count += 1
+    if count == 0:
+        return state
+    if count > 1:
+        state, r = _below(state, count)
+        for k in range(pick, n):
+            if cost[hand[p, k]] == best:
+                if r == 0:
+                    pick = k
+                    break
+                r -= 1
+    board[p, meta[_BOARD + p]] = hand[p, pick]
+    meta[_BOARD + p] += 1
+    hand[p, pick] = hand[p, n - 1]
+    meta[_HAND + p] = n - 1
+    return state
+
+
+@njit(cache=True, nogil=True)
+def _play_game(deck_1, deck_2, player_1_starts, state, atk, dfn, flags, cost, lib, hand, board, hp, meta):
+    """One game; returns (outcome, rounds, state). Lives are left in meta[_LIFE], meta[_LIFE + 1]."""
+    for k in range(deck_1.shape[0]):
+        lib[0, k] = deck_1[k]
+    for k in range(deck_2.shape[0]):
+        lib[1, k] = deck_2[k]
+    meta[_LIB] = deck_1.shape[0]
+    meta[_LIB + 1] = deck_2.shape[0]
+    for p in range(2):
+        meta[_HAND + p] = 0
+        meta[_BOARD + p] = 0
+        meta[_LIFE + p] = STARTING_LIFE
+    for p in range(2):
+        for _ in range(OPENING_HAND):
+            state = _draw(p, state, lib, hand, meta)
+    first = 0 if player_1_starts else 1
+    for round_number in range(1, MAX_ROUNDS + 1):
+        for half in range(2):
+            me = first ^ half
+            foe = 1 - me
+            state = _draw(me, state, lib, hand, meta)
+            state = _play(me, round_number, state, cost, hand, board, meta)
+            damage, n_me, n_foe = _attack_phase(
+                board, me, meta[_BOARD + me], foe, meta[_BOARD + foe], atk, dfn, flags, hp
+            )
+            meta[_BOARD + me] = n_me
+            meta[_BOARD + foe] = n_foe
+            meta[_LIFE + foe] -= damage
+        alive_1 = meta[_LIFE] > 0
+        alive_2 = meta[_LIFE + 1] > 0
+        if alive_1 != alive_2:
+            return (PLAYER_1 if alive_1 else PLAYER_2), round_number, state
+        if not alive_1:
+            return TIE, round_number, state
+    return TIE, MAX_ROUNDS, state
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _work_arrays(width):
+    return (
+        np.empty((2, width), np.int64),
+        np.empty((2, width), np.int64),
+        np.empty((2, width), np.int64),
+        np.empty(width, np.int64),
+        np.empty(_META_SIZE, np.int64),
+    )
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _batch(deck_1, deck_2, atk, dfn, flags, cost, n_games, seed, n_blocks):
+    """[ties, player 1 wins, player 2 wins] over n_games; player 1 starts the even-numbered games."""
+    per_block = np.zeros((n_blocks, 3), np.int64)
+    width = max(deck_1.shape[0], deck_2.shape[0]) + _WORK_SLACK
+    for b in prange(n_blocks):
+        lib, hand, board, hp, meta = _work_arrays(width)
+        for g in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
+            state = _mix64(seed + np.uint64(g + 1) * _GOLDEN)
+            outcome, _, state = _play_game(
+                deck_1, deck_2, g % 2 == 0, state, atk, dfn, flags, cost, lib, hand, board, hp, meta
+            )
+            per_block[b, outcome] += 1
+    totals = np.zeros(3, np.int64)
+    for b in range(n_blocks):
+        for k in range(3):
+            totals[k] += per_block[b, k]
+    return totals
+
+
+@njit(cache=True, nogil=True)
+def _single_game(deck_1, deck_2, player_1_starts, state, atk, dfn, flags, cost):
+    width = max(deck_1.shape[0], deck_2.shape[0]) + _WORK_SLACK
+    lib, hand, board, hp, meta = _work_arrays(width)
+    outcome, rounds, state = _play_game(
+        deck_1, deck_2, player_1_starts, state, atk, dfn, flags, cost, lib, hand, board, hp, meta
+    )
+    return outcome, rounds, meta[_LIFE], meta[_LIFE + 1]
+
+
+@njit(cache=True, nogil=True)
+def _single_attack_phase(attackers, defenders, atk, dfn, flags):
+    width = max(attackers.shape[0], defenders.shape[0]) + 1
+    board = np.zeros((2, width), np.int64)
+    board[0, : attackers.shape[0]] = attackers
+    board[1, : defenders.shape[0]] = defenders
+    hp = np.empty(width, np.int64)
+    damage, n_att, n_dfd = _attack_phase(board, 0, attackers.shape[0], 1, defenders.shape[0], atk, dfn, flags, hp)
+    return damage, board[0, :n_att].copy(), board[1, :n_dfd].copy()
+
+
+@dataclass(frozen=True)
+class CardTable:
+    """Cards as numbered rows of arrays; decks for the fast path are arrays of row numbers."""
+
+    cards: tuple[Card, ...]
+    atk: np.ndarray
+    dfn: np.ndarray
+    flags: np.ndarray
+    cost: np.ndarray
+
+    @classmethod
+    def of(cls, cards: Sequence[Card]) -> CardTable:
+        cards = tuple(dict.fromkeys(cards))
+
+        def column(values):
+            array = np.array(values, dtype=np.int64)
+            array.setflags(write=False)
+            return array
+
+        return cls(
+            cards,
+            column([c.atk for c in cards]),
+            column([c.defense for c in cards]),
+            column([c.flags for c in cards]),
+            column([c.cost for c in cards]),
+        )
+
+    def ids(self, cards: Sequence[Card]) -> np.ndarray:
+        index = {card: i for i, card in enumerate(self.cards)}
+        return np.array([index[c] for c in cards], dtype=np.int64)
+
+
+_kernel_lock = threading.Lock()
+
+
+def batch_results(table: CardTable, deck_1: np.ndarray, deck_2: np.ndarray, games: int, seed: int) -> tuple[int, int, int]:
+    """(player 1 wins, player 2 wins, ties) over `games` games, in parallel, without holding the GIL."""
+    blocks = max(1, min(games, 4 * numba.get_num_threads()))
+    with _kernel_lock:
+        ties, wins_1, wins_2 = _batch(
+            deck_1, deck_2, table.atk, table.dfn, table.flags, table.cost,
+            np.int64(games), np.uint64(seed & 0xFFFFFFFFFFFFFFFF), np.int64(blocks),
+        )
+    return int(wins_1), int(wins_2), int(ties)
+
+
+def single_game(table: CardTable, deck_1: Sequence[Card], deck_2: Sequence[Card], player_1_starts: bool, state: int):
+    """One fast-path game from a raw SplitMix64 state: (outcome, rounds, life 1, life 2)."""
+    outcome, rounds, life_1, life_2 = _single_game(
+        table.ids(deck_1), table.ids(deck_2), bool(player_1_starts), np.uint64(state),
+        table.atk, table.dfn, table.flags, table.cost,
+    )
+    return int(outcome), int(rounds), int(life_1), int(life_2)
+
+
+def attack_phase(table: CardTable, attackers: Sequence[Card], defenders: Sequence[Card]):
+    """One attack phase on hand-built boards: (damage, attackers left, defenders left) as cards in order."""
+    att, dfd = table.ids(attackers), table.ids(defenders)
+    damage, att_left, dfd_left = _single_attack_phase(att, dfd, table.atk, table.dfn, table.flags)
+    return int(damage), [table.cards[i] for i in att_left], [table.cards[i] for i in dfd_left]

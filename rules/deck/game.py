@@ -1,0 +1,246 @@
+"""The reference game: one readable implementation of the rules, used to check the fast path.
+
+Rules (deckbuilder.md with RULINGS 5):
+- Both players start with 20 VP and 4 cards in hand. A round is one turn of each player, the starting
+  player first. In a turn: mana = the player's turn number (mana is not spent; one card per turn); draw one
+  card (none once the deck is empty); play the highest-cost card with cost <= mana, at random among cards
+  of that cost; then every creature with ATK > 0, the new one included, attacks in the order played.
+- Damage on creatures heals at the start of every turn, so every attack phase starts at full DEF.
+- An attacker facing a board with a living TAUNT creature must clash with the oldest one. DISTORTION
+  ignores taunt unless the taunter also has DISTORTION.
+- A clash is simultaneous unless exactly one side has FIRST STRIKE: that side strikes first and takes no
+  damage if it kills. A creature that clashed does not hit the player, except TRAMPLE's excess (ATK minus
+  the taunter's remaining DEF, when positive) which goes to the player. Destroyed creatures leave the
+  board.
+- After both turns of a round: a player wins if only they have VP > 0; both at 0 or below is a tie. After
+  50 rounds without a winner the game is a tie. A tie counts as a loss for player 1.
+
+Choices where the rules are silent:
+- A distorting attacker passes every taunter without DISTORTION: it clashes with the oldest living
+  taunter that also has DISTORTION, or hits the player when there is none.
+- An attacker killed by a first strike deals no damage, so no trample excess either.
+- A creature killed while defending is removed at the end of the attack phase; it no longer taunts once
+  dead, so the next attacker moves on to the next taunter.
+- Drawing "the top card of a shuffled deck" is done as drawing a uniformly random card of the remaining
+  deck: the same distribution, and it needs no shuffle of cards that are never drawn. Each game draws
+  player 1's opening hand first, then player 2's.
+
+The random source only needs `randrange(n)`: `random.Random` for ordinary use, or `SplitMix64`, the fast
+path's own generator, to replay a fast-path game card for card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from rules.deck.cards import STARTING_LIFE, Card
+
+OPENING_HAND = 4
+MAX_ROUNDS = 50
+
+TIE, PLAYER_1, PLAYER_2 = 0, 1, 2  # game outcomes; the fast path uses the same codes
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+class RandomSource(Protocol):
+    def randrange(self, n: int) -> int: ...
+
+
+def mix64(z: int) -> int:
+    """SplitMix64's output function."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+class SplitMix64:
+    """The fast path's generator. `randrange(n)` uses one output: the top 32 bits scaled to [0, n)."""
+
+    def __init__(self, state: int):
+        self.state = state & _MASK64
+
+    def next64(self) -> int:
+        self.state = (self.state + _GOLDEN) & _MASK64
+        return mix64(self.state)
+
+    def randrange(self, n: int) -> int:
+        return ((self.next64() >> 32) * n) >> 32
+
+
+def game_rng(seed: int, game_index: int) -> SplitMix64:
+    """The generator of game `game_index` in a batch seeded with `seed` (as the fast path derives it)."""
+    return SplitMix64(mix64((seed + (game_index + 1) * _GOLDEN) & _MASK64))
+
+
+@dataclass
+class Creature:
+    card: Card
+    damage: int = 0
+
+    @property
+    def remaining(self) -> int:
+        return self.card.defense - self.damage
+
+    @property
+    def alive(self) -> bool:
+        return self.remaining > 0
+
+
+@dataclass(frozen=True)
+class Clash:
+    attacker: int  # index on the attacking board
+    defender: int  # index on the defending board
+    attacker_died: bool
+    defender_died: bool
+    excess: int  # trample damage that went through to the player
+
+
+@dataclass(frozen=True)
+class AttackPhase:
+    """What one attack phase did. Indices refer to the boards as they were before the phase."""
+
+    damage_to_player: int
+    clashes: tuple[Clash, ...]
+    attackers_left: tuple[int, ...]
+    defenders_left: tuple[int, ...]
+
+
+def clash_target(attacker: Card, defenders: Sequence[Creature]) -> int | None:
+    """Index of the defender this attacker must clash with, or None when it hits the player."""
+    for index, creature in enumerate(defenders):
+        if creature.alive and creature.card.taunt and (creature.card.distortion or not attacker.distortion):
+            return index
+    return None
+
+
+def clash(attacker: Creature, defender: Creature) -> int:
+    """Resolve one clash in place; returns the trample excess that goes to the player."""
+    atk, back = attacker.card.atk, defender.card.atk
+    excess = max(0, atk - defender.remaining) if attacker.card.trample else 0
+    if attacker.card.first_strike and not defender.card.first_strike:
+        defender.damage += atk
+        if defender.alive:
+            attacker.damage += back
+        return excess
+    if defender.card.first_strike and not attacker.card.first_strike:
+        attacker.damage += back
+        if not attacker.alive:
+            return 0
+        defender.damage += atk
+        return excess
+    attacker.damage += back
+    defender.damage += atk
+    return excess
+
+
+def attack_phase(attackers: list[Creature], defenders: list[Creature]) -> AttackPhase:
+    """Every attacker with ATK > 0 attacks in board order; destroyed creatures leave both boards."""
+    damage = 0
+    clashes = []
+    for index, attacker in enumerate(attackers):
+        if attacker.card.atk <= 0:
+            continue
+        target = clash_target(attacker.card, defenders)
+        if target is None:
+            damage += attacker.card.atk
+            continue
+        defender = defenders[target]
+        excess = clash(attacker, defender)
+        damage += excess
+        clashes.append(Clash(index, target, not attacker.alive, not defender.alive, excess))
+    attackers_left = tuple(i for i, c in enumerate(attackers) if c.alive)
+    defenders_left = tuple(i for i, c in enumerate(defenders) if c.alive)
+    attackers[:] = [attackers[i] for i in attackers_left]
+    defenders[:] = [defenders[i] for i in defenders_left]
+    return AttackPhase(damage, tuple(clashes), attackers_left, defenders_left)
+
+
+@dataclass
+class Player:
+    library: list[Card]  # the cards not drawn yet
+    hand: list[Card] = field(default_factory=list)
+    board: list[Creature] = field(default_factory=list)
+    life: int = STARTING_LIFE
+
+    def draw(self, rng: RandomSource) -> Card | None:
+        """A uniformly random card of the library (swap it to the end, then take it)."""
+        if not self.library:
+            return None
+        pick = rng.randrange(len(self.library))
+        self.library[pick], self.library[-1] = self.library[-1], self.library[pick]
+        card = self.library.pop()
+        self.hand.append(card)
+        return card
+
+    def play(self, mana: int, rng: RandomSource) -> Card | None:
+        """The highest-cost affordable card, at random among equal costs (removed by swap with the last)."""
+        affordable = [card.cost for card in self.hand if card.cost <= mana]
+        if not affordable:
+            return None
+        best = max(affordable)
+        candidates = [i for i, card in enumerate(self.hand) if card.cost == best]
+        pick = candidates[rng.randrange(len(candidates))] if len(candidates) > 1 else candidates[0]
+        self.hand[pick], self.hand[-1] = self.hand[-1], self.hand[pick]
+        card = self.hand.pop()
+        self.board.append(Creature(card))
+        return card
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    round: int
+    player: int  # 1 or 2
+    text: str
+
+
+@dataclass(frozen=True)
+class GameResult:
+    outcome: int  # TIE, PLAYER_1 or PLAYER_2
+    rounds: int
+    life: tuple[int, int]
+    events: tuple[GameEvent, ...]
+
+
+def take_turn(me: Player, foe: Player, mana: int, rng: RandomSource) -> tuple[Card | None, Card | None, AttackPhase]:
+    for creature in me.board + foe.board:
+        creature.damage = 0
+    drawn = me.draw(rng)
+    played = me.play(mana, rng)
+    phase = attack_phase(me.board, foe.board)
+    foe.life -= phase.damage_to_player
+    return drawn, played, phase
+
+
+def play_game(deck_1: Sequence[Card], deck_2: Sequence[Card], player_1_starts: bool, rng: RandomSource) -> GameResult:
+    players = (Player(list(deck_1)), Player(list(deck_2)))
+    for player in players:
+        for _ in range(OPENING_HAND):
+            player.draw(rng)
+    order = (0, 1) if player_1_starts else (1, 0)
+    events: list[GameEvent] = []
+    for round_number in range(1, MAX_ROUNDS + 1):
+        for me in order:
+            drawn, played, phase = take_turn(players[me], players[1 - me], round_number, rng)
+            text = f"plays {played.label}" if played else "plays nothing"
+            if drawn is None:
+                text = "has no card to draw, " + text
+            text += f"; deals {phase.damage_to_player} ({len(phase.clashes)} clashes); foe at {players[1 - me].life} VP"
+            events.append(GameEvent(round_number, me + 1, text))
+        alive = tuple(p.life > 0 for p in players)
+        if alive[0] != alive[1] or not any(alive):
+            outcome = TIE if not any(alive) else (PLAYER_1 if alive[0] else PLAYER_2)
+            return GameResult(outcome, round_number, (players[0].life, players[1].life), tuple(events))
+    return GameResult(TIE, MAX_ROUNDS, (players[0].life, players[1].life), tuple(events))
+
+
+def reference_results(deck_1: Sequence[Card], deck_2: Sequence[Card], games: int, rng: random.Random) -> tuple[int, int, int]:
+    """(player 1 wins, player 2 wins, ties) over `games` games; player 1 starts the even-numbered ones."""
+    counts = [0, 0, 0]
+    for index in range(games):
+        counts[play_game(deck_1, deck_2, index % 2 == 0, rng).outcome] += 1
+    return counts[PLAYER_1], counts[PLAYER_2], counts[TIE]

@@ -1,0 +1,237 @@
+"""Winrates, duels and the Monte-Carlo deck optimization (deckbuilder.md part 2, RULINGS 5).
+
+The optimization is the document's procedure against a fixed opponent deck: player 1 starts from a random
+legal deck (the reference) and its winrate over `games` games. Each iteration swaps one card of the
+reference deck (a random position) for a different random card of the set list that would not make a
+third copy, plays `games` new games with that deck, and keeps it only if its winrate is strictly higher.
+The reference winrate is recorded after every iteration.
+
+Every batch of games gets its own seed drawn from the run's `random.Random(seed)`, so a run is replayed
+exactly from its seed. The games themselves are played by the fast path (`rules.deck.fast`); the loop over
+iterations stays in Python, one batch per iteration, so progress and cancellation are checked between
+batches while the batches run without the GIL.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from rules.deck.cards import ALL_KEYWORDS, DECK_SIZE, MAX_COPIES, Card, Deck, Keyword, random_deck, set_list
+from rules.deck.fast import CardTable, batch_results
+from rules.errors import RuleInputError
+
+DEFAULT_ITERATIONS = 1000
+DEFAULT_GAMES = 1000
+MAX_ITERATIONS = 1_000_000
+MAX_GAMES = 10_000_000
+MAX_TOTAL_GAMES = 2_000_000_000  # about an hour of work; the bot sets a much lower cap of its own
+SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1
+
+
+def check_work(iterations: int, games: int, max_total: int = MAX_TOTAL_GAMES) -> None:
+    """Refuse absurd sizes before any work, with the limit in the message."""
+    if not 1 <= games <= MAX_GAMES:
+        raise RuleInputError(f"games must be between 1 and {MAX_GAMES:,}; got {games:,}")
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        raise RuleInputError(f"iterations must be between 1 and {MAX_ITERATIONS:,}; got {iterations:,}")
+    total = iterations * games
+    if total > max_total:
+        raise RuleInputError(
+            f"iterations x games = {iterations:,} x {games:,} = {total:,} games; the limit is {max_total:,}"
+        )
+
+
+def check_seed(seed: int) -> int:
+    if not 0 <= seed < SEED_LIMIT:
+        raise RuleInputError(f"the seed must be a whole number from 0 to {SEED_LIMIT - 1}; got {seed}")
+    return seed
+
+
+def new_seed() -> int:
+    return random.SystemRandom().randrange(2**31)
+
+
+@dataclass(frozen=True)
+class Score:
+    """Player 1's results over a number of games, with Wilson's 95% interval for the winrate."""
+
+    wins: int
+    losses: int
+    ties: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.ties
+
+    @property
+    def winrate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval (95% by default); stays inside [0, 1] even at 0 or all successes."""
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def score(deck_1: Deck, deck_2: Deck, games: int, seed: int) -> Score:
+    """Player 1 (deck_1) against deck_2 over `games` fast-path games."""
+    check_work(1, games)
+    table = CardTable.of(deck_1.cards + deck_2.cards)
+    wins, losses, ties = batch_results(table, table.ids(deck_1.cards), table.ids(deck_2.cards), games, seed)
+    return Score(wins, losses, ties)
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    deck_a: Deck
+    deck_b: Deck
+    seed: int
+    score: Score
+
+
+def duel(deck_a: Deck, deck_b: Deck, games: int, seed: int) -> DuelResult:
+    """Deck A as player 1 against deck B; half the games each side starts."""
+    check_seed(seed)
+    return DuelResult(deck_a, deck_b, seed, score(deck_a, deck_b, games, seed))
+
+
+@dataclass(frozen=True)
+class Swap:
+    """An accepted iteration: the card that left the reference deck, the one that came in, the new winrate."""
+
+    iteration: int  # 1-based
+    removed: Card
+    added: Card
+    winrate: float
+
+
+@dataclass(frozen=True)
+class Progress:
+    iteration: int  # iterations done
+    iterations: int
+    start_winrate: float
+    best_winrate: float
+    accepted: int
+
+
+@dataclass(frozen=True)
+class OptimizeSettings:
+    iterations: int = DEFAULT_ITERATIONS
+    games: int = DEFAULT_GAMES
+    seed: int = 0
+    keywords: frozenset[Keyword] = ALL_KEYWORDS
+    opponent: Deck | None = None  # None: a random deck from the seed
+    max_total_games: int = MAX_TOTAL_GAMES
+
+    def __post_init__(self):
+        object.__setattr__(self, "keywords", frozenset(self.keywords))
+        check_work(self.iterations, self.games, self.max_total_games)
+        check_seed(self.seed)
+        if self.opponent is not None:
+            off = self.opponent.keywords() - self.keywords
+            if off:
+                names = ", ".join(sorted(k.title for k in off))
+                raise RuleInputError(f"the opponent deck uses {names}, switched off for this run")
+
+
+@dataclass(frozen=True)
+class OptimizeResult:
+    settings: OptimizeSettings
+    opponent: Deck
+    start: Deck
+    start_winrate: float
+    best: Deck
+    best_winrate: float
+    curve: tuple[float, ...]  # the reference winrate after each iteration done
+    accepted: tuple[Swap, ...]
+    cancelled: bool
+    set_list_size: int
+
+    @property
+    def iterations_done(self) -> int:
+        return len(self.curve)
+
+    @property
+    def games_played(self) -> int:
+        return (self.iterations_done + 1) * self.settings.games
+
+
+def propose_swap(deck: np.ndarray, pool_size: int, rng: random.Random) -> tuple[int, int]:
+    """(position, new card id): a random position of the deck and a different card that stays legal."""
+    position = rng.randrange(DECK_SIZE)
+    removed = int(deck[position])
+    counts = Counter(int(c) for c in deck)
+    counts[removed] -= 1
+    while True:  # at least 136 cards in any set list; at most 15 are full, so this ends fast
+        card = rng.randrange(pool_size)
+        if card != removed and counts[card] < MAX_COPIES:
+            return position, card
+
+
+def optimize(
+    settings: OptimizeSettings,
+    progress: Callable[[Progress], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> OptimizeResult:
+    """Run the Monte-Carlo optimization. `progress` is called after every iteration (keep it cheap);
+    when `cancelled()` turns true the run stops and returns what it has, marked cancelled."""
+    rng = random.Random(settings.seed)
+    pool = set_list(settings.keywords)
+    opponent = settings.opponent if settings.opponent is not None else random_deck(pool, rng)
+    start = random_deck(pool, rng)
+    table = CardTable.of(pool)  # the opponent's cards are in the pool: its keywords were checked
+    opponent_ids = table.ids(opponent.cards)
+
+    def winrate(deck_ids: np.ndarray) -> tuple[int, float]:
+        wins, _, _ = batch_results(table, deck_ids, opponent_ids, settings.games, rng.getrandbits(64))
+        return wins, wins / settings.games
+
+    reference = table.ids(start.cards)
+    best_wins, start_winrate = winrate(reference)
+    curve: list[float] = []
+    accepted: list[Swap] = []
+    stopped = False
+    for iteration in range(1, settings.iterations + 1):
+        if cancelled is not None and cancelled():
+            stopped = True
+            break
+        position, card = propose_swap(reference, len(pool), rng)
+        candidate = reference.copy()
+        candidate[position] = card
+        wins, rate = winrate(candidate)
+        if wins > best_wins:
+            accepted.append(Swap(iteration, pool[int(reference[position])], pool[card], rate))
+            reference, best_wins = candidate, wins
+        curve.append(best_wins / settings.games)
+        if progress is not None:
+            progress(Progress(iteration, settings.iterations, start_winrate, curve[-1], len(accepted)))
+    return OptimizeResult(
+        settings=settings,
+        opponent=opponent,
+        start=start,
+        start_winrate=start_winrate,
+        best=Deck(tuple(pool[int(i)] for i in reference)),
+        best_winrate=best_wins / settings.games,
+        curve=tuple(curve),
+        accepted=tuple(accepted),
+        cancelled=stopped,
+        set_list_size=len(pool),
+    )
+
+
+def keywords_without(switched_off: Iterable[Keyword]) -> frozenset[Keyword]:
+    return ALL_KEYWORDS - frozenset(switched_off)
