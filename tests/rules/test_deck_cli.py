@@ -1,0 +1,56 @@
+"""`python -m rules deck ...`: files written, summaries printed, bad input reported without a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rules.__main__ import main
+from rules.deck.cards import read_deck_csv
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "deck"
+
+
+def test_optimize_writes_deck_csv_and_chart(tmp_path, capsys):
+    code = main(["deck", "optimize", "--iterations", "20", "--games", "100", "--seed", "3", "--out", str(tmp_path)])
+    assert code == 0
+    out = capsys.readouterr()
+    assert "seed 3" in out.out and "20 iterations x 100 games" in out.out
+    assert "20/20" in out.err  # the progress bar
+    deck = read_deck_csv((tmp_path / "deck-3.csv").read_text(), "deck-3.csv")
+    assert len(deck.cards) == 30
+    assert (tmp_path / "winrate-3.png").read_bytes().startswith(b"\x89PNG")
+    assert read_deck_csv((tmp_path / "opponent-3.csv").read_text(), "opponent-3.csv")
+
+
+def test_optimize_with_keywords_off_and_an_opponent(tmp_path, capsys):
+    code = main([
+        "deck", "optimize", "--iterations", "5", "--games", "50", "--seed", "1", "--no-taunt", "--quiet",
+        "--opponent", str(EXAMPLES / "random-seed7.csv"), "--out", str(tmp_path),
+    ])
+    # the example deck has taunters, and taunt is off for this run
+    assert code == 2
+    assert "column 'taunt': Taunt is switched off" in capsys.readouterr().err
+
+
+def test_duel_prints_winrate_and_interval(capsys):
+    code = main([
+        "deck", "duel", str(EXAMPLES / "optimized-seed1.csv"), str(EXAMPLES / "opponent-seed1.csv"),
+        "--games", "2000", "--seed", "5",
+    ])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "over 2000 games" in out and "95% interval" in out
+
+
+def test_random_deck_is_seeded(capsys):
+    assert main(["deck", "random", "--seed", "7"]) == 0
+    assert capsys.readouterr().out == (EXAMPLES / "random-seed7.csv").read_text()
+
+
+def test_bad_input_is_an_error_not_a_traceback(tmp_path, capsys):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("atk,def\n1,1\nx,2\n")
+    assert main(["deck", "duel", str(bad), str(bad)]) == 2
+    assert "bad.csv, row 3, column 'atk': 'x' is not a number" in capsys.readouterr().err
+    assert main(["deck", "optimize", "--iterations", "100000", "--games", "100000", "--quiet"]) == 2
+    assert "the limit is" in capsys.readouterr().err
