@@ -1,0 +1,78 @@
+"""Marked for Death speed: `python -m benchmarks.mfd` prints wall-clock figures.
+
+Targets (issue 3): 2000 vs 2000 to the end in under 0.5 s; 20000 vs 20000 in under 5 s; 1000 battles
+of 30 vs 30 (the /mfd odds default) in under 3 s; memory flat as rounds go on. The rosters are synthetic
+but use every mechanic: XP 1000-12000, bonuses, AOE 1-3, bodyguards, linked clones and buffs.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import tracemalloc
+
+import numpy as np
+
+from rules.mfd.battle import start_battle
+from rules.mfd.engine import run_battle, simulate_odds
+from rules.mfd.models import Buff, Fighter, Roster
+
+
+def synthetic_roster(side: str, size: int, seed: int) -> Roster:
+    """`size` fighters: one in ten has AOE 2-3, one in ten guards the fighter before it, one in ten is a
+    clone linked to the fighter before it, one in twenty buffs itself and its two neighbours."""
+    rnd = random.Random(seed)
+    names = [f"{side[0]}{i:06d}" for i in range(size)]
+    fighters = []
+    for i, name in enumerate(names):
+        kind = rnd.random()
+        buffs = ()
+        if rnd.random() < 0.05:
+            buffs = (Buff("Teamwork", tuple(names[max(0, i - 1): i + 2]), 0.05, 0.05),)
+        fighters.append(Fighter(
+            name=name, xp=rnd.randrange(1000, 12000), hp=2 + (kind < 0.1) - (0.2 <= kind < 0.3),
+            bonus_hp=(kind < 0.1) - (0.2 <= kind < 0.3), bonus_to_hit=round(rnd.uniform(0, 0.4), 2),
+            bonus_to_defend=round(rnd.uniform(0, 0.3), 2), aoe=rnd.randint(2, 3) if kind < 0.1 else 1,
+            bodyguard_for=names[i - 1] if 0.1 <= kind < 0.2 and i else "",
+            linked_to=names[i - 1] if 0.2 <= kind < 0.3 and i else "", buffs=buffs,
+        ))
+    return Roster(side, f"{side}.csv", tuple(fighters))
+
+
+def timed(label: str, target: float, work, repeat: int = 3):
+    best, value = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        value = work()
+        best = min(best, time.perf_counter() - start)
+    verdict = "ok" if best < target else "SLOW"
+    print(f"{label:<58} {best:7.3f} s  (target < {target} s: {verdict})")
+    return value
+
+
+def main() -> None:
+    simulate_odds(synthetic_roster("Heroes", 5, 1), synthetic_roster("Villains", 5, 2), 10, seed=0)  # warm up
+    for size, target in ((500, 0.5), (2000, 0.5), (20000, 5.0)):
+        heroes, villains = synthetic_roster("Heroes", size, 1), synthetic_roster("Villains", size, 2)
+        result = timed(f"{size} vs {size}, engine only, to the end", target,
+                       lambda: run_battle(heroes, villains, np.random.default_rng(7)))
+        print(f"    {result.rounds_fought} rounds, {result.outcome.value}")
+        battle = timed(f"{size} vs {size}, with log and final CSVs", target,
+                       lambda: start_battle(heroes, villains, seed=7), repeat=1)
+        print(f"    log {len(battle.log.encode()) / 1e6:.2f} MB")
+    heroes, villains = synthetic_roster("Heroes", 30, 3), synthetic_roster("Villains", 30, 4)
+    odds = timed("odds: 1000 battles of 30 vs 30", 3.0, lambda: simulate_odds(heroes, villains, 1000, seed=5))
+    print(f"    heroes {odds.heroes_wins}, villains {odds.villains_wins}, draws {odds.draws}")
+
+    # Memory: the peak of a long battle equals that of a short one (nothing is kept per round).
+    heroes, villains = synthetic_roster("Heroes", 2000, 1), synthetic_roster("Villains", 2000, 2)
+    for rounds in (2, 8):
+        tracemalloc.start()
+        run_battle(heroes, villains, np.random.default_rng(7), max_rounds=rounds)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        print(f"2000 vs 2000, {rounds} rounds: peak traced memory {peak / 1e6:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""`python -m rules mfd`: run a Marked for Death battle from two CSV files, like the original tool.
+
+Writes BattleLog.txt, Heroes-final.csv and Villains-final.csv to --out (default: the current directory)
+and prints the log. To continue a battle, run again with the final CSVs as --heroes/--villains (the
+random stream is then a new one: pass the same --seed for a replay, or use the bot's /mfd continue, which
+keeps the stream). With --odds N it runs N battles instead and prints the odds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from pathlib import Path
+
+from rules.errors import InputProblem, RuleInputError
+from rules.mfd.battle import HEROES_FINAL_FILE, LOG_FILE, VILLAINS_FINAL_FILE, start_battle
+from rules.mfd.engine import SAFETY_ROUND_LIMIT, simulate_odds
+from rules.mfd.models import Roster
+from rules.mfd.odds import describe_odds
+from rules.mfd.roster import read_roster
+
+NAME = "mfd"
+HELP = "Marked for Death: run a battle between a heroes CSV and a villains CSV"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--heroes", default="Heroes.csv", help="heroes CSV (default: ./Heroes.csv)")
+    parser.add_argument("--villains", default="Villains.csv", help="villains CSV (default: ./Villains.csv)")
+    parser.add_argument("-m", "--max-rounds", type=int, default=None,
+                        help=f"stop after N rounds even if both sides stand (default: to the end, at most "
+                             f"{SAFETY_ROUND_LIMIT})")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: a new one, printed)")
+    parser.add_argument("--out", default=".", help="directory for the log and the final CSVs (default: .)")
+    parser.add_argument("--odds", type=int, metavar="N", default=None,
+                        help="run N battles and print the odds instead of one battle's log")
+    parser.set_defaults(run=run)
+
+
+def load_roster(path: str, side: str) -> Roster:
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise RuleInputError(InputProblem("file not found", path)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleInputError(InputProblem(f"cannot be read ({exc})", path)) from None
+    return read_roster(text, Path(path).name, side)
+
+
+def run(args: argparse.Namespace) -> int:
+    heroes = load_roster(args.heroes, "Heroes")
+    villains = load_roster(args.villains, "Villains")
+    for warning in heroes.warnings + villains.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    if args.odds is not None:
+        odds = simulate_odds(heroes, villains, args.odds, seed=seed, max_rounds=args.max_rounds)
+        print(describe_odds(odds))
+        return 0
+    battle = start_battle(heroes, villains, seed=seed, max_rounds=args.max_rounds)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / LOG_FILE).write_text(battle.log, encoding="utf-8")
+    (out / HEROES_FINAL_FILE).write_text(battle.heroes_csv, encoding="utf-8")
+    (out / VILLAINS_FINAL_FILE).write_text(battle.villains_csv, encoding="utf-8")
+    sys.stdout.write(battle.log)
+    print(f"\nWrote {out / LOG_FILE}, {out / HEROES_FINAL_FILE} and {out / VILLAINS_FINAL_FILE}.")
+    return 0

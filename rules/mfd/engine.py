@@ -1,0 +1,475 @@
+"""The Marked for Death battle engine, vectorized with numpy.
+
+A round, as RULINGS section 2 sets it out:
+1. Everyone alive at the start of the round attacks. Each fighter's stats for the round come from its own
+   bonuses, the exhaustion so far and the buffs of the fighters of its side alive at the start of the
+   round (a buff whose provider dies mid-round lasts to the end of that round).
+2. Targets are chosen at the start of the round: AOE distinct random opponents; when AOE exceeds the
+   opponents left, everyone is picked AOE // n times and AOE % n more distinct ones at random. An
+   attacker's attacks are made in the random order they were picked in. A picked opponent with living
+   bodyguards has the attack diverted to one of them at random (one level deep).
+3. Attacks resolve heroes first, then villains, each side in name order (see `models.name_order`). The
+   attacker rolls OffenseDice percentile dice, each a hit with probability ToHit; the defender rolls
+   DefenseDice, each a block with probability ToDefend; the defender loses max(0, hits - blocks) HP.
+   An attack on a fighter already dead is skipped. When a fighter dies, everyone linked to it
+   (recursively) dies at once (HP set to 0).
+4. End of round: the dead are removed, survivors' BonusToDefend drops by 0.1 (exhaustion); the battle
+   stops when a side is gone (both: a draw) or at the round limit. HP carries over.
+
+How it is computed, and why it is the same thing:
+- Dice: the number of successes among N independent dice that each succeed with probability p is
+  Binomial(N, p), so `rng.binomial(N, p)` is statistically identical to rolling the N dice one by one
+  (percentile dice are read as real numbers, so a 57.5% ToHit succeeds with probability 0.575).
+- The dice of every planned attack are drawn up front, in resolution order; an attack that turns out to
+  be skipped discards its dice. Dice are independent, so this changes no probability, and the stream
+  stays deterministic for a seed.
+- Skips and linked deaths without a sequential loop: a fighter's own death is the first of its attacks,
+  in resolution order, at which the damage so far reaches its HP; its death time is the earliest of that
+  and the death times of the fighters it is linked to, followed transitively (pointer doubling over the
+  LinkedTo links, so cycles such as Dragon <-> Summoner are fine). An attack is skipped when it comes
+  after its defender's death time. This is exactly the outcome of resolving attacks one at a time.
+- Derived stats are computed in decimal with 9 places (ToHit, ToDefend) so that float noise cannot turn
+  0.3 + 0.7 into "more than 100%" or 10 x 1.1 into 12 dice. Exhaustion keeps BonusToDefend to 10 decimal
+  places, so the final CSV shows e.g. -0.09 and reads back as exactly the value the engine holds.
+- Many battles at once: `simulate_odds` runs a batch of independent copies of a battle as one field of
+  fighters (each copy's fighters only meet each other), so the same round code serves one battle and a
+  thousand.
+
+Limits, refused with the limit in the message: at most 1,000,000 planned attacks a round (the sum of
+AOE over both sides), and for odds at most 5,000,000 fighters over all battles. A battle without a round
+limit stops after 1000 rounds (the log and result say so): with enough defense two sides can block each
+other for thousands of rounds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from rules.errors import RuleInputError
+from rules.mfd.models import (
+    BASE_TO_DEFEND, BASE_TO_HIT, EXHAUSTION_PENALTY, MAX_TO_DEFEND, MAX_TO_HIT, MIN_TO_DEFEND, MIN_TO_HIT,
+    SIDES, XP_PER_DIE, BattleResult, Casualty, DerivedStats, Fighter, OddsResult, Outcome, Roster,
+)
+
+SAFETY_ROUND_LIMIT = 1000
+MAX_ATTACKS_PER_ROUND = 1_000_000
+MAX_ODDS_FIGHTERS = 5_000_000
+NEVER = np.iinfo(np.int64).max  # death time of a fighter that survives the round
+
+HEROES, VILLAINS = 0, 1
+
+
+@dataclass
+class _Field:
+    """Every living fighter of every battle in play, one array entry each.
+
+    Entries are ordered by side (heroes first), then battle, then name, which is also the order attacks
+    resolve in. `guard_of`, `link` and the buff edges hold entry indices (-1: none).
+    """
+
+    n_battles: int
+    side: np.ndarray
+    battle: np.ndarray
+    origin: np.ndarray  # index of the fighter in its side's roster
+    hp: np.ndarray
+    base_dice: np.ndarray
+    bonus_hit: np.ndarray
+    bonus_def: np.ndarray
+    aoe: np.ndarray
+    guard_of: np.ndarray
+    link: np.ndarray
+    buff_from: np.ndarray
+    buff_to: np.ndarray
+    buff_hit: np.ndarray
+    buff_def: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.hp)
+
+    def keep(self, mask: np.ndarray) -> _Field:
+        """The field without the entries where `mask` is False; references to removed ones are dropped."""
+        new_index = np.cumsum(mask) - 1
+
+        def remap(ref: np.ndarray) -> np.ndarray:
+            valid = ref >= 0
+            valid[valid] = mask[ref[valid]]
+            return np.where(valid, new_index[np.maximum(ref, 0)], -1)
+
+        edges = mask[self.buff_from] & mask[self.buff_to]
+        return _Field(
+            self.n_battles, self.side[mask], self.battle[mask], self.origin[mask], self.hp[mask],
+            self.base_dice[mask], self.bonus_hit[mask], self.bonus_def[mask], self.aoe[mask],
+            remap(self.guard_of[mask]), remap(self.link[mask]),
+            new_index[self.buff_from[edges]], new_index[self.buff_to[edges]],
+            self.buff_hit[edges], self.buff_def[edges],
+        )
+
+
+def _side_template(roster: Roster) -> dict[str, np.ndarray]:
+    """One side's arrays for one battle; references are indices within the side."""
+    fighters = roster.fighters
+    index = {f.name: i for i, f in enumerate(fighters)}
+    edges = [(i, index[name], buff.offense, buff.defense)
+             for i, f in enumerate(fighters) for buff in f.buffs for name in buff.who if name in index]
+    edge_cols = list(zip(*edges)) if edges else [(), (), (), ()]
+    total_xp = np.array([f.total_xp for f in fighters], dtype=np.float64)
+    return {
+        "hp": np.array([f.hp for f in fighters], dtype=np.float64),
+        "base_dice": np.ceil(np.round(total_xp / XP_PER_DIE, 9)).astype(np.int64),
+        "bonus_hit": np.array([f.bonus_to_hit for f in fighters], dtype=np.float64),
+        "bonus_def": np.array([f.bonus_to_defend for f in fighters], dtype=np.float64),
+        "aoe": np.array([max(1, f.aoe) for f in fighters], dtype=np.int64),
+        "guard_of": np.array([index.get(f.bodyguard_for, -1) for f in fighters], dtype=np.int64),
+        "link": np.array([index.get(f.linked_to, -1) for f in fighters], dtype=np.int64),
+        "buff_from": np.array(edge_cols[0], dtype=np.int64),
+        "buff_to": np.array(edge_cols[1], dtype=np.int64),
+        "buff_hit": np.array(edge_cols[2], dtype=np.float64),
+        "buff_def": np.array(edge_cols[3], dtype=np.float64),
+    }
+
+
+def _build_field(heroes: Roster, villains: Roster, n_battles: int) -> _Field:
+    """`n_battles` independent copies of the battle between the two rosters."""
+    parts: dict[str, list[np.ndarray]] = {}
+    offset = 0
+    for side, roster in enumerate((heroes, villains)):
+        t = _side_template(roster)
+        size = len(roster.fighters)
+        battle = np.repeat(np.arange(n_battles, dtype=np.int64), size)
+        base = offset + battle * size  # entry index of this copy's first fighter of the side
+        columns = {
+            "side": np.full(size * n_battles, side, dtype=np.int8),
+            "battle": battle,
+            "origin": np.tile(np.arange(size, dtype=np.int64), n_battles),
+            **{k: np.tile(t[k], n_battles) for k in ("hp", "base_dice", "bonus_hit", "bonus_def", "aoe")},
+        }
+        for ref in ("guard_of", "link"):
+            local = np.tile(t[ref], n_battles)
+            columns[ref] = np.where(local >= 0, base + local, -1)
+        edge_base = np.repeat(offset + np.arange(n_battles, dtype=np.int64) * size, len(t["buff_from"]))
+        columns["buff_from"] = edge_base + np.tile(t["buff_from"], n_battles)
+        columns["buff_to"] = edge_base + np.tile(t["buff_to"], n_battles)
+        columns["buff_hit"] = np.tile(t["buff_hit"], n_battles)
+        columns["buff_def"] = np.tile(t["buff_def"], n_battles)
+        for key, value in columns.items():
+            parts.setdefault(key, []).append(value)
+        offset += size * n_battles
+    return _Field(n_battles, **{k: np.concatenate(v) for k, v in parts.items()})
+
+
+@dataclass(frozen=True)
+class _Stats:
+    raw_hit: np.ndarray
+    raw_def: np.ndarray
+    to_hit: np.ndarray
+    to_def: np.ndarray
+    offense_dice: np.ndarray
+    defense_dice: np.ndarray
+
+
+def _derive(f: _Field) -> _Stats:
+    """This round's dice and chances for every entry: the document's table, with living providers' buffs."""
+    n = len(f)
+    raw_hit = np.round(BASE_TO_HIT + f.bonus_hit + np.bincount(f.buff_to, f.buff_hit, minlength=n), 9)
+    raw_def = np.round(BASE_TO_DEFEND + f.bonus_def + np.bincount(f.buff_to, f.buff_def, minlength=n), 9)
+
+    def dice(raw: np.ndarray) -> np.ndarray:
+        bonus = np.ceil(np.round(f.base_dice * raw, 6)).astype(np.int64)
+        return np.where(raw > 1.0, bonus, f.base_dice)
+
+    return _Stats(raw_hit, raw_def, np.clip(raw_hit, MIN_TO_HIT, MAX_TO_HIT),
+                  np.clip(raw_def, MIN_TO_DEFEND, MAX_TO_DEFEND), dice(raw_hit), dice(raw_def))
+
+
+def derived_stats(roster: Roster) -> tuple[DerivedStats, ...]:
+    """The stats each fighter of a side fights with now (all of the side alive), in roster order."""
+    f = _build_field(roster, Roster(roster.side, "", ()), 1)
+    s = _derive(f)
+    return tuple(
+        DerivedStats(
+            name=fighter.name, hp=fighter.hp, total_xp=fighter.total_xp, base_dice=int(f.base_dice[i]),
+            raw_to_hit=float(s.raw_hit[i]), raw_to_defend=float(s.raw_def[i]), to_hit=float(s.to_hit[i]),
+            to_defend=float(s.to_def[i]), offense_dice=int(s.offense_dice[i]),
+            defense_dice=int(s.defense_dice[i]), aoe=int(f.aoe[i]), bodyguard_for=fighter.bodyguard_for,
+            linked_to=fighter.linked_to,
+        )
+        for i, fighter in enumerate(roster.fighters)
+    )
+
+
+def _segments(f: _Field) -> tuple[np.ndarray, np.ndarray]:
+    """Start and size of each (side, battle) block of entries, indexed by side * n_battles + battle."""
+    counts = np.bincount(f.side.astype(np.int64) * f.n_battles + f.battle, minlength=2 * f.n_battles)
+    return np.cumsum(counts) - counts, counts
+
+
+def _pick_targets(f: _Field, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Every planned attack's attacker and picked opponent, in resolution order."""
+    starts, counts = _segments(f)
+    opposing = (1 - f.side.astype(np.int64)) * f.n_battles + f.battle
+    n_opp, opp_start = counts[opposing], starts[opposing]
+    # An attacker's AOE picks come in chunks of distinct opponents, at most n_opp each.
+    chunks_per = -(-f.aoe // n_opp)
+    chunk_attacker = np.repeat(np.arange(len(f)), chunks_per)
+    chunk_no = np.arange(len(chunk_attacker)) - np.repeat(np.cumsum(chunks_per) - chunks_per, chunks_per)
+    chunk_n = n_opp[chunk_attacker]
+    chunk_size = np.minimum(chunk_n, f.aoe[chunk_attacker] - chunk_no * chunk_n)
+    slot_chunk = np.repeat(np.arange(len(chunk_attacker)), chunk_size)
+    pick = np.empty(len(slot_chunk), dtype=np.int64)
+
+    # Few picks from many opponents: draw freely, redraw the repeats within a chunk until none is left.
+    dense = 2 * chunk_size > chunk_n
+    sparse_slots = np.flatnonzero(~dense[slot_chunk])
+    if sparse_slots.size:
+        high = chunk_n[slot_chunk[sparse_slots]]
+        pick[sparse_slots] = rng.integers(0, high)
+        multi = sparse_slots[chunk_size[slot_chunk[sparse_slots]] > 1]
+        width = int(chunk_n.max()) + 1
+        while multi.size:
+            key = slot_chunk[multi] * width + pick[multi]
+            order = np.argsort(key, kind="stable")
+            repeats = multi[order[1:][key[order][1:] == key[order][:-1]]]
+            if not repeats.size:
+                break
+            pick[repeats] = rng.integers(0, chunk_n[slot_chunk[repeats]])
+    # Many picks from few opponents: shuffle the opponents and take the first chunk_size.
+    dense_chunks = np.flatnonzero(dense)
+    if dense_chunks.size:
+        sizes = chunk_n[dense_chunks]
+        first = np.cumsum(sizes) - sizes
+        candidate_chunk = np.repeat(np.arange(len(dense_chunks)), sizes)
+        candidate = np.arange(len(candidate_chunk)) - np.repeat(first, sizes)
+        order = np.lexsort((rng.random(len(candidate_chunk)), candidate_chunk))
+        taken = candidate < np.repeat(chunk_size[dense_chunks], sizes)  # candidate = rank within its chunk
+        pick[np.flatnonzero(dense[slot_chunk])] = candidate[order][taken]
+    attacker = chunk_attacker[slot_chunk]
+    return attacker, opp_start[attacker] + pick
+
+
+def _divert_to_bodyguards(f: _Field, picked: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The defender of each attack: the picked fighter, or one of its bodyguards at random."""
+    guards = np.flatnonzero(f.guard_of >= 0)
+    if not guards.size or not picked.size:
+        return picked
+    protectee = f.guard_of[guards]
+    guards = guards[np.argsort(protectee, kind="stable")]
+    guard_count = np.bincount(protectee, minlength=len(f))
+    guard_start = np.cumsum(guard_count) - guard_count
+    diverted = np.flatnonzero(guard_count[picked] > 0)
+    defender = picked.copy()
+    chosen = picked[diverted]
+    defender[diverted] = guards[guard_start[chosen] + rng.integers(0, guard_count[chosen])]
+    return defender
+
+
+def _death_times(f: _Field, defender: np.ndarray, damage: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each entry's death time (index of the attack that killed it or its link; NEVER if it lives) and
+    its own death time (from attacks on it alone)."""
+    n = len(f)
+    own = np.full(n, NEVER, dtype=np.int64)
+    if defender.size:
+        order = np.argsort(defender, kind="stable")  # by defender, attacks in resolution order
+        d, dmg = defender[order], damage[order]
+        running = np.cumsum(dmg)
+        starts = np.flatnonzero(np.r_[True, d[1:] != d[:-1]])
+        first = np.repeat(starts, np.diff(np.r_[starts, len(d)]))
+        taken = running - (running[first] - dmg[first])  # damage to this defender up to this attack
+        reached = taken >= f.hp[d]
+        killing = reached & ((np.arange(len(d)) == first) | ~np.r_[False, reached[:-1]])
+        own[d[killing]] = order[killing]
+    death = own.copy()
+    pointer = np.where(f.link >= 0, f.link, np.arange(n))
+    while True:  # pointer doubling: after k steps, the earliest death among the next 2^k links
+        earlier = np.minimum(death, death[pointer])
+        if np.array_equal(earlier, death):
+            return death, own
+        death, pointer = earlier, pointer[pointer]
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """One round of one battle as arrays, for the log. Entries are the fighters alive at its start."""
+
+    number: int
+    side: np.ndarray
+    origin: np.ndarray
+    hp_start: np.ndarray
+    hp_end: np.ndarray
+    to_hit: np.ndarray
+    to_defend: np.ndarray
+    offense_dice: np.ndarray
+    defense_dice: np.ndarray
+    death: np.ndarray  # index of the attack at which the entry died, NEVER if it lived
+    linked_via: np.ndarray  # entry whose death took this one with it, -1 if none
+    attacker: np.ndarray  # per planned attack, in resolution order
+    picked: np.ndarray
+    defender: np.ndarray
+    hits: np.ndarray
+    blocks: np.ndarray
+    skipped: np.ndarray
+
+
+def _fight_round(f: _Field, rng: np.random.Generator, number: int) -> RoundRecord:
+    stats = _derive(f)
+    attacker, picked = _pick_targets(f, rng)
+    defender = _divert_to_bodyguards(f, picked, rng)
+    hits = rng.binomial(stats.offense_dice[attacker], stats.to_hit[attacker])
+    blocks = rng.binomial(stats.defense_dice[defender], stats.to_def[defender])
+    damage = np.maximum(hits - blocks, 0)
+    death, own = _death_times(f, defender, damage)
+    skipped = np.arange(len(defender)) > death[defender]
+    hp_end = f.hp - np.bincount(defender, np.where(skipped, 0, damage), minlength=len(f))
+    linked = death < own
+    hp_end[linked] = np.minimum(hp_end[linked], 0)
+    return RoundRecord(
+        number, f.side, f.origin, f.hp, hp_end, stats.to_hit, stats.to_def, stats.offense_dice,
+        stats.defense_dice, death, np.where(linked, f.link, -1), attacker, picked, defender, hits, blocks,
+        skipped,
+    )
+
+
+def _after_round(f: _Field, hp_end: np.ndarray, keep: np.ndarray) -> _Field:
+    """The field for the next round: HP carried over, exhaustion applied, the dead (and `keep` False) gone."""
+    f = replace(f, hp=hp_end, bonus_def=np.round(f.bonus_def - EXHAUSTION_PENALTY, 10))
+    return f.keep(keep)
+
+
+def check_attack_limit(heroes: Roster, villains: Roster) -> None:
+    attacks = sum(max(1, x.aoe) for r in (heroes, villains) for x in r.fighters)
+    if attacks > MAX_ATTACKS_PER_ROUND:
+        raise RuleInputError(
+            f"the two rosters plan {attacks:,} attacks a round (the sum of AOE); the limit is "
+            f"{MAX_ATTACKS_PER_ROUND:,}")
+
+
+def _round_limit(max_rounds: int | None) -> tuple[int, bool]:
+    """The rounds to run at most, and whether that is the safety limit rather than the user's."""
+    if max_rounds is None or max_rounds > SAFETY_ROUND_LIMIT:
+        return SAFETY_ROUND_LIMIT, True
+    if max_rounds < 1:
+        raise RuleInputError(f"the round limit must be at least 1 (got {max_rounds})")
+    return max_rounds, False
+
+
+def _outcome(heroes_left: int, villains_left: int) -> Outcome:
+    if heroes_left and villains_left:
+        return Outcome.ROUND_LIMIT
+    if heroes_left:
+        return Outcome.HEROES_WIN
+    return Outcome.VILLAINS_WIN if villains_left else Outcome.DRAW
+
+
+def run_battle(
+    heroes: Roster,
+    villains: Roster,
+    rng: np.random.Generator,
+    *,
+    max_rounds: int | None = None,
+    first_round: int = 1,
+    observer: Callable[[RoundRecord], None] | None = None,
+) -> BattleResult:
+    """Fight until a side is gone or `max_rounds` rounds have been fought (numbered from `first_round`).
+
+    `observer` sees every round's record as it happens (the log is built from it); nothing per round is
+    kept here, so memory stays flat however long the battle runs.
+    """
+    check_attack_limit(heroes, villains)
+    limit, is_safety_limit = _round_limit(max_rounds)
+    rosters = (heroes, villains)
+    f = _build_field(heroes, villains, 1)
+    fallen: list[Casualty] = []
+    number = first_round - 1
+    while _outcome(*np.bincount(f.side, minlength=2)) is Outcome.ROUND_LIMIT and number - first_round + 1 < limit:
+        number += 1
+        record = _fight_round(f, rng, number)
+        if observer is not None:
+            observer(record)
+        died = np.flatnonzero(record.death != NEVER)
+        for i in died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))]:
+            via = record.linked_via[i]
+            fallen.append(Casualty(
+                SIDES[f.side[i]], rosters[f.side[i]].fighters[f.origin[i]].name, number,
+                rosters[f.side[via]].fighters[f.origin[via]].name if via >= 0 else ""))
+        f = _after_round(f, record.hp_end, record.death == NEVER)
+    counts = np.bincount(f.side, minlength=2)
+    outcome = _outcome(*counts)
+    survivors = []
+    for side, roster in enumerate(rosters):
+        mine = np.flatnonzero(f.side == side)
+        survivors.append(Roster(roster.side, roster.file, tuple(
+            replace(roster.fighters[f.origin[i]], hp=float(f.hp[i]), bonus_to_defend=float(f.bonus_def[i]))
+            for i in mine)))
+    return BattleResult(
+        heroes=survivors[0], villains=survivors[1], outcome=outcome, first_round=first_round,
+        last_round=number, fallen=tuple(fallen),
+        hit_safety_limit=is_safety_limit and outcome is Outcome.ROUND_LIMIT,
+    )
+
+
+def simulate_odds(
+    heroes: Roster,
+    villains: Roster,
+    battles: int,
+    *,
+    seed: int,
+    max_rounds: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    batch_fighters: int = 200_000,
+) -> OddsResult:
+    """Fight `battles` independent battles from the same rosters; count who wins and who survives.
+
+    Battles run in batches (at least ten batches when there are 100 battles or more, so `progress` has
+    something to report); `progress(done, battles)` is called after each batch.
+    """
+    if battles < 1:
+        raise RuleInputError(f"the number of battles must be at least 1 (got {battles})")
+    size = len(heroes.fighters) + len(villains.fighters)
+    if battles * size > MAX_ODDS_FIGHTERS:
+        raise RuleInputError(
+            f"{battles:,} battles of {size:,} fighters is {battles * size:,} fighters in all; the limit is "
+            f"{MAX_ODDS_FIGHTERS:,}: use fewer battles")
+    check_attack_limit(heroes, villains)
+    limit, _ = _round_limit(max_rounds)
+    rng = np.random.default_rng(seed)
+    per_batch = max(1, min(batch_fighters // max(size, 1), math.ceil(battles / 10) if battles >= 100 else battles))
+    n_heroes, n_villains = len(heroes.fighters), len(villains.fighters)
+    wins = np.zeros(4, dtype=np.int64)  # indexed like _OUTCOME_INDEX
+    rounds_count: dict[int, int] = {}
+    survived = [np.zeros(n_heroes, dtype=np.int64), np.zeros(n_villains, dtype=np.int64)]
+    done_battles = 0
+    while done_battles < battles:
+        batch = min(per_batch, battles - done_battles)
+        f = _build_field(heroes, villains, batch)
+        number = 0
+        while len(f):
+            number += 1
+            record = _fight_round(f, rng, number)
+            alive = record.death == NEVER
+            left = [np.bincount(f.battle[alive & (f.side == s)], minlength=batch) for s in (HEROES, VILLAINS)]
+            playing = np.zeros(batch, dtype=bool)
+            playing[f.battle] = True
+            over = playing & ((left[0] == 0) | (left[1] == 0) | (number >= limit))
+            if over.any():
+                ended = np.flatnonzero(over)
+                codes = np.select([(left[0][ended] > 0) & (left[1][ended] > 0), left[0][ended] > 0,
+                                   left[1][ended] > 0], [3, 0, 1], 2)
+                wins += np.bincount(codes, minlength=4)
+                rounds_count[number] = rounds_count.get(number, 0) + len(ended)
+                final = alive & over[f.battle]
+                for s in (HEROES, VILLAINS):
+                    survived[s] += np.bincount(f.origin[final & (f.side == s)], minlength=len(survived[s]))
+            f = _after_round(f, record.hp_end, alive & ~over[f.battle])
+        done_battles += batch
+        if progress is not None:
+            progress(done_battles, battles)
+    return OddsResult(
+        battles=battles, heroes_wins=int(wins[0]), villains_wins=int(wins[1]), draws=int(wins[2]),
+        unfinished=int(wins[3]), rounds_histogram=dict(sorted(rounds_count.items())),
+        hero_names=tuple(x.name for x in heroes.fighters), hero_survivals=tuple(int(x) for x in survived[0]),
+        villain_names=tuple(x.name for x in villains.fighters),
+        villain_survivals=tuple(int(x) for x in survived[1]), max_rounds=limit, seed=seed,
+    )

@@ -1,0 +1,200 @@
+"""The battle log: readable text built round by round from the engine's records, within a size limit.
+
+A small battle gets every detail: the start rosters with derived stats, each round's targets (with
+bodyguard diversions), every attack with its dice, kills, linked deaths, who stands at the end of the
+round, and how it ended. The log never grows past `limit_bytes` (10 MiB by default, Discord's file
+limit): a round whose detail does not fit in what is left is written as a one-paragraph summary (attacks,
+hits, blocks, damage, the fallen) and the log says so; long lists of names are cut with a count, and the
+final CSV files always carry everyone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rules.csvio import format_number
+from rules.mfd.engine import NEVER, SAFETY_ROUND_LIMIT, RoundRecord, derived_stats
+from rules.mfd.models import SIDES, BattleResult, DerivedStats, Outcome, Roster
+
+LOG_LIMIT_BYTES = 10 * 1024 * 1024
+_END_SHARE = 8  # the end section may use 1/8 of the limit, the start rosters 1/4
+_START_SHARE = 4
+_ATTACK_LINE_ESTIMATE = 110  # bytes per attack in a detailed round (to decide before rendering)
+
+
+def percent(chance: float) -> str:
+    return f"{format_number(round(chance * 100, 4))}%"
+
+
+def hp_text(hp: float) -> str:
+    return format_number(float(hp))
+
+
+def describe_outcome(result: BattleResult) -> str:
+    n = result.last_round
+    if result.rounds_fought == 0:
+        standing = [s for s, r in zip(SIDES, (result.heroes, result.villains)) if not r.fighters]
+        return f"No round fought: {' and '.join(standing)} have no one standing."
+    if result.outcome is Outcome.HEROES_WIN:
+        return f"Heroes win: the last villain fell in round {n}."
+    if result.outcome is Outcome.VILLAINS_WIN:
+        return f"Villains win: the last hero fell in round {n}."
+    if result.outcome is Outcome.DRAW:
+        return f"Draw: both sides fell in round {n}."
+    why = f"the safety limit of {SAFETY_ROUND_LIMIT} rounds" if result.hit_safety_limit else "the round limit"
+    return f"Stopped after round {n} ({why}); both sides still stand."
+
+
+def stats_line(s: DerivedStats) -> str:
+    return (f"{s.name}: HP {hp_text(s.hp)}, ToHit {percent(s.to_hit)}, ToDefend {percent(s.to_defend)}, "
+            f"AOE {s.aoe}, TotalXP {format_number(s.total_xp)}, OffenseDice {s.offense_dice}, "
+            f"DefenseDice {s.defense_dice}, bodyguarding {s.bodyguard_for or 'no one'}, "
+            f"linked to {s.linked_to or 'no one'}")
+
+
+class _Budget:
+    """Text pieces with a running UTF-8 size."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+
+    def add(self, text: str) -> None:
+        self.parts.append(text)
+        self.size += len(text.encode())
+
+
+def _bounded_lines(lines: list[str], budget: int, more: str) -> list[str]:
+    """`lines` cut to fit `budget` bytes, ending with `more` (given the count left out) when cut."""
+    kept, size = [], 0
+    for i, line in enumerate(lines):
+        size += len(line.encode()) + 1
+        if size > budget:
+            return kept + [more.format(len(lines) - i)]
+        kept.append(line)
+    return kept
+
+
+class BattleLog:
+    """Pass `add_round` as `run_battle`'s observer, then call `finish` with the result."""
+
+    def __init__(self, heroes: Roster, villains: Roster, *, seed: int | None = None, first_round: int = 1,
+                 limit_bytes: int = LOG_LIMIT_BYTES) -> None:
+        self.rosters = (heroes, villains)
+        self.limit = limit_bytes
+        self.summarized_rounds = 0
+        self.out = _Budget()
+        title = "Marked for Death: battle log"
+        if first_round > 1:
+            title += f", continued from round {first_round}"
+        self.out.add(title + (f" (seed {seed})" if seed is not None else "") + "\n")
+        lines = []
+        for roster in self.rosters:
+            lines.append(f"\n{roster.side} ({len(roster.fighters)}), from {roster.file}:")
+            lines += [f"  {stats_line(s)}" for s in derived_stats(roster)]
+            lines += [f"  warning: {w}" for w in roster.warnings]
+        lines = _bounded_lines(lines, limit_bytes // _START_SHARE,
+                               "  ... {} more lines left out to keep the log within its size limit")
+        self.out.add("\n".join(lines) + "\n")
+
+    def name(self, record: RoundRecord, entry: int) -> str:
+        return self.rosters[record.side[entry]].fighters[record.origin[entry]].name
+
+    def add_round(self, record: RoundRecord) -> None:
+        room = self.limit - self.limit // _END_SHARE - self.out.size
+        text = None
+        if len(record.attacker) * _ATTACK_LINE_ESTIMATE + len(record.side) * 40 < room:
+            text = self._detailed(record)
+            if len(text.encode()) > room:
+                text = None
+        if text is None:
+            self.summarized_rounds += 1
+            text = self._summary(record, room)
+        self.out.add(text)
+
+    def _fallen(self, record: RoundRecord) -> list[int]:
+        died = np.flatnonzero(record.death != NEVER)
+        return list(died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))])
+
+    def _standing_lines(self, record: RoundRecord) -> list[str]:
+        lines = []
+        for side, label in enumerate(SIDES):
+            alive = np.flatnonzero((record.side == side) & (record.death == NEVER))
+            names = ", ".join(f"{self.name(record, i)} {hp_text(record.hp_end[i])} HP" for i in alive)
+            lines.append(f"  {label} standing ({len(alive)}): {names or 'none'}")
+        return lines
+
+    def _detailed(self, r: RoundRecord) -> str:
+        name = [self.name(r, i) for i in range(len(r.side))]
+        lines = [f"\nRound {r.number}", "  Targets:"]
+        slot, attacks = 0, len(r.attacker)
+        while slot < attacks:
+            who, picks = r.attacker[slot], []
+            while slot < attacks and r.attacker[slot] == who:
+                p, d = r.picked[slot], r.defender[slot]
+                picks.append(name[p] if p == d else f"{name[p]} (bodyguard {name[d]} steps in)")
+                slot += 1
+            lines.append(f"    {name[who]}: {', '.join(picks)}")
+        lines.append("  Attacks:")
+        hp = [float(x) for x in r.hp_start]
+        linked_at: dict[int, list[int]] = {}
+        for i in np.flatnonzero(r.linked_via >= 0):
+            linked_at.setdefault(int(r.death[i]), []).append(int(i))
+        for s in range(attacks):
+            a, p, d = r.attacker[s], r.picked[s], r.defender[s]
+            target = name[d] if p == d else f"{name[d]} (guarding {name[p]})"
+            if r.skipped[s]:
+                lines.append(f"    {name[a]} -> {target}: skipped, {name[d]} has already fallen")
+                continue
+            hits, blocks = int(r.hits[s]), int(r.blocks[s])
+            damage = max(0, hits - blocks)
+            before, hp[d] = hp[d], hp[d] - damage
+            line = (f"    {name[a]} -> {target}: {hits}/{r.offense_dice[a]} hit ({percent(r.to_hit[a])}), "
+                    f"{blocks}/{r.defense_dice[d]} blocked ({percent(r.to_defend[d])}): {damage} damage, "
+                    f"HP {hp_text(before)} -> {hp_text(hp[d])}")
+            if r.death[d] == s:
+                line += f"; {name[d]} falls"
+            lines.append(line)
+            for x in linked_at.get(s, ()):
+                lines.append(f"      {name[x]} falls with {name[r.linked_via[x]]} (linked), "
+                             f"HP {hp_text(hp[x])} -> {hp_text(r.hp_end[x])}")
+                hp[x] = float(r.hp_end[x])
+        fallen = self._fallen(r)
+        lines.append(f"  End of round {r.number}. Fallen ({len(fallen)}): "
+                     f"{', '.join(name[i] for i in fallen) or 'none'}")
+        lines += self._standing_lines(r)
+        return "\n".join(lines) + "\n"
+
+    def _summary(self, r: RoundRecord, room: int) -> str:
+        done = ~r.skipped
+        damage = np.maximum(r.hits - r.blocks, 0)[done]
+        fallen = self._fallen(r)
+        counts = [int(np.sum((r.side == s) & (r.death == NEVER))) for s in (0, 1)]
+        lost = [int(np.sum(r.side[fallen] == s)) for s in (0, 1)] if fallen else [0, 0]
+        head = (f"\nRound {r.number} (summary: the full detail would not fit in the log's "
+                f"{self.limit // (1024 * 1024)} MiB)\n"
+                f"  {len(r.attacker)} attacks ({int(np.sum(r.skipped))} skipped, "
+                f"{int(np.sum(r.picked != r.defender))} taken by bodyguards): "
+                f"{int(r.hits[done].sum())} hits, {int(r.blocks[done].sum())} blocked, "
+                f"{int(damage.sum())} damage\n"
+                f"  Fallen: Heroes {lost[0]}, Villains {lost[1]}; standing: Heroes {counts[0]}, "
+                f"Villains {counts[1]}\n")
+        names = "  Fallen: " + ", ".join(self.name(r, i) for i in fallen) + "\n" if fallen else ""
+        if len((head + names).encode()) > room:
+            names = ""
+        return head + names
+
+    def finish(self, result: BattleResult) -> str:
+        lines = ["", f"The end: {describe_outcome(result)}"]
+        if self.summarized_rounds:
+            lines.append(f"({self.summarized_rounds} round(s) are summarized to keep this log within "
+                         f"{self.limit // (1024 * 1024)} MiB.)")
+        for roster in (result.heroes, result.villains):
+            lines.append(f"{roster.side} standing: {len(roster.fighters) or 'none'}")
+            lines += [f"  {f.name}: {hp_text(f.hp)} HP" for f in roster.fighters]
+        by_side = [sum(1 for c in result.fallen if c.side == s) for s in SIDES]
+        lines.append(f"Fallen in these rounds: Heroes {by_side[0]}, Villains {by_side[1]}")
+        room = self.limit - self.out.size
+        lines = _bounded_lines(lines, room - 200, "... {} more lines left out; the final CSV files list everyone")
+        self.out.add("\n".join(lines) + "\n")
+        return "".join(self.out.parts)

@@ -1,0 +1,191 @@
+"""Typed data of Marked for Death: fighters, rosters, derived stats, results and the stored battle state.
+
+Everything here is plain data. `BattleState` round-trips through JSON (`to_json` / `from_json`) so a
+channel's battle survives a restart and can be continued with the same random stream.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+
+from rules.errors import InputProblem
+
+SIDES = ("Heroes", "Villains")
+
+# The document's constants.
+BASE_HP = 2
+BASE_TO_HIT = 0.3
+BASE_TO_DEFEND = 0.3
+MIN_TO_HIT = 0.05
+MAX_TO_HIT = 0.99
+MIN_TO_DEFEND = 0.0
+MAX_TO_DEFEND = 0.90
+EXHAUSTION_PENALTY = 0.1
+XP_PER_DIE = 1000
+
+
+@dataclass(frozen=True)
+class Buff:
+    """One 4-column buff group of a fighter: it adds `offense`/`defense` to everyone named in `who`."""
+
+    name: str
+    who: tuple[str, ...]
+    offense: float = 0.0
+    defense: float = 0.0
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One CSV row as the engine uses it. `hp` is the current HP (2 + BonusHP at the start)."""
+
+    name: str
+    xp: float
+    hp: float
+    bonus_xp: float = 0.0
+    bonus_hp: float = 0.0
+    bonus_to_hit: float = 0.0
+    bonus_to_defend: float = 0.0
+    aoe: int = 1
+    bodyguard_for: str = ""
+    linked_to: str = ""
+    buffs: tuple[Buff, ...] = ()
+
+    @property
+    def total_xp(self) -> float:
+        return self.xp + self.bonus_xp
+
+
+@dataclass(frozen=True)
+class Roster:
+    """One side's fighters in name order (see `name_order`), with the file they came from.
+
+    `warnings` are located, non-fatal remarks about the file (names that refer to no one on the side).
+    """
+
+    side: str
+    file: str
+    fighters: tuple[Fighter, ...]
+    warnings: tuple[InputProblem, ...] = ()
+
+
+def name_order(name: str) -> tuple[str, str]:
+    """The order fighters act in and are listed in: alphabetical, ignoring case, ties by exact spelling."""
+    return (name.casefold(), name)
+
+
+@dataclass(frozen=True)
+class DerivedStats:
+    """The four numbers a fighter fights with in a round, and what they came from."""
+
+    name: str
+    hp: float
+    total_xp: float
+    base_dice: int
+    raw_to_hit: float
+    raw_to_defend: float
+    to_hit: float
+    to_defend: float
+    offense_dice: int
+    defense_dice: int
+    aoe: int
+    bodyguard_for: str
+    linked_to: str
+
+
+class Outcome(str, Enum):
+    HEROES_WIN = "heroes"
+    VILLAINS_WIN = "villains"
+    DRAW = "draw"  # both sides fell in the same round
+    ROUND_LIMIT = "round_limit"  # both sides still stand
+
+
+@dataclass(frozen=True)
+class Casualty:
+    side: str
+    name: str
+    round: int
+    linked_to: str = ""  # the fighter whose death took this one with it; "" when killed by an attack
+
+
+@dataclass(frozen=True)
+class BattleResult:
+    """A battle run: the survivors of each side (their current HP and exhaustion) and who fell when."""
+
+    heroes: Roster
+    villains: Roster
+    outcome: Outcome
+    first_round: int
+    last_round: int  # the last round fought (first_round - 1 when none was)
+    fallen: tuple[Casualty, ...]
+    hit_safety_limit: bool = False
+
+    @property
+    def rounds_fought(self) -> int:
+        return self.last_round - self.first_round + 1
+
+
+@dataclass(frozen=True)
+class OddsResult:
+    """Monte-Carlo battles from the same start: counts, rounds per battle and each fighter's survivals."""
+
+    battles: int
+    heroes_wins: int
+    villains_wins: int
+    draws: int
+    unfinished: int  # stopped at the round limit with both sides standing
+    rounds_histogram: dict[int, int]  # rounds fought -> number of battles
+    hero_names: tuple[str, ...]
+    hero_survivals: tuple[int, ...]  # battles each hero was alive at the end of
+    villain_names: tuple[str, ...]
+    villain_survivals: tuple[int, ...]
+    max_rounds: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class BattleState:
+    """A channel's battle between runs: both sides as they stand, the rounds fought so far, who fell,
+    and the random generator's state so that continuing is the same as having run on."""
+
+    heroes: Roster
+    villains: Roster
+    rounds_fought: int
+    seed: int
+    rng_state: dict
+    outcome: Outcome | None = None  # None before any round
+    fallen: tuple[Casualty, ...] = field(default_factory=tuple)
+
+    @property
+    def over(self) -> bool:
+        return self.outcome in (Outcome.HEROES_WIN, Outcome.VILLAINS_WIN, Outcome.DRAW)
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["outcome"] = self.outcome.value if self.outcome else None
+        for side in ("heroes", "villains"):
+            data[side]["warnings"] = []  # warnings belong to the upload that produced them
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> BattleState:
+        data = json.loads(text)
+
+        def roster(d: dict) -> Roster:
+            fighters = tuple(
+                Fighter(**{**f, "buffs": tuple(Buff(b["name"], tuple(b["who"]), b["offense"], b["defense"])
+                                                for b in f["buffs"])})
+                for f in d["fighters"]
+            )
+            return Roster(d["side"], d["file"], fighters)
+
+        return cls(
+            heroes=roster(data["heroes"]),
+            villains=roster(data["villains"]),
+            rounds_fought=data["rounds_fought"],
+            seed=data["seed"],
+            rng_state=data["rng_state"],
+            outcome=Outcome(data["outcome"]) if data["outcome"] else None,
+            fallen=tuple(Casualty(**c) for c in data["fallen"]),
+        )

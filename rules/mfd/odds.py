@@ -1,0 +1,48 @@
+"""Statistics over `simulate_odds` results: rates with 95% Wilson score intervals, and a text summary."""
+
+from __future__ import annotations
+
+import math
+
+from rules.mfd.models import OddsResult
+
+Z_95 = 1.959963984540054
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (sound at 0% and 100%, unlike p +- z*se)."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate_text(successes: int, trials: int) -> str:
+    low, high = wilson_interval(successes, trials)
+    return f"{successes / trials:.1%} (95% CI {low:.1%} to {high:.1%})"
+
+
+def outcome_rows(odds: OddsResult) -> list[tuple[str, int]]:
+    rows = [("Heroes win", odds.heroes_wins), ("Villains win", odds.villains_wins), ("Draw", odds.draws)]
+    if odds.unfinished:
+        rows.append((f"Both standing after {odds.max_rounds} rounds", odds.unfinished))
+    return rows
+
+
+def mean_rounds(odds: OddsResult) -> float:
+    return sum(r * c for r, c in odds.rounds_histogram.items()) / odds.battles
+
+
+def describe_odds(odds: OddsResult) -> str:
+    lines = [f"{odds.battles} battles (seed {odds.seed})"]
+    lines += [f"{label}: {rate_text(count, odds.battles)}" for label, count in outcome_rows(odds)]
+    lines.append(f"Rounds: mean {mean_rounds(odds):.2f}; "
+                 + ", ".join(f"{r}: {c}" for r, c in odds.rounds_histogram.items()))
+    for side, names, survivals in (("Heroes", odds.hero_names, odds.hero_survivals),
+                                   ("Villains", odds.villain_names, odds.villain_survivals)):
+        lines.append(f"{side} survival:")
+        lines += [f"  {name}: {count / odds.battles:.1%}" for name, count in zip(names, survivals)]
+    return "\n".join(lines)

@@ -1,0 +1,214 @@
+"""Roster CSV files: reading with located errors and warnings, and writing the final state back out.
+
+The format is the document's: `Name, XP, BonusXP, BonusHP, BonusToHit, BonusToDefend, AOE, BodyguardFor,
+LinkedTo`, an optional `HP` (current HP, overriding 2 + BonusHP), then any number of 4-column buff groups
+`BuffName, BuffWho, BuffOffense, BuffDefense`. Headers are matched by name, case-insensitively; only Name
+and XP must be present (a missing optional column reads as blank, and blank numbers are 0).
+
+Choices where the rules are silent:
+- Buff columns must come in complete groups in the order above (other columns may sit between them).
+  A row's buff group that is entirely blank is no buff; one that is partly filled needs BuffName and
+  BuffWho. A name listed twice in one BuffWho counts once.
+- Limits against absurd input, each stated in its message: at most 50,000 fighters per file, names of at
+  most 100 characters, |XP|, |BonusXP|, |BonusHP| and HP at most 1e9, |BonusToHit|, |BonusToDefend| and
+  buff values at most 1000, AOE at most 1000.
+- The final CSV lists the survivors only (a fighter at 0 HP could not be read back in); it is written in
+  the canonical column order with `HP` after `LinkedTo`, and numbers are written so that they read back
+  as exactly the same values (shortest round-trip form), which is what makes continuing exact.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+
+from rules.csvio import CsvRow, normalize_header, read_csv, write_csv
+from rules.errors import InputProblem, RuleInputError
+from rules.mfd.models import BASE_HP, Buff, Fighter, Roster, name_order
+
+BASE_COLUMNS = ("Name", "XP", "BonusXP", "BonusHP", "BonusToHit", "BonusToDefend", "AOE", "BodyguardFor",
+                "LinkedTo", "HP")
+REQUIRED_COLUMNS = ("Name", "XP")
+BUFF_COLUMNS = ("BuffName", "BuffWho", "BuffOffense", "BuffDefense")
+
+MAX_FIGHTERS = 50_000
+MAX_NAME_LENGTH = 100
+MAX_XP = 1e9
+MAX_HP = 1e9
+MAX_BONUS = 1000.0
+MAX_AOE = 1000
+MAX_PROBLEMS_LISTED = 20
+
+_BUFF_KEYS = tuple(normalize_header(c) for c in BUFF_COLUMNS)
+_QUOTE_HINT = "; a BuffWho list of several names must be inside double quotes, e.g. \"Alice,Bob\""
+
+
+def _buff_key(column: str, group: int) -> str:
+    """The key of a buff column in group `group` (1-based): the first group keeps the plain name."""
+    return normalize_header(column) if group == 1 else f"{normalize_header(column)} #{group}"
+
+
+def _number_buff_groups(text: str, file: str) -> tuple[str, int]:
+    """Check the header's buff columns and give repeated groups distinct names (`BuffWho #2`, ...).
+
+    The shared CSV reader refuses repeated headers; renaming them here keeps its other checks and its row
+    numbers (only the header line changes). Returns the text to read and the number of buff groups.
+    """
+    header_start = 0
+    for header_line, line in enumerate(io.StringIO(text, newline=""), start=1):
+        try:
+            cells = next(csv.reader([line], skipinitialspace=True), [])
+        except csv.Error:
+            return text, 0  # the shared reader reports malformed CSV with its location
+        if any(cell.strip() for cell in cells):
+            break
+        header_start += len(line)
+    else:
+        return text, 0
+    seen = 0
+    renamed = []
+    last_buff_column = ""
+    for cell in cells:
+        key = normalize_header(cell)
+        if key not in _BUFF_KEYS:
+            renamed.append(cell.strip())
+            continue
+        expected = BUFF_COLUMNS[seen % 4]
+        if key != normalize_header(expected):
+            raise RuleInputError(InputProblem(
+                f"broken buff group: '{expected}' was expected here; buff columns come in groups of four, "
+                f"in the order {', '.join(BUFF_COLUMNS)}", file, header_line, cell.strip()))
+        group = seen // 4 + 1
+        renamed.append(cell.strip() if group == 1 else f"{cell.strip()} #{group}")
+        last_buff_column = cell.strip()
+        seen += 1
+    if seen % 4:
+        missing = ", ".join(BUFF_COLUMNS[seen % 4:])
+        raise RuleInputError(InputProblem(
+            f"broken buff group: it ends here without {missing}; buff columns come in groups of four, "
+            f"in the order {', '.join(BUFF_COLUMNS)}", file, header_line, last_buff_column))
+    if seen <= 4:
+        return text, seen // 4
+    line_end = line[len(line.rstrip("\r\n")):]
+    new_header = write_csv(renamed, []).rstrip("\n") + line_end
+    return text[:header_start] + new_header + text[header_start + len(line):], seen // 4
+
+
+def read_roster(text: str, file: str, side: str) -> Roster:
+    """Read one side's CSV. Raises RuleInputError listing every problem found (up to 20)."""
+    text, groups = _number_buff_groups(text.removeprefix("\ufeff"), file)
+    optional = [c for c in BASE_COLUMNS if c not in REQUIRED_COLUMNS]
+    optional += [_buff_key(c, g) for g in range(1, groups + 1) for c in BUFF_COLUMNS]
+    try:
+        table = read_csv(text, file, required=REQUIRED_COLUMNS, optional=optional, max_rows=MAX_FIGHTERS)
+    except RuleInputError as exc:
+        if groups and any("cells but the header has" in p.message for p in exc.problems):
+            raise RuleInputError([InputProblem(p.message + _QUOTE_HINT, p.file, p.row, p.column)
+                                  for p in exc.problems]) from None
+        raise
+    problems: list[InputProblem] = []
+    fighters: list[Fighter] = []
+    rows_of: dict[str, int] = {}
+    references: list[tuple[CsvRow, str, str, str]] = []  # (row, column key, name, what names it)
+    for row in table.rows:
+        name = row.text("name")
+        if name and name in rows_of:
+            problems.extend(row.problem(
+                "name", f"'{name}' is already the name of the fighter on row {rows_of[name]}; "
+                "names must be unique within a file").problems)
+            continue
+        if name:
+            rows_of[name] = row.line
+        try:
+            fighters.append(_read_fighter(row, groups, references))
+        except RuleInputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        if len(problems) > MAX_PROBLEMS_LISTED:
+            more = len(problems) - MAX_PROBLEMS_LISTED
+            problems = problems[:MAX_PROBLEMS_LISTED] + [InputProblem(f"... and {more} more problem(s)", file)]
+        raise RuleInputError(problems)
+    fighters.sort(key=lambda f: name_order(f.name))
+    warnings = [row.problem(key, f"{what} names '{name}', who is not in this file; ignored").problems[0]
+                for row, key, name, what in references if name not in rows_of]
+    return Roster(side, file, tuple(fighters), tuple(warnings))
+
+
+def _read_fighter(row: CsvRow, groups: int, references: list) -> Fighter:
+    """One fighter from its row; the names it refers to are appended to `references`."""
+    name = row.text("name")
+    if not name:
+        raise row.problem("name", "is empty; every fighter needs a name")
+    if len(name) > MAX_NAME_LENGTH:
+        raise row.problem("name", f"is {len(name)} characters long; the limit is {MAX_NAME_LENGTH}")
+    xp = row.number("xp", minimum=-MAX_XP, maximum=MAX_XP)
+    bonus_xp = row.number("bonusxp", minimum=-MAX_XP, maximum=MAX_XP)
+    if xp + bonus_xp <= 0:
+        raise row.problem("xp", f"TotalXP (XP + BonusXP) is {_cell(xp + bonus_xp)}; it must be above 0")
+    bonus_hp = row.number("bonushp", minimum=-MAX_HP, maximum=MAX_HP)
+    if row.text("hp"):
+        hp = row.number("hp", maximum=MAX_HP)
+        if hp <= 0:
+            raise row.problem("hp", f"HP is {_cell(hp)}; a fighter must start with more than 0 HP")
+    else:
+        hp = BASE_HP + bonus_hp
+        if hp <= 0:
+            raise row.problem("bonushp", f"starting HP (2 + BonusHP) is {_cell(hp)}; it must be above 0")
+    aoe = row.number("aoe", integer=True, maximum=MAX_AOE)
+    buffs = []
+    for group in range(1, groups + 1):
+        keys = [_buff_key(c, group) for c in BUFF_COLUMNS]
+        if not any(row.text(k) for k in keys):
+            continue
+        buff_name, who_key = row.text(keys[0]), keys[1]
+        if not buff_name:
+            raise row.problem(keys[0], "broken buff group: the buff has values but no BuffName")
+        who = tuple(dict.fromkeys(n.strip() for n in row.text(who_key).split(",") if n.strip()))
+        if not who:
+            raise row.problem(who_key, f"broken buff group: buff '{buff_name}' names no one in BuffWho")
+        offense, defense = (_buff_number(row, k) for k in keys[2:])
+        buffs.append(Buff(buff_name, who, offense, defense))
+        references += [(row, who_key, n, f"buff '{buff_name}'") for n in who]
+    for key, what in (("bodyguardfor", "BodyguardFor"), ("linkedto", "LinkedTo")):
+        if row.text(key):
+            references.append((row, key, row.text(key), what))
+    return Fighter(
+        name=name, xp=xp, hp=hp, bonus_xp=bonus_xp, bonus_hp=bonus_hp,
+        bonus_to_hit=row.number("bonustohit", minimum=-MAX_BONUS, maximum=MAX_BONUS),
+        bonus_to_defend=row.number("bonustodefend", minimum=-MAX_BONUS, maximum=MAX_BONUS),
+        aoe=max(1, aoe), bodyguard_for=row.text("bodyguardfor"), linked_to=row.text("linkedto"),
+        buffs=tuple(buffs),
+    )
+
+
+def _buff_number(row: CsvRow, key: str) -> float:
+    try:
+        return row.number(key, minimum=-MAX_BONUS, maximum=MAX_BONUS)
+    except RuleInputError as exc:
+        p = exc.problems[0]
+        if "is not a number" not in p.message:
+            raise
+        raise RuleInputError(InputProblem(p.message + _QUOTE_HINT, p.file, p.row, p.column)) from None
+
+
+def _cell(value: float) -> str:
+    """A number written so that it reads back as exactly the same float."""
+    value = float(value)
+    return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
+
+
+def write_roster(fighters: Iterable[Fighter]) -> str:
+    """The CSV of `fighters` in the input format plus HP; reading it back gives the same fighters."""
+    fighters = list(fighters)
+    groups = max((len(f.buffs) for f in fighters), default=0)
+    headers = list(BASE_COLUMNS) + list(BUFF_COLUMNS) * groups
+    rows = []
+    for f in fighters:
+        row = [f.name, _cell(f.xp), _cell(f.bonus_xp), _cell(f.bonus_hp), _cell(f.bonus_to_hit),
+               _cell(f.bonus_to_defend), str(f.aoe), f.bodyguard_for, f.linked_to, _cell(f.hp)]
+        for buff in f.buffs:
+            row += [buff.name, ",".join(buff.who), _cell(buff.offense), _cell(buff.defense)]
+        row += [""] * (4 * (groups - len(f.buffs)))
+        rows.append(row)
+    return write_csv(headers, rows)

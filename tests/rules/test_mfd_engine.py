@@ -1,0 +1,349 @@
+"""Marked for Death engine: an exact seeded battle (log and final CSVs), invariants over many seeded
+battles checked against a plain one-attack-at-a-time replay, continuing from the final CSVs, and odds."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from rules.errors import RuleInputError
+from rules.mfd.battle import continue_battle, generator_from_state, start_battle
+from rules.mfd.engine import (
+    MAX_ATTACKS_PER_ROUND, NEVER, SAFETY_ROUND_LIMIT, RoundRecord, run_battle, simulate_odds,
+)
+from rules.mfd.log import BattleLog
+from rules.mfd.models import BattleState, Buff, Fighter, Outcome, Roster
+from rules.mfd.odds import wilson_interval
+from rules.mfd.roster import read_roster, write_roster
+from tests.rules.test_mfd_roster import DRAGON_CSV
+
+VILLAINS_CSV = """\
+Name,XP,BonusHP,BonusToHit,BonusToDefend,AOE
+Grunt A,3000,,0.1,,
+Grunt B,3000,,0.1,,
+Boss,9000,1,0.2,0.1,2
+Clone,2000,-1,,,
+"""
+
+EXPECTED_LOG = """\
+Marked for Death: battle log (seed 1)
+
+Heroes (3), from Heroes.csv:
+  Dragon: HP 1, ToHit 99%, ToDefend 42%, AOE 1, TotalXP 14500, OffenseDice 19, DefenseDice 15, bodyguarding no one, linked to Summoner
+  Summoner: HP 3, ToHit 61%, ToDefend 44%, AOE 1, TotalXP 4800, OffenseDice 5, DefenseDice 5, bodyguarding no one, linked to Dragon
+  Tom: HP 2, ToHit 57%, ToDefend 45%, AOE 1, TotalXP 7001, OffenseDice 8, DefenseDice 8, bodyguarding Summoner, linked to Dragon
+
+Villains (4), from Villains.csv:
+  Boss: HP 3, ToHit 50%, ToDefend 40%, AOE 2, TotalXP 9000, OffenseDice 9, DefenseDice 9, bodyguarding no one, linked to no one
+  Clone: HP 1, ToHit 30%, ToDefend 30%, AOE 1, TotalXP 2000, OffenseDice 2, DefenseDice 2, bodyguarding no one, linked to no one
+  Grunt A: HP 2, ToHit 40%, ToDefend 30%, AOE 1, TotalXP 3000, OffenseDice 3, DefenseDice 3, bodyguarding no one, linked to no one
+  Grunt B: HP 2, ToHit 40%, ToDefend 30%, AOE 1, TotalXP 3000, OffenseDice 3, DefenseDice 3, bodyguarding no one, linked to no one
+
+Round 1
+  Targets:
+    Dragon: Clone
+    Summoner: Grunt A
+    Tom: Grunt B
+    Boss: Summoner (bodyguard Tom steps in), Tom
+    Clone: Tom
+    Grunt A: Dragon
+    Grunt B: Dragon
+  Attacks:
+    Dragon -> Clone: 18/19 hit (99%), 0/2 blocked (30%): 18 damage, HP 1 -> -17; Clone falls
+    Summoner -> Grunt A: 3/5 hit (61%), 1/3 blocked (30%): 2 damage, HP 2 -> 0; Grunt A falls
+    Tom -> Grunt B: 4/8 hit (57%), 0/3 blocked (30%): 4 damage, HP 2 -> -2; Grunt B falls
+    Boss -> Tom (guarding Summoner): 2/9 hit (50%), 3/8 blocked (45%): 0 damage, HP 2 -> 2
+    Boss -> Tom: 6/9 hit (50%), 2/8 blocked (45%): 4 damage, HP 2 -> -2; Tom falls
+    Clone -> Tom: skipped, Tom has already fallen
+    Grunt A -> Dragon: 1/3 hit (40%), 8/15 blocked (42%): 0 damage, HP 1 -> 1
+    Grunt B -> Dragon: 2/3 hit (40%), 5/15 blocked (42%): 0 damage, HP 1 -> 1
+  End of round 1. Fallen (4): Clone, Grunt A, Grunt B, Tom
+  Heroes standing (2): Dragon 1 HP, Summoner 3 HP
+  Villains standing (1): Boss 3 HP
+
+The end: Stopped after round 1 (the round limit); both sides still stand.
+Heroes standing: 2
+  Dragon: 1 HP
+  Summoner: 3 HP
+Villains standing: 1
+  Boss: 3 HP
+Fallen in these rounds: Heroes 1, Villains 3
+"""
+
+# Round 2 of the same battle: Summoner has lost Tom's Teamwork (0.12) and 0.1 to exhaustion: 44% -> 22%.
+EXPECTED_ROUND_2 = """
+Round 2
+  Targets:
+    Dragon: Boss
+    Summoner: Boss
+    Boss: Summoner, Dragon
+  Attacks:
+    Dragon -> Boss: 19/19 hit (99%), 3/9 blocked (30%): 16 damage, HP 3 -> -13; Boss falls
+    Summoner -> Boss: skipped, Boss has already fallen
+    Boss -> Summoner: 3/9 hit (50%), 1/5 blocked (22%): 2 damage, HP 3 -> 1
+    Boss -> Dragon: 7/9 hit (50%), 6/15 blocked (32%): 1 damage, HP 1 -> 0; Dragon falls
+      Summoner falls with Dragon (linked), HP 1 -> 0
+  End of round 2. Fallen (3): Boss, Dragon, Summoner
+  Heroes standing (0): none
+  Villains standing (0): none
+
+The end: Draw: both sides fell in round 2.
+"""
+
+
+def dragon_battle():
+    return read_roster(DRAGON_CSV, "Heroes.csv", "Heroes"), read_roster(VILLAINS_CSV, "Villains.csv", "Villains")
+
+
+def test_small_seeded_battle_log_and_final_csvs_exactly():
+    battle = start_battle(*dragon_battle(), seed=1, max_rounds=1)
+    assert battle.log == EXPECTED_LOG
+    # Exhaustion is in the final CSV: BonusToDefend 0.1 -> 0 and 0 -> -0.1; HP is the current HP.
+    assert battle.heroes_csv == (
+        "Name,XP,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,HP,"
+        "BuffName,BuffWho,BuffOffense,BuffDefense\n"
+        'Dragon,13000,1500,-1,0.9,0,1,,Summoner,1,Mythic,"Dragon,Summoner,Tom",0.06,0.02\n'
+        "Summoner,5800,-1000,1,0.15,-0.1,1,,Dragon,3,,,,\n")
+    assert battle.villains_csv == (
+        "Name,XP,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,HP\n"
+        "Boss,9000,0,1,0.2,0,2,,,3\n")
+    assert battle.result.outcome is Outcome.ROUND_LIMIT
+    assert [(c.side, c.name, c.round) for c in battle.result.fallen] == [
+        ("Villains", "Clone", 1), ("Villains", "Grunt A", 1), ("Villains", "Grunt B", 1), ("Heroes", "Tom", 1)]
+
+
+def test_the_same_battle_run_on_and_continued_from_its_state_both_end_in_round_2():
+    whole = start_battle(*dragon_battle(), seed=1)
+    assert whole.log.endswith(EXPECTED_ROUND_2 + "Heroes standing: none\nVillains standing: none\n"
+                              "Fallen in these rounds: Heroes 3, Villains 4\n")
+    first = start_battle(*dragon_battle(), seed=1, max_rounds=1)
+    state = BattleState.from_json(first.state.to_json())
+    second = continue_battle(state)
+    assert EXPECTED_ROUND_2 in second.log
+    assert second.log.startswith("Marked for Death: battle log, continued from round 2 (seed 1)")
+    assert second.state.outcome is Outcome.DRAW and second.state.rounds_fought == 2
+    assert [c.linked_to for c in second.state.fallen if c.name == "Summoner"] == ["Dragon"]
+    assert second.state.fallen == whole.state.fallen
+    with pytest.raises(RuleInputError, match="the battle is over: Heroes and Villains have no one standing"):
+        continue_battle(second.state)
+
+
+# ---- random rosters using every mechanic, and a plain replay to check the vectorized rounds against ----
+
+def random_rosters(seed: int) -> tuple[Roster, Roster]:
+    rnd = random.Random(seed)
+    rosters = []
+    for side in ("Heroes", "Villains"):
+        names = [f"{side[0]}{i}" for i in range(rnd.randint(1, 9))]
+        fighters = []
+        for name in names:
+            others = ["", "", "", *names, "Outsider"]
+            buffs = tuple(
+                Buff(f"b{k}", tuple(rnd.sample(names, rnd.randint(1, len(names)))),
+                     rnd.choice([0, 0.1, 0.3, 0.8]), rnd.choice([0, 0.05, 0.2, 0.7]))
+                for k in range(rnd.choice([0, 0, 1, 2])))
+            fighters.append(Fighter(
+                name=name, xp=rnd.choice([500, 1500, 3000, 7001, 12000]), hp=rnd.choice([1, 2, 2, 3, 4.5]),
+                bonus_to_hit=rnd.choice([0, 0.1, -0.2, 0.9]), bonus_to_defend=rnd.choice([0, 0.2, 0.5, 1.2]),
+                aoe=rnd.choice([1, 1, 1, 2, 3, 12]), bodyguard_for=rnd.choice(others),
+                linked_to=rnd.choice(others), buffs=buffs))
+        rosters.append(Roster(side, f"{side}.csv", tuple(fighters)))
+    return rosters[0], rosters[1]
+
+
+def observed_battle(heroes, villains, seed, **kwargs):
+    records: list[RoundRecord] = []
+    result = run_battle(heroes, villains, np.random.default_rng(seed), observer=records.append, **kwargs)
+    return result, records
+
+
+def replay(record: RoundRecord, rosters) -> tuple[list[int], list[bool], list[float]]:
+    """Resolve the record's planned attacks one at a time, as the rules describe them."""
+    n = len(record.side)
+    fighter = [rosters[record.side[i]].fighters[record.origin[i]] for i in range(n)]
+    entry = {(record.side[i], fighter[i].name): i for i in range(n)}
+    linked_to = [entry.get((record.side[i], fighter[i].linked_to), -1) for i in range(n)]
+    hp = [float(x) for x in record.hp_start]
+    death = [NEVER] * n
+    skipped = []
+
+    def fall(i: int, at: int) -> None:
+        death[i] = at
+        for j in range(n):
+            if linked_to[j] == i and death[j] == NEVER:
+                hp[j] = min(hp[j], 0)
+                fall(j, at)
+
+    for s, d in enumerate(record.defender):
+        skipped.append(death[d] != NEVER)
+        if death[d] != NEVER:
+            continue
+        hp[d] -= max(0, int(record.hits[s]) - int(record.blocks[s]))
+        if hp[d] <= 0:
+            fall(d, s)
+    return death, skipped, hp
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_rounds_follow_the_rules(seed):
+    heroes, villains = random_rosters(seed)
+    rosters = (heroes, villains)
+    result, records = observed_battle(heroes, villains, seed)
+    fallen_before: set[tuple[int, str]] = set()
+    hp_seen: dict[tuple[int, str], float] = {}
+    to_defend_seen: dict[tuple[int, str], float] = {}
+    for record in records:
+        n = len(record.side)
+        names = [(int(record.side[i]), rosters[record.side[i]].fighters[record.origin[i]].name) for i in range(n)]
+        # Everyone in the round was alive at its start, and no one who fell earlier attacks again.
+        assert all(record.hp_start > 0)
+        assert not fallen_before & set(names)
+        assert set(record.attacker) == set(range(n))
+        # The plain replay agrees on every skip, every death (and its moment) and every HP.
+        death, skipped, hp = replay(record, rosters)
+        assert list(record.death) == death
+        assert list(record.skipped) == skipped
+        assert list(record.hp_end) == hp
+        # HP never rises, within the round or from round to round.
+        assert all(record.hp_end <= record.hp_start)
+        for i, key in enumerate(names):
+            assert hp_seen.get(key, np.inf) >= record.hp_start[i]
+            hp_seen[key] = record.hp_end[i]
+            # ToDefend never rises: exhaustion lowers it each round and buffs can only be lost.
+            assert record.to_defend[i] <= to_defend_seen.get(key, 1.0)
+            to_defend_seen[key] = record.to_defend[i]
+        check_targets(record, rosters, names)
+        fallen_before |= {names[i] for i in range(n) if record.death[i] != NEVER}
+    assert result.last_round == len(records)
+    if result.outcome is not Outcome.ROUND_LIMIT:
+        assert not result.heroes.fighters or not result.villains.fighters
+
+
+def check_targets(record: RoundRecord, rosters, names):
+    n = len(record.side)
+    guards: dict[int, list[int]] = {}
+    entry = {key: i for i, key in enumerate(names)}
+    for i, (side, name) in enumerate(names):
+        protectee = entry.get((side, rosters[side].fighters[record.origin[i]].bodyguard_for))
+        if protectee is not None:
+            guards.setdefault(protectee, []).append(i)
+    for attacker in range(n):
+        mine = np.flatnonzero(record.attacker == attacker)
+        picked = record.picked[mine]
+        opponents = [i for i in range(n) if record.side[i] != record.side[attacker]]
+        aoe = rosters[record.side[attacker]].fighters[record.origin[attacker]].aoe
+        assert len(picked) == aoe and set(picked) <= set(opponents)
+        # AOE distinct opponents; repeats only beyond the number of opponents, spread evenly.
+        counts = Counter(picked.tolist())
+        assert max(counts.values()) - min(counts.get(o, 0) for o in opponents) <= 1 or len(counts) == aoe
+        assert len(counts) == min(aoe, len(opponents))
+        # A picked fighter with living bodyguards is never attacked itself: one of them is instead.
+        for p, d in zip(picked, record.defender[mine]):
+            assert d in guards[p] if p in guards else d == p
+
+
+def test_exhaustion_lowers_to_defend_by_a_tenth_each_round():
+    heroes = Roster("Heroes", "h", tuple(Fighter(f"H{i}", 3000, 40, bonus_to_defend=0.55) for i in range(3)))
+    villains = Roster("Villains", "v", tuple(Fighter(f"V{i}", 3000, 40, bonus_to_defend=0.25) for i in range(3)))
+    result, records = observed_battle(heroes, villains, 3, max_rounds=8)
+    assert len(records) == 8
+    for r, record in enumerate(records):
+        expected = [min(0.9, max(0.0, round(0.3 + (0.55, 0.25)[s] - 0.1 * r, 9))) for s in record.side]
+        assert record.to_defend.tolist() == pytest.approx(expected, abs=1e-12)
+    assert {f.bonus_to_defend for f in result.heroes.fighters} == {-0.25}
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_continuing_from_the_final_csvs_equals_running_on(seed):
+    """Run k rounds, write the final CSVs, read them back and fight on with the same random stream: the
+    later rounds' log text and the final CSVs equal those of one run of all the rounds."""
+    heroes, villains = (Roster(r.side, r.file, tuple(replace(f, hp=f.hp * 12) for f in r.fighters))
+                        for r in random_rosters(1000 + seed))
+    k, more = 1 + seed % 3, 3
+    whole = start_battle(heroes, villains, seed=seed, max_rounds=k + more)
+    first = start_battle(heroes, villains, seed=seed, max_rounds=k)
+    if first.result.outcome is not Outcome.ROUND_LIMIT:  # over before round k + 1 (a few seeds)
+        assert whole.log.split("\nThe end:")[0] == first.log.split("\nThe end:")[0]
+        return
+    back = [read_roster(first.heroes_csv, "Heroes-final.csv", "Heroes"),
+            read_roster(first.villains_csv, "Villains-final.csv", "Villains")]
+    assert [r.fighters for r in back] == [first.result.heroes.fighters, first.result.villains.fighters]
+    log = BattleLog(*back)
+    result = run_battle(*back, generator_from_state(first.state.rng_state), max_rounds=more, first_round=k + 1,
+                        observer=log.add_round)
+    rounds_of = lambda text: text[text.index(f"\nRound {k + 1}\n"):text.index("\nThe end:")]  # noqa: E731
+    assert rounds_of(log.finish(result)) == rounds_of(whole.log)
+    assert write_roster(result.heroes.fighters) == whole.heroes_csv
+    assert write_roster(result.villains.fighters) == whole.villains_csv
+    # The bot's path (stored state, no CSV) gives the same battle.
+    assert continue_battle(first.state, max_rounds=more).state.to_json() == whole.state.to_json()
+
+
+def test_continue_with_a_replaced_side():
+    heroes, villains = dragon_battle()
+    first = start_battle(heroes, villains, seed=1, max_rounds=1)
+    fresh = read_roster("Name,XP\nReinforcement,20000\n", "Villains.csv", "Villains")
+    second = continue_battle(first.state, max_rounds=1, villains=fresh)
+    assert "Reinforcement" in second.log and "Boss" not in second.log.split("Round 2")[1]
+    assert second.state.rounds_fought == 2
+
+
+def test_a_battle_that_cannot_end_stops_at_the_safety_limit():
+    wall = lambda side: Roster(side, side, (Fighter(side[0], 1000, 2, bonus_to_defend=1000),))  # noqa: E731
+    result = run_battle(wall("Heroes"), wall("Villains"), np.random.default_rng(0))
+    assert result.outcome is Outcome.ROUND_LIMIT and result.hit_safety_limit
+    assert result.last_round == SAFETY_ROUND_LIMIT
+    assert result.heroes.fighters[0].bonus_to_defend == pytest.approx(1000 - 0.1 * SAFETY_ROUND_LIMIT)
+
+
+def test_too_many_attacks_a_round_is_refused_with_the_limit():
+    many = Roster("Heroes", "h", tuple(Fighter(f"H{i}", 1000, 2, aoe=1000) for i in range(1001)))
+    one = Roster("Villains", "v", (Fighter("V", 1000, 2),))
+    with pytest.raises(RuleInputError, match=f"the limit is {MAX_ATTACKS_PER_ROUND:,}"):
+        run_battle(many, one, np.random.default_rng(0))
+
+
+def test_log_stays_within_its_limit_by_summarizing_rounds():
+    def side(name, size):
+        return Roster(name, name, tuple(Fighter(f"{name}{i:04d}", 4000, 3) for i in range(size)))
+    battle = start_battle(side("Heroes", 400), side("Villains", 400), seed=2, log_limit=60_000)
+    assert len(battle.log.encode()) <= 60_000
+    assert "(summary: the full detail would not fit" in battle.log
+    assert "summarized to keep this log within" in battle.log
+    assert battle.log.rstrip().splitlines()[-1].startswith(("Fallen in these rounds", "..."))
+
+
+def test_odds_count_every_battle_and_are_reproducible():
+    heroes, villains = dragon_battle()
+    progress: list[tuple[int, int]] = []
+    odds = simulate_odds(heroes, villains, 300, seed=9, progress=lambda d, t: progress.append((d, t)))
+    assert odds.heroes_wins + odds.villains_wins + odds.draws + odds.unfinished == 300
+    assert sum(odds.rounds_histogram.values()) == 300
+    assert progress[-1] == (300, 300) and len(progress) >= 10
+    assert simulate_odds(heroes, villains, 300, seed=9) == odds
+    # Dragon and Summoner are linked both ways: they always survive together.
+    survival = dict(zip(odds.hero_names, odds.hero_survivals))
+    assert survival["Dragon"] == survival["Summoner"] == odds.heroes_wins
+    # With a one-round limit nothing can be a draw by exhaustion of rounds only: unfinished battles appear.
+    short = simulate_odds(heroes, villains, 200, seed=9, max_rounds=1)
+    assert short.unfinished > 0 and set(short.rounds_histogram) == {1}
+
+
+def test_odds_agree_with_single_battles():
+    """The batched odds and one-by-one battles sample the same distribution (fixed seeds: no flakiness)."""
+    heroes, villains = random_rosters(7)
+    odds = simulate_odds(heroes, villains, 600, seed=1)
+    singles = Counter(run_battle(heroes, villains, np.random.default_rng(s)).outcome for s in range(600))
+    for outcome, count in ((Outcome.HEROES_WIN, odds.heroes_wins), (Outcome.VILLAINS_WIN, odds.villains_wins)):
+        low, high = wilson_interval(singles[outcome], 600)
+        assert low - 0.05 <= count / 600 <= high + 0.05
+
+
+def test_wilson_interval():
+    assert wilson_interval(0, 10)[0] == 0.0 and 0.25 < wilson_interval(0, 10)[1] < 0.35
+    low, high = wilson_interval(500, 1000)
+    assert low == pytest.approx(0.469, abs=1e-3) and high == pytest.approx(0.531, abs=1e-3)

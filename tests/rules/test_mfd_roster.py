@@ -1,0 +1,196 @@
+"""Marked for Death rosters: reading (every error case of RULINGS section 2), warnings, derived stats,
+and writing the final CSV so that it reads back as the same fighters."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.errors import RuleInputError
+from rules.mfd.cli import load_roster
+from rules.mfd.engine import derived_stats
+from rules.mfd.models import Buff, Fighter
+from rules.mfd.roster import MAX_FIGHTERS, read_roster, write_roster
+
+HEADER = "Name,XP,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,BuffName,BuffWho,BuffOffense,BuffDefense"
+
+# The document's example with its spaces kept: RULINGS accept spaces around fields and quoted lists.
+DRAGON_CSV = """\
+Name          ,XP    ,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,BuffName,BuffWho              ,BuffOffense,BuffDefense
+Dragon        ,13000 ,1500   ,-1     ,0.9       ,0.1          ,   ,            ,Summoner,Mythic  ,"Dragon,Summoner,Tom",0.06       ,0.02
+Summoner      ,5800,-1000    ,1      ,0.15      ,             ,   ,            ,Dragon  ,        ,                     ,           ,
+Tom           ,7001,         ,0      ,0.11      ,0.01         ,   ,Summoner    ,Dragon  ,Teamwork,"Tom,Summoner"   ,0.1        ,0.12
+"""
+
+
+def read(text: str, file: str = "Heroes.csv"):
+    return read_roster(text, file, "Heroes")
+
+
+def problem_of(text: str, file: str = "Heroes.csv"):
+    with pytest.raises(RuleInputError) as caught:
+        read(text, file)
+    return caught.value.problems[0]
+
+
+def test_dragon_summoner_tom_derived_stats_exactly():
+    stats = {s.name: s for s in derived_stats(read(DRAGON_CSV))}
+    dragon, summoner, tom = stats["Dragon"], stats["Summoner"], stats["Tom"]
+    assert (dragon.hp, dragon.to_hit, dragon.to_defend, dragon.total_xp) == (1, 0.99, 0.42, 14500)
+    assert (dragon.offense_dice, dragon.defense_dice, dragon.aoe) == (19, 15, 1)
+    assert dragon.raw_to_hit == 1.26  # over 100%: bonus dice ceil(15 * 1.26) = 19, then capped to 99%
+    assert (summoner.hp, summoner.to_hit, summoner.to_defend, summoner.total_xp) == (3, 0.61, 0.44, 4800)
+    assert (summoner.offense_dice, summoner.defense_dice, summoner.aoe) == (5, 5, 1)
+    assert (tom.hp, tom.to_hit, tom.to_defend, tom.total_xp) == (2, 0.57, 0.45, 7001)
+    assert (tom.offense_dice, tom.defense_dice, tom.aoe) == (8, 8, 1)
+    assert (tom.bodyguard_for, tom.linked_to) == ("Summoner", "Dragon")
+
+
+def test_bonus_dice_and_caps_are_free_of_float_noise():
+    text = f"""{HEADER}
+Exact,10000,,,0.8,0.6,,,,Lift,"Exact,Noisy",0,0.1
+Noisy,10000,,,0.7,0.7,,,,,,,
+Low,3000,,,-0.9,-0.9,,,,,,,
+"""
+    stats = {s.name: s for s in derived_stats(read(text))}
+    # 0.3 + 0.8 = 1.1 and 10 x 1.1 is 11 dice (in floats 11.000000000000002, which must not become 12).
+    assert (stats["Exact"].offense_dice, stats["Exact"].to_hit) == (11, 0.99)
+    assert (stats["Exact"].defense_dice, stats["Exact"].to_defend) == (10, 0.9)  # 0.3 + 0.6 + 0.1 = 1.0, not > 1
+    # 0.3 + 0.7 is exactly 100%: not more than 100%, so no bonus dice.
+    assert (stats["Noisy"].offense_dice, stats["Noisy"].defense_dice) == (10, 11)  # defense 0.3+0.7+0.1 = 1.1
+    assert (stats["Low"].to_hit, stats["Low"].to_defend) == (0.05, 0.0)
+
+
+def test_buffs_add_up_from_different_providers_and_blank_aoe_means_one():
+    text = f"""{HEADER},BuffName,BuffWho,BuffOffense,BuffDefense
+A,1000,,,,,-3,,,Cheer,"A,B",0.1,0.05,Shout,B,0.02,
+B,2500,,,,,0,,,Cheer,B,0.1,0.05,,,,
+"""
+    stats = {s.name: s for s in derived_stats(read(text))}
+    assert stats["A"].to_hit == 0.4 and stats["A"].to_defend == 0.35
+    assert stats["B"].to_hit == pytest.approx(0.52) and stats["B"].to_defend == 0.4
+    assert stats["A"].aoe == stats["B"].aoe == 1 and stats["B"].base_dice == 3
+
+
+def test_hp_column_overrides_starting_hp_and_names_are_in_order():
+    roster = read("Name,XP,BonusHP,HP\nzed,1000,3,1\nAmy,1000,-1,\nbob,1000,,\n")
+    assert [(f.name, f.hp) for f in roster.fighters] == [("Amy", 1), ("bob", 2), ("zed", 1)]
+
+
+def test_unknown_names_are_warnings_with_their_location():
+    text = f"""{HEADER}
+Alice,1000,,,,,,Nobody,Ghost,Rally,"Alice,Stranger",0.1,
+Bob,1000,,,,,,Alice,Alice,,,,
+"""
+    roster = read(text)
+    assert [str(w) for w in roster.warnings] == [
+        "Heroes.csv, row 2, column 'BuffWho': buff 'Rally' names 'Stranger', who is not in this file; ignored",
+        "Heroes.csv, row 2, column 'BodyguardFor': BodyguardFor names 'Nobody', who is not in this file; ignored",
+        "Heroes.csv, row 2, column 'LinkedTo': LinkedTo names 'Ghost', who is not in this file; ignored",
+    ]
+    assert len(roster.fighters) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "row", "column", "words"),
+    [
+        ("Name,BonusXP\nA,1\n", 1, None, "missing column(s): xp"),
+        ("Name,XP\nA,1000\nA,2000\n", 3, "Name", "already the name of the fighter on row 2"),
+        ("Name,XP\nA,1000\n ,2000\n", 3, "Name", "is empty"),
+        ("Name,XP,BonusToHit\nA,1000,lots\n", 2, "BonusToHit", "'lots' is not a number"),
+        ("Name,XP,BonusToHit\nA,1000,inf\n", 2, "BonusToHit", "not a finite number"),
+        ("Name,XP,BonusToDefend\nA,1000,nan\n", 2, "BonusToDefend", "not a finite number"),
+        ("Name,XP,BonusXP\nA,1000,-1000\n", 2, "XP", "TotalXP (XP + BonusXP) is 0; it must be above 0"),
+        ("Name,XP\nA,\n", 2, "XP", "TotalXP (XP + BonusXP) is 0"),
+        ("Name,XP,BonusHP\nA,1000,-2\n", 2, "BonusHP", "starting HP (2 + BonusHP) is 0"),
+        ("Name,XP,HP\nA,1000,-1\n", 2, "HP", "HP is -1; a fighter must start with more than 0 HP"),
+        ("Name,XP,AOE\nA,1000,1.5\n", 2, "AOE", "'1.5' is not a whole number"),
+        ("Name,XP,AOE\nA,1000,5000\n", 2, "AOE", "above the largest allowed value, 1000"),
+        ("Name,XP\nA,1e12\n", 2, "XP", "above the largest allowed value"),
+        ("Name,XP,BuffName,BuffWho,BuffOffense\nA,1000,X,A,0.1\n", 1, "BuffOffense",
+         "broken buff group: it ends here without BuffDefense"),
+        ("Name,XP,BuffWho,BuffName,BuffOffense,BuffDefense\nA,1000,A,X,0.1,0\n", 1, "BuffWho",
+         "broken buff group: 'BuffName' was expected here"),
+        ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense\nA,1000,,,0.1,0\n", 2, "BuffName",
+         "broken buff group: the buff has values but no BuffName"),
+        ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense\nA,1000,Rally,,0.1,0\n", 2, "BuffWho",
+         "broken buff group: buff 'Rally' names no one in BuffWho"),
+        ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense,BuffName,BuffWho,BuffOffense,BuffDefense\n"
+         "A,1000,Rally,A,0.1,0,Jutsu1,Alice,Bill,0.03\n", 2, "BuffOffense #2",
+         "'Bill' is not a number; a BuffWho list of several names must be inside double quotes"),
+        (f"{HEADER}\nTom,1000,,,,,,,,Jutsu1,Alice,Bill,Charlie Brown,0.06,0.03\n", 2, None,
+         "has 15 cells but the header has 13 columns; a BuffWho list of several names must be inside double quotes"),
+        ("Name,XP,Colour\nA,1000,red\n", 1, None, "unknown column 'Colour'"),
+        ("Name,XP\n", None, None, "has a header but no data rows"),
+        ("", None, None, "is empty"),
+        ("Name,XP\n" + "x" * 101 + ",1000\n", 2, "Name", "is 101 characters long; the limit is 100"),
+    ],
+)
+def test_each_bad_input_names_file_row_and_column(text, row, column, words):
+    problem = problem_of(text, "Villains.csv")
+    assert problem.file == "Villains.csv"
+    assert (problem.row, problem.column) == (row, column)
+    assert words in problem.message
+
+
+def test_all_problems_of_a_file_are_listed_together():
+    with pytest.raises(RuleInputError) as caught:
+        read("Name,XP,AOE\nA,0,\nB,1000,x\nA,1000,\n")
+    assert [(p.row, p.column) for p in caught.value.problems] == [(2, "XP"), (3, "AOE"), (4, "Name")]
+
+
+def test_too_many_rows_is_refused_with_the_limit():
+    text = "Name,XP\n" + "".join(f"f{i},1000\n" for i in range(MAX_FIGHTERS + 1))
+    assert f"the limit is {MAX_FIGHTERS}" in problem_of(text).message
+
+
+def test_missing_file_is_an_error_naming_it(tmp_path):
+    with pytest.raises(RuleInputError) as caught:
+        load_roster(str(tmp_path / "Heroes.csv"), "Heroes")
+    assert caught.value.problems[0].message == "file not found"
+    assert caught.value.problems[0].file.endswith("Heroes.csv")
+
+
+def test_quoted_lists_with_spaces_around_them_are_accepted():
+    text = 'Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense\nA,1000,Rally,   "A,B"   ,0.1,0\nB,1000,,,,\n'
+    assert read(text).fighters[0].buffs == (Buff("Rally", ("A", "B"), 0.1, 0.0),)
+
+
+def test_second_buff_group_columns_are_located_by_group():
+    text = ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense,BuffName,BuffWho,BuffOffense,BuffDefense\n"
+            "A,1000,Rally,A,0.1,0,Guard,Nobody,0,0.2\n")
+    roster = read(text)
+    assert roster.fighters[0].buffs[1] == Buff("Guard", ("Nobody",), 0.0, 0.2)
+    assert roster.warnings[0].column == "BuffWho #2"
+
+
+names = st.text(alphabet="abcXYZ é-'", min_size=1, max_size=8).map(str.strip).filter(bool)
+numbers = st.floats(min_value=-5, max_value=5, allow_nan=False) | st.sampled_from([0.1, -0.09, 1 / 3, 0.0])
+
+
+@st.composite
+def fighters(draw):
+    chosen = draw(st.lists(names, min_size=1, max_size=6, unique=True))
+    result = []
+    for name in chosen:
+        buffs = tuple(
+            Buff(draw(names), tuple(draw(st.lists(st.sampled_from(chosen), min_size=1, max_size=3, unique=True))),
+                 draw(numbers), draw(numbers))
+            for _ in range(draw(st.integers(0, 2))))
+        result.append(Fighter(
+            name=name, xp=draw(st.floats(1, 1e6)), hp=draw(st.floats(0.5, 10)), bonus_xp=0.0,
+            bonus_hp=float(draw(st.integers(-1, 3))), bonus_to_hit=draw(numbers), bonus_to_defend=draw(numbers),
+            aoe=draw(st.integers(1, 5)), bodyguard_for=draw(st.sampled_from(["", *chosen])),
+            linked_to=draw(st.sampled_from(["", *chosen])), buffs=buffs))
+    return result
+
+
+@settings(max_examples=60, deadline=None)
+@given(fighters())
+def test_written_roster_reads_back_as_the_same_fighters(written):
+    back = read(write_roster(written)).fighters
+    assert sorted(back, key=lambda f: f.name) == sorted(written, key=lambda f: f.name)
+    assert all(math.isfinite(f.hp) for f in back)
