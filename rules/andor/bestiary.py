@@ -63,11 +63,14 @@ def merged(guild_monsters: Iterable[Monster]) -> dict[str, Monster]:
 
 
 def find_monster(book: dict[str, Monster], name: str) -> Monster:
-    monster = book.get(" ".join(name.split()).lower())
-    if monster is None:
-        wanted = " ".join(name.split()).lower()
-        keys = [key for key in book if wanted and wanted in key] or get_close_matches(wanted, list(book), n=3)
-        close = [book[key].name for key in keys[:5]]
-        hint = f"; did you mean {', '.join(close)}?" if close else "; see the bestiary for the names"
-        raise RuleInputError(f"there is no monster called '{name.strip()[:60]}'{hint}")
-    return monster
+    """The monster of that name (any case), or the only one whose name contains it."""
+    wanted = " ".join(name.split()).lower()
+    if wanted in book:
+        return book[wanted]
+    containing = [key for key in book if wanted and wanted in key]
+    if len(containing) == 1:
+        return book[containing[0]]
+    keys = containing or get_close_matches(wanted, list(book), n=3)
+    close = [book[key].name for key in keys[:5]]
+    hint = f"; did you mean {', '.join(close)}?" if close else "; see the bestiary for the names"
+    raise RuleInputError(f"there is no monster called '{name.strip()[:60]}'{hint}")

@@ -251,6 +251,7 @@ def _attack(attacker: Fighter, target: Fighter, round_: int, rng: random.Random)
         roll=roll,
         hit=True,
         base_damage=base,
+        crit_chance=attacker.crit_chance if crit_roll is not None else None,
         crit_roll=crit_roll,
         critical=critical,
         damage=damage,

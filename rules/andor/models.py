@@ -210,7 +210,8 @@ class AttackEvent(BaseModel):
     roll: int  # d100; a hit when roll <= hit_chance
     hit: bool
     base_damage: int | None = None  # the uniform roll in the damage range
-    crit_roll: int | None = None  # d100, only when the attacker has a critical chance
+    crit_chance: int | None = None  # the attacker's, when it has one
+    crit_roll: int | None = None  # d100, only when the attacker has a critical chance; critical when <= crit_chance
     critical: bool = False
     damage: int = 0
     target_hp: int  # after the attack

@@ -13,12 +13,14 @@ def describe_event(event: Event) -> str:
         if not event.hit:
             return f"{head}: miss (rolled {event.roll} > {event.hit_chance}%)"
         crit = ""
-        if event.crit_roll is not None:
-            crit = f", crit roll {event.crit_roll}" + (" **CRITICAL**" if event.critical else "")
-        end = ", **killed**" if event.killed else f", {event.target_hp} HP left"
+        if event.critical:
+            crit = f", **CRITICAL** (crit roll {event.crit_roll} ≤ {event.crit_chance}%)"
+        elif event.crit_roll is not None:
+            crit = f", crit roll {event.crit_roll} > {event.crit_chance}%"
+        end = "**killed**" if event.killed else f"{event.target_hp} HP left"
         return (
             f"{head}: hit (rolled {event.roll} ≤ {event.hit_chance}%), damage {event.damage}"
-            f" (rolled {event.base_damage}{crit}){end}"
+            f" (rolled {event.base_damage}{crit}); {end}"
         )
     if isinstance(event, PotionEvent):
         return f"Potion: +{event.healed} HP → {event.hp} HP, {event.potions_left} left"

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from rules.andor import ai
 from rules.andor.bestiary import builtin_monsters, find_monster, merged
+from rules.andor.text import describe_event
 from rules.andor.engine import (
     apply,
     death_penalty,
@@ -199,9 +200,13 @@ def test_criticals_ad_bonus_resistance_and_armor_in_a_scripted_fight():
     assert state.phase == "player" and state.ap_left == 1  # flee is still affordable, so the turn goes on
     assert [type(e) for e in events] == [AttackEvent]
     # 8 x 1.5 = 12; x2.5 = 30; - DR 4 = 26 (monsters have no armor)
-    assert events[0].model_dump(include={"hit_chance", "roll", "base_damage", "crit_roll", "critical", "damage", "target_hp"}) == {
-        "hit_chance": 50, "roll": 6, "base_damage": 8, "crit_roll": 5, "critical": True, "damage": 26, "target_hp": 29,
+    assert events[0].model_dump(exclude={"kind", "round", "attacker", "target", "killed"}) == {
+        "hit_chance": 50, "roll": 6, "hit": True, "base_damage": 8, "crit_chance": 10, "crit_roll": 5, "critical": True,
+        "damage": 26, "target_hp": 29,
     }
+    assert describe_event(events[0]) == (
+        "You → Snake master: hit (rolled 6 ≤ 50%), damage 26 (rolled 8, **CRITICAL** (crit roll 5 ≤ 10%)); 29 HP left"
+    )
 
 
 def test_scripted_monster_turn_uses_player_armor():
@@ -216,6 +221,8 @@ def test_scripted_monster_turn_uses_player_armor():
     assert (first.roll, first.base_damage, first.crit_roll, first.critical, first.damage) == (31, 3, 21, True, 7)
     # roll 50 <= 50 hits; damage 1; crit roll 59 > 58, no critical: 1 x 0.8 = 0.8 -> 0
     assert (second.roll, second.base_damage, second.crit_roll, second.critical, second.damage) == (50, 1, 59, False, 0)
+    assert describe_event(second) == "Snake master → You: hit (rolled 50 ≤ 50%), damage 0 (rolled 1, crit roll 59 > 58%); 18 HP left"
+    assert describe_event(events[0]) == "The monsters' turn"
     assert state.player.hp == 25 - 7
     assert isinstance(events[-1], TurnEvent) and events[-1].round == 2 and state.ap_left == 5
 

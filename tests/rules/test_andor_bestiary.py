@@ -66,3 +66,15 @@ def test_guild_monsters_join_and_override_the_built_in_ones():
     assert len(book) == len(builtin_monsters()) + 1
     with pytest.raises(RuleInputError, match="no monster called 'Wolff'; did you mean wolf"):
         find_monster(book, "Wolff")
+    assert find_monster(book, "queen").name == "Queen lava entity"  # the only name containing it
+    with pytest.raises(RuleInputError, match="no monster called 'snake'; did you mean Cave snake, Snake master"):
+        find_monster(book, "snake")
+
+
+def test_the_example_upload_parses():
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "examples" / "andor" / "monsters.csv"
+    monsters = parse_monsters(path.read_text(encoding="utf-8"), path.name)
+    assert [m.name for m in monsters] == ["Cave bat", "Bandit", "Stone golem"]
+    assert monsters[1].crit_multiplier == 1.5 and monsters[2].damage_resistance == 8

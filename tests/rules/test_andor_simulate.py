@@ -114,7 +114,7 @@ def test_cli_fight_prints_the_log_and_bestiary_lists_monsters(capsys):
     assert out.splitlines()[:3] == [
         "seed 8",
         "Round 1: your turn, 10 AP",
-        "You → Tiny rat 1: hit (rolled 23 ≤ 57%), damage 1 (rolled 1), 1 HP left",
+        "You → Tiny rat 1: hit (rolled 23 ≤ 57%), damage 1 (rolled 1); 1 HP left",
     ]
     assert out.rstrip().endswith("Victory: +6 XP")
     assert main(["andor", "bestiary"]) == 0

@@ -1,0 +1,526 @@
+"""/andor: Andor's Trail fights with buttons, characters, the bestiary, GM monster uploads, and the odds.
+
+A fight lives in one message. Its buttons carry `andor:<fight id>:<version>:<action>`, registered as
+dynamic items at start-up, so they work after a restart; a click whose version is not the fight's
+current one (an older message, a double click) changes nothing. Click n of a fight draws its random
+numbers from random.Random(f"{seed}:{n}"), so a fight replays from its seed and its clicks.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from discord.utils import escape_markdown
+from matplotlib.figure import Figure
+
+from cogs.common import (
+    COLOR_DEFEAT,
+    COLOR_INFO,
+    COLOR_VICTORY,
+    EmbedLimits,
+    UserError,
+    error_reply,
+    fit_embed,
+    gm_only,
+    hp_bar,
+    lines_within,
+    read_text_attachment,
+    run_engine,
+)
+from rules.andor.bestiary import MAX_GUILD_MONSTERS, find_monster, merged, parse_monsters
+from rules.andor.engine import MAX_MONSTERS, apply, hit_chance, legal_actions, outcome, settle, start_fight, updated_character
+from rules.andor.models import (
+    END_TURN,
+    FLEE,
+    FLEE_CHANCE,
+    POTION,
+    POTION_COST,
+    STAT_LIMITS,
+    Action,
+    Character,
+    FightState,
+    Monster,
+    xp_to_next_level,
+)
+from rules.andor.simulate import MAX_FIGHTS, SimulationResult, simulate
+from rules.andor.text import crit_text, describe_event, summary_lines
+from rules.csvio import format_number as num
+from storage.andor import AndorRepository, Fight, FightAlreadyLive, TooManyMonsters
+from storage.database import StaleUpdate
+
+COLOR_FLED = discord.Color.light_grey()
+MAX_SEED = 2**53  # what a Discord integer option can carry exactly
+CHART_FILE = "hp-left.png"
+
+
+# --- rendering ------------------------------------------------------------------------------------------
+
+
+def monster_label(state: FightState) -> str:
+    first = state.monsters[0].name
+    if len(state.monsters) == 1:
+        return first
+    return f"{first.rsplit(' ', 1)[0]} ×{len(state.monsters)}"
+
+
+def newest_lines_within(lines: list[str], limit: int) -> str:
+    """The latest lines that fit in `limit` characters (the feed drops its oldest lines first)."""
+    kept: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        if used + len(line) + 1 > limit:
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return "\n".join(reversed(kept))
+
+
+def result_line(fight: Fight) -> str:
+    if fight.status == "won":
+        return f"🏆 **Victory!** +{fight.xp_change} XP · {level_text(fight.level_after, fight.xp_after)}"
+    if fight.status == "lost":
+        return (
+            f"💀 **Defeated.** You lose {-fight.xp_change} XP (30% of this level's XP) and wake up at full HP · "
+            f"{level_text(fight.level_after, fight.xp_after)}"
+        )
+    return "🏃 **You got away.** Nothing gained, nothing lost."
+
+
+def level_text(level: int, xp: int) -> str:
+    return f"level {level}, {xp}/{xp_to_next_level(level)} XP"
+
+
+def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
+    state = fight.state
+    player = state.player
+    head = []
+    if fight.status != "live":
+        head.append(result_line(fight))
+    head.append(f"**{escape_markdown(player_name)}** HP {hp_bar(player.hp, player.max_hp, 12)}")
+    if fight.status == "live":
+        head.append(f"AP {hp_bar(state.ap_left, player.ap, 10)} · 🧪 {player.potions} potion{'s' * (player.potions != 1)}")
+    target = state.monsters[fight.target] if 0 <= fight.target < len(state.monsters) else state.monsters[0]
+    head.append(
+        f"Your hit chance {hit_chance(player.attack_chance, target.block_chance)}% · "
+        f"theirs {hit_chance(target.attack_chance, player.block_chance)}%"
+    )
+    feed = [describe_event(e) for e in state.feed]
+    description = "\n".join(head) + "\n\n**Latest**\n"
+    description += newest_lines_within(feed, EmbedLimits.DESCRIPTION - len(description) - 10)
+    color = {"live": COLOR_INFO, "won": COLOR_VICTORY, "lost": COLOR_DEFEAT, "fled": COLOR_FLED}[fight.status]
+    embed = discord.Embed(title=f"⚔️ {escape_markdown(player_name)} vs {escape_markdown(monster_label(state))}",
+                          description=description, color=color)
+    for index, monster in enumerate(state.monsters):
+        aimed = fight.status == "live" and index == fight.target and monster.alive and len(state.monsters) > 1
+        embed.add_field(
+            name=f"{'🎯 ' if aimed else ''}{monster.name}",
+            value=hp_bar(monster.hp, monster.max_hp, 10) if monster.alive else "☠️ defeated",
+            inline=True,
+        )
+    embed.set_footer(text=f"Round {state.round} · fight #{fight.id} · seed {fight.seed}")
+    return fit_embed(embed)
+
+
+def fight_view(fight: Fight) -> discord.ui.View | None:
+    if fight.status != "live":
+        return None
+    state = fight.state
+    legal = legal_actions(state)
+    view = discord.ui.View(timeout=None)
+    living = [(i, m) for i, m in enumerate(state.monsters) if m.alive]
+    if len(living) > 1:
+        options = [
+            discord.SelectOption(label=f"{m.name} ({m.hp}/{m.max_hp} HP)"[:100], value=str(i), default=i == fight.target)
+            for i, m in living
+        ]
+        view.add_item(TargetSelect(discord.ui.Select(
+            custom_id=f"andor:{fight.id}:{fight.version}:target", placeholder="Choose whom to attack", options=options, row=0,
+        )))
+    target = state.monsters[fight.target]
+    buttons = [
+        ("attack", f"Attack {target.name}"[:80], discord.ButtonStyle.danger, Action.attack(fight.target) in legal),
+        ("potion", f"Potion ({state.player.potions})", discord.ButtonStyle.success, POTION in legal),
+        ("flee", f"Flee ({FLEE_CHANCE}%)", discord.ButtonStyle.secondary, FLEE in legal),
+        ("end", "End turn", discord.ButtonStyle.primary, True),
+    ]
+    for action, label, style, enabled in buttons:
+        view.add_item(FightButton(discord.ui.Button(
+            label=label, style=style, disabled=not enabled, custom_id=f"andor:{fight.id}:{fight.version}:{action}", row=1,
+        )))
+    return view
+
+
+def monster_line(monster: Monster, own: bool) -> str:
+    return (
+        f"**{escape_markdown(monster.name)}**{' (this server)' if own else ''}: HP {monster.hp}, AC {monster.attack_chance}, "
+        f"damage {monster.damage_min}-{monster.damage_max}, BC {monster.block_chance}, DR {monster.damage_resistance}, "
+        f"XP {monster.xp}"
+    )
+
+
+def character_embed(character: Character, name: str, title: str | None = None) -> discord.Embed:
+    c = character
+    embed = discord.Embed(title=title or f"{escape_markdown(name)}'s character", color=COLOR_INFO)
+    fields = [
+        ("Level", f"{c.level} ({c.xp}/{c.xp_to_next_level} XP)"),
+        ("Max HP", f"{c.max_hp} ({c.base_hp} + 5×{c.level} + {c.hp_bonus})"),
+        ("AP", f"{c.ap}, attack costs {c.attack_cost} ({c.ap // c.attack_cost} a turn)"),
+        ("Attack chance (AC)", str(c.attack_chance)),
+        ("Damage", f"{c.damage_min}-{c.damage_max}" + (f" +{c.ad_bonus}%" if c.ad_bonus else "")),
+        ("Critical", crit_text(c.crit_chance, c.crit_multiplier)),
+        ("Block chance (BC)", str(c.block_chance)),
+        ("Damage resistance (DR)", str(c.damage_resistance)),
+        ("Armor", f"{c.armor} (takes {num(100 - c.armor / 2)}% damage)"),
+        ("Potions", f"{c.potions}, heal {c.potion_heal} HP each ({POTION_COST} AP)"),
+    ]
+    for field_name, value in fields:
+        embed.add_field(name=field_name, value=value, inline=True)
+    embed.set_footer(text="Change it with /andor character set; every fight starts at full HP with these potions.")
+    return fit_embed(embed)
+
+
+def hp_left_chart(result: SimulationResult) -> bytes:
+    """A bar chart of the player's HP at the end of the fights (0 = dead), as PNG."""
+    counts = result.hp_left_counts
+    top = len(counts) - 1
+    width = max(1, -(-top // 50))  # at most about 50 bars
+    xs, heights = [0], [counts[0]]
+    for low in range(1, top + 1, width):
+        xs.append(low)
+        heights.append(sum(counts[low : low + width]))
+    figure = Figure(figsize=(8, 4), dpi=100)
+    axes = figure.subplots()
+    colors = ["#d9534f"] + ["#5cb85c"] * (len(xs) - 1)
+    axes.bar(xs, heights, width=width * 0.9 if width > 1 else 0.8, align="edge" if width > 1 else "center", color=colors)
+    axes.set_xlabel("your HP left at the end (0 = defeated)")
+    axes.set_ylabel("fights")
+    axes.set_title(f"{result.monster} ×{result.count}: {result.fights:,} fights, won {100 * result.win_rate:.1f}%")
+    axes.set_xlim(-1, top + 1)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def simulate_with_chart(character: Character, monster: Monster, count: int, fights: int, seed: int):
+    result = simulate(character, monster, count, fights, seed)
+    return result, hp_left_chart(result)
+
+
+# --- persistent components -------------------------------------------------------------------------------
+
+
+class FightButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"andor:(?P<fight>[0-9]{1,19}):(?P<version>[0-9]{1,9}):(?P<action>attack|potion|flee|end)",
+):
+    def __init__(self, button: discord.ui.Button):
+        super().__init__(button)
+        match = self.template.fullmatch(button.custom_id)
+        self.fight_id, self.version, self.action = int(match["fight"]), int(match["version"]), match["action"]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match):
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with error_reply(interaction):
+            await interaction.client.get_cog("Andor").click(interaction, self.fight_id, self.version, self.action)
+
+
+class TargetSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"andor:(?P<fight>[0-9]{1,19}):(?P<version>[0-9]{1,9}):target"
+):
+    def __init__(self, select: discord.ui.Select):
+        super().__init__(select)
+        match = self.template.fullmatch(select.custom_id)
+        self.fight_id, self.version = int(match["fight"]), int(match["version"])
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match):
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with error_reply(interaction):
+            values = (interaction.data or {}).get("values") or []
+            await interaction.client.get_cog("Andor").click(
+                interaction, self.fight_id, self.version, "target", values[0] if values else None
+            )
+
+
+# --- the cog --------------------------------------------------------------------------------------------
+
+Stat = Literal[
+    "level", "xp", "base_hp", "hp_bonus", "ap", "attack_cost", "attack_chance", "damage_min", "damage_max",
+    "crit_chance", "crit_multiplier", "block_chance", "damage_resistance", "ad_bonus", "armor", "potions", "potion_heal",
+]
+
+
+def _range(stat: str):
+    limit = STAT_LIMITS[stat]
+    kind = int if limit.integer else float
+    return app_commands.Range[kind, kind(limit.minimum), kind(limit.maximum)]
+
+
+@app_commands.guild_only()
+class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Trail: fight monsters turn by turn, or see the odds."):
+    character = app_commands.Group(name="character", description="Your Andor's Trail character in this server.")
+    monsters = app_commands.Group(name="monsters", description="GM: this server's own monsters.")
+
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+        self.repo = AndorRepository(bot.db)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(FightButton, TargetSelect)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(FightButton, TargetSelect)
+
+    # --- helpers ---------------------------------------------------------------------------------------
+
+    async def book(self, guild_id: int) -> dict[str, Monster]:
+        return merged(await self.repo.guild_monsters(guild_id))
+
+    async def my_character(self, interaction: discord.Interaction) -> Character:
+        return await self.repo.character(interaction.guild_id, interaction.user.id) or Character()
+
+    async def monster_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        wanted = " ".join(current.split()).lower()
+        return [
+            app_commands.Choice(name=f"{m.name} (HP {m.hp}, XP {m.xp})"[:100], value=m.name)
+            for key, m in (await self.book(interaction.guild_id)).items()
+            if wanted in key
+        ][:25]
+
+    async def own_monster_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        wanted = " ".join(current.split()).lower()
+        return [
+            app_commands.Choice(name=m.name, value=m.name)
+            for m in await self.repo.guild_monsters(interaction.guild_id)
+            if wanted in m.name.lower()
+        ][:25]
+
+    # --- character -------------------------------------------------------------------------------------
+
+    @character.command(name="show", description="Show your character: level, XP, HP, AP and combat stats.")
+    async def character_show(self, interaction: discord.Interaction) -> None:
+        character = await self.my_character(interaction)
+        await interaction.response.send_message(
+            embed=character_embed(character, interaction.user.display_name), ephemeral=True
+        )
+
+    @character.command(name="set", description="Change some of your character's stats (the others stay as they are).")
+    @app_commands.describe(**{stat: STAT_LIMITS[stat].meaning for stat in Character.model_fields})
+    async def character_set(
+        self,
+        interaction: discord.Interaction,
+        level: _range("level") | None = None,
+        xp: _range("xp") | None = None,
+        base_hp: _range("base_hp") | None = None,
+        hp_bonus: _range("hp_bonus") | None = None,
+        ap: _range("ap") | None = None,
+        attack_cost: _range("attack_cost") | None = None,
+        attack_chance: _range("attack_chance") | None = None,
+        damage_min: _range("damage_min") | None = None,
+        damage_max: _range("damage_max") | None = None,
+        crit_chance: _range("crit_chance") | None = None,
+        crit_multiplier: _range("crit_multiplier") | None = None,
+        block_chance: _range("block_chance") | None = None,
+        damage_resistance: _range("damage_resistance") | None = None,
+        ad_bonus: _range("ad_bonus") | None = None,
+        armor: _range("armor") | None = None,
+        potions: _range("potions") | None = None,
+        potion_heal: _range("potion_heal") | None = None,
+    ) -> None:
+        given = {name: value for name, value in locals().items() if name in Character.model_fields and value is not None}
+        if not given:
+            raise UserError("Give at least one stat to change, e.g. `/andor character set attack_chance:90`.")
+        character = await self.repo.update_character(
+            interaction.guild_id, interaction.user.id, lambda stored: updated_character(stored or Character(), given)
+        )
+        changed = ", ".join(f"{name} {num(value)}" for name, value in given.items())
+        await interaction.response.send_message(
+            embed=character_embed(character, interaction.user.display_name, title=f"✅ Saved: {changed}"[:256]),
+            ephemeral=True,
+        )
+
+    @character.command(name="reset", description="Start over with the default character (level 1).")
+    async def character_reset(self, interaction: discord.Interaction) -> None:
+        await self.repo.delete_character(interaction.guild_id, interaction.user.id)
+        await interaction.response.send_message(
+            embed=character_embed(Character(), interaction.user.display_name, title="✅ Back to the default character"),
+            ephemeral=True,
+        )
+
+    # --- bestiary --------------------------------------------------------------------------------------
+
+    @app_commands.command(name="bestiary", description="This server's monsters, or one monster in detail.")
+    @app_commands.describe(name="A monster to show in detail, with your odds against it")
+    @app_commands.autocomplete(name=monster_autocomplete)
+    async def bestiary(self, interaction: discord.Interaction, name: str | None = None) -> None:
+        own = {m.name.lower() for m in await self.repo.guild_monsters(interaction.guild_id)}
+        book = await self.book(interaction.guild_id)
+        if name is None:
+            embed = discord.Embed(
+                title=f"Bestiary ({len(book)})",
+                description=lines_within([monster_line(m, k in own) for k, m in book.items()], EmbedLimits.DESCRIPTION),
+                color=COLOR_INFO,
+            )
+            embed.set_footer(text="/andor bestiary name:<monster> for details · GMs add monsters with /andor monsters upload")
+            await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+            return
+        monster = find_monster(book, name)
+        you = await self.my_character(interaction)
+        embed = discord.Embed(title=monster.name, description=monster_line(monster, monster.name.lower() in own), color=COLOR_INFO)
+        for field_name, value in [
+            ("AP / attack cost", f"{monster.ap} / {monster.attack_cost} ({monster.ap // monster.attack_cost} attacks a turn)"),
+            ("Critical", crit_text(monster.crit_chance, monster.crit_multiplier)),
+            ("Your hit chance", f"{hit_chance(you.attack_chance, monster.block_chance)}%"),
+            ("Its hit chance on you", f"{hit_chance(monster.attack_chance, you.block_chance)}%"),
+        ]:
+            embed.add_field(name=field_name, value=value, inline=True)
+        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+
+    @monsters.command(name="upload", description="GM: add monsters to this server's bestiary, or replace them by name.")
+    @app_commands.describe(
+        csv="CSV: name, hp, ap, attack_cost, attack_chance, damage_min, damage_max, block_chance, xp "
+        "[, crit_chance, crit_multiplier, damage_resistance]"
+    )
+    @gm_only()
+    async def monsters_upload(self, interaction: discord.Interaction, csv: discord.Attachment) -> None:
+        text = await read_text_attachment(csv)
+        parsed = await run_engine(self.bot, parse_monsters, text, csv.filename)
+        try:
+            total = await self.repo.save_monsters(interaction.guild_id, parsed, interaction.user.id, limit=MAX_GUILD_MONSTERS)
+        except TooManyMonsters as too_many:
+            raise UserError(
+                f"This upload would give the server {too_many.total} monsters; the limit is {too_many.limit}. "
+                "Nothing was saved; remove some with `/andor monsters remove`."
+            ) from None
+        embed = discord.Embed(
+            title=f"Bestiary updated: {len(parsed)} monster{'s' * (len(parsed) != 1)} saved ({total} of this server's own)",
+            description=lines_within([monster_line(m, True) for m in parsed], EmbedLimits.DESCRIPTION),
+            color=COLOR_VICTORY,
+        )
+        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+
+    @monsters.command(name="remove", description="GM: remove one of this server's own monsters.")
+    @app_commands.describe(name="The monster (a built-in one it replaced comes back)")
+    @app_commands.autocomplete(name=own_monster_autocomplete)
+    @gm_only()
+    async def monsters_remove(self, interaction: discord.Interaction, name: str) -> None:
+        if not await self.repo.remove_monster(interaction.guild_id, name):
+            raise UserError(f"This server has no monster of its own called '{name[:60]}'.")
+        await interaction.response.send_message(f"✅ Removed {escape_markdown(name[:60])}.", ephemeral=True)
+
+    # --- fights ----------------------------------------------------------------------------------------
+
+    @app_commands.command(name="fight", description="Fight monsters turn by turn with buttons.")
+    @app_commands.describe(
+        monster="The monster to fight", count=f"How many of them (1-{MAX_MONSTERS})", seed="Random seed, to replay a fight"
+    )
+    @app_commands.autocomplete(monster=monster_autocomplete)
+    async def fight(
+        self,
+        interaction: discord.Interaction,
+        monster: str,
+        count: app_commands.Range[int, 1, MAX_MONSTERS] = 1,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+    ) -> None:
+        chosen = find_monster(await self.book(interaction.guild_id), monster)
+        character = await self.my_character(interaction)
+        seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        state, _events = start_fight(character, chosen, count)
+        try:
+            fight = await self.repo.start_fight(interaction.guild_id, interaction.channel_id, interaction.user.id, seed, state)
+        except FightAlreadyLive as live:
+            await interaction.response.send_message(
+                "You are already in a fight: here it is again. Finish it (or flee) before starting another.",
+                embed=fight_embed(live.fight, interaction.user.display_name),
+                view=fight_view(live.fight),
+            )
+            return
+        await interaction.response.send_message(
+            embed=fight_embed(fight, interaction.user.display_name), view=fight_view(fight)
+        )
+
+    async def click(
+        self, interaction: discord.Interaction, fight_id: int, version: int, action: str, value: str | None = None
+    ) -> None:
+        fight = await self.repo.fight(fight_id)
+        if fight is None or fight.guild_id != interaction.guild_id:
+            raise UserError("This fight no longer exists.")
+        if interaction.user.id != fight.user_id:
+            raise UserError(f"This is <@{fight.user_id}>'s fight; start your own with `/andor fight`.")
+        if fight.status != "live":
+            raise UserError("This fight is over; start a new one with `/andor fight`.")
+        if version != fight.version:
+            raise UserError("These buttons are from an earlier moment of this fight, so nothing was changed. Use the latest ones.")
+        state, target = fight.state, fight.target
+        if action == "target":
+            target = int(value) if value is not None and value.isdigit() else -1
+            if not (0 <= target < len(state.monsters) and state.monsters[target].alive):
+                raise UserError("That monster cannot be attacked any more.")
+        else:
+            chosen = {"attack": Action.attack(target), "potion": POTION, "flee": FLEE, "end": END_TURN}[action]
+            if chosen not in legal_actions(state):
+                raise UserError(f"You cannot do that now ({state.ap_left} AP left).")
+            rng = random.Random(f"{fight.seed}:{fight.version}")
+            state, _events = await run_engine(self.bot, apply, state, chosen, rng)
+            if not state.monsters[target].alive:
+                target = next((i for i, m in enumerate(state.monsters) if m.alive), target)
+        result = outcome(state)
+        try:
+            fight = await self.repo.update_fight(
+                fight, state, target, settle=(lambda stored: settle(stored or Character(), result)) if result else None
+            )
+        except StaleUpdate:
+            raise UserError("That click came too late: the fight had already moved on, so nothing was changed.") from None
+        await interaction.response.edit_message(
+            embed=fight_embed(fight, interaction.user.display_name), view=fight_view(fight)
+        )
+
+    @app_commands.command(name="simulate", description="The odds of a fight: many fights played by the AI with your character.")
+    @app_commands.describe(
+        monster="The monster to fight",
+        count=f"How many of them (1-{MAX_MONSTERS})",
+        fights=f"How many fights to play (1-{MAX_FIGHTS:,})",
+        seed="Random seed, to replay the simulation",
+    )
+    @app_commands.autocomplete(monster=monster_autocomplete)
+    async def simulate_command(
+        self,
+        interaction: discord.Interaction,
+        monster: str,
+        count: app_commands.Range[int, 1, MAX_MONSTERS] = 1,
+        fights: app_commands.Range[int, 1, MAX_FIGHTS] = 10_000,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+    ) -> None:
+        chosen = find_monster(await self.book(interaction.guild_id), monster)
+        character = await self.my_character(interaction)
+        seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        await interaction.response.defer(thinking=True)
+        result, chart = await run_engine(self.bot, simulate_with_chart, character, chosen, count, fights, seed)
+        lines = summary_lines(result)
+        embed = discord.Embed(
+            title=f"🎲 {escape_markdown(interaction.user.display_name)} vs {escape_markdown(chosen.name)} ×{count}",
+            description="\n".join(lines),
+            color=COLOR_INFO,
+        )
+        embed.add_field(name="Win rate", value=f"{100 * result.win_rate:.2f}%", inline=True)
+        embed.add_field(name="Mean rounds", value=f"{result.mean_rounds:.2f}", inline=True)
+        embed.add_field(
+            name="Mean HP left (won)", value=f"{result.mean_hp_left_won:.2f}" if result.wins else "-", inline=True
+        )
+        embed.set_image(url=f"attachment://{CHART_FILE}")
+        embed.set_footer(text=f"seed {result.seed} · the AI drinks a potion at half HP, attacks the weakest, never flees")
+        await interaction.followup.send(embed=fit_embed(embed), file=discord.File(io.BytesIO(chart), filename=CHART_FILE))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Andor(bot))

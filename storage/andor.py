@@ -1,0 +1,193 @@
+"""Andor's Trail storage: characters, the guild's uploaded monsters, and fights saved after every click."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rules.andor.models import Character, FightState, Monster
+from storage.database import Database, StaleUpdate
+
+
+@dataclass(frozen=True)
+class Fight:
+    id: int
+    guild_id: int
+    channel_id: int
+    user_id: int
+    seed: int
+    version: int
+    status: str  # live, won, lost or fled
+    target: int
+    state: FightState
+    xp_change: int | None = None
+    level_after: int | None = None
+    xp_after: int | None = None
+
+
+class FightAlreadyLive(Exception):
+    def __init__(self, fight: Fight):
+        super().__init__(fight.id)
+        self.fight = fight
+
+
+class TooManyMonsters(Exception):
+    def __init__(self, total: int, limit: int):
+        super().__init__(total)
+        self.total, self.limit = total, limit
+
+
+# Settles a finished fight: the stored character (None when the member never set one) -> the character
+# to store and its XP change.
+Settle = Callable[[Character | None], tuple[Character, int]]
+
+
+def _fight(row) -> Fight:
+    return Fight(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        user_id=row["user_id"],
+        seed=row["seed"],
+        version=row["version"],
+        status=row["status"],
+        target=row["target"],
+        state=FightState.model_validate_json(row["state_json"]),
+        xp_change=row["xp_change"],
+        level_after=row["level_after"],
+        xp_after=row["xp_after"],
+    )
+
+
+class AndorRepository:
+    def __init__(self, db: Database):
+        self.db = db
+
+    # --- characters --------------------------------------------------------------------------------------
+
+    async def character(self, guild_id: int, user_id: int) -> Character | None:
+        row = await self.db.fetch_one(
+            "SELECT character_json FROM andor_characters WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        return Character.model_validate_json(row["character_json"]) if row else None
+
+    async def save_character(self, guild_id: int, user_id: int, character: Character) -> None:
+        async with self.db.transaction() as conn:
+            await self._put_character(conn, guild_id, user_id, character)
+
+    async def update_character(
+        self, guild_id: int, user_id: int, change: Callable[[Character | None], Character]
+    ) -> Character:
+        """Read, change and write the character in one transaction, so concurrent changes cannot be lost."""
+        async with self.db.transaction() as conn:
+            character = change(await self._get_character(conn, guild_id, user_id))
+            await self._put_character(conn, guild_id, user_id, character)
+        return character
+
+    async def delete_character(self, guild_id: int, user_id: int) -> bool:
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM andor_characters WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            )
+            return cursor.rowcount > 0
+
+    @staticmethod
+    async def _get_character(conn, guild_id: int, user_id: int) -> Character | None:
+        async with conn.execute(
+            "SELECT character_json FROM andor_characters WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return Character.model_validate_json(row["character_json"]) if row else None
+
+    @staticmethod
+    async def _put_character(conn, guild_id: int, user_id: int, character: Character) -> None:
+        await conn.execute(
+            "INSERT INTO andor_characters (guild_id, user_id, character_json) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_json = excluded.character_json, "
+            "updated_at = excluded.updated_at",
+            (guild_id, user_id, character.model_dump_json()),
+        )
+
+    # --- the guild's monsters ----------------------------------------------------------------------------
+
+    async def guild_monsters(self, guild_id: int) -> list[Monster]:
+        rows = await self.db.fetch_all(
+            "SELECT monster_json FROM andor_monsters WHERE guild_id = ? ORDER BY name_key", (guild_id,)
+        )
+        return [Monster.model_validate_json(r["monster_json"]) for r in rows]
+
+    async def save_monsters(self, guild_id: int, monsters: list[Monster], uploaded_by: int, *, limit: int) -> int:
+        """Add or replace (by name) the monsters; refuses (TooManyMonsters) past `limit` in the guild."""
+        async with self.db.transaction() as conn:
+            await conn.executemany(
+                "INSERT INTO andor_monsters (guild_id, name_key, monster_json, uploaded_by) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, name_key) DO UPDATE SET monster_json = excluded.monster_json, "
+                "uploaded_by = excluded.uploaded_by, uploaded_at = excluded.uploaded_at",
+                [(guild_id, m.name.lower(), m.model_dump_json(), uploaded_by) for m in monsters],
+            )
+            async with conn.execute("SELECT count(*) FROM andor_monsters WHERE guild_id = ?", (guild_id,)) as cursor:
+                (total,) = await cursor.fetchone()
+            if total > limit:
+                raise TooManyMonsters(total, limit)  # rolls the upload back
+        return total
+
+    async def remove_monster(self, guild_id: int, name: str) -> bool:
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM andor_monsters WHERE guild_id = ? AND name_key = ?", (guild_id, " ".join(name.split()).lower())
+            )
+            return cursor.rowcount > 0
+
+    # --- fights ------------------------------------------------------------------------------------------
+
+    async def fight(self, fight_id: int) -> Fight | None:
+        row = await self.db.fetch_one("SELECT * FROM andor_fights WHERE id = ?", (fight_id,))
+        return _fight(row) if row else None
+
+    async def live_fight(self, guild_id: int, user_id: int) -> Fight | None:
+        row = await self.db.fetch_one(
+            "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = 'live'", (guild_id, user_id)
+        )
+        return _fight(row) if row else None
+
+    async def start_fight(self, guild_id: int, channel_id: int, user_id: int, seed: int, state: FightState) -> Fight:
+        """Store a new live fight; FightAlreadyLive when the member is already fighting in this guild."""
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = 'live'", (guild_id, user_id)
+            ) as cursor:
+                live = await cursor.fetchone()
+            if live is not None:
+                raise FightAlreadyLive(_fight(live))
+            async with conn.execute(
+                "INSERT INTO andor_fights (guild_id, channel_id, user_id, seed, status, state_json) "
+                "VALUES (?, ?, ?, ?, 'live', ?) RETURNING *",
+                (guild_id, channel_id, user_id, seed, state.model_dump_json()),
+            ) as cursor:
+                return _fight(await cursor.fetchone())
+
+    async def update_fight(self, fight: Fight, state: FightState, target: int, settle: Settle | None = None) -> Fight:
+        """Save the fight's next state if it is still at `fight.version` (else StaleUpdate, nothing changed).
+
+        When the state is over, `settle` updates the member's character in the same transaction.
+        """
+        status = "live" if state.phase == "player" else state.phase
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                "UPDATE andor_fights SET state_json = ?, target = ?, status = ?, version = version + 1, "
+                "ended_at = CASE WHEN ? = 'live' THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END "
+                "WHERE id = ? AND version = ? AND status = 'live' RETURNING *",
+                (state.model_dump_json(), target, status, status, fight.id, fight.version),
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                raise StaleUpdate(fight.id)
+            if status == "live" or settle is None:
+                return _fight(row)
+            character, xp_change = settle(await self._get_character(conn, fight.guild_id, fight.user_id))
+            await self._put_character(conn, fight.guild_id, fight.user_id, character)
+            async with conn.execute(
+                "UPDATE andor_fights SET xp_change = ?, level_after = ?, xp_after = ? WHERE id = ? RETURNING *",
+                (xp_change, character.level, character.xp, fight.id),
+            ) as cursor:
+                return _fight(await cursor.fetchone())

@@ -1,0 +1,269 @@
+"""/andor through the real command tree, with a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+
+import pytest
+
+import storage.database
+from tests.cogs.harness import GUILD_ID
+
+MONSTER_HEADER = "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp"
+
+
+@pytest.fixture(autouse=True)
+def migrations_without_gaps(monkeypatch, tmp_path):
+    """Until every game's migration has landed, stand in an empty one for each missing number.
+
+    Does nothing once storage/migrations is numbered 1..N without gaps.
+    """
+    present = {}
+    for path in storage.database.MIGRATIONS_DIR.iterdir():
+        match = storage.database.MIGRATION_NAME.match(path.name)
+        if match:
+            present[int(match.group(1))] = path
+    if sorted(present) == list(range(1, len(present) + 1)):
+        return
+    found = []
+    for number in range(1, max(present) + 1):
+        if number not in present:
+            present[number] = tmp_path / f"{number:04d}_placeholder.sql"
+            present[number].write_text("SELECT 1;\n")
+        found.append((number, present[number]))
+    monkeypatch.setattr(storage.database, "discover_migrations", lambda directory=None: found)
+
+
+async def fight_row(h, user):
+    return await h.bot.db.fetch_one(
+        "SELECT id, version, status, xp_change FROM andor_fights WHERE user_id = ? ORDER BY id DESC", (user.id,)
+    )
+
+
+async def stored_character(h, user):
+    row = await h.bot.db.fetch_one("SELECT character_json FROM andor_characters WHERE user_id = ?", (user.id,))
+    from rules.andor.models import Character
+
+    return Character.model_validate_json(row["character_json"]) if row else None
+
+
+def labels(message):
+    return {c.get("label") or c.get("placeholder"): c.get("disabled", False) for c in message.components}
+
+
+async def play(h, message, user, press_first: str, *, limit: int = 40):
+    """Press the button whose label starts with `press_first` while it is enabled, else End turn, to the end."""
+    for _ in range(limit):
+        if not message.components:
+            return message
+        enabled = [label for label, disabled in labels(message).items() if label.startswith(press_first) and not disabled]
+        button = enabled[0] if enabled else "End turn"
+        replies = await h.click(message, button, user)
+        assert replies == [], [r.content for r in replies]
+    raise AssertionError("the fight did not end")
+
+
+async def test_set_and_show_a_character(harness):
+    h = harness
+    (shown,) = await h.run("andor character show", h.alice)
+    assert shown.ephemeral and shown.embed.title == "Alice's character"
+    assert shown.field("Max HP") == "25 (20 + 5×1 + 0)"
+    assert shown.field("AP") == "10, attack costs 4 (2 a turn)"
+    (saved,) = await h.run("andor character set", h.alice, attack_chance=90, damage_max=4, crit_chance=10, armor=50)
+    assert saved.embed.title == "✅ Saved: attack_chance 90, damage_max 4, crit_chance 10, armor 50"
+    assert saved.field("Damage") == "1-4" and saved.field("Critical") == "10% x1.5"
+    assert saved.field("Armor") == "50 (takes 75% damage)"
+    character = await stored_character(h, h.alice)
+    assert (character.attack_chance, character.damage_max, character.armor) == (90, 4, 50)
+    (levelled,) = await h.run("andor character set", h.alice, xp=60)
+    assert levelled.field("Level") == "2 (5/220 XP)" and levelled.field("Max HP") == "30 (20 + 5×2 + 0)"
+
+    (refused,) = await h.run("andor character set", h.alice, damage_min=5)
+    assert refused.ephemeral and refused.content == "❌ damage_min: 5 is above damage_max 4"
+    (refused,) = await h.run("andor character set", h.alice)
+    assert refused.content.startswith("❌ Give at least one stat to change")
+    assert (await stored_character(h, h.alice)).damage_min == 1
+    (reset,) = await h.run("andor character reset", h.alice)
+    assert reset.embed.title == "✅ Back to the default character"
+    assert await stored_character(h, h.alice) is None
+
+
+async def test_fight_a_tiny_rat_to_victory_with_the_buttons(harness):
+    h = harness
+    await h.run("andor character set", h.alice, attack_chance=200, damage_min=2, damage_max=2, xp=52)
+    (fight,) = await h.run("andor fight", h.alice, monster="Tiny rat", seed=7)
+    assert not fight.ephemeral
+    assert fight.embed.title == "⚔️ Alice vs Tiny rat"
+    assert "**Alice** HP ████████████ 25/25" in fight.embed.description
+    assert "AP ██████████ 10/10" in fight.embed.description
+    assert "Your hit chance 91% · theirs 42%" in fight.embed.description
+    assert fight.embed.footer.text.startswith("Round 1 · fight #") and fight.embed.footer.text.endswith("seed 7")
+    assert labels(fight) == {"Attack Tiny rat": False, "Potion (2)": True, "Flee (80%)": False, "End turn": False}
+    (button,) = [c for c in fight.components if c["label"] == "Attack Tiny rat"]
+    row = await fight_row(h, h.alice)
+    assert button["custom_id"] == f"andor:{row['id']}:0:attack"
+
+    await play(h, fight, h.alice, "Attack Tiny rat")
+    assert fight.components == []
+    assert fight.embed.description.startswith("🏆 **Victory!** +3 XP · level 2, 0/220 XP")  # 52 + 3 = 55: level 2
+    assert "You → Tiny rat: hit (rolled" in fight.embed.description
+    assert "damage 2 (rolled 2); **killed**\nVictory: +3 XP" in fight.embed.description
+    assert fight.embed.fields[0].value == "☠️ defeated"
+    row = await fight_row(h, h.alice)
+    assert (row["status"], row["xp_change"]) == ("won", 3)
+    character = await stored_character(h, h.alice)
+    assert (character.level, character.xp, character.attack_chance) == (2, 0, 200)
+
+
+async def test_lose_to_a_queen_lava_entity_and_pay_the_xp_penalty(harness):
+    h = harness
+    await h.run("andor character set", h.alice, xp=50)
+    (fight,) = await h.run("andor fight", h.alice, monster="queen lava", seed=3)
+    assert fight.embed.title == "⚔️ Alice vs Queen lava entity"
+    assert "Your hit chance 4% · theirs 88%" in fight.embed.description
+    await play(h, fight, h.alice, "End turn")
+    # 30% of the 50 XP within level 1 is 15: level 1, 35 XP; the next fight starts at full HP anyway
+    assert fight.embed.description.startswith("💀 **Defeated.** You lose 15 XP (30% of this level's XP)")
+    assert "level 1, 35/55 XP" in fight.embed.description
+    assert "Queen lava entity → You: hit" in fight.embed.description and "Defeat" in fight.embed.description
+    character = await stored_character(h, h.alice)
+    assert (character.level, character.xp) == (1, 35)
+    assert (await fight_row(h, h.alice))["status"] == "lost"
+
+
+async def test_a_default_character_that_dies_is_stored_with_the_penalty(harness):
+    h = harness
+    (fight,) = await h.run("andor fight", h.bob, monster="Queen lava entity", seed=1)
+    await play(h, fight, h.bob, "End turn")
+    character = await stored_character(h, h.bob)
+    assert (character.level, character.xp) == (1, 0)
+
+
+async def test_only_the_fighting_player_can_press(harness):
+    h = harness
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    before = dict(await fight_row(h, h.alice))
+    (refusal,) = await h.click(fight, "Attack Wolf", h.bob)
+    assert refusal.ephemeral and refusal.content == f"❌ This is {h.alice.mention}'s fight; start your own with `/andor fight`."
+    assert dict(await fight_row(h, h.alice)) == before
+    assert "AP ██████████ 10/10" in fight.embed.description
+
+
+async def test_stale_and_double_clicks_change_nothing(harness):
+    h = harness
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    old = copy.deepcopy(fight)
+    assert await h.click(fight, "Attack Wolf", h.alice) == []
+    assert (await fight_row(h, h.alice))["version"] == 1
+    assert "AP ██████░░░░ 6/10" in fight.embed.description
+    (stale,) = await h.click(old, "Attack Wolf", h.alice)
+    assert stale.ephemeral and "from an earlier moment of this fight, so nothing was changed" in stale.content
+    assert (await fight_row(h, h.alice))["version"] == 1
+
+    # two presses of the same button at once: one applies, the other is refused
+    snapshot = copy.deepcopy(fight)
+    before = set(asyncio.all_tasks())
+    await h.click(fight, "Attack Wolf", h.alice, wait=False)
+    await h.click(snapshot, "Attack Wolf", h.alice, wait=False)
+    await h.settle(before)
+    assert (await fight_row(h, h.alice))["version"] == 2
+    refusals = [m for m in h.messages if m.ephemeral and m.content.startswith("❌")]
+    assert len(refusals) == 2  # the stale one above and one of the two presses
+    assert "AP ██░░░░░░░░ 2/10" in fight.embed.description
+
+
+async def test_a_fight_survives_a_restart(harness):
+    h = harness
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=5)
+    await h.click(fight, "Attack Wolf", h.alice)
+    await h.restart()
+    assert await h.click(fight, "Attack Wolf", h.alice) == []
+    row = await fight_row(h, h.alice)
+    assert row["version"] == 2
+    await play(h, fight, h.alice, "Attack Wolf")
+    assert (await fight_row(h, h.alice))["status"] == "lost"  # the default character never beats a wolf
+
+
+async def test_several_monsters_get_a_target_select(harness):
+    h = harness
+    await h.run("andor character set", h.alice, attack_chance=200, damage_min=2, damage_max=2, hp_bonus=100)
+    (fight,) = await h.run("andor fight", h.alice, monster="Tiny rat", count=3, seed=11)
+    assert fight.embed.title == "⚔️ Alice vs Tiny rat ×3"
+    select = fight.component("Choose whom to attack")
+    assert [o["label"] for o in select["options"]] == ["Tiny rat 1 (2/2 HP)", "Tiny rat 2 (2/2 HP)", "Tiny rat 3 (2/2 HP)"]
+    assert [f.name for f in fight.embed.fields] == ["🎯 Tiny rat 1", "Tiny rat 2", "Tiny rat 3"]
+    assert await h.click(fight, "Choose whom to attack", h.alice, values=["2"]) == []
+    assert "Attack Tiny rat 3" in labels(fight)
+    assert [f.name for f in fight.embed.fields] == ["Tiny rat 1", "Tiny rat 2", "🎯 Tiny rat 3"]
+    await play(h, fight, h.alice, "Attack")
+    # once rat 3 fell the target moved on to the first living rat, and so on until none was left
+    assert fight.embed.description.startswith("🏆 **Victory!** +9 XP")
+
+
+async def test_a_second_fight_brings_back_the_first(harness):
+    h = harness
+    (first,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    (again,) = await h.run("andor fight", h.alice, monster="Tiny rat")
+    assert again.content.startswith("You are already in a fight: here it is again.")
+    assert again.embed.title == "⚔️ Alice vs Wolf"
+    assert await h.click(again, "Attack Wolf", h.alice) == []
+    (old,) = await h.click(first, "Attack Wolf", h.alice)
+    assert "earlier moment" in old.content
+
+
+async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
+    h = harness
+    upload = f"{MONSTER_HEADER},crit_chance\nImp,8,10,5,70,1,3,5,12,10\nwolf,99,10,5,70,1,3,5,12,\n".encode()
+    (refusal,) = await h.run("andor monsters upload", h.alice, csv=("m.csv", upload))
+    assert refusal.content == "❌ Only a game master can do that: it needs the Manage Server permission."
+    (done,) = await h.run("andor monsters upload", h.gm, csv=("m.csv", upload))
+    assert done.embed.title == "Bestiary updated: 2 monsters saved (2 of this server's own)"
+    (book,) = await h.run("andor bestiary", h.alice)
+    assert book.embed.title == "Bestiary (12)"
+    assert "**Imp** (this server): HP 8, AC 70, damage 1-3, BC 5, DR 0, XP 12" in book.embed.description
+    assert "**wolf** (this server): HP 99" in book.embed.description
+    (imp,) = await h.run("andor bestiary", h.alice, name="imp")
+    assert imp.field("Critical") == "10% x1.5" and imp.field("Your hit chance") == "53%"
+    choices = await h.autocomplete("andor fight", "monster", "im", h.alice)
+    assert choices == [{"name": "Imp (HP 8, XP 12)", "value": "Imp"}]
+    (fight,) = await h.run("andor fight", h.alice, monster="WOLF", seed=2)
+    assert fight.embed.fields[0].value == "██████████ 99/99"
+
+    (bad,) = await h.run("andor monsters upload", h.gm, csv=("bad.csv", f"{MONSTER_HEADER}\nOgre,x,10,5,70,1,3,5,12\n".encode()))
+    assert bad.content == "❌ bad.csv, row 2, column 'hp': 'x' is not a number"
+    (removed,) = await h.run("andor monsters remove", h.gm, name="Wolf")
+    assert removed.content == "✅ Removed Wolf."
+    (wolf,) = await h.run("andor bestiary", h.alice, name="wolf")
+    assert wolf.embed.description.startswith("**Wolf**: HP 30")
+    rows = await h.bot.db.fetch_all("SELECT guild_id, name_key FROM andor_monsters")
+    assert [tuple(r) for r in rows] == [(GUILD_ID, "imp")]
+
+
+async def test_unknown_monsters_are_refused_with_a_hint(harness):
+    (reply,) = await harness.run("andor fight", harness.alice, monster="wolff")
+    assert reply.ephemeral and reply.content == "❌ there is no monster called 'wolff'; did you mean Wolf?"
+
+
+async def test_simulate_shows_the_odds_and_a_chart(harness):
+    h = harness
+    await h.run("andor character set", h.alice, attack_chance=120, damage_min=3, damage_max=9, hp_bonus=20)
+    replies = await h.run("andor simulate", h.alice, monster="Wolf", count=2, fights=2000, seed=4)
+    result = replies[-1]
+    assert result.embed.title == "🎲 Alice vs Wolf ×2"
+    assert "Wolf x2: 2,000 fights (seed 4), player max HP 45" in result.embed.description
+    win_rate = float(result.field("Win rate").rstrip("%"))
+    assert 0 < win_rate < 100
+    assert result.files["hp-left.png"].startswith(b"\x89PNG")
+    assert result.embed.image.url == "attachment://hp-left.png"
+    assert result.embed.footer.text.startswith("seed 4")
+    (again,) = (await h.run("andor simulate", h.alice, monster="Wolf", count=2, fights=2000, seed=4))[-1:]
+    assert again.field("Win rate") == result.field("Win rate")
+
+
+async def test_every_command_and_option_has_help(harness):
+    group = harness.bot.tree.get_command("andor")
+    for command in group.walk_commands():
+        assert command.description and command.description != "…", command.qualified_name
+        for param in getattr(command, "parameters", []):
+            assert param.description and param.description != "…", f"{command.qualified_name} {param.name}"
