@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import io
 import random
-from typing import Literal
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -253,12 +251,6 @@ class TargetSelect(
 
 
 # --- the cog --------------------------------------------------------------------------------------------
-
-Stat = Literal[
-    "level", "xp", "base_hp", "hp_bonus", "ap", "attack_cost", "attack_chance", "damage_min", "damage_max",
-    "crit_chance", "crit_multiplier", "block_chance", "damage_resistance", "ad_bonus", "armor", "potions", "potion_heal",
-]
-
 
 def _range(stat: str):
     limit = STAT_LIMITS[stat]

@@ -33,7 +33,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     book = commands.add_parser("bestiary", help="list the monsters")
     book.add_argument("--monsters", type=Path, help="a CSV of extra monsters (the columns of bestiary.csv)")
     book.set_defaults(run=run_bestiary)
-    parser.set_defaults(run=lambda args: parser.print_help() or 2)
 
 
 def _fight_options(parser: argparse.ArgumentParser) -> None:
