@@ -1,0 +1,376 @@
+"""/deck: Monte-Carlo deck optimization with live progress and a Cancel button, deck-vs-deck duels, random decks.
+
+Optimization jobs run in this cog's own pool of worker threads, so a long job never takes a slot of the
+shared engine executor that every other game's commands use. The compiled kernels release the GIL while
+they play, so the event loop keeps answering during a job. Jobs live in memory: a restart ends them, and
+their Cancel buttons (a DynamicItem registered at start-up) then say so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import io
+import logging
+import random
+import secrets
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import (
+    COLOR_DEFEAT,
+    COLOR_INFO,
+    COLOR_VICTORY,
+    ProgressMessage,
+    UserError,
+    error_reply,
+    fit_embed,
+    progress_bar,
+    read_text_attachment,
+    report_error,
+    run_engine,
+    text_file,
+)
+from rules.deck.cards import Deck, Keyword, random_deck, read_deck_csv, set_list
+from rules.deck.chart import winrate_chart_png
+from rules.deck.optimize import (
+    OptimizeResult,
+    OptimizeSettings,
+    Progress,
+    check_work,
+    duel,
+    keywords_without,
+    new_seed,
+    optimize,
+)
+
+log = logging.getLogger("arena.deck")
+
+MAX_TOTAL_GAMES = 20_000_000  # iterations x games of one /deck optimize
+MAX_OPTION = 100_000  # iterations or games of one job
+MAX_DUEL_GAMES = 1_000_000
+MAX_JOBS = 4  # optimizations in the bot at once (running or waiting); each user has at most one
+JOB_THREADS = 2  # jobs computing at once; the kernels take turns batch by batch
+PROGRESS_INTERVAL = 2.0  # seconds between edits of a job's message
+SEED_MAX = 2**53 - 1  # Discord's integer options stop at 2**53
+
+OPPONENT_HELP = "CSV with atk, def (and taunt, trample, distortion, first_strike, copies, cost); default: random"
+
+
+@dataclass
+class Job:
+    id: str
+    user_id: int
+    settings: OptimizeSettings
+    opponent_name: str
+    cancel: threading.Event = field(default_factory=threading.Event)
+    progress: Progress | None = None
+
+
+class CancelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"deck:(?P<job>[0-9a-f]{8}):cancel"):
+    """The requester's Cancel button on a running optimization; works from any message, restarts included."""
+
+    def __init__(self, job_id: str):
+        super().__init__(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger, emoji="⏹️",
+                                           custom_id=f"deck:{job_id}:cancel"))
+        self.job_id = job_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match) -> CancelButton:
+        return cls(match["job"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with error_reply(interaction):
+            cog: DeckOptimizer | None = interaction.client.get_cog("DeckOptimizer")
+            if cog is None:
+                raise UserError("The deck optimizer is not loaded right now.")
+            await cog.cancel_pressed(interaction, self.job_id)
+
+
+def cancel_view(job_id: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(CancelButton(job_id))
+    return view
+
+
+# --- rendering --------------------------------------------------------------------------------------------
+
+
+def percent(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def keywords_text(settings: OptimizeSettings) -> str:
+    off = [k.title for k in Keyword if k not in settings.keywords]
+    return "all keywords on" if not off else f"off: {', '.join(off)}"
+
+
+def run_text(job: Job) -> str:
+    s = job.settings
+    return (f"{s.iterations:,} iterations × {s.games:,} games · seed {s.seed} · {keywords_text(s)}\n"
+            f"opponent: {job.opponent_name}")
+
+
+def progress_embed(job: Job, requester: str) -> discord.Embed:
+    p = job.progress
+    if p is None:
+        text = f"{progress_bar(0)}\nstarting…"
+    else:
+        text = (f"{progress_bar(p.iteration / p.iterations)}\niteration {p.iteration:,}/{p.iterations:,} · "
+                f"best winrate **{percent(p.best_winrate)}** (start {percent(p.start_winrate)}) · "
+                f"{p.accepted} swap{'s' if p.accepted != 1 else ''} kept")
+    embed = discord.Embed(title="🃏 Optimizing a deck…", description=text, color=COLOR_INFO)
+    embed.add_field(name="Run", value=run_text(job), inline=False)
+    embed.set_footer(text=f"Requested by {requester}; only they can cancel it.")
+    return fit_embed(embed)
+
+
+def deck_block(deck: Deck) -> str:
+    return "```\n" + deck.compact() + "\n```"
+
+
+def deck_table(deck: Deck) -> str:
+    rows = [f"{'cost':>4} {'atk':>3} {'def':>3}  {'keywords':<40} copies"]
+    for card, copies in deck.counts():
+        words = ", ".join(k.title for k in card.keywords) or "-"
+        rows.append(f"{card.cost:>4} {card.atk:>3} {card.defense:>3}  {words:<40} {copies:>6}")
+    return "```\n" + "\n".join(rows) + "\n```"
+
+
+def result_embed(job: Job, result: OptimizeResult, seconds: float) -> discord.Embed:
+    s = result.settings
+    gain = result.best_winrate - result.start_winrate
+    if result.cancelled:
+        title = f"⏹️ Optimization cancelled after {result.iterations_done:,}/{s.iterations:,} iterations"
+        color = COLOR_DEFEAT
+    else:
+        title = f"🃏 Deck optimized: {percent(result.start_winrate)} → {percent(result.best_winrate)}"
+        color = COLOR_VICTORY
+    embed = discord.Embed(title=title, description="**Best deck**\n" + deck_block(result.best), color=color)
+    embed.add_field(
+        name="Winrate against the opponent",
+        value=f"start {percent(result.start_winrate)} → final **{percent(result.best_winrate)}** "
+        f"({'+' if gain >= 0 else ''}{100 * gain:.1f} points, {len(result.accepted)} swaps kept)",
+        inline=False,
+    )
+    embed.add_field(name="Run", value=run_text(job), inline=False)
+    embed.add_field(
+        name="Work",
+        value=f"{result.games_played:,} games in {seconds:.1f} s · set list of {result.set_list_size} cards",
+        inline=False,
+    )
+    embed.set_image(url=f"attachment://winrate-{s.seed}.png")
+    embed.set_footer(text="Files: the best deck and the opponent as CSV, the reference winrate per iteration as PNG.")
+    return fit_embed(embed)
+
+
+def result_files(result: OptimizeResult, chart: bytes) -> list[discord.File]:
+    seed = result.settings.seed
+    return [
+        text_file(f"deck-{seed}.csv", result.best.to_csv()),
+        text_file(f"opponent-{seed}.csv", result.opponent.to_csv()),
+        discord.File(io.BytesIO(chart), filename=f"winrate-{seed}.png"),
+    ]
+
+
+def run_job(job: Job, report) -> tuple[OptimizeResult, bytes, float]:
+    """The whole job, in a worker thread: the optimization, then its chart."""
+    started = time.perf_counter()
+    last = 0.0
+
+    def progress(p: Progress) -> None:
+        nonlocal last
+        job.progress = p
+        now = time.monotonic()
+        if now - last >= 0.5 or p.iteration == p.iterations:  # the message itself is throttled further
+            last = now
+            report(p)
+
+    result = optimize(job.settings, progress=progress, cancelled=job.cancel.is_set)
+    seconds = time.perf_counter() - started
+    title = f"Reference winrate per iteration (seed {job.settings.seed})"
+    return result, winrate_chart_png(result.curve, result.start_winrate, title), seconds
+
+
+def warm_up() -> None:
+    """Load the compiled kernels from the on-disk cache (or compile them once) before the first user waits."""
+    deck = random_deck(set_list(), random.Random(0))
+    duel(deck, deck, 2, 0)
+
+
+# --- the cog ------------------------------------------------------------------------------------------------
+
+
+class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Deck optimizer: Monte-Carlo deck building, duels, random decks."):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+        self.executor = ThreadPoolExecutor(JOB_THREADS, thread_name_prefix="deck-job")
+        self.jobs_by_user: dict[int, Job] = {}
+        self.jobs_by_id: dict[str, Job] = {}
+        self.reserved: set[int] = set()  # users whose job is being set up (between the checks and the start)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(CancelButton)
+        asyncio.get_running_loop().run_in_executor(self.executor, warm_up)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(CancelButton)
+        for job in self.jobs_by_id.values():
+            job.cancel.set()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    # --- /deck optimize ------------------------------------------------------------------------------
+
+    @app_commands.command(name="optimize", description="Optimize a random deck against an opponent deck, with live progress.")
+    @app_commands.describe(
+        iterations="Iterations: one card swapped per iteration (default 1000)",
+        games="Games per iteration (default 1000); iterations × games is at most 20,000,000",
+        seed="Replay a run with its seed (default: a new one)",
+        opponent=OPPONENT_HELP,
+        taunt="Keep Taunt cards in the set list (default yes)",
+        trample="Keep Trample cards in the set list (default yes)",
+        distortion="Keep Distortion cards in the set list (default yes)",
+        first_strike="Keep First Strike cards in the set list (default yes)",
+    )
+    async def optimize_command(
+        self,
+        interaction: discord.Interaction,
+        iterations: app_commands.Range[int, 1, MAX_OPTION] = 1000,
+        games: app_commands.Range[int, 1, MAX_OPTION] = 1000,
+        seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
+        opponent: discord.Attachment | None = None,
+        taunt: bool = True,
+        trample: bool = True,
+        distortion: bool = True,
+        first_strike: bool = True,
+    ) -> None:
+        user_id = interaction.user.id
+        running = self.jobs_by_user.get(user_id)
+        if running is not None or user_id in self.reserved:
+            raise UserError(
+                "You already have an optimization running; wait for it to finish or press its Cancel button."
+            )
+        if len(self.jobs_by_id) + len(self.reserved) >= MAX_JOBS:
+            raise UserError(f"The bot is already running {MAX_JOBS} optimizations; try again in a minute.")
+        check_work(iterations, games, MAX_TOTAL_GAMES)
+        self.reserved.add(user_id)
+        try:
+            switched_on = {Keyword.TAUNT: taunt, Keyword.TRAMPLE: trample, Keyword.DISTORTION: distortion,
+                           Keyword.FIRST_STRIKE: first_strike}
+            keywords = keywords_without(k for k, on in switched_on.items() if not on)
+            opponent_deck, opponent_name = None, "a random deck from the seed"
+            if opponent is not None:
+                text = await read_text_attachment(opponent)
+                opponent_deck = await run_engine(self.bot, read_deck_csv, text, opponent.filename, keywords)
+                opponent_name = opponent.filename
+            settings = OptimizeSettings(iterations, games, seed if seed is not None else new_seed(), keywords,
+                                        opponent_deck, max_total_games=MAX_TOTAL_GAMES)
+            job = Job(secrets.token_hex(4), user_id, settings, opponent_name)
+            self.jobs_by_user[user_id] = job
+            self.jobs_by_id[job.id] = job
+        finally:
+            self.reserved.discard(user_id)
+        try:
+            await self.run_job(interaction, job)
+        finally:
+            self.jobs_by_user.pop(user_id, None)
+            self.jobs_by_id.pop(job.id, None)
+
+    async def run_job(self, interaction: discord.Interaction, job: Job) -> None:
+        requester = interaction.user.display_name
+        await interaction.response.send_message(embed=progress_embed(job, requester), view=cancel_view(job.id))
+
+        async def show(_: Progress) -> None:
+            try:
+                await interaction.edit_original_response(embed=progress_embed(job, requester))
+            except discord.HTTPException:
+                log.warning("could not show the progress of deck job %s", job.id, exc_info=True)
+
+        progress = ProgressMessage(show, min_interval=PROGRESS_INTERVAL)
+        loop = asyncio.get_running_loop()
+        # Reports are handed to the event loop in this command's context: a callback scheduled from the
+        # worker thread would otherwise run with the worker's (empty) context variables.
+        context = contextvars.copy_context()
+
+        def report(p: Progress) -> None:
+            loop.call_soon_threadsafe(progress.report, p, context=context)
+
+        try:
+            result, chart, seconds = await loop.run_in_executor(self.executor, run_job, job, report)
+        except Exception as exc:
+            await progress.close()
+            failed = discord.Embed(title="⚠️ The optimization failed", description=run_text(job), color=COLOR_DEFEAT)
+            await interaction.edit_original_response(embed=failed, view=None)
+            await report_error(interaction, exc)
+            return
+        await progress.close()
+        await interaction.edit_original_response(
+            embed=result_embed(job, result, seconds), attachments=result_files(result, chart), view=None
+        )
+
+    async def cancel_pressed(self, interaction: discord.Interaction, job_id: str) -> None:
+        job = self.jobs_by_id.get(job_id)
+        if job is None:
+            raise UserError("This optimization is not running any more: it finished, was cancelled, or the bot restarted.")
+        if interaction.user.id != job.user_id:
+            raise UserError(f"Only <@{job.user_id}>, who started this optimization, can cancel it.")
+        job.cancel.set()
+        await interaction.response.send_message(
+            "⏹️ Cancelling: the run stops after its current iteration and shows the best deck so far.", ephemeral=True
+        )
+
+    # --- /deck duel and /deck random -----------------------------------------------------------------
+
+    @app_commands.command(name="duel", description="Winrate of deck A against deck B, with a 95% interval.")
+    @app_commands.describe(
+        deck_a="Deck A (player 1) as CSV: atk, def, taunt, trample, distortion, first_strike, copies",
+        deck_b="Deck B (player 2) as CSV, same columns",
+        games="Games to play (default 10,000; at most 1,000,000); each deck starts half of them",
+        seed="Replay a duel with its seed (default: a new one)",
+    )
+    async def duel_command(
+        self,
+        interaction: discord.Interaction,
+        deck_a: discord.Attachment,
+        deck_b: discord.Attachment,
+        games: app_commands.Range[int, 1, MAX_DUEL_GAMES] = 10_000,
+        seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
+    ) -> None:
+        a = await run_engine(self.bot, read_deck_csv, await read_text_attachment(deck_a), deck_a.filename)
+        b = await run_engine(self.bot, read_deck_csv, await read_text_attachment(deck_b), deck_b.filename)
+        seed = seed if seed is not None else new_seed()
+        await interaction.response.defer(thinking=True)
+        result = await run_engine(self.bot, duel, a, b, games, seed)
+        s = result.score
+        low, high = s.interval
+        embed = discord.Embed(
+            title=f"⚔️ {deck_a.filename} vs {deck_b.filename}: {100 * s.winrate:.2f}%",
+            description=(f"Deck A won **{s.wins:,}** of {s.games:,} games, lost {s.losses:,}, tied {s.ties:,} "
+                         f"(a tie counts as a loss).\n95% interval: **{100 * low:.2f}% – {100 * high:.2f}%**"),
+            color=COLOR_INFO,
+        )
+        embed.add_field(name=f"Deck A: {deck_a.filename}", value=f"mean cost {a.mean_cost():.2f}", inline=True)
+        embed.add_field(name=f"Deck B: {deck_b.filename}", value=f"mean cost {b.mean_cost():.2f}", inline=True)
+        embed.set_footer(text=f"seed {seed} · each deck started half the games")
+        await interaction.edit_original_response(embed=fit_embed(embed))
+
+    @app_commands.command(name="random", description="A random legal deck (30 cards, at most 2 copies), as a table and CSV.")
+    @app_commands.describe(seed="Get the same deck again with its seed (default: a new one)")
+    async def random_command(
+        self, interaction: discord.Interaction, seed: app_commands.Range[int, 0, SEED_MAX] | None = None
+    ) -> None:
+        seed = seed if seed is not None else new_seed()
+        deck = random_deck(set_list(), random.Random(seed))
+        embed = discord.Embed(title=f"🎲 Random deck (seed {seed})", description=deck_table(deck), color=COLOR_INFO)
+        embed.set_footer(text=f"30 cards, mean cost {deck.mean_cost():.2f}. Use the CSV with /deck duel or as an opponent.")
+        await interaction.response.send_message(embed=fit_embed(embed), file=text_file(f"deck-{seed}.csv", deck.to_csv()))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(DeckOptimizer(bot))

@@ -1,0 +1,234 @@
+"""/deck through the real command tree: optimize to completion with its files, progress, cancel, one job per
+user, the work cap, bad opponent CSVs, duels, random decks, and an event loop that keeps answering."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from rules.deck.cards import random_deck, read_deck_csv, set_list
+from rules.deck.optimize import OptimizeSettings, duel, optimize
+from tests.cogs.harness import Message
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "deck"
+RANDOM_7 = (EXAMPLES / "random-seed7.csv").read_bytes()
+OPTIMIZED = (EXAMPLES / "optimized-seed1.csv").read_bytes()
+OPPONENT = (EXAMPLES / "opponent-seed1.csv").read_bytes()
+LONG_JOB = {"iterations": 100_000, "games": 200}  # 20 million games: far longer than any test waits
+
+
+def stale_copy(message: Message) -> Message:
+    """The message as a client that has not seen later edits still shows it (buttons included)."""
+    return Message(message.id, message.channel_id, copy.deepcopy(message.data))
+
+
+def cog(h):
+    return h.bot.get_cog("DeckOptimizer")
+
+
+async def wait_for(condition, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        await asyncio.sleep(0.01)
+
+
+async def start_long_job(h, user, **options):
+    """Start a job that would take minutes; return its progress message once the job has made progress."""
+    await h.run("deck optimize", user, wait=False, **LONG_JOB, **options)
+    await wait_for(lambda: (job := cog(h).jobs_by_user.get(user.id)) is not None and job.progress is not None)
+    (message,) = [m for m in h.messages if m.embeds and m.embed.title == "🃏 Optimizing a deck…"
+                  and f"Requested by {user.name}" in m.embed.footer.text]
+    return message
+
+
+async def test_optimize_runs_to_completion_with_its_files(harness):
+    h = harness
+    (message,) = await h.run("deck optimize", h.alice, iterations=30, games=200, seed=5)
+    expected = optimize(OptimizeSettings(iterations=30, games=200, seed=5))
+    embed = message.embed
+    assert embed.title == (f"🃏 Deck optimized: {100 * expected.start_winrate:.1f}% → "
+                           f"{100 * expected.best_winrate:.1f}%")
+    assert "30 iterations × 200 games · seed 5 · all keywords on" in message.field("Run")
+    assert "opponent: a random deck from the seed" in message.field("Run")
+    assert f"{len(expected.accepted)} swaps kept" in message.field("Winrate")
+    assert "6,200 games in" in message.field("Work")
+    assert expected.best.compact() in embed.description
+    assert embed.image.url == "attachment://winrate-5.png"
+    assert read_deck_csv(message.files["deck-5.csv"].decode(), "deck-5.csv") == expected.best
+    assert read_deck_csv(message.files["opponent-5.csv"].decode(), "o.csv") == expected.opponent
+    assert message.files["winrate-5.png"].startswith(b"\x89PNG")
+    assert message.components == []  # the Cancel button is gone
+    assert not message.ephemeral
+    assert cog(h).jobs_by_user == {}
+
+
+async def test_optimize_with_an_opponent_file_and_keywords_off(harness):
+    h = harness
+    (message,) = await h.run("deck optimize", h.bob, iterations=10, games=100, seed=2, opponent=("mine.csv", OPTIMIZED),
+                             taunt=False, first_strike=False)
+    # the optimized example deck has taunters: with taunt off it is refused, naming row and column
+    assert message.ephemeral
+    assert message.content.startswith("❌ mine.csv, row ")
+    assert "column 'taunt': Taunt is switched off for this run" in message.content
+    plain = random_deck(set_list(()), random.Random(1)).to_csv().encode()
+    (message,) = await h.run("deck optimize", h.bob, iterations=10, games=100, seed=2, opponent=("plain.csv", plain),
+                             taunt=False, first_strike=False)
+    assert "off: Taunt, First Strike" in message.field("Run") and "opponent: plain.csv" in message.field("Run")
+    best = read_deck_csv(message.files["deck-2.csv"].decode(), "deck-2.csv")
+    assert not any(c.taunt or c.first_strike for c in best.cards)
+    assert message.files["opponent-2.csv"].decode() == plain.decode()
+
+
+async def test_bad_opponent_csv_is_rejected_with_row_and_column(harness):
+    h = harness
+    bad = b"atk,def,copies\n1,1,2\nx,2,2\n"
+    (reply,) = await h.run("deck optimize", h.alice, iterations=5, games=10, opponent=("opp.csv", bad))
+    assert reply.ephemeral and reply.content == "❌ opp.csv, row 3, column 'atk': 'x' is not a number"
+    short = b"atk,def,copies\n1,1,2\n2,2,2\n"
+    (reply,) = await h.run("deck optimize", h.alice, iterations=5, games=10, opponent=("opp.csv", short))
+    assert reply.content == "❌ opp.csv: has 4 cards; a deck has exactly 30"
+    assert cog(h).jobs_by_user == {} and not cog(h).reserved
+
+
+async def test_the_work_cap_is_stated(harness):
+    (reply,) = await harness.run("deck optimize", harness.alice, iterations=1000, games=50_000)
+    assert reply.ephemeral
+    assert reply.content == ("❌ iterations x games = 1,000 x 50,000 = 50,000,000 games; "
+                             "the limit is 20,000,000")
+
+
+async def test_progress_then_cancel_by_the_requester_only(harness):
+    h = harness
+    message = await start_long_job(h, h.alice, seed=3)
+    assert message.component("Cancel")["custom_id"].startswith("deck:")
+    assert "100,000 iterations × 200 games · seed 3" in message.field("Run")
+
+    as_shown = stale_copy(message)
+    (refusal,) = await h.click(message, "Cancel", h.bob)
+    assert refusal.ephemeral and refusal.content == (
+        f"❌ Only <@{h.alice.id}>, who started this optimization, can cancel it.")
+    assert cog(h).jobs_by_user[h.alice.id].cancel.is_set() is False
+
+    (ack,) = await h.click(message, "Cancel", h.alice)
+    assert ack.ephemeral and ack.content.startswith("⏹️ Cancelling")
+    await h.settle()
+    final = h.fake.messages[message.id]
+    assert final.embed.title.startswith("⏹️ Optimization cancelled after ")
+    assert "/100,000 iterations" in final.embed.title
+    assert final.components == [] and "deck-3.csv" in final.files and "winrate-3.png" in final.files
+    assert cog(h).jobs_by_user == {} and cog(h).jobs_by_id == {}
+
+    (late,) = await h.click(as_shown, "Cancel", h.alice)
+    assert late.content.startswith("❌ This optimization is not running any more")
+
+
+async def test_progress_edits_are_at_least_two_seconds_apart(harness):
+    h = harness
+    message = await start_long_job(h, h.alice)
+    await asyncio.sleep(4.5)
+    edits = [r for r in h.fake.requests if r.method == "PATCH" and "@original" in r.path
+             and r.payload and r.payload.get("embeds")]
+    assert 1 <= len(edits) <= 3  # at most one edit per 2 s in 4.5 s
+    shown = edits[-1].payload["embeds"][0]["description"]
+    assert "iteration " in shown and "best winrate" in shown and "█" in shown
+    await h.click(message, "Cancel", h.alice)
+    await h.settle()
+
+
+async def test_one_job_per_user_and_others_still_served(harness):
+    h = harness
+    message = await start_long_job(h, h.alice)
+    (refusal,) = await h.run("deck optimize", h.alice, iterations=5, games=10)
+    assert refusal.ephemeral and refusal.content.startswith("❌ You already have an optimization running")
+    (other,) = await h.run("deck optimize", h.bob, iterations=5, games=10, seed=1)
+    assert other.embed.title.startswith("🃏 Deck optimized")
+    await h.click(message, "Cancel", h.alice)
+    await h.settle()
+    (again,) = await h.run("deck optimize", h.alice, iterations=5, games=10, seed=1)
+    assert again.embed.title.startswith("🃏 Deck optimized")
+
+
+async def test_the_event_loop_keeps_answering_during_a_job(harness):
+    h = harness
+    message = await start_long_job(h, h.alice)
+    lags = []
+
+    async def ticker():
+        for _ in range(30):
+            before = time.perf_counter()
+            await asyncio.sleep(0.05)
+            lags.append(time.perf_counter() - before - 0.05)
+
+    tick = asyncio.create_task(ticker())
+    started = time.perf_counter()
+    (reply,) = await h.run("deck random", h.bob, seed=7)
+    answered_in = time.perf_counter() - started
+    await tick
+    assert reply.files["deck-7.csv"] == RANDOM_7
+    assert cog(h).jobs_by_user[h.alice.id].progress.iteration > 0  # the job was running all along
+    assert answered_in < 1.0, answered_in
+    assert max(lags) < 1.0, max(lags)
+    await h.click(message, "Cancel", h.alice)
+    await h.settle()
+
+
+async def test_cancel_button_after_a_restart_explains(harness):
+    h = harness
+    message = stale_copy(await start_long_job(h, h.alice))
+    await h.restart()
+    (reply,) = await h.click(message, "Cancel", h.alice)
+    assert reply.ephemeral and "not running any more" in reply.content
+
+
+async def test_duel_reports_winrate_with_interval(harness):
+    h = harness
+    (reply,) = await h.run("deck duel", h.alice, deck_a=("best.csv", OPTIMIZED), deck_b=("opp.csv", OPPONENT),
+                           games=4000, seed=9)
+    a = read_deck_csv(OPTIMIZED.decode(), "a")
+    b = read_deck_csv(OPPONENT.decode(), "b")
+    s = duel(a, b, 4000, 9).score
+    low, high = s.interval
+    assert reply.embed.title == f"⚔️ best.csv vs opp.csv: {100 * s.winrate:.2f}%"
+    assert f"won **{s.wins:,}** of 4,000 games, lost {s.losses:,}, tied {s.ties:,}" in reply.embed.description
+    assert f"95% interval: **{100 * low:.2f}% – {100 * high:.2f}%**" in reply.embed.description
+    assert reply.embed.footer.text.startswith("seed 9")
+
+
+async def test_duel_rejects_a_bad_deck(harness):
+    bad = b"atk,def,copies\n1,1,3\n"
+    (reply,) = await harness.run("deck duel", harness.alice, deck_a=("a.csv", bad), deck_b=("b.csv", OPPONENT))
+    assert reply.ephemeral and reply.content.startswith("❌ a.csv, row 2, column 'copies': 3 is above")
+
+
+async def test_random_deck_table_and_csv(harness):
+    (reply,) = await harness.run("deck random", harness.alice, seed=7)
+    assert reply.embed.title == "🎲 Random deck (seed 7)"
+    assert reply.files["deck-7.csv"] == RANDOM_7
+    deck = read_deck_csv(RANDOM_7.decode(), "r")
+    table = reply.embed.description
+    assert table.count("\n") == len(deck.counts()) + 2  # fence, header, one row per card, fence
+    (other,) = await harness.run("deck random", harness.alice)
+    assert other.embed.title.startswith("🎲 Random deck (seed ")
+
+
+async def test_every_command_and_option_has_help_within_limits(harness):
+    group = harness.bot.tree.get_command("deck")
+    for command in group.walk_commands():
+        assert command.description and len(command.description) <= 100, command.qualified_name
+        for param in command.parameters:
+            assert param.description and len(param.description) <= 100, f"{command.qualified_name} {param.name}"
+
+
+@pytest.fixture(autouse=True)
+async def no_job_left(harness):
+    yield
+    for job in list(cog(harness).jobs_by_id.values()) if cog(harness) else []:
+        job.cancel.set()
+    await harness.settle()
