@@ -42,9 +42,6 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 
-# work array rows of `_meta`: library size, hand size, board size, life; [player] each
-_LIB, _HAND, _BOARD, _LIFE = 0, 2, 4, 6
-_META_SIZE = 8
 _WORK_SLACK = OPENING_HAND + 4
 
 
@@ -148,25 +145,23 @@ def _attack_phase(board, me, n_me, foe, n_foe, atk, dfn, flags, hp):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _draw(p, state, lib, hand, meta):
-    n = meta[_LIB + p]
-    if n > 0:
-        state, r = _below(state, n)
-        card = lib[p, r]
-        lib[p, r] = lib[p, n - 1]
-        meta[_LIB + p] = n - 1
-        hand[p, meta[_HAND + p]] = card
-        meta[_HAND + p] += 1
-    return state
+def _draw(p, state, lib, n_lib, hand, n_hand):
+    """Move a random card of player p's library to the hand. Returns (state, library size, hand size)."""
+    if n_lib > 0:
+        state, r = _below(state, n_lib)
+        hand[p, n_hand] = lib[p, r]
+        lib[p, r] = lib[p, n_lib - 1]
+        return state, n_lib - 1, n_hand + 1
+    return state, n_lib, n_hand
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _play(p, mana, state, cost, hand, board, meta):
-    n = meta[_HAND + p]
+def _play(p, mana, state, cost, hand, n_hand, board, n_board):
+    """Play the highest affordable cost, at random among equals. Returns (state, hand size, board size)."""
     best = -1
     count = 0
     pick = -1
-    for k in range(n):
+    for k in range(n_hand):
         c = cost[hand[p, k]]
         if c <= mana:
             if c > best:
@@ -176,68 +171,70 @@ def _play(p, mana, state, cost, hand, board, meta):
             elif c == best:
                 count += 1
     if count == 0:
-        return state
+        return state, n_hand, n_board
     if count > 1:
         state, r = _below(state, count)
-        for k in range(pick, n):
+        for k in range(pick, n_hand):
             if cost[hand[p, k]] == best:
                 if r == 0:
                     pick = k
                     break
                 r -= 1
-    board[p, meta[_BOARD + p]] = hand[p, pick]
-    meta[_BOARD + p] += 1
-    hand[p, pick] = hand[p, n - 1]
-    meta[_HAND + p] = n - 1
-    return state
+    board[p, n_board] = hand[p, pick]
+    hand[p, pick] = hand[p, n_hand - 1]
+    return state, n_hand - 1, n_board + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _turn(me, foe, mana, state, lib, hand, board, hp, atk, dfn, flags, cost, n_lib, n_hand, n_mine, n_theirs, foe_life):
+    """One turn of player `me`; the counts live in local variables so they can stay in registers."""
+    state, n_lib, n_hand = _draw(me, state, lib, n_lib, hand, n_hand)
+    state, n_hand, n_mine = _play(me, mana, state, cost, hand, n_hand, board, n_mine)
+    damage, n_mine, n_theirs = _attack_phase(board, me, n_mine, foe, n_theirs, atk, dfn, flags, hp)
+    return state, n_lib, n_hand, n_mine, n_theirs, foe_life - damage
 
 
 @njit(cache=True, nogil=True)
-def _play_game(deck_1, deck_2, player_1_starts, state, atk, dfn, flags, cost, lib, hand, board, hp, meta):
-    """One game; returns (outcome, rounds, state). Lives are left in meta[_LIFE], meta[_LIFE + 1]."""
+def _play_game(deck_1, deck_2, player_1_starts, state, atk, dfn, flags, cost, lib, hand, board, hp):
+    """One game; returns (outcome, rounds, state, life of player 1, life of player 2)."""
     for k in range(deck_1.shape[0]):
         lib[0, k] = deck_1[k]
     for k in range(deck_2.shape[0]):
         lib[1, k] = deck_2[k]
-    meta[_LIB] = deck_1.shape[0]
-    meta[_LIB + 1] = deck_2.shape[0]
-    for p in range(2):
-        meta[_HAND + p] = 0
-        meta[_BOARD + p] = 0
-        meta[_LIFE + p] = STARTING_LIFE
-    for p in range(2):
-        for _ in range(OPENING_HAND):
-            state = _draw(p, state, lib, hand, meta)
-    first = 0 if player_1_starts else 1
+    lib_1, lib_2 = deck_1.shape[0], deck_2.shape[0]
+    hand_1 = hand_2 = board_1 = board_2 = 0
+    life_1 = life_2 = STARTING_LIFE
+    for _ in range(OPENING_HAND):
+        state, lib_1, hand_1 = _draw(0, state, lib, lib_1, hand, hand_1)
+    for _ in range(OPENING_HAND):
+        state, lib_2, hand_2 = _draw(1, state, lib, lib_2, hand, hand_2)
     for round_number in range(1, MAX_ROUNDS + 1):
         for half in range(2):
-            me = first ^ half
-            foe = 1 - me
-            state = _draw(me, state, lib, hand, meta)
-            state = _play(me, round_number, state, cost, hand, board, meta)
-            damage, n_me, n_foe = _attack_phase(
-                board, me, meta[_BOARD + me], foe, meta[_BOARD + foe], atk, dfn, flags, hp
-            )
-            meta[_BOARD + me] = n_me
-            meta[_BOARD + foe] = n_foe
-            meta[_LIFE + foe] -= damage
-        alive_1 = meta[_LIFE] > 0
-        alive_2 = meta[_LIFE + 1] > 0
-        if alive_1 != alive_2:
-            return (PLAYER_1 if alive_1 else PLAYER_2), round_number, state
-        if not alive_1:
-            return TIE, round_number, state
-    return TIE, MAX_ROUNDS, state
+            if (half == 0) == player_1_starts:
+                state, lib_1, hand_1, board_1, board_2, life_2 = _turn(
+                    0, 1, round_number, state, lib, hand, board, hp, atk, dfn, flags, cost,
+                    lib_1, hand_1, board_1, board_2, life_2,
+                )
+            else:
+                state, lib_2, hand_2, board_2, board_1, life_1 = _turn(
+                    1, 0, round_number, state, lib, hand, board, hp, atk, dfn, flags, cost,
+                    lib_2, hand_2, board_2, board_1, life_1,
+                )
+        if (life_1 > 0) != (life_2 > 0):
+            return (PLAYER_1 if life_1 > 0 else PLAYER_2), round_number, state, life_1, life_2
+        if life_1 <= 0:
+            return TIE, round_number, state, life_1, life_2
+    return TIE, MAX_ROUNDS, state, life_1, life_2
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _work_arrays(width):
+    """Library, hand and board of both players (card ids), and the defenders' DEF during an attack phase."""
     return (
         np.empty((2, width), np.int64),
         np.empty((2, width), np.int64),
         np.empty((2, width), np.int64),
         np.empty(width, np.int64),
-        np.empty(_META_SIZE, np.int64),
     )
 
 
@@ -247,11 +244,11 @@ def _batch(deck_1, deck_2, atk, dfn, flags, cost, n_games, seed, n_blocks):
     per_block = np.zeros((n_blocks, 3), np.int64)
     width = max(deck_1.shape[0], deck_2.shape[0]) + _WORK_SLACK
     for b in prange(n_blocks):
-        lib, hand, board, hp, meta = _work_arrays(width)
+        lib, hand, board, hp = _work_arrays(width)
         for g in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
             state = _mix64(seed + np.uint64(g + 1) * _GOLDEN)
-            outcome, _, state = _play_game(
-                deck_1, deck_2, g % 2 == 0, state, atk, dfn, flags, cost, lib, hand, board, hp, meta
+            outcome, _, _, _, _ = _play_game(
+                deck_1, deck_2, g % 2 == 0, state, atk, dfn, flags, cost, lib, hand, board, hp
             )
             per_block[b, outcome] += 1
     totals = np.zeros(3, np.int64)
@@ -264,11 +261,11 @@ def _batch(deck_1, deck_2, atk, dfn, flags, cost, n_games, seed, n_blocks):
 @njit(cache=True, nogil=True)
 def _single_game(deck_1, deck_2, player_1_starts, state, atk, dfn, flags, cost):
     width = max(deck_1.shape[0], deck_2.shape[0]) + _WORK_SLACK
-    lib, hand, board, hp, meta = _work_arrays(width)
-    outcome, rounds, state = _play_game(
-        deck_1, deck_2, player_1_starts, state, atk, dfn, flags, cost, lib, hand, board, hp, meta
+    lib, hand, board, hp = _work_arrays(width)
+    outcome, rounds, _, life_1, life_2 = _play_game(
+        deck_1, deck_2, player_1_starts, state, atk, dfn, flags, cost, lib, hand, board, hp
     )
-    return outcome, rounds, meta[_LIFE], meta[_LIFE + 1]
+    return outcome, rounds, life_1, life_2
 
 
 @njit(cache=True, nogil=True)
