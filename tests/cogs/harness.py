@@ -118,6 +118,11 @@ class Request:
     files: dict[str, bytes]
 
 
+def _message_id(route) -> int:
+    # discord.py's Route keeps only the formatted URL, not the message_id parameter.
+    return int(route.url.rsplit("/", 1)[-1])
+
+
 class FakeDiscord(AsyncWebhookAdapter):
     """Answers the bot's requests as Discord would and remembers what was posted."""
 
@@ -143,7 +148,7 @@ class FakeDiscord(AsyncWebhookAdapter):
             self.original_by_token.setdefault(token, message.id)
             return message.data
         if "@original" in path or "{message_id}" in path:
-            message_id = self.original_by_token.get(token) if "@original" in path else int(route.message_id)
+            message_id = self.original_by_token.get(token) if "@original" in path else _message_id(route)
             if method == "GET":
                 return self.messages[message_id].data
             if method == "DELETE":
@@ -183,11 +188,11 @@ class FakeDiscord(AsyncWebhookAdapter):
         if route.method == "POST" and route.path.endswith("/messages"):
             return self._post(channel_id, payload, sent_files).data
         if route.method == "PATCH" and "/messages/" in route.path:
-            return self._edit(int(route.message_id), payload, sent_files).data
+            return self._edit(_message_id(route), payload, sent_files).data
         if route.method == "GET" and "/messages/" in route.path:
-            return self.messages[int(route.message_id)].data
+            return self.messages[_message_id(route)].data
         if route.method == "DELETE" and "/messages/" in route.path:
-            self.messages.pop(int(route.message_id), None)
+            self.messages.pop(_message_id(route), None)
             return None
         raise AssertionError(f"unexpected HTTP request {route.method} {route.path}")
 
