@@ -20,9 +20,11 @@ from rules.mma.cards import CARDS, CORNER, DEFENSE, INTENSE_TRAINING, MASTER_COA
 from rules.mma.engine import (
     HAND_LIMIT,
     MEDIC_HEAL,
+    apply,
     deploy_action,
-    play_action,
     main_phase_playable,
+    move_rng,
+    play_action,
     playable_cards,
     simple_action,
 )
@@ -34,6 +36,7 @@ from rules.mma.state import (
     REPLACE_PHASE,
     SKIP_DRAW,
     Action,
+    Event,
     GameState,
     PlayerState,
 )
@@ -73,6 +76,22 @@ def choose_action(state: GameState, player: int, rng: random.Random) -> Action:
     return simple_action(player, END_TURN)
 
 
+def play_move(state: GameState, action: Action, ai_player: int | None) -> tuple[list[Action], list[Event]]:
+    """Apply a player's `action`, then the AI's moves (if `ai_player` is set) until someone else must act.
+
+    Each move draws from its own random source, `move_rng(state)`, so a saved match replays from its seed
+    and move list. Returns every action applied, the player's first, and all their events.
+    """
+    actions = [action]
+    events = apply(state, action, move_rng(state))[1]
+    while ai_player is not None and state.to_move == ai_player:
+        rng = move_rng(state)
+        reply = choose_action(state, ai_player, rng)
+        actions.append(reply)
+        events += apply(state, reply, rng)[1]
+    return actions, events
+
+
 def _worth_playing(me: PlayerState, playable: list[int]) -> tuple[list[int], list[int]]:
     """The playable corner cards that help now, and the playable techniques worth a card."""
     corners: list[int] = []
@@ -89,4 +108,4 @@ def _worth_playing(me: PlayerState, playable: list[int]) -> tuple[list[int], lis
     return corners, techniques
 
 
-__all__ = ["choose_action", "fighter_rating"]
+__all__ = ["choose_action", "fighter_rating", "play_move"]

@@ -94,7 +94,7 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
         return f"{who}: **{card}** on {target} for **{n['damage']}** ({formula}){_fighter_hint(n)}"
     if kind == "takedown":
         odds = (f"{n['chance_tenths'] * 10}% = 50% + 10% × ({n['attacker_score']} − {n['defender_score']}"
-                + (f", fatigue −{n['penalty']}" if n["penalty"] else "") + f"), roll {n['roll'] * 100:.0f}")
+                + (f", fatigue −{n['penalty']}" if n["penalty"] else "") + f"), rolled {n['roll'] * 100:.0f}/100")
         cleared = f"; clears {_name(n['cleared'])}" if n["cleared"] != NO_ONE else ""
         if not n["success"]:
             return f"{who}: **{card}** stuffed ({odds}){cleared}"

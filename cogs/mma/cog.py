@@ -1,0 +1,367 @@
+"""/mma: MMA Warriors duels between two members, or a member and the AI, played with buttons.
+
+One public message per match, edited after every move. Every click loads the match from storage,
+checks that the clicker may make that move (and that the button is not from an older version of the
+message), applies it and the AI's answer in the engine, saves it all in one versioned transaction,
+then redraws. Nothing lives in memory between clicks, so a restart loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import UserError, run_engine
+from cogs.mma import render
+from cogs.mma.items import COG_NAME, HandSelect, MatchButton
+from rules.mma.ai import play_move
+from rules.mma.cards import CARDS
+from rules.mma.engine import IDLE, action_problem, finish, new_game
+from rules.mma.state import (
+    CONCEDE,
+    DEPLOY,
+    DRAW,
+    END_TURN,
+    OVER,
+    PLAY,
+    REPLACE_PHASE,
+    SKIP_DRAW,
+    Action,
+    Event,
+    GameState,
+)
+from rules.mma.text import describe
+from storage.database import StaleUpdate
+from storage.mma import MatchConflict, MatchRecord, MmaRepository
+
+log = logging.getLogger("arena.mma")
+
+IDLE_SECONDS = render.IDLE_MINUTES * 60
+FEED_KEEP = 40  # feed lines stored per match; the message shows the newest that fit
+AI_NAME = "AI"
+NAME_LIMIT = 40
+BUTTON_KINDS = {"draw": DRAW, "skip": SKIP_DRAW, "end": END_TURN}
+
+
+def display_name(user: discord.abc.User) -> str:
+    return discord.utils.escape_markdown(user.display_name)[:NAME_LIMIT]
+
+
+def feed_lines(events: list[Event], names: tuple[str, str]) -> list[str]:
+    return [line for line in (describe(e, names) for e in events) if line]
+
+
+@app_commands.guild_only()
+class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
+          group_description="MMA Warriors: card duels against another member or the AI."):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+        self.repo = MmaRepository(bot.db)
+        self.clock = time.time  # tests move time forward for idle claims
+        self.new_seed = lambda: secrets.randbelow(2**31)  # tests pick the deal
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(MatchButton, HandSelect)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(MatchButton, HandSelect)
+
+    # --- starting matches -----------------------------------------------------------------------------
+
+    @app_commands.command(name="challenge", description="Challenge a member to an MMA Warriors match here.")
+    @app_commands.describe(opponent="The member to fight; they get Accept and Decline buttons")
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member) -> None:
+        await self.start_challenge(interaction, opponent.id, display_name(opponent), opponent.bot)
+
+    @app_commands.command(name="ai", description="Start an MMA Warriors match against the AI here.")
+    async def ai(self, interaction: discord.Interaction) -> None:
+        await self.start_ai_match(interaction)
+
+    async def start_challenge(self, interaction: discord.Interaction, opponent_id: int, opponent_name: str,
+                              opponent_is_bot: bool) -> None:
+        if opponent_id == interaction.user.id:
+            raise UserError("You cannot challenge yourself; `/mma ai` gives you a sparring partner.")
+        if opponent_is_bot:
+            raise UserError("Bots cannot accept challenges; use `/mma ai` to fight the AI.")
+        record = await self.create(interaction, (interaction.user.id, opponent_id),
+                                   (display_name(interaction.user), opponent_name), with_state=False)
+        content, embed, view = render.challenge_message(record)
+        await self.post(interaction, record, content=content, embed=embed, view=view)
+
+    async def start_ai_match(self, interaction: discord.Interaction) -> None:
+        record = await self.create(interaction, (interaction.user.id, None), (display_name(interaction.user), AI_NAME),
+                                   with_state=True)
+        await self.post(interaction, record, embed=render.match_embed(record), view=render.match_view(record))
+
+    async def create(self, interaction: discord.Interaction, players: tuple[int, int | None], names: tuple[str, str],
+                     *, with_state: bool) -> MatchRecord:
+        seed = self.new_seed()
+        state, feed = None, []
+        if with_state:
+            state, events = await run_engine(self.bot, new_game, seed)
+            feed = feed_lines(events, names)
+        now = self.clock()
+        try:
+            return await self.repo.create(interaction.guild_id, interaction.channel_id, players, names, seed, now,
+                                          state=state, feed=feed, expire_before=now - IDLE_SECONDS)
+        except MatchConflict as conflict:
+            who = "You already have" if conflict.user_id == interaction.user.id else f"<@{conflict.user_id}> already has"
+            kind = "a challenge waiting" if conflict.match.status == "pending" else "a match going"
+            raise UserError(f"{who} {kind} in this channel (match #{conflict.match.id}); finish or concede it first, "
+                            "or play in another channel.") from None
+
+    async def post(self, interaction: discord.Interaction, record: MatchRecord, **message) -> None:
+        try:
+            if interaction.response.is_done():
+                sent = await interaction.followup.send(wait=True, **message)
+            else:
+                await interaction.response.send_message(**message)
+                sent = await interaction.original_response()
+        except discord.HTTPException:
+            await self.repo.delete(record.id)
+            raise
+        await self.repo.set_message(record.id, sent.id)
+
+    # --- records and rules ----------------------------------------------------------------------------
+
+    @app_commands.command(name="stats", description="Wins, losses and favourite fighters in this server.")
+    @app_commands.describe(member="Whose record (default: yours)")
+    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        who = member or interaction.user
+        record = await self.repo.record(interaction.guild_id, who.id)
+        favourites = await self.repo.favourite_fighters(interaction.guild_id, who.id)
+        await interaction.response.send_message(embed=render.stats_embed(display_name(who), record, favourites))
+
+    @app_commands.command(name="leaderboard", description="The server's MMA Warriors players by wins.")
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        standings = await self.repo.leaderboard(interaction.guild_id)
+        await interaction.response.send_message(embed=render.leaderboard_embed(standings))
+
+    @app_commands.command(name="rules", description="The MMA Warriors rules in short.")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(embed=render.rules_embed(), ephemeral=True)
+
+    # --- components -----------------------------------------------------------------------------------
+
+    async def on_button(self, interaction: discord.Interaction, match_id: int, action: str, version: int | None,
+                        card: int | None) -> None:
+        record = await self.load(match_id)
+        if action in ("accept", "decline"):
+            await self.answer_challenge(interaction, record, action == "accept", version)
+            return
+        if action == "again":
+            await self.play_again(interaction, record)
+            return
+        if record.state is None:
+            raise UserError("This challenge was never accepted.")
+        slot = record.slot_of(interaction.user.id)
+        if slot is None:
+            raise UserError(f"You are not in this match: it is {record.names[0]} against {record.names[1]}.")
+        if action == "hand":
+            await self.show_hand(interaction, record, slot)
+        elif action == "concede":
+            await self.confirm_concede(interaction, record)
+        elif action == "claim":
+            await self.claim(interaction, record, slot)
+        elif action == "resign":
+            await self.move(interaction, record, slot, Action(slot, CONCEDE), version=None, from_hand=True)
+        elif action == "play":
+            if card is None or not 0 <= card < len(CARDS):
+                raise UserError("Choose a card from the list first.")
+            kind = DEPLOY if record.state.phase == REPLACE_PHASE else PLAY
+            await self.move(interaction, record, slot, Action(slot, kind, card), version=version, from_hand=True)
+        else:
+            await self.move(interaction, record, slot, Action(slot, BUTTON_KINDS[action]), version=version,
+                            from_hand=False)
+
+    async def on_pick(self, interaction: discord.Interaction, match_id: int, version: int, card: int) -> None:
+        record = await self.load(match_id)
+        slot = record.slot_of(interaction.user.id)
+        if slot is None or record.state is None:
+            raise UserError("This hand belongs to someone else's match.")
+        if version != record.version:
+            content, embed, view = render.hand_message(record, slot, note="The match has moved on: here is your hand now.")
+        else:
+            content, embed, view = render.hand_message(record, slot, selected=card)
+        await interaction.response.edit_message(content=content, embed=embed, view=view)
+
+    async def load(self, match_id: int) -> MatchRecord:
+        record = await self.repo.get(match_id)
+        if record is None:
+            raise UserError("This match no longer exists.")
+        return record
+
+    def lock(self, match_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    async def show_hand(self, interaction: discord.Interaction, record: MatchRecord, slot: int) -> None:
+        content, embed, view = render.hand_message(record, slot)
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            await interaction.response.edit_message(content=content, embed=embed, view=view)
+        else:
+            await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
+
+    async def confirm_concede(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        if record.status != "live":
+            raise UserError("This match is over.")
+        view = discord.ui.View(timeout=None)
+        view.add_item(MatchButton(record.id, "resign", label="Yes, concede", style=discord.ButtonStyle.danger))
+        await interaction.response.send_message(
+            f"Concede match #{record.id}? Your opponent wins and it counts as a loss.", view=view, ephemeral=True
+        )
+
+    # --- moves ----------------------------------------------------------------------------------------
+
+    async def move(self, interaction: discord.Interaction, record: MatchRecord, slot: int, action: Action, *,
+                   version: int | None, from_hand: bool) -> None:
+        async with self.lock(record.id):
+            record = await self.load(record.id)  # what the lock's previous holder saved
+            if record.status != "live":
+                raise UserError("This match is over." if record.status == "over" else "This match is not running.")
+            if version is not None and version != record.version:
+                if from_hand:
+                    content, embed, view = render.hand_message(
+                        record, slot, note="⌛ That hand was out of date, so nothing was played. Here it is now.")
+                    await interaction.response.edit_message(content=content, embed=embed, view=view)
+                    return
+                raise UserError("⌛ That button was from an earlier moment of the match, so it changed nothing. "
+                                "Use the buttons on the match message as it is now.")
+            problem = action_problem(record.state, action)
+            if problem is not None:
+                raise UserError(self.explain(record, slot, problem))
+            ai_slot = 1 if record.vs_ai else None
+            state = record.state
+            actions, events = await run_engine(self.bot, play_move, state, action, ai_slot)
+            saved = await self.save(record, state, actions, events)
+            if from_hand:
+                note = self.hand_note(saved, slot, action, events)
+                if action.kind == CONCEDE:
+                    await interaction.response.edit_message(content="🏳️ You conceded.", embed=None, view=None)
+                else:
+                    content, embed, view = render.hand_message(saved, slot, note=note)
+                    await interaction.response.edit_message(content=content, embed=embed, view=view)
+                await self.refresh_public(saved)
+            else:
+                await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
+                if action.kind == DRAW:
+                    await interaction.followup.send(self.draw_note(events[0]), ephemeral=True)
+            if saved.status == "over":
+                self._locks.pop(record.id, None)
+
+    async def save(self, record: MatchRecord, state: GameState, actions: list[Action],
+                   events: list[Event]) -> MatchRecord:
+        feed = [*record.feed, *feed_lines(events, record.names)][-FEED_KEEP:]
+        try:
+            return await self.repo.save_moves(record, state, feed, actions, self.clock())
+        except StaleUpdate:
+            raise UserError("Another click on this match landed first, so this one changed nothing.") from None
+
+    def explain(self, record: MatchRecord, slot: int, problem: str) -> str:
+        state = record.state
+        if state.phase != OVER and state.to_move != slot:
+            waiting = " to pick a fighter" if state.phase == REPLACE_PHASE else ""
+            return f"It is not your turn: waiting for {record.names[state.to_move]}{waiting}."
+        return problem[0].upper() + problem[1:] + "."
+
+    @staticmethod
+    def draw_note(event: Event) -> str:
+        if event.kind == "draw_failed":
+            return "No card drawn: only fighters are left in your deck and you already hold two."
+        n = event.numbers
+        extra = f" Your hand was full, so the oldest card, {CARDS[n['discarded']].name}, was discarded." \
+            if n["discarded"] >= 0 else ""
+        return f"🃏 You drew **{CARDS[event.card].name}**.{extra}"
+
+    def hand_note(self, record: MatchRecord, slot: int, action: Action, events: list[Event]) -> str:
+        verb = "Deployed" if action.kind == DEPLOY else "Played"
+        note = f"{verb} **{CARDS[action.card].name}**."
+        drawn = [e for e in events if e.player == slot and e.kind in ("draw", "draw_failed")]
+        if action.kind == PLAY and drawn:
+            note += " " + self.draw_note(drawn[0])
+        return note
+
+    async def refresh_public(self, record: MatchRecord) -> None:
+        """Redraw the match message after a move made elsewhere (the hand view); repost it if it is gone."""
+        embed, view = render.match_embed(record), render.match_view(record)
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        if record.message_id is not None:
+            try:
+                await channel.get_partial_message(record.message_id).edit(embed=embed, view=view)
+                return
+            except discord.NotFound:
+                log.info("match %s message %s is gone; posting it again", record.id, record.message_id)
+        sent = await channel.send(embed=embed, view=view)
+        await self.repo.set_message(record.id, sent.id)
+
+    # --- challenges, claims, rematches ------------------------------------------------------------------
+
+    async def answer_challenge(self, interaction: discord.Interaction, record: MatchRecord, accept: bool,
+                               version: int | None) -> None:
+        challenger, opponent = record.player_ids
+        user = interaction.user.id
+        if record.status != "pending" or version != record.version:
+            raise UserError("This challenge has already been answered.")
+        if user != opponent and not (user == challenger and not accept):
+            raise UserError(f"Only {record.names[1]} can answer this challenge.")
+        now = self.clock()
+        if now - record.last_move_at > IDLE_SECONDS:
+            accept = False
+        state, feed = None, []
+        if accept:
+            state, events = await run_engine(self.bot, new_game, record.seed)
+            feed = feed_lines(events, record.names)
+        try:
+            saved = await self.repo.answer_challenge(record, accept, now, state=state, feed=feed)
+        except StaleUpdate:
+            raise UserError("This challenge has already been answered.") from None
+        if saved.status == "live":
+            await interaction.response.edit_message(content=None, embed=render.match_embed(saved),
+                                                    view=render.match_view(saved))
+            return
+        content, embed, _ = render.challenge_message(saved)
+        if user == challenger:
+            embed.description = f"{record.names[0]} withdrew the challenge."
+        await interaction.response.edit_message(content=content, embed=embed, view=None)
+
+    async def claim(self, interaction: discord.Interaction, record: MatchRecord, slot: int) -> None:
+        async with self.lock(record.id):
+            record = await self.load(record.id)
+            state = record.state
+            if record.status != "live":
+                raise UserError("This match is over.")
+            if record.vs_ai:
+                raise UserError("The AI never keeps you waiting; concede instead if you want to stop.")
+            if state.to_move == slot:
+                raise UserError("It is your move: the clock is running for you, not your opponent.")
+            waited = self.clock() - record.last_move_at
+            if waited < IDLE_SECONDS:
+                left = max(1, int((IDLE_SECONDS - waited + 59) // 60))
+                raise UserError(f"{record.names[1 - slot]} still has {left} minute{'s' if left != 1 else ''} to move "
+                                f"before you can claim the win.")
+            events: list[Event] = []
+            finish(state, slot, IDLE, events)
+            saved = await self.save(record, state, [], events)
+            await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
+            self._locks.pop(record.id, None)
+
+    async def play_again(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        slot = record.slot_of(interaction.user.id)
+        if slot is None:
+            raise UserError("Only the players of this match can start its rematch; `/mma challenge` or `/mma ai` "
+                            "starts your own.")
+        if record.vs_ai:
+            await self.start_ai_match(interaction)
+        else:
+            other = record.player_ids[1 - slot]
+            await self.start_challenge(interaction, other, record.names[1 - slot], False)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Mma(bot))

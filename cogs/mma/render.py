@@ -1,0 +1,238 @@
+"""What /mma shows: the public match message, the challenge, a player's hand, records. All within limits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from cogs.common import COLOR_DEFEAT, COLOR_INFO, COLOR_VICTORY, EmbedLimits, clip, fit_embed, hp_bar
+from cogs.mma.items import HandSelect, MatchButton
+from rules.mma.cards import CARDS
+from rules.mma.engine import HAND_LIMIT, FIGHTERS_IN_HAND_LIMIT, MAX_ENERGY, card_options
+from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
+from rules.mma.text import RULES_SUMMARY
+from storage.mma import FighterUse, MatchRecord, Record, Standing
+
+CORNER_MARKS = ("🔴", "🔵")
+IDLE_MINUTES = 15
+SELECT_DESCRIPTION = 100
+
+
+def tail_within(lines: Sequence[str], limit: int) -> str:
+    """The most recent lines (the end of `lines`) that fit in `limit` characters, oldest first."""
+    kept: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        line = clip(line, limit)
+        cost = len(line) + (1 if kept else 0)
+        if used + cost > limit:
+            break
+        kept.append(line)
+        used += cost
+    return "\n".join(reversed(kept)) or "\u200b"
+
+
+def _fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
+    me = state.players[slot]
+    lines = []
+    if me.fighter == NO_ONE:
+        lines.append("*No fighter: picking the next one from hand*" if state.phase != OVER else "*No fighter left*")
+    else:
+        fighter = CARDS[me.fighter]
+        badge = " · ⭐ **ADVANTAGE**" if state.advantage == slot else ""
+        lines.append(f"**{fighter.name}** · {fighter.style}{badge}")
+        training = f" ✨**+{me.training}**" if me.training else ""
+        coach = f" (Master Coach +{me.coach})" if me.coach else ""
+        lines.append(f"STR {me.striking}{training} · GRP {me.grappling} · DEF {me.defense}{coach}")
+        lines.append(f"Stamina `{hp_bar(me.stamina, me.max_stamina, width=12)}`")
+    lines.append(f"❤️ Health **{me.health}**/100 · ⚡ Energy **{me.energy}**/{MAX_ENERGY}")
+    lines.append(f"🃏 Hand {len(me.hand)}/{HAND_LIMIT} · Deck {len(me.deck)} · KOs suffered {me.knockouts}")
+    statuses = []
+    if me.bleed:
+        statuses.append(f"🩸 Bleeding ({me.bleed} turn{'s' if me.bleed != 1 else ''})")
+    if me.staggered:
+        statuses.append("💫 Staggered: skips next turn")
+    if me.guard != NO_ONE:
+        statuses.append(f"🛡️ {CARDS[me.guard].name} ready")
+    if statuses:
+        lines.append(" · ".join(statuses))
+    return "\n".join(lines)
+
+
+def _status_line(record: MatchRecord, state: GameState) -> str:
+    mover = state.to_move
+    name = record.names[mover]
+    turn = state.players[state.current].turns
+    if state.phase == REPLACE_PHASE:
+        return f"💥 **{name}**: pick your next fighter from **My hand**."
+    if state.phase == DRAW_PHASE:
+        return f"▶ **{name}**, turn {turn}: **Draw** or **Skip draw**."
+    return f"▶ **{name}**, turn {turn}: play cards from **My hand**, then **End turn**."
+
+
+def _position_line(record: MatchRecord, state: GameState) -> str:
+    if state.advantage == NO_ONE:
+        return "🧍 Both fighters standing"
+    return f"🤼 On the ground: **{record.names[state.advantage]}** on top"
+
+
+def _end_title(record: MatchRecord, state: GameState) -> tuple[str, str, discord.Color]:
+    reason = state.reason
+    if state.winner == NO_ONE:
+        return "🤝 DRAW 🤝", f"Nobody won: {reason}.", COLOR_INFO
+    winner, loser = record.names[state.winner], record.names[1 - state.winner]
+    if record.vs_ai:
+        if state.winner == 0:
+            return "🏆 VICTORY! 🏆", f"{winner} defeated the AI! {reason}.", COLOR_VICTORY
+        return "💀 DEFEAT 💀", f"{loser} was defeated! {reason}.", COLOR_DEFEAT
+    return f"🏆 {winner} wins! 🏆", f"{loser} was defeated! {reason}.", COLOR_VICTORY
+
+
+def match_embed(record: MatchRecord) -> discord.Embed:
+    state = record.state
+    if state.phase == OVER:
+        title, head, color = _end_title(record, state)
+    else:
+        title, color = f"🥊 {record.names[0]} vs {record.names[1]}", COLOR_INFO
+        head = f"{_status_line(record, state)}\n{_position_line(record, state)}"
+    embed = discord.Embed(title=title, description=head, color=color)
+    for slot in (0, 1):
+        marker = " ▶" if state.phase != OVER and state.to_move == slot else ""
+        embed.add_field(name=f"{CORNER_MARKS[slot]} {record.names[slot]}{marker}",
+                        value=_fighter_block(record, state, slot), inline=True)
+    embed.add_field(name="Last actions", value=tail_within(record.feed, EmbedLimits.FIELD_VALUE), inline=False)
+    footer = f"Match #{record.id} · seed {record.seed} · move {state.moves}"
+    if state.phase != OVER and not record.vs_ai:
+        footer += f" · a player kept waiting {IDLE_MINUTES} min can claim the win"
+    embed.set_footer(text=footer)
+    return fit_embed(embed)
+
+
+def match_view(record: MatchRecord) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    state = record.state
+    if state.phase == OVER:
+        label = "Play again" if record.vs_ai else "Rematch"
+        view.add_item(MatchButton(record.id, "again", label=label, style=discord.ButtonStyle.primary, emoji="🔁"))
+        return view
+    v = record.version
+    drawing = state.phase == DRAW_PHASE
+    view.add_item(MatchButton(record.id, "hand", label="My hand", style=discord.ButtonStyle.primary, emoji="🃏", row=0))
+    view.add_item(MatchButton(record.id, "draw", v, label="Draw", style=discord.ButtonStyle.success,
+                              disabled=not drawing, row=0))
+    view.add_item(MatchButton(record.id, "skip", v, label="Skip draw", disabled=not drawing, row=0))
+    view.add_item(MatchButton(record.id, "end", v, label="End turn", disabled=state.phase not in (DRAW_PHASE, MAIN_PHASE),
+                              row=0))
+    view.add_item(MatchButton(record.id, "concede", label="Concede", style=discord.ButtonStyle.danger, row=0))
+    if not record.vs_ai:
+        view.add_item(MatchButton(record.id, "claim", label="Claim win (opponent idle)", emoji="⏱️", row=1))
+    return view
+
+
+def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed, discord.ui.View | None]:
+    challenger, opponent = record.names
+    content = f"<@{record.player_ids[0]}> challenges <@{record.player_ids[1]}>"
+    view = None
+    if record.status == "pending":
+        embed = discord.Embed(
+            title="🥊 MMA Warriors challenge!",
+            description=f"**{challenger}** challenges **{opponent}** to a match. {opponent}: accept or decline. "
+                        f"(It lapses after {IDLE_MINUTES} minutes; {challenger} can withdraw it with Decline.)",
+            color=COLOR_INFO,
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(MatchButton(record.id, "accept", record.version, label="Accept", style=discord.ButtonStyle.success))
+        view.add_item(MatchButton(record.id, "decline", record.version, label="Decline", style=discord.ButtonStyle.danger))
+    else:
+        words = {"declined": f"{opponent} declined the challenge.", "expired": "The challenge lapsed unanswered."}
+        embed = discord.Embed(title="🥊 Challenge closed", description=words.get(record.status, record.status),
+                              color=COLOR_DEFEAT)
+    return content, fit_embed(embed), view
+
+
+def hand_message(record: MatchRecord, slot: int, selected: int | None = None,
+                 note: str | None = None) -> tuple[str, discord.Embed, discord.ui.View]:
+    """A player's private view of their hand: every card with what it does and whether it plays now."""
+    state = record.state
+    me = state.players[slot]
+    options = card_options(state, slot)
+    lines = []
+    for option in options:
+        card = CARDS[option.card]
+        count = f" ×{option.count}" if option.count > 1 else ""
+        mark = "✅" if option.problem is None else "▫️"
+        why = f" — *{option.problem}*" if option.problem else ""
+        lines.append(f"{mark} **{card.name}**{count} · {card.summary()}{why}")
+    replacing = state.phase == REPLACE_PHASE and state.replacing == slot
+    embed = discord.Embed(
+        title=f"🃏 {record.names[slot]}'s hand ({len(me.hand)}/{HAND_LIMIT})",
+        description="\n".join(lines) or "Your hand is empty.",
+        color=COLOR_INFO,
+    )
+    embed.set_footer(text=f"Energy {me.energy}/{MAX_ENERGY} · deck {len(me.deck)} · fighters in hand "
+                          f"{me.fighters_in_hand()}/{FIGHTERS_IN_HAND_LIMIT} · match #{record.id}")
+    view = discord.ui.View(timeout=None)
+    playable = [o for o in options if o.problem is None]
+    if selected is not None and selected not in {o.card for o in playable}:
+        selected = None
+    if playable:
+        choices = [
+            discord.SelectOption(label=clip(CARDS[o.card].name + (f" ×{o.count}" if o.count > 1 else ""), 100),
+                                 value=str(o.card), description=clip(CARDS[o.card].summary(), SELECT_DESCRIPTION),
+                                 default=o.card == selected)
+            for o in playable[:25]
+        ]
+        placeholder = "Choose your next fighter" if replacing else "Choose a card to play"
+        view.add_item(HandSelect(record.id, record.version, choices, placeholder=placeholder, row=0))
+        verb = "Deploy" if replacing else "Play"
+        label = f"{verb} {CARDS[selected].name}" if selected is not None else verb
+        view.add_item(MatchButton(record.id, "play", record.version, selected, label=label,
+                                  style=discord.ButtonStyle.success, disabled=selected is None, row=1))
+    view.add_item(MatchButton(record.id, "hand", label="Refresh", emoji="🔄", row=1))
+    if state.phase == OVER:
+        status = "The match is over."
+    elif state.to_move != slot:
+        status = f"Waiting for {record.names[state.to_move]}."
+    elif replacing:
+        status = "Your fighter was knocked out: choose who comes in."
+    elif state.phase == DRAW_PHASE:
+        status = "Draw or skip the draw on the match message first."
+    else:
+        status = f"Your move: {me.energy} energy to spend."
+    content = f"{note}\n{status}" if note else status
+    return clip(content, EmbedLimits.MESSAGE), fit_embed(embed), view
+
+
+def rules_embed() -> discord.Embed:
+    embed = discord.Embed(title="📖 MMA Warriors: the rules in short", description=RULES_SUMMARY, color=COLOR_INFO)
+    embed.set_footer(text="/mma challenge @someone, or /mma ai to fight the AI.")
+    return fit_embed(embed)
+
+
+def stats_embed(name: str, record: Record, favourites: list[FighterUse]) -> discord.Embed:
+    embed = discord.Embed(title=f"📊 {name}: MMA Warriors record in this server", color=COLOR_INFO)
+    if record.played == 0:
+        embed.description = "No finished matches yet. Start one with `/mma challenge` or `/mma ai`."
+        return fit_embed(embed)
+    rate = record.wins / record.played
+    embed.description = (
+        f"**{record.wins}** wins · **{record.losses}** losses · **{record.draws}** draws ({rate:.0%} won)\n"
+        f"against players {record.wins - record.wins_vs_ai}–{record.losses - record.losses_vs_ai}, "
+        f"against the AI {record.wins_vs_ai}–{record.losses_vs_ai}"
+    )
+    lines = [f"**{f.fighter}**: {f.matches} match{'es' if f.matches != 1 else ''}, {f.wins} won" for f in favourites]
+    embed.add_field(name="Favourite fighters", value="\n".join(lines) or "—", inline=False)
+    return fit_embed(embed)
+
+
+def leaderboard_embed(standings: list[Standing]) -> discord.Embed:
+    medals = {0: "🥇", 1: "🥈", 2: "🥉"}
+    lines = []
+    for index, s in enumerate(standings):
+        played = s.wins + s.losses + s.draws
+        lines.append(f"{medals.get(index, f'{index + 1}.')} <@{s.user_id}>: {s.wins} W · {s.losses} L · {s.draws} D "
+                     f"({s.wins / played:.0%})")
+    embed = discord.Embed(title="🏆 MMA Warriors leaderboard", color=COLOR_INFO,
+                          description="\n".join(lines) or "No finished matches in this server yet.")
+    return fit_embed(embed)

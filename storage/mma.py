@@ -1,0 +1,254 @@
+"""MMA Warriors storage: challenges and matches (state saved after every move), the move log, and records."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from rules.mma.cards import CARDS
+from rules.mma.state import Action, GameState
+from storage.database import Database, StaleUpdate
+
+ACTIVE = ("pending", "live")
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    player_ids: tuple[int, int | None]  # None: the AI
+    names: tuple[str, str]
+    status: str
+    seed: int
+    state: GameState | None  # None while the challenge is pending
+    feed: tuple[str, ...]
+    version: int
+    last_move_at: float
+    winner_slot: int | None
+    result_reason: str | None
+
+    @property
+    def vs_ai(self) -> bool:
+        return self.player_ids[1] is None
+
+    def slot_of(self, user_id: int) -> int | None:
+        """0 or 1 for a player of this match, None for anyone else."""
+        if user_id == self.player_ids[0]:
+            return 0
+        if self.player_ids[1] is not None and user_id == self.player_ids[1]:
+            return 1
+        return None
+
+
+@dataclass(frozen=True)
+class Record:
+    wins: int
+    losses: int
+    draws: int
+    wins_vs_ai: int
+    losses_vs_ai: int
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.losses + self.draws
+
+
+@dataclass(frozen=True)
+class FighterUse:
+    fighter: str
+    matches: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class Standing:
+    user_id: int
+    wins: int
+    losses: int
+    draws: int
+
+
+class MatchConflict(Exception):
+    """A player already has a challenge or a match going in this channel."""
+
+    def __init__(self, user_id: int, match: MatchRecord):
+        super().__init__(f"user {user_id} is busy with match {match.id}")
+        self.user_id = user_id
+        self.match = match
+
+
+def _record(row) -> MatchRecord:
+    state = GameState.from_dict(json.loads(row["state_json"])) if row["state_json"] else None
+    return MatchRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        message_id=row["message_id"],
+        player_ids=(row["player0_id"], row["player1_id"]),
+        names=(row["player0_name"], row["player1_name"]),
+        status=row["status"],
+        seed=row["seed"],
+        state=state,
+        feed=tuple(json.loads(row["feed_json"])),
+        version=row["version"],
+        last_move_at=row["last_move_at"],
+        winner_slot=row["winner_slot"],
+        result_reason=row["result_reason"],
+    )
+
+
+def _state_json(state: GameState) -> str:
+    return json.dumps(state.to_dict(), separators=(",", ":"))
+
+
+class MmaRepository:
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def get(self, match_id: int) -> MatchRecord | None:
+        row = await self.db.fetch_one("SELECT * FROM mma_matches WHERE id = ?", (match_id,))
+        return _record(row) if row else None
+
+    async def create(self, guild_id: int, channel_id: int, players: tuple[int, int | None], names: tuple[str, str],
+                     seed: int, now: float, *, state: GameState | None, feed: list[str],
+                     expire_before: float) -> MatchRecord:
+        """A pending challenge (state None) or a live match against the AI (state given).
+
+        Refused with MatchConflict when either human already has an active match in the channel;
+        challenges left unanswered since `expire_before` expire first and do not count.
+        """
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE mma_matches SET status = 'expired' WHERE channel_id = ? AND status = 'pending' "
+                "AND last_move_at < ?", (channel_id, expire_before),
+            )
+            for user_id in players:
+                if user_id is None:
+                    continue
+                async with conn.execute(
+                    "SELECT * FROM mma_matches WHERE channel_id = ? AND status IN ('pending', 'live') "
+                    "AND (player0_id = ? OR player1_id = ?) ORDER BY id LIMIT 1",
+                    (channel_id, user_id, user_id),
+                ) as cursor:
+                    busy = await cursor.fetchone()
+                if busy is not None:
+                    raise MatchConflict(user_id, _record(busy))
+            async with conn.execute(
+                "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
+                "status, seed, state_json, feed_json, last_move_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "RETURNING *",
+                (guild_id, channel_id, players[0], names[0], players[1], names[1],
+                 "pending" if state is None else "live", seed, _state_json(state) if state else None,
+                 json.dumps(feed), now),
+            ) as cursor:
+                return _record(await cursor.fetchone())
+
+    async def set_message(self, match_id: int, message_id: int) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE mma_matches SET message_id = ? WHERE id = ?", (message_id, match_id))
+
+    async def delete(self, match_id: int) -> None:
+        """Remove a match whose message could not be posted."""
+        async with self.db.transaction() as conn:
+            await conn.execute("DELETE FROM mma_matches WHERE id = ?", (match_id,))
+
+    async def answer_challenge(self, match: MatchRecord, accept: bool, now: float, *, state: GameState | None = None,
+                               feed: list[str] | None = None) -> MatchRecord:
+        """Pending -> live (with the dealt state) or -> declined; StaleUpdate if it was answered already."""
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                "UPDATE mma_matches SET status = ?, state_json = ?, feed_json = ?, version = version + 1, "
+                "last_move_at = ? WHERE id = ? AND version = ? AND status = 'pending' RETURNING *",
+                ("live" if accept else "declined", _state_json(state) if state else None,
+                 json.dumps(feed or []), now, match.id, match.version),
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                raise StaleUpdate(match.id)
+            return _record(row)
+
+    async def save_moves(self, match: MatchRecord, state: GameState, feed: list[str],
+                         moves: list[Action], now: float) -> MatchRecord:
+        """Save the state after `moves` (numbered from the state's move count before them) in one
+        transaction, if nobody saved since `match` was read; a finished match also writes the records."""
+        over = state.phase == "over"
+        winner = None if not over or state.winner < 0 else state.winner
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                "UPDATE mma_matches SET state_json = ?, feed_json = ?, version = version + 1, last_move_at = ?, "
+                "status = ?, winner_slot = ?, result_reason = ? WHERE id = ? AND version = ? AND status = 'live' "
+                "RETURNING *",
+                (_state_json(state), json.dumps(feed), now, "over" if over else "live", winner,
+                 state.reason if over else None, match.id, match.version),
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                raise StaleUpdate(match.id)
+            first = state.moves - len(moves)
+            await conn.executemany(
+                "INSERT INTO mma_moves (match_id, seq, slot, action_json, made_at) VALUES (?, ?, ?, ?, ?)",
+                [(match.id, first + i, action.player, json.dumps(action.to_dict()), now)
+                 for i, action in enumerate(moves)],
+            )
+            if over:
+                await self._write_results(conn, match, state, now)
+            return _record(row)
+
+    async def _write_results(self, conn, match: MatchRecord, state: GameState, now: float) -> None:
+        for slot, user_id in enumerate(match.player_ids):
+            if user_id is None:
+                continue
+            outcome = "draw" if state.winner < 0 else "win" if state.winner == slot else "loss"
+            await conn.execute(
+                "INSERT INTO mma_results (guild_id, user_id, match_id, outcome, opponent_id, reason, finished_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (match.guild_id, user_id, match.id, outcome, match.player_ids[1 - slot], state.reason, now),
+            )
+            await conn.executemany(
+                "INSERT OR IGNORE INTO mma_fielded (guild_id, user_id, match_id, fighter, won) VALUES (?, ?, ?, ?, ?)",
+                [(match.guild_id, user_id, match.id, CARDS[f].name, int(outcome == "win"))
+                 for f in state.players[slot].fielded],
+            )
+
+    async def moves(self, match_id: int) -> list[Action]:
+        rows = await self.db.fetch_all(
+            "SELECT action_json FROM mma_moves WHERE match_id = ? ORDER BY seq", (match_id,)
+        )
+        return [Action.from_dict(json.loads(r["action_json"])) for r in rows]
+
+    # --- records ------------------------------------------------------------------------------------
+
+    async def record(self, guild_id: int, user_id: int) -> Record:
+        row = await self.db.fetch_one(
+            "SELECT "
+            "coalesce(sum(outcome = 'win'), 0) AS wins, coalesce(sum(outcome = 'loss'), 0) AS losses, "
+            "coalesce(sum(outcome = 'draw'), 0) AS draws, "
+            "coalesce(sum(outcome = 'win' AND opponent_id IS NULL), 0) AS wins_vs_ai, "
+            "coalesce(sum(outcome = 'loss' AND opponent_id IS NULL), 0) AS losses_vs_ai "
+            "FROM mma_results WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        return Record(row["wins"], row["losses"], row["draws"], row["wins_vs_ai"], row["losses_vs_ai"])
+
+    async def favourite_fighters(self, guild_id: int, user_id: int, limit: int = 3) -> list[FighterUse]:
+        rows = await self.db.fetch_all(
+            "SELECT fighter, count(*) AS matches, sum(won) AS wins FROM mma_fielded WHERE guild_id = ? AND user_id = ? "
+            "GROUP BY fighter ORDER BY matches DESC, wins DESC, fighter LIMIT ?",
+            (guild_id, user_id, limit),
+        )
+        return [FighterUse(r["fighter"], r["matches"], r["wins"]) for r in rows]
+
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[Standing]:
+        rows = await self.db.fetch_all(
+            "SELECT user_id, sum(outcome = 'win') AS wins, sum(outcome = 'loss') AS losses, "
+            "sum(outcome = 'draw') AS draws FROM mma_results WHERE guild_id = ? GROUP BY user_id "
+            "ORDER BY wins DESC, losses ASC, draws DESC, min(finished_at) LIMIT ?",
+            (guild_id, limit),
+        )
+        return [Standing(r["user_id"], r["wins"], r["losses"], r["draws"]) for r in rows]
+
+
+__all__ = ["ACTIVE", "FighterUse", "MatchConflict", "MatchRecord", "MmaRepository", "Record", "Standing",
+           "StaleUpdate"]

@@ -1,0 +1,361 @@
+"""/mma through the real command tree and views, with a real SQLite file."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from rules.mma.cards import CARDS, card_named
+from rules.mma.engine import main_phase_playable, new_game
+from rules.mma.state import GameState
+from tests.cogs.harness import CHANNEL_ID, Message, User
+
+CAROL = User(800000000000000004, "Carol")
+
+
+def strike_seed() -> int:
+    """A deal whose first player holds a strike they can afford on turn 1."""
+    for seed in range(1000):
+        state, _ = new_game(seed)
+        if any(CARDS[c].kind == "strike" and CARDS[c].cost <= 8 for c in state.players[0].hand):
+            return seed
+    raise AssertionError("no such seed")
+
+
+@pytest.fixture
+def h(harness):
+    fix_deals(harness)
+    return harness
+
+
+def fix_deals(harness, seed: int | None = None) -> None:
+    cog = harness.bot.get_cog("MMA")
+    chosen = strike_seed() if seed is None else seed
+    cog.new_seed = lambda: chosen
+
+
+async def match_row(h, match_id: int | None = None):
+    if match_id is None:
+        return await h.bot.db.fetch_one("SELECT * FROM mma_matches ORDER BY id DESC LIMIT 1")
+    return await h.bot.db.fetch_one("SELECT * FROM mma_matches WHERE id = ?", (match_id,))
+
+
+async def saved_state(h, match_id: int | None = None) -> GameState:
+    return GameState.from_dict(json.loads((await match_row(h, match_id))["state_json"]))
+
+
+async def write_state(h, match_id: int, state: GameState) -> None:
+    """Put a match into a chosen position (as if it had been played there)."""
+    async with h.bot.db.transaction() as conn:
+        await conn.execute("UPDATE mma_matches SET state_json = ? WHERE id = ?",
+                           (json.dumps(state.to_dict()), match_id))
+
+
+def snapshot(message: Message) -> Message:
+    """The message as it looks now, kept even after the bot edits it."""
+    return Message(message.id, message.channel_id, copy.deepcopy(message.data), ephemeral=message.ephemeral)
+
+
+async def start_pvp(h) -> Message:
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    assert await h.click(challenge, "Accept", h.bob) == []
+    return challenge
+
+
+async def play_first_card(h, user: User, match: Message) -> tuple[Message, str]:
+    """Open the hand, choose the first playable card and play it; returns the hand message and the card."""
+    (hand,) = await h.click(match, "My hand", user)
+    select = hand.component("Choose a card to play")
+    value = select["options"][0]["value"]
+    assert await h.click(hand, "Choose a card to play", user, values=[value]) == []
+    name = CARDS[int(value)].name
+    assert hand.component(f"Play {name}")["disabled"] is False
+    assert await h.click(hand, f"Play {name}", user) == []
+    return hand, name
+
+
+async def test_challenge_accept_and_a_few_turns_with_the_buttons(h):
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    assert not challenge.ephemeral and challenge.embed.title == "🥊 MMA Warriors challenge!"
+    assert challenge.content == f"<@{h.alice.id}> challenges <@{h.bob.id}>"
+    (refusal,) = await h.click(challenge, "Accept", CAROL)
+    assert refusal.ephemeral and refusal.content == "❌ Only Bob can answer this challenge."
+    (refusal,) = await h.click(challenge, "Accept", h.alice)
+    assert refusal.content == "❌ Only Bob can answer this challenge."
+
+    assert await h.click(challenge, "Accept", h.bob) == []  # the challenge message becomes the match
+    match = challenge
+    assert match.embed.title == "🥊 Alice vs Bob"
+    assert "▶ **Alice**, turn 1: **Draw** or **Skip draw**." in match.embed.description
+    assert "Health **100**/100 · ⚡ Energy **8**/16" in match.field("🔴 Alice")
+    assert "Hand 4/10" in match.field("🔴 Alice")
+    assert "Alice sends in" in match.field("Last actions") and "Bob sends in" in match.field("Last actions")
+    assert [c["label"] for c in match.components] == ["My hand", "Draw", "Skip draw", "End turn", "Concede",
+                                                      "Claim win (opponent idle)"]
+    assert all(len(c["custom_id"]) <= 100 for c in match.components)
+    before_draw = snapshot(match)
+
+    # Bob may not act on Alice's turn.
+    (refusal,) = await h.click(match, "Draw", h.bob)
+    assert refusal.ephemeral and refusal.content == "❌ It is not your turn: waiting for Alice."
+    (refusal,) = await h.click(match, "Draw", CAROL)
+    assert refusal.content == "❌ You are not in this match: it is Alice against Bob."
+
+    (drawn,) = await h.click(match, "Draw", h.alice)
+    assert drawn.ephemeral and drawn.content.startswith("🃏 You drew **")
+    assert "Alice draws (69 left in deck)" in match.field("Last actions")
+    assert "play cards from **My hand**, then **End turn**" in match.embed.description
+    assert match.component("Draw")["disabled"] is True
+
+    # A click on the message as it was before the draw is stale: nothing changes.
+    version = (await match_row(h))["version"]
+    (stale,) = await h.click(before_draw, "Skip draw", h.alice)
+    assert stale.ephemeral and "earlier moment of the match" in stale.content
+    assert (await match_row(h))["version"] == version
+
+    hand, played = await play_first_card(h, h.alice, match)
+    assert hand.ephemeral and hand.content.startswith(f"Played **{played}**.")
+    assert f"**{played}** hits" in match.field("Last actions")
+    state = await saved_state(h)
+    assert state.players[1].stamina < state.players[1].max_stamina
+    assert state.players[0].energy < 8
+
+    assert await h.click(match, "End turn", h.alice) == []
+    assert "▶ **Bob**, turn 1" in match.embed.description
+    assert await h.click(match, "Skip draw", h.bob) == []
+    assert "Bob skips the draw" in match.field("Last actions")
+    assert await h.click(match, "End turn", h.bob) == []
+    assert "▶ **Alice**, turn 2" in match.embed.description
+    assert "Energy **10**/16" in match.field("🔴 Alice")
+
+    moves = await h.bot.db.fetch_all("SELECT seq, slot, action_json FROM mma_moves ORDER BY seq")
+    assert [(m["slot"], json.loads(m["action_json"])["kind"]) for m in moves] == [
+        (0, "draw"), (0, "play"), (0, "end_turn"), (1, "skip_draw"), (1, "end_turn")]
+    assert [m["seq"] for m in moves] == list(range(5))
+
+
+async def test_a_stale_hand_view_plays_nothing_and_shows_the_hand_as_it_is(h):
+    match = await start_pvp(h)
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    value = hand.component("Choose a card to play")["options"][0]["value"]
+    await h.click(hand, "Choose a card to play", h.alice, values=[value])
+    old_hand = snapshot(hand)
+    await h.click(hand, f"Play {CARDS[int(value)].name}", h.alice)
+    version = (await match_row(h))["version"]
+    assert await h.click(old_hand, f"Play {CARDS[int(value)].name}", h.alice) == []
+    assert old_hand.id == hand.id and hand.content.startswith("⌛ That hand was out of date")
+    assert (await match_row(h))["version"] == version
+
+
+async def test_two_clicks_at_once_apply_once(h):
+    match = await start_pvp(h)
+    await h.click(match, "Draw", h.alice, wait=False)
+    await h.click(match, "Draw", h.alice, wait=False)
+    await h.settle()
+    moves = await h.bot.db.fetch_all("SELECT * FROM mma_moves")
+    assert len(moves) == 1
+    refusals = [m for m in h.messages if m.ephemeral and m.content.startswith("❌")]
+    assert len(refusals) == 1 and "changed nothing" in refusals[0].content
+    assert (await saved_state(h)).players[0].hand.__len__() == 5
+
+
+async def test_restart_in_the_middle_of_a_match_and_the_match_goes_on(h):
+    match = await start_pvp(h)
+    await h.click(match, "Draw", h.alice)
+    await play_first_card(h, h.alice, match)
+    before = await saved_state(h)
+    await h.restart()
+    fix_deals(h)
+    assert await saved_state(h) == before
+    (hand,) = await h.click(match, "My hand", h.alice)  # the old message's buttons still work
+    assert hand.ephemeral and "Alice's hand" in hand.embed.title
+    assert await h.click(match, "End turn", h.alice) == []
+    (drawn,) = await h.click(match, "Draw", h.bob)
+    assert drawn.ephemeral and drawn.content.startswith("🃏 You drew")
+    assert "▶ **Bob**, turn 1: play cards" in match.embed.description
+    assert len(await h.bot.db.fetch_all("SELECT * FROM mma_moves")) == 4
+
+
+async def test_knockout_replacement_is_chosen_from_the_hand(h):
+    match = await start_pvp(h)
+    await h.click(match, "Skip draw", h.alice)
+    row = await match_row(h)
+    state = await saved_state(h)
+    # Bob's fighter is on its last legs and Bob holds two fighters; Alice has a Quick Jab.
+    bob = state.players[1]
+    bob.stamina = 1
+    fighters = [n for n in ("Max Holloway", "Belal Muhammad", "Tom Aspinall") if card_named(n).id != bob.fighter][:2]
+    for name in fighters:
+        card = card_named(name).id
+        for pile in (state.players[1].deck, state.players[1].discard):
+            if card in pile:
+                pile.remove(card)
+        if card not in bob.hand and card != bob.fighter:
+            bob.hand.append(card)
+    jab = card_named("Quick Jab").id
+    alice = state.players[0]
+    if jab not in alice.hand:
+        alice.deck.remove(jab)
+        alice.hand.append(jab)
+    await write_state(h, row["id"], state)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(jab)])
+    await h.click(hand, "Play Quick Jab", h.alice)
+    assert "**KO!**" in match.field("Last actions")
+    assert "💥 **Bob**: pick your next fighter from **My hand**." in match.embed.description
+    assert "Health **80**/100" in match.field("🔵 Bob")
+
+    (refusal,) = await h.click(match, "End turn", h.alice)
+    assert refusal.content == "❌ It is not your turn: waiting for Bob to pick a fighter."
+    (pick,) = await h.click(match, "My hand", h.bob)
+    assert "choose who comes in" in pick.content
+    options = pick.component("Choose your next fighter")["options"]
+    names = {o["label"] for o in options}
+    assert names == set(fighters)
+    chosen = card_named(fighters[0])
+    await h.click(pick, "Choose your next fighter", h.bob, values=[str(chosen.id)])
+    await h.click(pick, f"Deploy {chosen.name}", h.bob)
+    assert pick.content.startswith(f"Deployed **{chosen.name}**.")
+    assert f"Bob sends in **{chosen.name}** ({chosen.stamina} stamina)" in match.field("Last actions")
+    assert f"**{chosen.name}** · {chosen.style}" in match.field("🔵 Bob")
+    assert "▶ **Alice**, turn 1: play cards" in match.embed.description
+
+
+def choose_human_move(h, match: Message, state: GameState) -> str:
+    if state.phase == "draw":
+        return "Skip draw" if len(state.players[0].hand) >= 10 and main_phase_playable(state, 0) else "Draw"
+    return "hand"
+
+
+async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_leaves(h):
+    (match,) = await h.run("mma ai", h.alice)
+    assert match.embed.title == "🥊 Alice vs AI" and not match.ephemeral
+    assert "Claim win (opponent idle)" not in [c["label"] for c in match.components]
+    await h.click(match, "Skip draw", h.alice)
+    assert await h.click(match, "End turn", h.alice) == []  # the AI's whole turn plays out at once
+    assert "— AI, turn 1: 8 energy" in match.field("Last actions")
+    assert "▶ **Alice**, turn 2: **Draw** or **Skip draw**." in match.embed.description
+    for _ in range(400):
+        row = await match_row(h)
+        if row["status"] == "over":
+            break
+        state = await saved_state(h)
+        assert state.to_move == 0  # the AI's turns play out at once
+        if state.phase == "draw":
+            await h.click(match, choose_human_move(h, match, state), h.alice)
+            continue
+        (hand,) = await h.click(match, "My hand", h.alice)
+        placeholder = "Choose your next fighter" if state.phase == "replace" else "Choose a card to play"
+        try:
+            select = hand.component(placeholder)
+        except AssertionError:
+            await h.click(match, "End turn", h.alice)
+            continue
+        value = select["options"][0]["value"]
+        await h.click(hand, placeholder, h.alice, values=[value])
+        verb = "Deploy" if state.phase == "replace" else "Play"
+        await h.click(hand, f"{verb} {CARDS[int(value)].name}", h.alice)
+        if state.phase == "main" and (await saved_state(h)).players[0].energy < 3:
+            await h.click(match, "End turn", h.alice)
+    row = await match_row(h)
+    assert row["status"] == "over"
+    final = await saved_state(h)
+    won = final.winner == 0
+    assert match.embed.title == ("🏆 VICTORY! 🏆" if won else "💀 DEFEAT 💀")
+    assert final.reason in match.embed.description
+    assert [c["label"] for c in match.components] == ["Play again"]
+    assert ("🏆 Alice wins" if won else "🏆 AI wins") in match.field("Last actions")
+
+    results = await h.bot.db.fetch_all("SELECT user_id, outcome, opponent_id FROM mma_results")
+    assert [tuple(r) for r in results] == [(h.alice.id, "win" if won else "loss", None)]
+    (stats,) = await h.run("mma stats", h.bob, member=h.alice)
+    assert stats.embed.title == "📊 Alice: MMA Warriors record in this server"
+    assert f"**{int(won)}** wins · **{int(not won)}** losses" in stats.embed.description
+    assert f"against the AI {int(won)}–{int(not won)}" in stats.embed.description
+    fielded = CARDS[final.players[0].fielded[0]].name
+    assert f"**{fielded}**: 1 match" in stats.field("Favourite fighters")
+    (board,) = await h.run("mma leaderboard", h.bob)
+    assert f"<@{h.alice.id}>: {int(won)} W · {int(not won)} L · 0 D" in board.embed.description
+
+    (again,) = await h.click(match, "Play again", h.alice)
+    assert again.embed.title == "🥊 Alice vs AI" and again.id != match.id
+
+
+async def test_concede_asks_first_then_ends_the_match(h):
+    match = await start_pvp(h)
+    (confirm,) = await h.click(match, "Concede", h.bob)
+    assert confirm.ephemeral and "Concede match #" in confirm.content
+    assert (await match_row(h))["status"] == "live"
+    assert await h.click(confirm, "Yes, concede", h.bob) == []
+    assert confirm.content == "🏳️ You conceded."
+    assert match.embed.title == "🏆 Alice wins! 🏆"
+    assert "Bob was defeated! Conceded." in match.embed.description
+    assert [c["label"] for c in match.components] == ["Rematch"]
+    results = await h.bot.db.fetch_all("SELECT user_id, outcome, reason FROM mma_results ORDER BY user_id")
+    assert [tuple(r) for r in results] == [(h.alice.id, "win", "Conceded"), (h.bob.id, "loss", "Conceded")]
+    (refusal,) = await h.click(confirm if confirm.components else match, "Rematch", CAROL)
+    assert "Only the players of this match" in refusal.content
+    (rematch,) = await h.click(match, "Rematch", h.bob)
+    assert rematch.content == f"<@{h.bob.id}> challenges <@{h.alice.id}>"
+
+
+async def test_idle_opponent_can_be_claimed_after_15_minutes(h):
+    match = await start_pvp(h)
+    cog = h.bot.get_cog("MMA")
+    (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
+    assert refusal.content == "❌ It is your move: the clock is running for you, not your opponent."
+    await h.click(match, "End turn", h.alice)
+    (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
+    assert refusal.content == "❌ Bob still has 15 minutes to move before you can claim the win."
+    start = cog.clock()
+    cog.clock = lambda: start + 14 * 60 + 30
+    (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
+    assert refusal.content == "❌ Bob still has 1 minute to move before you can claim the win."
+    cog.clock = lambda: start + 15 * 60 + 1
+    assert await h.click(match, "Claim win (opponent idle)", h.alice) == []
+    assert match.embed.title == "🏆 Alice wins! 🏆" and "Opponent idle" in match.embed.description
+    assert (await match_row(h))["result_reason"] == "Opponent idle"
+
+
+async def test_one_live_match_per_player_per_channel(h):
+    await h.run("mma challenge", h.alice, opponent=h.bob)
+    (refusal,) = await h.run("mma ai", h.alice)
+    assert refusal.ephemeral and "You already have a challenge waiting in this channel" in refusal.content
+    (refusal,) = await h.run("mma challenge", CAROL, opponent=h.bob)
+    assert f"<@{h.bob.id}> already has a challenge waiting" in refusal.content
+    (elsewhere,) = await h.run("mma ai", h.alice, channel_id=CHANNEL_ID + 1)
+    assert elsewhere.embed.title == "🥊 Alice vs AI"
+    (refusal,) = await h.run("mma challenge", h.alice, opponent=h.alice)
+    assert "cannot challenge yourself" in refusal.content
+    assert len(await h.bot.db.fetch_all("SELECT * FROM mma_matches")) == 2
+
+
+async def test_decline_and_withdraw_close_the_challenge(h):
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    assert await h.click(challenge, "Decline", h.bob) == []
+    assert challenge.embed.description == "Bob declined the challenge." and challenge.components == []
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    old = snapshot(challenge)
+    assert await h.click(challenge, "Decline", h.alice) == []
+    assert challenge.embed.description == "Alice withdrew the challenge."
+    (refusal,) = await h.click(old, "Accept", h.bob)
+    assert refusal.content == "❌ This challenge has already been answered."
+    statuses = await h.bot.db.fetch_all("SELECT status FROM mma_matches ORDER BY id")
+    assert [r["status"] for r in statuses] == ["declined", "declined"]
+
+
+async def test_rules_summary_fits_and_every_command_has_help(h):
+    (rules,) = await h.run("mma rules", h.alice)
+    assert rules.ephemeral and rules.embed.title.startswith("📖 MMA Warriors")
+    assert "Takedowns" in rules.embed.description and len(rules.embed) <= 6000
+    (stats,) = await h.run("mma stats", h.alice)
+    assert "No finished matches yet" in stats.embed.description
+    group = h.bot.tree.get_command("mma")
+    assert {c.name for c in group.walk_commands()} == {"challenge", "ai", "stats", "leaderboard", "rules"}
+    for command in group.walk_commands():
+        assert command.description
+        for param in command.parameters:
+            assert param.description and param.description != "…"
