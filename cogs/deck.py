@@ -136,11 +136,12 @@ def deck_block(deck: Deck) -> str:
 
 
 def deck_table(deck: Deck) -> str:
-    rows = [f"{'cost':>4} {'atk':>3} {'def':>3}  {'keywords':<40} copies"]
+    """A narrow table (phones wrap wide code blocks): Y marks a keyword."""
+    rows = ["cost atk def tau tra dis  fs  n"]
     for card, copies in deck.counts():
-        words = ", ".join(k.title for k in card.keywords) or "-"
-        rows.append(f"{card.cost:>4} {card.atk:>3} {card.defense:>3}  {words:<40} {copies:>6}")
-    return "```\n" + "\n".join(rows) + "\n```"
+        marks = " ".join(f"{'Y' if card.has(k) else '.':>3}" for k in Keyword)
+        rows.append(f"{card.cost:>4} {card.atk:>3} {card.defense:>3} {marks} {copies:>2}")
+    return "```\n" + "\n".join(rows) + "\n```\ntau = Taunt, tra = Trample, dis = Distortion, fs = First Strike"
 
 
 def result_embed(job: Job, result: OptimizeResult, seconds: float) -> discord.Embed:
@@ -179,7 +180,7 @@ def result_files(result: OptimizeResult, chart: bytes) -> list[discord.File]:
     ]
 
 
-def run_job(job: Job, report) -> tuple[OptimizeResult, bytes, float]:
+def compute_job(job: Job, report) -> tuple[OptimizeResult, bytes, float]:
     """The whole job, in a worker thread: the optimization, then its chart."""
     started = time.perf_counter()
     last = 0.0
@@ -200,8 +201,11 @@ def run_job(job: Job, report) -> tuple[OptimizeResult, bytes, float]:
 
 def warm_up() -> None:
     """Load the compiled kernels from the on-disk cache (or compile them once) before the first user waits."""
-    deck = random_deck(set_list(), random.Random(0))
-    duel(deck, deck, 2, 0)
+    try:
+        deck = random_deck(set_list(), random.Random(0))
+        duel(deck, deck, 2, 0)
+    except Exception:  # the first job would then compile them itself
+        log.warning("warming up the deck optimizer's kernels failed", exc_info=True)
 
 
 # --- the cog ------------------------------------------------------------------------------------------------
@@ -302,7 +306,7 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
             loop.call_soon_threadsafe(progress.report, p, context=context)
 
         try:
-            result, chart, seconds = await loop.run_in_executor(self.executor, run_job, job, report)
+            result, chart, seconds = await loop.run_in_executor(self.executor, compute_job, job, report)
         except Exception as exc:
             await progress.close()
             failed = discord.Embed(title="⚠️ The optimization failed", description=run_text(job), color=COLOR_DEFEAT)

@@ -213,7 +213,8 @@ async def test_random_deck_table_and_csv(harness):
     assert reply.files["deck-7.csv"] == RANDOM_7
     deck = read_deck_csv(RANDOM_7.decode(), "r")
     table = reply.embed.description
-    assert table.count("\n") == len(deck.counts()) + 2  # fence, header, one row per card, fence
+    assert table.count("\n") == len(deck.counts()) + 3  # fence, header, one row per card, fence, legend
+    assert "   4   0   2   .   Y   Y   Y  1" in table  # the 0/2 Trample+Distortion+First Strike
     (other,) = await harness.run("deck random", harness.alice)
     assert other.embed.title.startswith("🎲 Random deck (seed ")
 
