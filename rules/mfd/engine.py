@@ -410,6 +410,18 @@ def run_battle(
     )
 
 
+def check_odds_work(heroes: Roster, villains: Roster, battles: int) -> None:
+    """Refuse odds that would be too much work, before any is done."""
+    if battles < 1:
+        raise RuleInputError(f"the number of battles must be at least 1 (got {battles})")
+    size = len(heroes.fighters) + len(villains.fighters)
+    if battles * size > MAX_ODDS_FIGHTERS:
+        raise RuleInputError(
+            f"{battles:,} battles of {size:,} fighters is {battles * size:,} fighters in all; the limit is "
+            f"{MAX_ODDS_FIGHTERS:,}: use fewer battles")
+    check_attack_limit(heroes, villains)
+
+
 def simulate_odds(
     heroes: Roster,
     villains: Roster,
@@ -425,15 +437,9 @@ def simulate_odds(
     Battles run in batches (at least ten batches when there are 100 battles or more, so `progress` has
     something to report); `progress(done, battles)` is called after each batch.
     """
-    if battles < 1:
-        raise RuleInputError(f"the number of battles must be at least 1 (got {battles})")
-    size = len(heroes.fighters) + len(villains.fighters)
-    if battles * size > MAX_ODDS_FIGHTERS:
-        raise RuleInputError(
-            f"{battles:,} battles of {size:,} fighters is {battles * size:,} fighters in all; the limit is "
-            f"{MAX_ODDS_FIGHTERS:,}: use fewer battles")
-    check_attack_limit(heroes, villains)
+    check_odds_work(heroes, villains, battles)
     limit, _ = _round_limit(max_rounds)
+    size = len(heroes.fighters) + len(villains.fighters)
     rng = np.random.default_rng(seed)
     per_batch = max(1, min(batch_fighters // max(size, 1), math.ceil(battles / 10) if battles >= 100 else battles))
     n_heroes, n_villains = len(heroes.fighters), len(villains.fighters)

@@ -1,0 +1,91 @@
+"""Marked for Death storage: each channel's battle, its state compressed, updated with a version check.
+
+A state can hold tens of thousands of fighters, so encoding and decoding (`encode_state`,
+`StoredBattle.state`) are CPU work the cog runs in the engine executor, not on the event loop.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+from rules.mfd.models import BattleState
+from storage.database import Database, StaleUpdate
+
+
+def encode_state(state: BattleState) -> bytes:
+    return zlib.compress(state.to_json().encode(), 6)
+
+
+@dataclass(frozen=True)
+class StoredBattle:
+    id: int
+    guild_id: int
+    channel_id: int
+    version: int
+    seed: int
+    rounds_fought: int
+    outcome: str
+    heroes_left: int
+    villains_left: int
+    started_by: int
+    updated_by: int
+    updated_at: str
+    state_zlib: bytes
+
+    def state(self) -> BattleState:
+        return BattleState.from_json(zlib.decompress(self.state_zlib).decode())
+
+
+def _battle(row) -> StoredBattle:
+    return StoredBattle(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], version=row["version"],
+        seed=row["seed"], rounds_fought=row["rounds_fought"], outcome=row["outcome"],
+        heroes_left=row["heroes_left"], villains_left=row["villains_left"], started_by=row["started_by"],
+        updated_by=row["updated_by"], updated_at=row["updated_at"], state_zlib=row["state_zlib"],
+    )
+
+
+def _summary(state: BattleState) -> tuple:
+    return (state.seed, state.rounds_fought, state.outcome.value, len(state.heroes.fighters),
+            len(state.villains.fighters))
+
+
+class MfdRepository:
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def battle(self, channel_id: int) -> StoredBattle | None:
+        row = await self.db.fetch_one("SELECT * FROM mfd_battles WHERE channel_id = ?", (channel_id,))
+        return _battle(row) if row else None
+
+    async def start(self, guild_id: int, channel_id: int, state: BattleState, state_zlib: bytes,
+                    user_id: int) -> StoredBattle:
+        """Store a new battle as the channel's battle, replacing the one there was."""
+        async with self.db.transaction() as conn:
+            await conn.execute("DELETE FROM mfd_battles WHERE channel_id = ?", (channel_id,))
+            async with conn.execute(
+                "INSERT INTO mfd_battles (guild_id, channel_id, state_zlib, seed, rounds_fought, outcome, "
+                "heroes_left, villains_left, started_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "RETURNING *",
+                (guild_id, channel_id, state_zlib, *_summary(state), user_id, user_id),
+            ) as cursor:
+                return _battle(await cursor.fetchone())
+
+    async def save(self, battle: StoredBattle, state: BattleState, state_zlib: bytes, user_id: int) -> StoredBattle:
+        """Store the battle's next state if nobody saved it (or replaced it) since `battle` was read;
+        else StaleUpdate and nothing changes."""
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                "UPDATE mfd_battles SET state_zlib = ?, seed = ?, rounds_fought = ?, outcome = ?, heroes_left = ?, "
+                "villains_left = ?, updated_by = ?, version = version + 1, "
+                "updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND version = ? RETURNING *",
+                (state_zlib, *_summary(state), user_id, battle.id, battle.version),
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                raise StaleUpdate(battle.id)
+            return _battle(row)
+
+
+__all__ = ["MfdRepository", "StaleUpdate", "StoredBattle", "encode_state"]
