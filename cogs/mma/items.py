@@ -13,9 +13,10 @@ from cogs.common import UserError, error_reply
 
 BUTTON_ACTIONS = ("hand", "draw", "skip", "end", "concede", "resign", "claim", "accept", "decline", "again", "play")
 BUTTON_TEMPLATE = (
-    r"mma:(?P<match>[0-9]+):(?P<action>" + "|".join(BUTTON_ACTIONS) + r")(?::(?P<version>[0-9]+))?(?::(?P<card>[0-9]+))?"
+    r"mma:(?P<match>[0-9]{1,18}):(?P<action>" + "|".join(BUTTON_ACTIONS)
+    + r")(?::(?P<version>[0-9]{1,18}))?(?::(?P<card>[0-9]{1,3}))?"
 )
-SELECT_TEMPLATE = r"mma:(?P<match>[0-9]+):pick:(?P<version>[0-9]+)"
+SELECT_TEMPLATE = r"mma:(?P<match>[0-9]{1,18}):pick:(?P<version>[0-9]{1,18})"
 COG_NAME = "MMA"
 
 

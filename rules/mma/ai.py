@@ -46,6 +46,7 @@ CORNER_CHANCE = 0.3
 HEAL_BELOW = 0.4
 
 _KIND = tuple(card.kind for card in CARDS)
+_STRIKES = frozenset(card.id for card in CARDS if card.kind == STRIKE)
 
 
 def fighter_rating(card: int) -> tuple[int, int]:
@@ -65,7 +66,7 @@ def choose_action(state: GameState, player: int, rng: random.Random) -> Action:
         return simple_action(player, SKIP_DRAW if keep else DRAW)
     if state.plays and rng.random() >= KEEP_PLAYING:
         return simple_action(player, END_TURN)
-    playable = playable_cards(state, player)
+    playable = main_phase_playable(state, player)
     if RINGSIDE_MEDIC in playable and me.stamina < HEAL_BELOW * me.max_stamina:
         return play_action(player, RINGSIDE_MEDIC)
     corners, techniques = _worth_playing(me, playable)
@@ -100,7 +101,7 @@ def _worth_playing(me: PlayerState, playable: list[int]) -> tuple[list[int], lis
         kind = _KIND[card]
         if kind == CORNER:
             if card == MASTER_COACH or (
-                card == INTENSE_TRAINING and me.training == 0 and any(_KIND[c] == STRIKE for c in me.hand)
+                card == INTENSE_TRAINING and me.training == 0 and not _STRIKES.isdisjoint(me.hand)
             ) or (card == RINGSIDE_MEDIC and me.max_stamina - me.stamina >= MEDIC_HEAL):
                 corners.append(card)
         elif kind != DEFENSE or me.guard == NO_ONE:

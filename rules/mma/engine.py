@@ -265,19 +265,25 @@ def outcome(state: GameState) -> Outcome | None:
 
 
 def play_problem(state: GameState, player: int, card: int) -> str | None:
-    """Why `player` cannot play `card` from hand now, or None if they can."""
+    """Why `player` cannot play (or deploy) `card` from hand now, or None if they can."""
     if state.phase == OVER:
         return "the match is over"
     if state.to_move != player:
         return "it is not your turn" if state.phase != REPLACE_PHASE else "waiting for a replacement fighter"
+    return _card_problem(state, player, card)
+
+
+def _card_problem(state: GameState, player: int, card: int) -> str | None:
+    """The card's own conditions, for the player the match is waiting for."""
     me = state.players[player]
     if card not in me.hand:
         return "that card is not in your hand"
-    if state.phase == REPLACE_PHASE:
+    phase = state.phase
+    if phase == REPLACE_PHASE:
         return None if card < FIGHTER_COUNT else "pick a fighter to replace the one knocked out"
     if card < FIGHTER_COUNT:
         return "a fighter is already deployed; fighters come in after a knockout"
-    if state.phase == DRAW_PHASE:
+    if phase == DRAW_PHASE:
         return "draw or skip the draw first"
     cost = _COST[card]
     if cost > me.energy:
@@ -357,29 +363,31 @@ def card_options(state: GameState, player: int) -> list[CardOption]:
 
 def action_problem(state: GameState, action: Action) -> str | None:
     """Why `action` is not legal now, or None if it is."""
-    player, kind = action.player, action.kind
-    if state.phase == OVER:
+    phase = state.phase
+    if phase == OVER:
         return "the match is over"
-    if player not in (0, 1):
+    player, kind = action.player, action.kind
+    if player != 0 and player != 1:
         return "no such player"
     if kind == CONCEDE:
         return None
-    if state.to_move != player:
-        return "it is not your turn" if state.phase != REPLACE_PHASE else "waiting for a replacement fighter"
-    if kind == DEPLOY:
-        if state.phase != REPLACE_PHASE:
-            return "a fighter is already deployed"
-        return play_problem(state, player, action.card)
-    if state.phase == REPLACE_PHASE:
-        return "pick a replacement fighter first"
-    if kind in (DRAW, SKIP_DRAW):
-        return None if state.phase == DRAW_PHASE else "you have already drawn this turn"
-    if kind == END_TURN:
-        return None
-    if kind == PLAY:
+    replacing = phase == REPLACE_PHASE
+    if (state.replacing if replacing else state.current) != player:
+        return "waiting for a replacement fighter" if replacing else "it is not your turn"
+    if kind == PLAY or kind == DEPLOY:
         if not 0 <= action.card < len(CARDS):
             return "no such card"
-        return play_problem(state, player, action.card)
+        if kind == DEPLOY and not replacing:
+            return "a fighter is already deployed"
+        if kind == PLAY and replacing:
+            return "pick a replacement fighter first"
+        return _card_problem(state, player, action.card)
+    if replacing:
+        return "pick a replacement fighter first"
+    if kind == DRAW or kind == SKIP_DRAW:
+        return None if phase == DRAW_PHASE else "you have already drawn this turn"
+    if kind == END_TURN:
+        return None
     return f"unknown action {kind!r}"
 
 

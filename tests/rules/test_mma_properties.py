@@ -25,6 +25,7 @@ from rules.mma.engine import (
 )
 from rules.mma.simulate import play_ai_game, simulate
 from rules.mma.state import CONCEDE, NO_ONE, OVER, REPLACE_PHASE, GameState
+from rules.mma.text import describe
 
 SORTED_DECK = sorted(DECK_LIST)
 
@@ -84,7 +85,9 @@ def test_random_legal_play_never_breaks_an_invariant(seed, skip_bias):
         # Some players end their turns early and often, so matches also run into decks out and judges.
         short = [a for a in actions if a.kind in ("skip_draw", "end_turn")]
         action = rng.choice(short if short and rng.random() < skip_bias else actions)
-        apply(state, action, rng)
+        for event in apply(state, action, rng)[1]:
+            line = describe(event, ("Ann", "Bob"))
+            assert line is None or line.strip()
         check_invariants(state)
         moves += 1
         if moves == saved_at:
