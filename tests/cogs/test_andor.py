@@ -5,34 +5,9 @@ from __future__ import annotations
 import asyncio
 import copy
 
-import pytest
-
-import storage.database
 from tests.cogs.harness import GUILD_ID
 
 MONSTER_HEADER = "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp"
-
-
-@pytest.fixture(autouse=True)
-def migrations_without_gaps(monkeypatch, tmp_path):
-    """Until every game's migration has landed, stand in an empty one for each missing number.
-
-    Does nothing once storage/migrations is numbered 1..N without gaps.
-    """
-    present = {}
-    for path in storage.database.MIGRATIONS_DIR.iterdir():
-        match = storage.database.MIGRATION_NAME.match(path.name)
-        if match:
-            present[int(match.group(1))] = path
-    if sorted(present) == list(range(1, len(present) + 1)):
-        return
-    found = []
-    for number in range(1, max(present) + 1):
-        if number not in present:
-            present[number] = tmp_path / f"{number:04d}_placeholder.sql"
-            present[number].write_text("SELECT 1;\n")
-        found.append((number, present[number]))
-    monkeypatch.setattr(storage.database, "discover_migrations", lambda directory=None: found)
 
 
 async def fight_row(h, user):
