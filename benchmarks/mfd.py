@@ -14,6 +14,7 @@ import tracemalloc
 import numpy as np
 
 from rules.mfd.battle import start_battle
+from rules.mfd.chart import odds_chart_png
 from rules.mfd.engine import run_battle, simulate_odds
 from rules.mfd.models import Buff, Fighter, Roster
 
@@ -46,7 +47,7 @@ def timed(label: str, target: float, work, repeat: int = 3):
         value = work()
         best = min(best, time.perf_counter() - start)
     verdict = "ok" if best < target else "SLOW"
-    print(f"{label:<58} {best:7.3f} s  (target < {target} s: {verdict})")
+    print(f"{label:<62} {best:7.3f} s  (target < {target} s: {verdict})")
     return value
 
 
@@ -63,6 +64,8 @@ def main() -> None:
     heroes, villains = synthetic_roster("Heroes", 30, 3), synthetic_roster("Villains", 30, 4)
     odds = timed("odds: 1000 battles of 30 vs 30", 3.0, lambda: simulate_odds(heroes, villains, 1000, seed=5))
     print(f"    heroes {odds.heroes_wins}, villains {odds.villains_wins}, draws {odds.draws}")
+    timed("odds: 1000 battles of 30 vs 30, with the chart (as /mfd odds)", 3.0,
+          lambda: odds_chart_png(simulate_odds(heroes, villains, 1000, seed=5)), repeat=1)
 
     # Memory: the peak of a long battle equals that of a short one (nothing is kept per round).
     heroes, villains = synthetic_roster("Heroes", 2000, 1), synthetic_roster("Villains", 2000, 2)

@@ -153,14 +153,16 @@ def warning_field(embed: discord.Embed, warnings: list[InputProblem]) -> None:
                         value=lines_within([str(w) for w in warnings], EmbedLimits.FIELD_VALUE), inline=False)
 
 
-def run_embed(run: BattleRun, warnings: list[InputProblem], *, continued: bool) -> discord.Embed:
+def run_embed(run: BattleRun, warnings: list[InputProblem], *, continued: bool, note: str = "") -> discord.Embed:
     result = run.result
     title, colour = headline(result.outcome, result.last_round, result.hit_safety_limit)
     rounds = (f"Round {result.first_round}" if result.rounds_fought == 1
               else f"Rounds {result.first_round}–{result.last_round}")
     description = f"{rounds} fought{' (continued)' if continued else ''} · seed {run.state.seed}"
     if not run.state.over:
-        description += ("\nFight on with the button below or `/mfd continue` (attach a CSV to replace a side).")
+        description += "\nFight on with the button below or `/mfd continue` (attach a CSV to replace a side)."
+    if note:
+        description += f"\n{note}"
     embed = discord.Embed(title=title, description=description, color=colour)
     standing_field(embed, result.heroes)
     standing_field(embed, result.villains)
@@ -306,9 +308,13 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
         h, v, warnings = await self.rosters(heroes, villains)
         seed = seed if seed is not None else new_seed()
         ran = await run_engine(self.bot, fight_new, h, v, seed, max_rounds, self.log_limit(interaction))
+        previous = await self.repo.battle(interaction.channel_id)
+        note = (f"This replaces the channel's previous battle (seed {previous.seed}, {previous.rounds_fought} "
+                "rounds fought)." if previous else "")
         stored = await self.repo.start(interaction.guild_id, interaction.channel_id, ran.run.state, ran.state_zlib,
                                        interaction.user.id)
-        await interaction.followup.send(embed=run_embed(ran.run, warnings, continued=False), files=run_files(ran.run),
+        await interaction.followup.send(embed=run_embed(ran.run, warnings, continued=False, note=note),
+                                        files=run_files(ran.run),
                                         view=next_round_view(stored, ran.run.state.over))
 
     @app_commands.command(name="continue", description="GM: fight on with this channel's battle.")

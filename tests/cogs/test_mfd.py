@@ -64,6 +64,9 @@ async def test_continuing_through_the_bot_equals_running_on(harness):
     assert continued.embed.title == whole.embed.title == "🤝 Draw: both sides fell in round 2"
     assert continued.components == []  # the battle is over: no button
     assert sorted(await battles(h)) == [(CHANNEL_ID, 2, "draw", 0, 0, 2, 1), (OTHER_CHANNEL, 2, "draw", 0, 0, 1, 1)]
+    _, replaced = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, seed=4, channel_id=OTHER_CHANNEL)
+    assert "This replaces the channel's previous battle (seed 1, 2 rounds fought)." in replaced.embed.description
+    assert sorted(r[6] for r in await battles(h)) == [1, 4]
     (over,) = [m for m in await h.run("mfd continue", h.gm) if m.content]
     assert "the battle is over: Heroes and Villains have no one standing" in over.content
 

@@ -216,6 +216,12 @@ def test_rounds_follow_the_rules(seed):
             # ToDefend never rises: exhaustion lowers it each round and buffs can only be lost.
             assert record.to_defend[i] <= to_defend_seen.get(key, 1.0)
             to_defend_seen[key] = record.to_defend[i]
+        # Linked fighters die with their link, at the same attack.
+        entry = {key: i for i, key in enumerate(names)}
+        for i, (side, _) in enumerate(names):
+            link = entry.get((side, rosters[side].fighters[record.origin[i]].linked_to))
+            if link is not None and record.death[link] != NEVER:
+                assert record.death[i] <= record.death[link] and record.hp_end[i] <= 0
         check_targets(record, rosters, names)
         fallen_before |= {names[i] for i in range(n) if record.death[i] != NEVER}
     assert result.last_round == len(records)
