@@ -154,15 +154,17 @@ class MmaRepository:
         async with self.db.transaction() as conn:
             await conn.execute("DELETE FROM mma_matches WHERE id = ?", (match_id,))
 
-    async def answer_challenge(self, match: MatchRecord, accept: bool, now: float, *, state: GameState | None = None,
+    async def answer_challenge(self, match: MatchRecord, status: str, now: float, *, state: GameState | None = None,
                                feed: list[str] | None = None) -> MatchRecord:
-        """Pending -> live (with the dealt state) or -> declined; StaleUpdate if it was answered already."""
+        """Pending -> live (with the dealt state), declined or expired; StaleUpdate if it was answered already."""
+        if status not in ("live", "declined", "expired"):
+            raise ValueError(f"a challenge cannot become {status!r}")
         async with self.db.transaction() as conn:
             async with conn.execute(
                 "UPDATE mma_matches SET status = ?, state_json = ?, feed_json = ?, version = version + 1, "
                 "last_move_at = ? WHERE id = ? AND version = ? AND status = 'pending' RETURNING *",
-                ("live" if accept else "declined", _state_json(state) if state else None,
-                 json.dumps(feed or []), now, match.id, match.version),
+                (status, _state_json(state) if state else None, json.dumps(feed or []), now, match.id,
+                 match.version),
             ) as cursor:
                 row = await cursor.fetchone()
             if row is None:

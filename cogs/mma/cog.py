@@ -46,6 +46,7 @@ IDLE_SECONDS = render.IDLE_MINUTES * 60
 FEED_KEEP = 40  # feed lines stored per match; the message shows the newest that fit
 AI_NAME = "AI"
 NAME_LIMIT = 40
+MAX_SEED = 2**31 - 1
 BUTTON_KINDS = {"draw": DRAW, "skip": SKIP_DRAW, "end": END_TURN}
 
 
@@ -64,7 +65,7 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
         self.bot = bot
         self.repo = MmaRepository(bot.db)
         self.clock = time.time  # tests move time forward for idle claims
-        self.new_seed = lambda: secrets.randbelow(2**31)  # tests pick the deal
+        self.new_seed = lambda: secrets.randbelow(MAX_SEED + 1)  # tests pick the deal
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def cog_load(self) -> None:
@@ -76,33 +77,37 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
     # --- starting matches -----------------------------------------------------------------------------
 
     @app_commands.command(name="challenge", description="Challenge a member to an MMA Warriors match here.")
-    @app_commands.describe(opponent="The member to fight; they get Accept and Decline buttons")
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member) -> None:
-        await self.start_challenge(interaction, opponent.id, display_name(opponent), opponent.bot)
+    @app_commands.describe(opponent="The member to fight; they get Accept and Decline buttons",
+                           seed="Deal the decks from this seed (default: random; the match shows it)")
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
+                        seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
+        await self.start_challenge(interaction, opponent.id, display_name(opponent), opponent.bot, seed)
 
     @app_commands.command(name="ai", description="Start an MMA Warriors match against the AI here.")
-    async def ai(self, interaction: discord.Interaction) -> None:
-        await self.start_ai_match(interaction)
+    @app_commands.describe(seed="Deal the decks from this seed (default: random; the match shows it)")
+    async def ai(self, interaction: discord.Interaction,
+                 seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
+        await self.start_ai_match(interaction, seed)
 
     async def start_challenge(self, interaction: discord.Interaction, opponent_id: int, opponent_name: str,
-                              opponent_is_bot: bool) -> None:
+                              opponent_is_bot: bool, seed: int | None = None) -> None:
         if opponent_id == interaction.user.id:
             raise UserError("You cannot challenge yourself; `/mma ai` gives you a sparring partner.")
         if opponent_is_bot:
             raise UserError("Bots cannot accept challenges; use `/mma ai` to fight the AI.")
         record = await self.create(interaction, (interaction.user.id, opponent_id),
-                                   (display_name(interaction.user), opponent_name), with_state=False)
+                                   (display_name(interaction.user), opponent_name), seed, with_state=False)
         content, embed, view = render.challenge_message(record)
         await self.post(interaction, record, content=content, embed=embed, view=view)
 
-    async def start_ai_match(self, interaction: discord.Interaction) -> None:
+    async def start_ai_match(self, interaction: discord.Interaction, seed: int | None = None) -> None:
         record = await self.create(interaction, (interaction.user.id, None), (display_name(interaction.user), AI_NAME),
-                                   with_state=True)
+                                   seed, with_state=True)
         await self.post(interaction, record, embed=render.match_embed(record), view=render.match_view(record))
 
     async def create(self, interaction: discord.Interaction, players: tuple[int, int | None], names: tuple[str, str],
-                     *, with_state: bool) -> MatchRecord:
-        seed = self.new_seed()
+                     seed: int | None, *, with_state: bool) -> MatchRecord:
+        seed = self.new_seed() if seed is None else seed
         state, feed = None, []
         if with_state:
             state, events = await run_engine(self.bot, new_game, seed)
@@ -311,14 +316,14 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
         if user != opponent and not (user == challenger and not accept):
             raise UserError(f"Only {record.names[1]} can answer this challenge.")
         now = self.clock()
-        if now - record.last_move_at > IDLE_SECONDS:
-            accept = False
+        lapsed = now - record.last_move_at > IDLE_SECONDS
+        status = "expired" if lapsed else "live" if accept else "declined"
         state, feed = None, []
-        if accept:
+        if status == "live":
             state, events = await run_engine(self.bot, new_game, record.seed)
             feed = feed_lines(events, record.names)
         try:
-            saved = await self.repo.answer_challenge(record, accept, now, state=state, feed=feed)
+            saved = await self.repo.answer_challenge(record, status, now, state=state, feed=feed)
         except StaleUpdate:
             raise UserError("This challenge has already been answered.") from None
         if saved.status == "live":
@@ -326,7 +331,7 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
                                                     view=render.match_view(saved))
             return
         content, embed, _ = render.challenge_message(saved)
-        if user == challenger:
+        if user == challenger and not lapsed:
             embed.description = f"{record.names[0]} withdrew the challenge."
         await interaction.response.edit_message(content=content, embed=embed, view=None)
 

@@ -284,6 +284,20 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
     assert again.embed.title == "🥊 Alice vs AI" and again.id != match.id
 
 
+async def test_a_seed_deals_the_same_match_again(h):
+    (first,) = await h.run("mma ai", h.alice, seed=12345)
+    assert "seed 12345" in first.embed.footer.text
+    await h.click(first, "Concede", h.alice)
+    (confirm,) = [m for m in h.messages if m.ephemeral and m.content.startswith("Concede match")]
+    await h.click(confirm, "Yes, concede", h.alice)
+    (second,) = await h.run("mma ai", h.alice, seed=12345)
+    rows = await h.bot.db.fetch_all("SELECT state_json FROM mma_matches ORDER BY id")
+    states = [GameState.from_dict(json.loads(r["state_json"])) for r in rows]
+    assert states[0].players[0].hand == states[1].players[0].hand
+    assert states[0].players[1].deck == states[1].players[1].deck
+    assert first.embed.title == "💀 DEFEAT 💀" and second.field("🔴 Alice") == first.field("🔴 Alice")
+
+
 async def test_concede_asks_first_then_ends_the_match(h):
     match = await start_pvp(h)
     (confirm,) = await h.click(match, "Concede", h.bob)
@@ -345,6 +359,21 @@ async def test_decline_and_withdraw_close_the_challenge(h):
     assert refusal.content == "❌ This challenge has already been answered."
     statuses = await h.bot.db.fetch_all("SELECT status FROM mma_matches ORDER BY id")
     assert [r["status"] for r in statuses] == ["declined", "declined"]
+
+
+async def test_an_unanswered_challenge_lapses_after_15_minutes(h):
+    cog = h.bot.get_cog("MMA")
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    start = cog.clock()
+    cog.clock = lambda: start + 16 * 60
+    assert await h.click(challenge, "Accept", h.bob) == []
+    assert challenge.embed.description == "The challenge lapsed unanswered." and challenge.components == []
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    cog.clock = lambda: start + 40 * 60  # a new challenge lets an old one lapse rather than block
+    (other,) = await h.run("mma challenge", h.bob, opponent=CAROL)
+    assert other.embed.title == "🥊 MMA Warriors challenge!"
+    statuses = await h.bot.db.fetch_all("SELECT status FROM mma_matches ORDER BY id")
+    assert [r["status"] for r in statuses] == ["expired", "expired", "pending"]
 
 
 async def test_rules_summary_fits_and_every_command_has_help(h):
