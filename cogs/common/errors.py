@@ -50,6 +50,12 @@ async def _send_ephemeral(interaction: discord.Interaction, text: str) -> None:
     text = text if len(text) <= 1900 else text[:1899] + "…"
     try:
         if interaction.response.is_done():
+            if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+                # A public "thinking…" placeholder would show the mistake to everyone: answer privately instead.
+                try:
+                    await interaction.delete_original_response()
+                except discord.HTTPException:
+                    pass
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
