@@ -118,8 +118,10 @@ async def test_non_gm_is_refused_and_nothing_is_stored(harness):
 async def test_bad_csvs_get_their_specific_messages_and_nothing_is_stored(harness):
     h = harness
     bad = b"Name,XP,AOE\nAlice,1000,1.5\n"
-    replies = await h.run("mfd battle", h.gm, heroes=("H.csv", bad), villains=VILLAINS)
-    assert replies[-1].content == "❌ H.csv, row 2, column 'AOE': '1.5' is not a whole number"
+    # The public "thinking…" placeholder is replaced by one private reply.
+    (reply,) = await h.run("mfd battle", h.gm, heroes=("H.csv", bad), villains=VILLAINS)
+    assert reply.ephemeral
+    assert reply.content == "❌ H.csv, row 2, column 'AOE': '1.5' is not a whole number"
     broken = b"Name,XP,BuffName,BuffWho,BuffOffense\nA,1000,X,A,0.1\n"
     replies = await h.run("mfd odds", h.alice, heroes=HEROES, villains=("V.csv", broken))
     assert replies[-1].content.startswith("❌ V.csv, row 1, column 'BuffOffense': broken buff group")
