@@ -60,3 +60,15 @@ async def test_a_click_on_a_dead_button_gets_an_answer(harness):
     (reply,) = await harness.click(orphan, "Old")
     assert reply.ephemeral
     assert reply.content == "⌛ These buttons are no longer active. Run the command again for fresh ones."
+
+
+async def test_every_command_and_option_has_help(harness):
+    groups = harness.bot.tree.get_commands()
+    assert {g.name for g in groups} >= {"bossfight", "mfd", "mma", "andor", "deck"}
+    for group in groups:
+        # Every game keeps per-server state except the deck optimizer, which also works in direct messages.
+        assert group.guild_only == (group.name != "deck"), group.name
+        for command in group.walk_commands():
+            assert command.description and command.description != "…", command.qualified_name
+            for param in getattr(command, "parameters", []):
+                assert param.description and param.description != "…", f"{command.qualified_name} {param.name}"
