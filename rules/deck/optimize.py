@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rules.deck.cards import ALL_KEYWORDS, DECK_SIZE, MAX_COPIES, Card, Deck, Keyword, random_deck, set_list
-from rules.deck.fast import CardTable, batch_results
+from rules.deck.fast import batch_results, encode_deck
 from rules.errors import RuleInputError
 
 DEFAULT_ITERATIONS = 1000
@@ -90,8 +90,7 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
 def score(deck_1: Deck, deck_2: Deck, games: int, seed: int) -> Score:
     """Player 1 (deck_1) against deck_2 over `games` fast-path games."""
     check_work(1, games)
-    table = CardTable.of(deck_1.cards + deck_2.cards)
-    wins, losses, ties = batch_results(table, table.ids(deck_1.cards), table.ids(deck_2.cards), games, seed)
+    wins, losses, ties = batch_results(encode_deck(deck_1.cards), encode_deck(deck_2.cards), games, seed)
     return Score(wins, losses, ties)
 
 
@@ -193,14 +192,16 @@ def optimize(
     pool = set_list(settings.keywords)
     opponent = settings.opponent if settings.opponent is not None else random_deck(pool, rng)
     start = random_deck(pool, rng)
-    table = CardTable.of(pool)  # the opponent's cards are in the pool: its keywords were checked
-    opponent_ids = table.ids(opponent.cards)
+    pool_codes = encode_deck(pool)
+    opponent_codes = encode_deck(opponent.cards)
+    position_of = {card: i for i, card in enumerate(pool)}
 
-    def winrate(deck_ids: np.ndarray) -> tuple[int, float]:
-        wins, _, _ = batch_results(table, deck_ids, opponent_ids, settings.games, rng.getrandbits(64))
+    def winrate(deck: np.ndarray) -> tuple[int, float]:
+        """Wins and winrate of a deck given as positions in the pool."""
+        wins, _, _ = batch_results(pool_codes[deck], opponent_codes, settings.games, rng.getrandbits(64))
         return wins, wins / settings.games
 
-    reference = table.ids(start.cards)
+    reference = np.array([position_of[c] for c in start.cards], dtype=np.int64)
     best_wins, start_winrate = winrate(reference)
     curve: list[float] = []
     accepted: list[Swap] = []

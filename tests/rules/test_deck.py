@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from rules.deck import fast
@@ -41,7 +42,11 @@ from rules.deck.optimize import (
 from rules.errors import RuleInputError
 
 SET_LIST = set_list()
-TABLE = fast.CardTable.of(SET_LIST)
+POSITION = {card: i for i, card in enumerate(SET_LIST)}
+
+
+def positions(cards):
+    return np.array([POSITION[c] for c in cards], dtype=np.int64)
 
 
 def card(text: str) -> Card:
@@ -163,8 +168,7 @@ def both_phases(attackers: list[str], defenders: list[str]):
     att_board, dfd_board = [Creature(c) for c in att], [Creature(c) for c in dfd]
     phase = attack_phase(att_board, dfd_board)
     reference = (phase.damage_to_player, [c.card for c in att_board], [c.card for c in dfd_board])
-    table = fast.CardTable.of(att + dfd)
-    assert fast.attack_phase(table, att, dfd) == reference
+    assert fast.attack_phase(att, dfd) == reference
     return reference[0], [_text(c) for c in reference[1]], [_text(c) for c in reference[2]]
 
 
@@ -239,7 +243,7 @@ def test_zero_attack_creatures_do_not_attack():
 def both_games(deck_1: list[Card], deck_2: list[Card], player_1_starts: bool, seed: int = 7):
     state = game_rng(seed, 0).state
     ref = play_game(deck_1, deck_2, player_1_starts, SplitMix64(state))
-    fast_result = fast.single_game(fast.CardTable.of(deck_1 + deck_2), deck_1, deck_2, player_1_starts, state)
+    fast_result = fast.single_game(deck_1, deck_2, player_1_starts, state)
     assert fast_result == (ref.outcome, ref.rounds, *ref.life)
     return fast_result
 
@@ -278,7 +282,7 @@ def test_fast_path_replays_reference_games_exactly():
         deck_1, deck_2 = random_deck(SET_LIST, rng), random_deck(SET_LIST, rng)
         state = game_rng(game, game).state
         ref = play_game(deck_1.cards, deck_2.cards, game % 2 == 0, SplitMix64(state))
-        assert fast.single_game(TABLE, deck_1.cards, deck_2.cards, game % 2 == 0, state) == (
+        assert fast.single_game(deck_1.cards, deck_2.cards, game % 2 == 0, state) == (
             ref.outcome, ref.rounds, *ref.life
         )
 
@@ -290,7 +294,7 @@ def test_fast_batches_agree_with_reference_games():
     counts = [0, 0, 0]
     for g in range(200):
         counts[play_game(deck_1.cards, deck_2.cards, g % 2 == 0, game_rng(99, g)).outcome] += 1
-    wins, losses, ties = fast.batch_results(TABLE, TABLE.ids(deck_1.cards), TABLE.ids(deck_2.cards), 200, 99)
+    wins, losses, ties = fast.batch_results(fast.encode_deck(deck_1.cards), fast.encode_deck(deck_2.cards), 200, 99)
     assert (wins, losses, ties) == (counts[PLAYER_1], counts[PLAYER_2], counts[TIE])
 
 
@@ -309,9 +313,9 @@ def test_winrates_agree_statistically_with_the_reference_and_its_own_random_sour
 def test_batches_are_reproducible_and_alternate_the_starting_player():
     rng = random.Random(4)
     deck = random_deck(SET_LIST, rng)
-    ids = TABLE.ids(deck.cards)
-    first = fast.batch_results(TABLE, ids, ids, 5000, 42)
-    assert first == fast.batch_results(TABLE, ids, ids, 5000, 42)
+    codes = fast.encode_deck(deck.cards)
+    first = fast.batch_results(codes, codes, 5000, 42)
+    assert first == fast.batch_results(codes, codes, 5000, 42)
     assert sum(first) == 5000
     # a mirror match: player 1 wins about as often as player 2 since each starts half the games
     wins, losses, _ = first
@@ -349,7 +353,7 @@ def test_work_limits_are_stated():
 def test_swaps_keep_decks_legal():
     rng = random.Random(2)
     for _ in range(300):
-        deck = TABLE.ids(random_deck(SET_LIST, rng).cards)
+        deck = positions(random_deck(SET_LIST, rng).cards)
         position, new = propose_swap(deck, len(SET_LIST), rng)
         assert new != deck[position]
         swapped = deck.copy()
