@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -252,7 +251,7 @@ def _play_game(deck_1, deck_2, player_1_starts, state, lib, hand, board, hp):
 
 @njit(cache=True, nogil=True, inline="always")
 def _work_arrays(width):
-    """Library, hand and board of both players (card ids), and the defenders' DEF during an attack phase."""
+    """Library, hand and board of both players (card codes), and the defenders' DEF during an attack phase."""
     return (
         np.empty((2, width), np.int64),
         np.empty((2, width), np.int64),
@@ -300,6 +299,8 @@ def _single_attack_phase(attackers, defenders):
 
 def encode(card: Card) -> int:
     """The fast path's code of a card (see the module docstring)."""
+    if not (card.atk < 256 and card.defense < 256):
+        raise ValueError(f"{card.label}: the fast path packs ATK and DEF into a byte each")
     return card.atk | card.defense << 8 | card.flags << 16 | card.cost << 24
 
 
