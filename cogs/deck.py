@@ -9,7 +9,6 @@ their Cancel buttons (a DynamicItem registered at start-up) then say so.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import io
 import logging
 import random
@@ -298,15 +297,8 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
 
         progress = ProgressMessage(show, min_interval=PROGRESS_INTERVAL)
         loop = asyncio.get_running_loop()
-        # Reports are handed to the event loop in this command's context: a callback scheduled from the
-        # worker thread would otherwise run with the worker's (empty) context variables.
-        context = contextvars.copy_context()
-
-        def report(p: Progress) -> None:
-            loop.call_soon_threadsafe(progress.report, p, context=context)
-
         try:
-            result, chart, seconds = await loop.run_in_executor(self.executor, compute_job, job, report)
+            result, chart, seconds = await loop.run_in_executor(self.executor, compute_job, job, progress.report)
         except Exception as exc:
             await progress.close()
             failed = discord.Embed(title="⚠️ The optimization failed", description=run_text(job), color=COLOR_DEFEAT)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import Awaitable, Callable
 
@@ -23,6 +24,8 @@ class ProgressMessage:
         self._edit = edit
         self._min_interval = min_interval
         self._loop = asyncio.get_running_loop()
+        # Edits run in the creator's context (a worker thread's own context variables are empty).
+        self._context = contextvars.copy_context()
         self._latest: tuple[tuple, dict] | None = None
         self._last_shown = 0.0
         self._pending: asyncio.Task | None = None
@@ -30,7 +33,7 @@ class ProgressMessage:
 
     def report(self, *args, **kwargs) -> None:
         self._latest = (args, kwargs)
-        self._loop.call_soon_threadsafe(self._schedule)
+        self._loop.call_soon_threadsafe(self._schedule, context=self._context)
 
     def _schedule(self) -> None:
         if self._closed or (self._pending is not None and not self._pending.done()):
