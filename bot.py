@@ -6,8 +6,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import pkgutil
+import signal
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -126,6 +128,9 @@ def load_settings() -> Settings:
 
 async def run(settings: Settings) -> None:
     async with ArenaBot(settings) as bot:
+        # A service manager stops the bot with SIGTERM: close cleanly, as on Ctrl+C.
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
         await bot.start(settings.discord_token.get_secret_value())
 
 

@@ -49,3 +49,21 @@ def test_env_example_documents_every_setting():
     text = (ROOT / ".env.example").read_text()
     for name in Settings.model_fields:
         assert f"{name.upper()}=" in text
+
+
+def test_a_rejected_token_is_explained(monkeypatch, tmp_path, capsys):
+    import discord
+    import pytest
+
+    import bot
+
+    async def reject(self, token, *, reconnect=True):
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "arena.sqlite3"))
+    monkeypatch.setattr(bot.ArenaBot, "start", reject)
+    with pytest.raises(SystemExit) as stopped:
+        bot.main()
+    assert "Discord rejected the DISCORD_TOKEN it was given" in str(stopped.value)

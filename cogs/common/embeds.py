@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Iterable
 
 import discord
@@ -34,17 +35,16 @@ def lines_within(lines: Iterable[str], limit: int, *, more: str = "… and {n} m
     """Join lines, stopping before `limit` characters and saying how many were left out."""
     lines = list(lines)
     kept: list[str] = []
-    used = 0
+    length = -1  # no newline before the first line
     for index, line in enumerate(lines):
-        tail = more.format(n=len(lines) - index)
-        cost = len(line) + (1 if kept else 0)
-        rest_after = len(lines) - index - 1
-        reserve = len(tail) + 1 if rest_after else 0
-        if used + cost + reserve > limit:
+        left_after = len(lines) - index - 1
+        # Room is kept for the "and N more" line that would follow if a later line does not fit.
+        reserve = len(more.format(n=left_after)) + 1 if left_after else 0
+        if length + 1 + len(line) + reserve > limit:
             kept.append(more.format(n=len(lines) - index))
             break
         kept.append(line)
-        used += cost
+        length += 1 + len(line)
     return clip("\n".join(kept), limit)
 
 
@@ -52,7 +52,7 @@ def hp_bar(current: float, maximum: float, width: int = 20) -> str:
     """`█████░░░░░ 50/100` with the filled part rounded up, so anything alive shows at least one block."""
     maximum = max(maximum, 1e-12)
     fraction = min(max(current / maximum, 0.0), 1.0)
-    filled = min(width, int(-(-fraction * width // 1))) if current > 0 else 0
+    filled = min(width, math.ceil(fraction * width)) if current > 0 else 0
     return f"{'█' * filled}{'░' * (width - filled)} {format_number(round(current, 2))}/{format_number(maximum)}"
 
 

@@ -267,9 +267,6 @@ class Harness:
     def messages(self) -> list[Message]:
         return list(self.fake.messages.values())
 
-    def last(self, n: int = 1) -> list[Message] | Message:
-        return self.messages[-1] if n == 1 else self.messages[-n:]
-
     def add_role(self, role_id: int, name: str) -> None:
         guild = self.bot._connection._get_or_create_unavailable_guild(GUILD_ID)
         self.bot._connection._add_guild(guild)  # as the gateway's GUILD_CREATE would
