@@ -20,8 +20,10 @@ Follows mma-warriors.md as settled by RULINGS.md section 3. Choices where both a
   fighter is still standing the counter (Parry/Slip Counter) then hits the attacker, so at most one
   fighter is knocked out per card. A knocked-out fighter cannot counter. Bleed and stagger need a
   clean hit on a fighter who survives it. A new Cutting Elbow resets bleed to 2 ticks.
-- Ground and Pound's bonus counts inside the "at least the card's damage" floor, as the document's
-  formula writes it. Submissions from the bottom do floor(60% of the card's damage).
+- Ground and Pound: RULINGS writes strike damage as max(card, card + striking + bonus - defense + style)
+  and says Ground and Pound *adds* 3 + floor(grappling / 4), so the bonus comes on top of that floor (a
+  grappler's bonus is never swallowed by a high defense), before the defense card and the minimum of 1.
+  Submissions from the bottom do floor(60% of the card's damage).
 - A failed takedown leaves the position as it was.
 - KO: the player's pending defense stays (it belongs to the player); the knocked-out fighter's Master
   Coach and Intense Training bonuses go with it. A knockout always asks its owner to pick a fighter
@@ -130,8 +132,9 @@ class StrikeDamage(NamedTuple):
     bonus: int  # Intense Training
     defense: int
     style: int  # +2 for a Striker
+    raw: int  # card + striking + bonus - defense + style
     ground_and_pound: int  # 3 + floor(grappling / 4), Ground and Pound only
-    before_defense: int  # max(card, card + striking + bonus - defense + style + ground_and_pound)
+    before_defense: int  # max(card, raw) + ground_and_pound
     reduction: int  # pending defense card
     damage: int  # max(1, before_defense - reduction)
 
@@ -140,11 +143,11 @@ def strike_damage(card: int, striking: int, bonus: int, defense: int, striker: b
                   ground_and_pound_grappling: int | None = None, reduction: int = 0) -> StrikeDamage:
     style = STYLE_BONUS if striker else 0
     gnp = 0 if ground_and_pound_grappling is None else 3 + ground_and_pound_grappling // 4
-    before = card + striking + bonus - defense + style + gnp
-    if before < card:
-        before = card
+    raw = card + striking + bonus - defense + style
+    before = (raw if raw > card else card) + gnp
     damage = before - reduction
-    return StrikeDamage(card, striking, bonus, defense, style, gnp, before, reduction, damage if damage > 1 else 1)
+    return StrikeDamage(card, striking, bonus, defense, style, raw, gnp, before, reduction,
+                        damage if damage > 1 else 1)
 
 
 def stamina_penalty(stamina: int, max_stamina: int) -> int:
@@ -185,7 +188,8 @@ class SubmissionDamage(NamedTuple):
     base: int  # card damage, or floor(60%) of it from the bottom
     grappling: int  # attacker grappling + 2 for a Grappler
     defense: int  # defender grappling
-    before_defense: int  # max(base, base + grappling - defense)
+    raw: int  # base + grappling - defense
+    before_defense: int  # max(base, raw)
     reduction: int
     damage: int  # max(1, before_defense - reduction)
 
@@ -194,11 +198,10 @@ def submission_damage(card: int, on_top: bool, attacker_grappling: int, grappler
                       defender_grappling: int, reduction: int = 0) -> SubmissionDamage:
     base = card if on_top else card * 6 // 10
     grappling = attacker_grappling + (STYLE_BONUS if grappler else 0)
-    before = base + grappling - defender_grappling
-    if before < base:
-        before = base
+    raw = base + grappling - defender_grappling
+    before = raw if raw > base else base
     damage = before - reduction
-    return SubmissionDamage(card, base, grappling, defender_grappling, before, reduction,
+    return SubmissionDamage(card, base, grappling, defender_grappling, raw, before, reduction,
                             damage if damage > 1 else 1)
 
 

@@ -43,6 +43,20 @@ def _fighter_hint(numbers: dict) -> str:
     return f" → stamina {numbers['stamina']}" if "stamina" in numbers else ""
 
 
+def _floored(raw: int, floor: int) -> str:
+    """`= raw`, and the floor when it lifts the damage (damage is never below the card's)."""
+    return f" = {raw}" + (f" → at least {floor}" if raw < floor else "")
+
+
+def _defended(numbers: dict) -> str:
+    """The waiting defense card's part of an attack's sum, if there was one."""
+    if numbers["guard"] == NO_ONE:
+        return ""
+    left = numbers["before_defense"] - numbers["reduction"]
+    return (f", − {numbers['reduction']} {_name(numbers['guard'])} = {left}"
+            + (" → at least 1" if left < 1 else ""))
+
+
 def describe(event: Event, players: Sequence[str]) -> str | None:
     """One feed line for `event` (`players` are the two display names), or None for bookkeeping."""
     who = players[event.player] if event.player in (0, 1) else ""
@@ -79,22 +93,25 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
         parts.append(f"− {n['defense']} DEF")
         if n["style"]:
             parts.append(f"+ {n['style']} Striker")
+        formula = " ".join(parts) + _floored(n["raw"], n["card"])
         if n["ground_and_pound"]:
-            parts.append(f"+ {n['ground_and_pound']} G&P")
-        formula = " ".join(parts) + f" = {n['before_defense']}"
-        if n["guard"] != NO_ONE:
-            formula += f", − {n['reduction']} {_name(n['guard'])} (min 1)"
-        return f"{who}: **{card}** hits {target} for **{n['damage']}** ({formula}){_fighter_hint(n)}"
+            formula += f", + {n['ground_and_pound']} G&P = {n['before_defense']}"
+        return f"{who}: **{card}** hits {target} for **{n['damage']}** ({formula}{_defended(n)}){_fighter_hint(n)}"
     if kind == "submission":
         position = "from top" if n["on_top"] else f"from bottom (60% of {n['card']})"
         formula = (f"base {n['base']} {position} + {n['grappling']} GRP − {n['defense']} GRP"
-                   f" = {n['before_defense']}")
-        if n["guard"] != NO_ONE:
-            formula += f", − {n['reduction']} {_name(n['guard'])} (min 1)"
-        return f"{who}: **{card}** on {target} for **{n['damage']}** ({formula}){_fighter_hint(n)}"
+                   + _floored(n["raw"], n["base"]))
+        return f"{who}: **{card}** on {target} for **{n['damage']}** ({formula}{_defended(n)}){_fighter_hint(n)}"
     if kind == "takedown":
-        odds = (f"{n['chance_tenths'] * 10}% = 50% + 10% × ({n['attacker_score']} − {n['defender_score']}"
-                + (f", fatigue −{n['penalty']}" if n["penalty"] else "") + f"), rolled {n['roll'] * 100:.0f}/100")
+        penalty = n["penalty"]
+        defender = f"({n['defender_score'] + penalty} − {penalty} tired)" if penalty else f"{n['defender_score']}"
+        unclamped = 50 + 10 * (n["attacker_score"] - n["defender_score"])
+        chance = n["chance_tenths"] * 10
+        odds = f"50% + 10% × ({n['attacker_score']} − {defender}) = {unclamped}%"
+        if unclamped != chance:
+            odds += f", held to {chance}%"
+        # Success is roll * 100 < chance, so the whole-number part of the roll is the honest figure to show.
+        odds += f"; rolled {int(n['roll'] * 100)}, needs under {chance}"
         cleared = f"; clears {_name(n['cleared'])}" if n["cleared"] != NO_ONE else ""
         if not n["success"]:
             return f"{who}: **{card}** stuffed ({odds}){cleared}"

@@ -181,6 +181,27 @@ def test_ground_and_pound_formula():
     assert strike_damage(6, 9, 0, 8, True, ground_and_pound_grappling=6).damage == 13
 
 
+def test_ground_and_pound_bonus_comes_on_top_of_the_card_floor():
+    # Islam (STR 6, GRP 10, Grappler: no strike bonus) on Volkanovski (DEF 9): 6 + 6 - 9 = 3, lifted to the
+    # card's 6, then + 3 + 10 // 4 = 5 for Ground and Pound: 11 (RULINGS: max(card, ...) and G&P adds).
+    result = strike_damage(6, 6, 0, 9, False, ground_and_pound_grappling=10)
+    assert (result.raw, result.ground_and_pound, result.before_defense, result.damage) == (3, 5, 11, 11)
+    # The waiting defense comes off the whole attack: Block 11 - 5 = 6.
+    assert strike_damage(6, 6, 0, 9, False, ground_and_pound_grappling=10, reduction=5).damage == 6
+
+
+def test_ground_and_pound_in_play_with_a_block_and_its_feed_line():
+    state = position(("Islam Makhachev", "Alexander Volkanovski"), (("Ground and Pound",), ()))
+    state.advantage = 0
+    state.players[1].guard = card_named("Block").id
+    strike = event(play(state, 0, "Ground and Pound"), "strike")
+    assert strike.numbers["damage"] == 6 and state.players[1].stamina == 42 - 6
+    assert state.advantage == 0 and state.players[1].guard == NO_ONE
+    assert describe(strike, ("Ann", "Bob")) == (
+        "Ann: **Ground and Pound** hits Alexander Volkanovski for **6** "
+        "(6 card + 6 STR − 9 DEF = 3 → at least 6, + 5 G&P = 11, − 5 Block = 6) → stamina 36")
+
+
 def test_strike_through_the_engine_resets_position_and_spends_training():
     state = position(("Alex Pereira", "Alexander Volkanovski"), (("Intense Training", "Head Kick"), ()))
     state.advantage = 1
@@ -277,6 +298,19 @@ def test_tired_defender_is_easier_to_take_down_in_play():
     takedown = event(play(state, 0, "Clinch", Rolls(0.55)), "takedown")
     assert takedown.numbers["penalty"] == 3 and takedown.numbers["chance_tenths"] == 6
     assert takedown.numbers["success"]
+    # Impact: Clinch 1 + 4 // 3 - 8 // 3 = 0, at least the card's 1.
+    assert takedown.numbers["impact"] == 1 and state.players[1].stamina == 10
+    assert describe(takedown, ("Ann", "Bob")) == (
+        "Ann: **Clinch** lands (50% + 10% × (6 − (8 − 3 tired)) = 60%; rolled 55, needs under 60): "
+        "on top, 1 damage → stamina 10")
+
+
+def test_takedown_feed_line_says_when_the_chance_is_held_at_90():
+    state = position(("Islam Makhachev", "Alex Pereira"), (("Double Leg Takedown",), ()))
+    takedown = event(play(state, 0, "Double Leg Takedown", Rolls(0.95)), "takedown")
+    assert not takedown.numbers["success"] and state.advantage == NO_ONE
+    assert describe(takedown, ("Ann", "Bob")) == (
+        "Ann: **Double Leg Takedown** stuffed (50% + 10% × (15 − 4) = 160%, held to 90%; rolled 95, needs under 90)")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -305,6 +339,36 @@ def test_submission_needs_the_ground_and_keeps_it():
     assert state.advantage == 1 and state.players[1].stamina == 42 - 13
     # Kimura from the bottom: base floor(6.6) = 6, + 12 - 8 = 10.
     assert event(play(state, 0, "Kimura"), "submission").numbers["damage"] == 10
+    assert describe(sub, ("Ann", "Bob")) == (
+        "Ann: **Rear Naked Choke** on Alexander Volkanovski for **13** "
+        "(base 9 from bottom (60% of 15) + 12 GRP − 8 GRP = 13) → stamina 29")
+
+
+@pytest.mark.parametrize(("guard", "damage", "counter"), [("Block", 19 - 5, 0), ("Parry", 19 - 3, 3 + 8 // 4),
+                                                            ("Slip Counter", 19 - 8, 4)])
+def test_each_defense_card_works_on_a_submission_and_counters_the_attacker(guard, damage, counter):
+    # Charles Oliveira on top, Rear Naked Choke: 15 + (10 + 2) - 8 = 19 on Volkanovski (STR 8) before defense.
+    state = position(("Charles Oliveira", "Alexander Volkanovski"), (("Rear Naked Choke",), ()))
+    state.advantage = 0
+    state.players[1].guard = card_named(guard).id
+    events = play(state, 0, "Rear Naked Choke")
+    assert event(events, "submission").numbers["damage"] == damage
+    assert state.players[1].stamina == 42 - damage
+    assert [e.numbers["damage"] for e in events if e.kind == "counter"] == ([counter] if counter else [])
+    assert state.players[0].stamina == 36 - counter
+    assert state.advantage == 0 and state.players[1].guard == NO_ONE  # the counter does not stand them up
+
+
+def test_a_bottom_submission_into_slip_counter_still_does_1():
+    # Pereira (GRP 4) Guillotine from the bottom on Islam: base 6, 6 + 4 - 10 = 0 → 6; Slip Counter 6 - 8 → 1.
+    state = position(("Alex Pereira", "Islam Makhachev"), (("Guillotine Choke",), ()))
+    state.advantage = 1
+    state.players[1].guard = card_named("Slip Counter").id
+    sub = event(play(state, 0, "Guillotine Choke"), "submission")
+    assert (sub.numbers["before_defense"], sub.numbers["damage"]) == (6, 1)
+    assert describe(sub, ("Ann", "Bob")) == (
+        "Ann: **Guillotine Choke** on Islam Makhachev for **1** (base 6 from bottom (60% of 10) + 4 GRP − 10 GRP"
+        " = 0 → at least 6, − 8 Slip Counter = -2 → at least 1) → stamina 39")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -346,6 +410,26 @@ def test_parry_counter_scales_with_defender_striking_and_can_knock_out():
     assert event(events, "counter").numbers["damage"] == 5
     assert event(events, "knockout").player == 0
     assert (state.phase, state.replacing, state.players[0].health) == (REPLACE_PHASE, 0, 80)
+
+
+def test_parry_counter_ignores_intense_training_but_counts_master_coach():
+    parry = card_named("Parry").id
+    state = position(("Islam Makhachev", "Alex Pereira"), (("Quick Jab",), ()))
+    state.players[1].guard = parry
+    state.players[1].training = 3  # 3 + (10 + 3) // 4 would be 6: the temporary bonus is for strikes only
+    assert event(play(state, 0, "Quick Jab"), "counter").numbers["damage"] == 3 + 10 // 4 == 5
+    state = position(("Islam Makhachev", "Alex Pereira"), (("Quick Jab",), ()))
+    state.players[1].guard = parry
+    state.players[1].coach = 2  # Master Coach is the fighter's striking: 3 + 12 // 4
+    assert event(play(state, 0, "Quick Jab"), "counter").numbers["damage"] == 6
+
+
+def test_intense_training_is_spent_on_a_defended_strike():
+    state = position(("Alex Pereira", "Alexander Volkanovski"), (("Intense Training", "Quick Jab"), ()))
+    state.players[1].guard = card_named("Block").id
+    play(state, 0, "Intense Training")
+    strike = event(play(state, 0, "Quick Jab"), "strike")
+    assert strike.numbers["damage"] == 3 + 10 + 3 - 9 + 2 - 5 == 4 and state.players[0].training == 0
 
 
 def test_a_new_defense_card_replaces_the_waiting_one():
@@ -398,6 +482,10 @@ def test_stagger_skips_the_next_turn_entirely():
     assert state.players[1].turns == 2 and not state.players[1].staggered
     assert (len(state.players[1].hand), len(state.players[1].deck)) == (hand, deck)
     assert state.players[0].turns == 2 and state.players[0].energy == 10
+    # The skipped turn was Islam's second: his next one is his third, 8 + 2 * 2 = 12 energy.
+    apply(state, simple_action(0, END_TURN), Rolls())
+    assert (state.current, state.players[1].turns, state.players[1].energy) == (1, 3, 12)
+    assert describe(event(events, "staggered"), ("Ann", "Bob")) == "Islam Makhachev is staggered: Bob skips this turn"
 
 
 def test_master_coach_is_permanent_and_draws():
@@ -411,6 +499,28 @@ def test_master_coach_is_permanent_and_draws():
     # 10 + 11 - 9 + 2 = 14, and again next strike: permanent.
     assert event(play(state, 0, "Head Kick"), "strike").numbers["damage"] == 14
     assert event(play(state, 0, "Head Kick"), "strike").numbers["damage"] == 14
+
+
+def test_master_coach_on_the_defender_raises_defense_and_grappling():
+    # Volkanovski with one Master Coach: DEF 10 against Pereira's Head Kick, 10 + 10 - 10 + 2 = 12 ...
+    state = position(("Alex Pereira", "Alexander Volkanovski"), (("Head Kick", "Clinch"), ()))
+    state.players[1].coach = 1
+    assert event(play(state, 0, "Head Kick"), "strike").numbers["damage"] == 12
+    # ... and GRP 9 against a takedown: Pereira's Clinch 4 + 2 = 6 against 9: 20%.
+    assert event(play(state, 0, "Clinch", Rolls(0.5)), "takedown").numbers["chance_tenths"] == 2
+    # A coached attacker: Pereira +2 Clinches with 6 + 2 = 8 against Ankalaev's 8: 50%.
+    state = position(("Alex Pereira", "Magomed Ankalaev"), (("Clinch",), ()))
+    state.players[0].coach = 2
+    assert event(play(state, 0, "Clinch", Rolls(0.5)), "takedown").numbers["chance_tenths"] == 5
+
+
+def test_master_coach_goes_with_the_fighter_at_a_knockout():
+    state = ko_position(100, ("Belal Muhammad",))
+    state.players[1].coach = 3
+    play(state, 0, "Head Kick")
+    apply(state, deploy_action(1, card_named("Belal Muhammad").id), Rolls())
+    belal = state.players[1]
+    assert (belal.coach, belal.striking, belal.grappling, belal.defense) == (0, 6, 9, 8)
 
 
 def test_ringside_medic_heals_ten_capped():
@@ -648,3 +758,82 @@ def test_damaged_saves_are_refused(damage):
     damage(data)
     with pytest.raises(RuleInputError, match="damaged"):
         GameState.from_dict(data)
+
+
+# --------------------------------------------------------------------------------------------------
+# The AI, as "AI Opponent Behavior" describes it (Rolls feed its random choices in order)
+
+
+def ai_position(hand: tuple[str, ...], *, plays: int = 0, advantage: int = NO_ONE) -> GameState:
+    state = position(("Alex Pereira", "Islam Makhachev"), ((), hand), current=1)
+    state.plays = plays
+    state.advantage = advantage
+    return state
+
+
+def test_ai_heals_first_below_40_percent_stamina():
+    state = ai_position(("Head Kick", "Ringside Medic", "Master Coach"))
+    state.players[1].stamina = 15  # 37.5% of 40: the Medic comes first, no roll needed
+    assert ai.choose_action(state, 1, Rolls()) == play_action(1, card_named("Ringside Medic").id)
+    state.players[1].stamina = 16  # 40%: not below; the corner roll (0.5) misses, a technique is played
+    assert ai.choose_action(state, 1, Rolls(0.5, 0.0)) == play_action(1, card_named("Head Kick").id)
+
+
+def test_ai_plays_a_useful_corner_card_30_percent_of_the_time():
+    state = ai_position(("Quick Jab", "Master Coach", "Ringside Medic"))
+    coach, jab = card_named("Master Coach").id, card_named("Quick Jab").id
+    # At full stamina the Medic is no use, so Master Coach is the only corner card in the draw.
+    assert ai.choose_action(state, 1, Rolls(0.29, 0.99)) == play_action(1, coach)
+    assert ai.choose_action(state, 1, Rolls(0.30, 0.0)) == play_action(1, jab)
+
+
+def test_ai_picks_techniques_at_random_among_the_valid_ones():
+    hand = ("Quick Jab", "Ground and Pound", "Rear Naked Choke", "Head Kick")
+    standing = ai_position(hand)
+    # Standing: Ground and Pound and submissions are not options, so the choice is between two strikes.
+    assert ai.choose_action(standing, 1, Rolls(0.49)) == play_action(1, card_named("Quick Jab").id)
+    assert ai.choose_action(standing, 1, Rolls(0.5)) == play_action(1, card_named("Head Kick").id)
+    # On the ground, on the bottom: the submission is an option, Ground and Pound is not.
+    bottom = ai_position(hand, advantage=0)
+    assert [ai.choose_action(bottom, 1, Rolls(r)).card for r in (0.0, 0.34, 0.67)] == ids(
+        "Quick Jab", "Rear Naked Choke", "Head Kick")
+    # On top: all four.
+    top = ai_position(hand, advantage=1)
+    assert [ai.choose_action(top, 1, Rolls(r)).card for r in (0.0, 0.25, 0.5, 0.75)] == ids(*hand)
+
+
+def test_ai_never_plays_ground_and_pound_or_submissions_standing():
+    state = ai_position(("Ground and Pound", "Rear Naked Choke"))
+    assert ai.choose_action(state, 1, Rolls(0.0)) == simple_action(1, END_TURN)
+
+
+def test_ai_keeps_playing_with_70_percent_chance_after_its_first_card():
+    state = ai_position(("Quick Jab", "Head Kick"), plays=1)
+    assert ai.choose_action(state, 1, Rolls(0.70)) == simple_action(1, END_TURN)
+    assert ai.choose_action(state, 1, Rolls(0.69, 0.0)) == play_action(1, card_named("Quick Jab").id)
+
+
+def test_ai_does_not_replace_a_waiting_defense_card():
+    state = ai_position(("Block", "Parry"))
+    assert ai.choose_action(state, 1, Rolls(0.0)) == play_action(1, card_named("Block").id)
+    state.players[1].guard = card_named("Block").id
+    assert ai.choose_action(state, 1, Rolls(0.0)) == simple_action(1, END_TURN)
+
+
+def test_ai_draws_unless_a_full_hand_has_something_to_play():
+    state = ai_position(("Quick Jab",))
+    state.phase = DRAW_PHASE
+    assert ai.choose_action(state, 1, Rolls()) == simple_action(1, DRAW)
+    full = ("Quick Jab", "Block", "Parry", "Kimura", "Armbar", "Suplex", "Clinch", "Uppercut", "Leg Kick", "Body Shot")
+    state = ai_position(full)
+    state.phase = DRAW_PHASE
+    assert ai.choose_action(state, 1, Rolls()) == simple_action(1, SKIP_DRAW)
+
+
+def test_ai_turn_plays_out_through_play_move_and_replays_from_the_seed():
+    state, _ = new_game(21)
+    again = state.copy()
+    actions, events = ai.play_move(state, simple_action(0, END_TURN), ai_player=1)
+    assert actions[0] == simple_action(0, END_TURN) and all(a.player == 1 for a in actions[1:])
+    assert actions[-1] == simple_action(1, END_TURN) and state.to_move == 0
+    assert ai.play_move(again, simple_action(0, END_TURN), ai_player=1) == (actions, events)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.mma.ai import choose_action
-from rules.mma.cards import DECK_LIST, FIGHTER_COUNT
+from rules.mma.cards import CARDS, DECK_LIST, FIGHTER_COUNT
 from rules.mma.engine import (
     CONCEDED,
     FIGHTERS_IN_HAND_LIMIT,
@@ -18,13 +18,15 @@ from rules.mma.engine import (
     JUDGES,
     MAX_ENERGY,
     MAX_TURNS,
+    action_problem,
     apply,
+    card_options,
     legal_actions,
     new_game,
     outcome,
 )
 from rules.mma.simulate import play_ai_game, simulate
-from rules.mma.state import CONCEDE, NO_ONE, OVER, REPLACE_PHASE, GameState
+from rules.mma.state import ACTION_KINDS, CONCEDE, DEPLOY, NO_ONE, OVER, PLAY, REPLACE_PHASE, Action, GameState
 from rules.mma.text import describe
 
 SORTED_DECK = sorted(DECK_LIST)
@@ -48,6 +50,23 @@ def check_invariants(state: GameState) -> None:
         assert state.players[state.advantage].fighter != NO_ONE
     if state.phase == OVER:
         assert outcome(state) is not None
+
+
+EVERY_ACTION = tuple(
+    tuple(Action(player, kind, card) for kind in ACTION_KINDS
+          for card in (range(len(CARDS)) if kind in (PLAY, DEPLOY) else (NO_ONE,)))
+    for player in (0, 1)
+)
+
+
+def check_legal_actions_are_exact(state: GameState) -> None:
+    """legal_actions lists exactly the actions apply would accept, and the hand view agrees with it."""
+    for player in (0, 1):
+        legal = legal_actions(state, player)
+        assert len(set(legal)) == len(legal)
+        assert set(legal) == {a for a in EVERY_ACTION[player] if action_problem(state, a) is None}
+        playable = {o.card for o in card_options(state, player) if o.problem is None}
+        assert playable == {a.card for a in legal if a.kind in (PLAY, DEPLOY)}
 
 
 def test_thousands_of_ai_games_end_with_a_result_and_keep_every_invariant():
@@ -90,6 +109,8 @@ def test_random_legal_play_never_breaks_an_invariant(seed, skip_bias):
             assert line is None or line.strip()
         check_invariants(state)
         moves += 1
+        if moves % 5 == 0 or state.phase == REPLACE_PHASE:
+            check_legal_actions_are_exact(state)
         if moves == saved_at:
             assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
     assert outcome(state) is not None
