@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import UserError, run_engine
+from cogs.common import UserError, clip, run_engine
 from cogs.mma import render
 from cogs.mma.items import COG_NAME, HandSelect, MatchButton
 from rules.mma.ai import play_move
@@ -51,7 +51,8 @@ BUTTON_KINDS = {"draw": DRAW, "skip": SKIP_DRAW, "end": END_TURN}
 
 
 def display_name(user: discord.abc.User) -> str:
-    return discord.utils.escape_markdown(user.display_name)[:NAME_LIMIT]
+    # Clipped before escaping, so a cut never leaves a lone backslash that would escape what follows.
+    return discord.utils.escape_markdown(clip(user.display_name, NAME_LIMIT))
 
 
 def feed_lines(events: list[Event], names: tuple[str, str]) -> list[str]:
@@ -296,13 +297,19 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
         """Redraw the match message after a move made elsewhere (the hand view); repost it if it is gone."""
         embed, view = render.match_embed(record), render.match_view(record)
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        if record.message_id is not None:
-            try:
-                await channel.get_partial_message(record.message_id).edit(embed=embed, view=view)
-                return
-            except discord.NotFound:
-                log.info("match %s message %s is gone; posting it again", record.id, record.message_id)
-        sent = await channel.send(embed=embed, view=view)
+        # The move is saved and the player has their answer by now: a failure here is logged, not reported as
+        # a failed move (the next click on the match redraws it anyway).
+        try:
+            if record.message_id is not None:
+                try:
+                    await channel.get_partial_message(record.message_id).edit(embed=embed, view=view)
+                    return
+                except discord.NotFound:
+                    log.info("match %s message %s is gone; posting it again", record.id, record.message_id)
+            sent = await channel.send(embed=embed, view=view)
+        except discord.HTTPException:
+            log.warning("could not redraw match %s in channel %s", record.id, record.channel_id, exc_info=True)
+            return
         await self.repo.set_message(record.id, sent.id)
 
     # --- challenges, claims, rematches ------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 
+import discord
 import pytest
 
 from rules.mma.cards import CARDS, card_named
@@ -388,3 +389,78 @@ async def test_rules_summary_fits_and_every_command_has_help(h):
         assert command.description
         for param in command.parameters:
             assert param.description and param.description != "…"
+
+
+async def test_the_match_message_shows_both_corners_in_full(h):
+    match = await start_pvp(h)
+    row = await match_row(h)
+    state = await saved_state(h)
+    alice, bob = state.players
+    alice.training, alice.coach, alice.guard = 3, 1, card_named("Block").id
+    bob.bleed, bob.staggered, bob.stamina = 2, True, 1
+    state.advantage = 0
+    await write_state(h, row["id"], state)
+    assert await h.click(match, "Skip draw", h.alice) == []  # any move redraws the message
+
+    fighter = CARDS[alice.fighter]
+    assert match.field("🔴 Alice ▶").split("\n") == [
+        f"**{fighter.name}** · {fighter.style} · ⭐ **ADVANTAGE**",
+        f"STR {fighter.striking + 1} ✨**+3** · GRP {fighter.grappling + 1} · DEF {fighter.defense + 1} (Master Coach +1)",
+        f"Stamina `{'█' * 12} {fighter.stamina}/{fighter.stamina}`",
+        "❤️ Health **100**/100 · ⚡ Energy **8**/16",
+        "🃏 Hand 4/10 · Deck 70 · KOs suffered 0",
+        "🛡️ Block ready",
+    ]
+    other = CARDS[bob.fighter]
+    lines = match.field("🔵 Bob").split("\n")
+    assert lines[0] == f"**{other.name}** · {other.style}"
+    assert lines[2] == f"Stamina `█{'░' * 11} 1/{other.stamina}`"
+    assert lines[-1] == "🩸 Bleeding (2 turns) · 💫 Staggered: skips next turn"
+    assert "🤼 On the ground: **Alice** on top" in match.embed.description
+    assert match.embed.footer.text.startswith(f"Match #{row['id']} · seed {row['seed']} · move 1")
+
+    # The private hand: every card with its cost and effect, the playable ones in the menu.
+    (hand,) = await h.click(match, "My hand", h.alice)
+    options = hand.component("Choose a card to play")["options"]
+    assert options and all(o["description"] == CARDS[int(o["value"])].summary() for o in options)
+    assert all("energy" in o["description"] for o in options)
+    for card in set(alice.hand):
+        assert f"**{CARDS[card].name}**" in hand.embed.description
+    assert hand.content == "Your move: 8 energy to spend."
+
+
+async def test_long_names_and_a_long_feed_stay_within_discord_limits(h):
+    wild = User(800000000000000009, "*_~`|>" * 5 + "\\Z")  # 32 characters of markdown
+    (challenge,) = await h.run("mma challenge", wild, opponent=h.bob)
+    assert await h.click(challenge, "Accept", h.bob) == []
+    row = await match_row(h)
+    long_feed = [f"line {i} " + "x" * 400 for i in range(40)]
+    async with h.bot.db.transaction() as conn:
+        await conn.execute("UPDATE mma_matches SET feed_json = ? WHERE id = ?", (json.dumps(long_feed), row["id"]))
+    assert await h.click(challenge, "Skip draw", wild) == []
+    embed = challenge.embed
+    assert len(embed) <= 6000 and len(embed.title) <= 256 and len(embed.fields) == 3
+    assert all(len(f.value) <= 1024 and len(f.name) <= 256 for f in embed.fields)
+    feed = challenge.field("Last actions").split("\n")
+    assert feed[-1].endswith("skips the draw") and feed[0].startswith("line ")  # the newest lines that fit
+    assert discord.utils.escape_markdown("*_~`|>" * 5) in embed.title
+    assert all(len(c["custom_id"]) <= 100 for c in challenge.components)
+
+
+async def test_a_tampered_button_is_refused_and_changes_nothing(h):
+    match = await start_pvp(h)
+    row = await match_row(h)
+    # A forged custom_id: a card id out of range, and a match that does not exist.
+    forged = snapshot(match)
+    forged.data["components"] = [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "Forged", "custom_id": f"mma:{row['id']}:play:{row['version']}:999"},
+        {"type": 2, "style": 1, "label": "Ghost", "custom_id": "mma:999999:draw:1"},
+        {"type": 2, "style": 1, "label": "Fighter", "custom_id": f"mma:{row['id']}:play:{row['version']}:0"},
+    ]}]
+    (refusal,) = await h.click(forged, "Forged", h.alice)
+    assert refusal.ephemeral and refusal.content == "❌ Choose a card from the list first."
+    (refusal,) = await h.click(forged, "Ghost", h.alice)
+    assert refusal.content == "❌ This match no longer exists."
+    (refusal,) = await h.click(forged, "Fighter", h.alice)
+    assert refusal.content == "❌ That card is not in your hand."  # the opening hand holds no fighter
+    assert (await match_row(h))["version"] == row["version"]
