@@ -6,8 +6,8 @@
   strike and has no bonus waiting; Ringside Medic when at least 10 stamina is missing.
 - Otherwise it plays a random playable technique (Ground and Pound only with advantage and submissions
   only on the ground, as the rules already require), leaving out a defense card while one is waiting.
-- It draws unless its hand is full and holds a card it can play, and after a knockout deploys the fighter with the best total of
-  striking, grappling and defense (then stamina).
+- It draws unless its hand is full and holds a card worth playing. After a knockout it deploys the fighter
+  with the best total of striking, grappling and defense (then stamina).
 
 Every choice uses the random source it is given, so a seeded match replays exactly.
 """

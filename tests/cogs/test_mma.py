@@ -405,7 +405,8 @@ async def test_the_match_message_shows_both_corners_in_full(h):
     fighter = CARDS[alice.fighter]
     assert match.field("🔴 Alice ▶").split("\n") == [
         f"**{fighter.name}** · {fighter.style} · ⭐ **ADVANTAGE**",
-        f"STR {fighter.striking + 1} ✨**+3** · GRP {fighter.grappling + 1} · DEF {fighter.defense + 1} (Master Coach +1)",
+        f"STR {fighter.striking + 1} ✨**+3** · GRP {fighter.grappling + 1} · DEF {fighter.defense + 1}"
+        " (Master Coach +1)",
         f"Stamina `{'█' * 12} {fighter.stamina}/{fighter.stamina}`",
         "❤️ Health **100**/100 · ⚡ Energy **8**/16",
         "🃏 Hand 4/10 · Deck 70 · KOs suffered 0",

@@ -132,6 +132,44 @@ def test_card_list_matches_rulings():
     assert all(len(card.summary()) <= 100 for card in CARDS)
 
 
+# RULINGS.md section 3, word for word.
+RULINGS_FIGHTERS = """Ilia Topuria Balanced 9/7/7/38;
+  Islam Makhachev Grappler 6/10/8/40; Merab Dvalishvili Grappler 6/9/7/45; Khamzat Chimaev Grappler
+  8/9/7/38; Alexandre Pantoja Grappler 6/9/7/38; Alex Pereira Striker 10/4/6/34; Alexander Volkanovski
+  Balanced 8/8/9/42; Jack Della Maddalena Striker 9/5/6/35; Tom Aspinall Balanced 9/7/7/38; Dricus Du
+  Plessis Balanced 8/7/7/40; Magomed Ankalaev Balanced 7/8/8/40; Max Holloway Striker 9/6/7/45; Belal
+  Muhammad Grappler 6/9/8/42; Arman Tsarukyan Balanced 7/8/7/38; Charles Oliveira Grappler 7/10/6/36."""
+
+# mma-warriors.md: name, cost, damage, takedown bonus, defense reduction.
+DOCUMENT_TECHNIQUES = [
+    ("Quick Jab", 1, 3, 0, 0), ("Teep Kick", 1, 3, 0, 0), ("Leg Kick", 2, 4, 0, 0), ("Body Shot", 2, 4, 0, 0),
+    ("Power Cross", 3, 6, 0, 0), ("Cutting Elbow", 3, 5, 0, 0), ("Uppercut", 3, 6, 0, 0), ("Heavy Hook", 4, 8, 0, 0),
+    ("Spinning Back Fist", 4, 7, 0, 0), ("Head Kick", 4, 10, 0, 0), ("Ground and Pound", 2, 6, 0, 0),
+    ("Clinch", 2, 1, 2, 0), ("Single Leg Takedown", 2, 2, 2, 0), ("Double Leg Takedown", 3, 3, 3, 0),
+    ("Suplex", 4, 5, 4, 0), ("Guillotine Choke", 3, 10, 0, 0), ("Kimura", 3, 11, 0, 0), ("Armbar", 4, 12, 0, 0),
+    ("Triangle Choke", 4, 13, 0, 0), ("D'Arce Choke", 4, 14, 0, 0), ("Rear Naked Choke", 5, 15, 0, 0),
+    ("Block", 1, 0, 0, 5), ("Parry", 2, 0, 0, 3), ("Slip Counter", 2, 0, 0, 8),
+]
+
+
+def test_every_card_is_as_the_rulings_and_document_give_it():
+    entries = " ".join(RULINGS_FIGHTERS.split()).rstrip(".").split("; ")
+    assert len(entries) == FIGHTER_COUNT == 15
+    for entry in entries:
+        words, stats = entry.rsplit(" ", 1)
+        name, style = words.rsplit(" ", 1)
+        card = card_named(name)
+        assert (card.kind, card.style) == ("fighter", style), name
+        assert [card.striking, card.grappling, card.defense, card.stamina] == [int(x) for x in stats.split("/")], name
+    for name, cost, damage, bonus, reduction in DOCUMENT_TECHNIQUES:
+        card = card_named(name)
+        assert (card.cost, card.damage, card.bonus, card.reduction) == (cost, damage, bonus, reduction), name
+        assert DECK_LIST.count(card.id) == 2
+    assert [(card_named(n).cost, DECK_LIST.count(card_named(n).id)) for n in
+            ("Master Coach", "Intense Training", "Ringside Medic")] == [(3, 4), (2, 4), (2, 4)]
+    assert card_named("Cutting Elbow").effect == "bleed" and card_named("Spinning Back Fist").effect == "stagger"
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_opening_hands_and_deployment(seed):
     state, events = new_game(seed)
