@@ -9,7 +9,9 @@ numbers from random.Random(f"{seed}:{n}"), so a fight replays from its seed and 
 from __future__ import annotations
 
 import io
+import logging
 import random
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -21,21 +23,25 @@ from cogs.common import (
     COLOR_INFO,
     COLOR_VICTORY,
     EmbedLimits,
+    ProgressMessage,
     UserError,
     error_reply,
     fit_embed,
     gm_only,
     hp_bar,
     lines_within,
+    progress_bar,
     read_text_attachment,
     run_engine,
 )
 from rules.andor.bestiary import MAX_GUILD_MONSTERS, find_monster, merged, parse_monsters
-from rules.andor.engine import MAX_MONSTERS, apply, hit_chance, legal_actions, outcome, settle, start_fight, updated_character
+from rules.andor.engine import MAX_MONSTERS, apply, legal_actions, outcome, settle, start_fight, updated_character
 from rules.andor.models import (
+    DEATH_XP_LOSS_PERCENT,
     END_TURN,
     FLEE,
     FLEE_CHANCE,
+    FLEE_COST,
     POTION,
     POTION_COST,
     STAT_LIMITS,
@@ -45,13 +51,16 @@ from rules.andor.models import (
     Monster,
     xp_to_next_level,
 )
-from rules.andor.simulate import MAX_FIGHTS, SimulationResult, simulate
-from rules.andor.text import crit_text, describe_event, summary_lines
+from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
+from rules.andor.text import crit_text, describe_event, matchup_lines, per_attack_lines, summary_lines
 from rules.csvio import format_number as num
 from storage.andor import AndorRepository, Fight, FightAlreadyLive, TooManyMonsters
 from storage.database import StaleUpdate
 
+log = logging.getLogger(__name__)
+
 COLOR_FLED = discord.Color.light_grey()
+PROGRESS_INTERVAL = 1.5  # seconds between two progress edits of /andor simulate
 MAX_SEED = 2**53  # what a Discord integer option can carry exactly
 CHART_FILE = "hp-left.png"
 
@@ -59,11 +68,28 @@ CHART_FILE = "hp-left.png"
 # --- rendering ------------------------------------------------------------------------------------------
 
 
-def monster_label(state: FightState) -> str:
+def monster_kind(state: FightState) -> str:
+    """The bestiary name of the fight's monsters (several are copies named "Wolf 1", "Wolf 2", ...)."""
     first = state.monsters[0].name
-    if len(state.monsters) == 1:
-        return first
-    return f"{first.rsplit(' ', 1)[0]} ×{len(state.monsters)}"
+    return first if len(state.monsters) == 1 else first.rsplit(" ", 1)[0]
+
+
+def monster_label(state: FightState) -> str:
+    count = len(state.monsters)
+    return monster_kind(state) if count == 1 else f"{monster_kind(state)} ×{count}"
+
+
+def turn_hint(state: FightState) -> str | None:
+    """Says why the turn goes on when no attack is affordable: it ends by itself only at 0 AP (RULINGS 4)."""
+    cost = state.player.attack_cost
+    if state.ap_left == 0 or state.ap_left >= cost:
+        return None
+    legal = legal_actions(state)
+    still = [name for action, name in ((POTION, "drink a potion"), (FLEE, f"flee ({FLEE_COST} AP)")) if action in legal]
+    return (
+        f"⏳ {state.ap_left} AP left, too few to attack ({cost} AP). You can still {' or '.join(still)};"
+        " press **End turn** to let the monsters act."
+    )
 
 
 def newest_lines_within(lines: list[str], limit: int) -> str:
@@ -83,7 +109,7 @@ def result_line(fight: Fight) -> str:
         return f"🏆 **Victory!** +{fight.xp_change} XP · {level_text(fight.level_after, fight.xp_after)}"
     if fight.status == "lost":
         return (
-            f"💀 **Defeated.** You lose {-fight.xp_change} XP (30% of this level's XP) and wake up at full HP · "
+            f"💀 **Defeated.** You lose {-fight.xp_change} XP ({DEATH_XP_LOSS_PERCENT}% of this level's XP) and wake up at full HP · "
             f"{level_text(fight.level_after, fight.xp_after)}"
         )
     return "🏃 **You got away.** Nothing gained, nothing lost."
@@ -101,12 +127,15 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
         head.append(result_line(fight))
     head.append(f"**{escape_markdown(player_name)}** HP {hp_bar(player.hp, player.max_hp, 12)}")
     if fight.status == "live":
-        head.append(f"AP {hp_bar(state.ap_left, player.ap, 10)} · 🧪 {player.potions} potion{'s' * (player.potions != 1)}")
+        head.append(
+            f"AP {hp_bar(state.ap_left, player.ap, 10)} · 🧪 {player.potions} potion{'s' * (player.potions != 1)}"
+            f" (+{player.potion_heal} HP for {POTION_COST} AP, when hurt)"
+        )
     target = state.monsters[fight.target] if 0 <= fight.target < len(state.monsters) else state.monsters[0]
-    head.append(
-        f"Your hit chance {hit_chance(player.attack_chance, target.block_chance)}% · "
-        f"theirs {hit_chance(target.attack_chance, player.block_chance)}%"
-    )
+    yours, theirs = matchup_lines(player, target, escape_markdown(monster_kind(state)))
+    head += [f"🗡️ {yours}", f"🩸 {'Each ' if len(state.monsters) > 1 else ''}{theirs}"]
+    if fight.status == "live" and (hint := turn_hint(state)):
+        head.append(hint)
     feed = [describe_event(e) for e in state.feed]
     description = "\n".join(head) + "\n\n**Latest**\n"
     description += newest_lines_within(feed, EmbedLimits.DESCRIPTION - len(description) - 10)
@@ -120,7 +149,10 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
             value=hp_bar(monster.hp, monster.max_hp, 10) if monster.alive else "☠️ defeated",
             inline=True,
         )
-    embed.set_footer(text=f"Round {state.round} · fight #{fight.id} · seed {fight.seed}")
+    footer = f"Round {state.round} · fight #{fight.id} · seed {fight.seed}"
+    if fight.status == "live":
+        footer += "\nYour turn ends at 0 AP or with End turn; a failed flee ends it too."
+    embed.set_footer(text=footer)
     return fit_embed(embed)
 
 
@@ -184,29 +216,30 @@ def character_embed(character: Character, name: str, title: str | None = None) -
 
 def hp_left_chart(result: SimulationResult) -> bytes:
     """A bar chart of the player's HP at the end of the fights (0 = dead), as PNG."""
-    counts = result.hp_left_counts
-    top = len(counts) - 1
-    width = max(1, -(-top // 50))  # at most about 50 bars
-    xs, heights = [0], [counts[0]]
-    for low in range(1, top + 1, width):
-        xs.append(low)
-        heights.append(sum(counts[low : low + width]))
+    buckets = result.hp_left_buckets(50)
+    width = buckets[1][1] - buckets[1][0] + 1  # HP per bar (max HP is at least 6, so there is a second bucket)
+    xs, heights = [low for low, _, _ in buckets], [count for _, _, count in buckets]
+    top = buckets[-1][1]
     figure = Figure(figsize=(8, 4), dpi=100)
     axes = figure.subplots()
     colors = ["#d9534f"] + ["#5cb85c"] * (len(xs) - 1)
     axes.bar(xs, heights, width=width * 0.9 if width > 1 else 0.8, align="edge" if width > 1 else "center", color=colors)
     axes.set_xlabel("your HP left at the end (0 = defeated)")
     axes.set_ylabel("fights")
-    axes.set_title(f"{result.monster} ×{result.count}: {result.fights:,} fights, won {100 * result.win_rate:.1f}%")
+    axes.set_title(
+        f"{result.monster} ×{result.count}: {result.fights:,} fights (seed {result.seed}), won {100 * result.win_rate:.1f}%"
+    )
     axes.set_xlim(-1, top + 1)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")
     return buffer.getvalue()
 
 
-def simulate_with_chart(character: Character, monster: Monster, count: int, fights: int, seed: int):
-    result = simulate(character, monster, count, fights, seed)
-    return result, hp_left_chart(result)
+def simulate_with_chart(
+    character: Character, monster: Monster, count: int, fights: int, seed: int, progress: Progress
+) -> tuple[SimulationResult, bytes, list[str]]:
+    result = simulate(character, monster, count, fights, seed, progress=progress)
+    return result, hp_left_chart(result), per_attack_lines(character, monster, escape_markdown(monster.name))
 
 
 # --- persistent components -------------------------------------------------------------------------------
@@ -258,6 +291,13 @@ def _range(stat: str):
     return app_commands.Range[kind, kind(limit.minimum), kind(limit.maximum)]
 
 
+def stat_description(stat: str) -> str:
+    """The help of a `/andor character set` option: what the stat does, its allowed range and its default."""
+    limit = STAT_LIMITS[stat]
+    low, high = (f"{value:,}" if limit.integer else num(value) for value in (limit.minimum, limit.maximum))
+    return f"{limit.help} ({low} to {high}, default {num(Character.model_fields[stat].default)})"
+
+
 @app_commands.guild_only()
 class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Trail: fight monsters turn by turn, or see the odds."):
     character = app_commands.Group(name="character", description="Your Andor's Trail character in this server.")
@@ -280,6 +320,12 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
 
     async def my_character(self, interaction: discord.Interaction) -> Character:
         return await self.repo.character(interaction.guild_id, interaction.user.id) or Character()
+
+    async def matchup(self, interaction: discord.Interaction, monster: str, seed: int | None) -> tuple[Monster, Character, int]:
+        """The monster asked for, the member's character, and the seed (a new one unless given)."""
+        chosen = find_monster(await self.book(interaction.guild_id), monster)
+        seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        return chosen, await self.my_character(interaction), seed
 
     async def monster_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         wanted = " ".join(current.split()).lower()
@@ -307,7 +353,7 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
         )
 
     @character.command(name="set", description="Change some of your character's stats (the others stay as they are).")
-    @app_commands.describe(**{stat: STAT_LIMITS[stat].meaning for stat in Character.model_fields})
+    @app_commands.describe(**{stat: stat_description(stat) for stat in Character.model_fields})
     async def character_set(
         self,
         interaction: discord.Interaction,
@@ -368,14 +414,16 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
             return
         monster = find_monster(book, name)
         you = await self.my_character(interaction)
-        embed = discord.Embed(title=monster.name, description=monster_line(monster, monster.name.lower() in own), color=COLOR_INFO)
+        per_attack = await run_engine(self.bot, per_attack_lines, you, monster, escape_markdown(monster.name))
+        embed = discord.Embed(
+            title=escape_markdown(monster.name), description=monster_line(monster, monster.name.lower() in own), color=COLOR_INFO
+        )
         for field_name, value in [
             ("AP / attack cost", f"{monster.ap} / {monster.attack_cost} ({monster.ap // monster.attack_cost} attacks a turn)"),
             ("Critical", crit_text(monster.crit_chance, monster.crit_multiplier)),
-            ("Your hit chance", f"{hit_chance(you.attack_chance, monster.block_chance)}%"),
-            ("Its hit chance on you", f"{hit_chance(monster.attack_chance, you.block_chance)}%"),
         ]:
             embed.add_field(name=field_name, value=value, inline=True)
+        embed.add_field(name="Per attack, with your character", value="\n".join(per_attack), inline=False)
         await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
 
     @monsters.command(name="upload", description="GM: add monsters to this server's bestiary, or replace them by name.")
@@ -412,7 +460,7 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
 
     # --- fights ----------------------------------------------------------------------------------------
 
-    @app_commands.command(name="fight", description="Fight monsters turn by turn with buttons.")
+    @app_commands.command(name="fight", description="Fight monsters with buttons: spend your AP, then the monsters answer.")
     @app_commands.describe(
         monster="The monster to fight", count=f"How many of them (1-{MAX_MONSTERS})", seed="Random seed, to replay a fight"
     )
@@ -424,9 +472,7 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
         count: app_commands.Range[int, 1, MAX_MONSTERS] = 1,
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
     ) -> None:
-        chosen = find_monster(await self.book(interaction.guild_id), monster)
-        character = await self.my_character(interaction)
-        seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        chosen, character, seed = await self.matchup(interaction, monster, seed)
         state, _events = start_fight(character, chosen, count)
         try:
             fight = await self.repo.start_fight(interaction.guild_id, interaction.channel_id, interaction.user.id, seed, state)
@@ -493,25 +539,38 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
         fights: app_commands.Range[int, 1, MAX_FIGHTS] = 10_000,
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
     ) -> None:
-        chosen = find_monster(await self.book(interaction.guild_id), monster)
-        character = await self.my_character(interaction)
-        seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        chosen, character, seed = await self.matchup(interaction, monster, seed)
+        title = f"🎲 {escape_markdown(interaction.user.display_name)} vs {escape_markdown(chosen.name)}"
+        title += f" ×{count}" if count > 1 else ""
         await interaction.response.defer(thinking=True)
-        result, chart = await run_engine(self.bot, simulate_with_chart, character, chosen, count, fights, seed)
-        lines = summary_lines(result)
-        embed = discord.Embed(
-            title=f"🎲 {escape_markdown(interaction.user.display_name)} vs {escape_markdown(chosen.name)} ×{count}",
-            description="\n".join(lines),
-            color=COLOR_INFO,
-        )
+
+        async def show(done: float) -> None:
+            try:
+                await interaction.edit_original_response(embed=discord.Embed(
+                    title=title, description=f"{progress_bar(done)}\n{fights:,} fights · seed {seed}", color=COLOR_INFO
+                ))
+            except discord.HTTPException:
+                log.warning("could not show the progress of /andor simulate %s", interaction.id, exc_info=True)
+
+        progress = ProgressMessage(show, min_interval=PROGRESS_INTERVAL)
+        try:
+            result, chart, per_attack = await run_engine(
+                self.bot, simulate_with_chart, character, chosen, count, fights, seed, progress.report
+            )
+        finally:
+            await progress.close()
+        embed = discord.Embed(title=title, description="\n".join(summary_lines(result)), color=COLOR_INFO)
         embed.add_field(name="Win rate", value=f"{100 * result.win_rate:.2f}%", inline=True)
         embed.add_field(name="Mean rounds", value=f"{result.mean_rounds:.2f}", inline=True)
         embed.add_field(
             name="Mean HP left (won)", value=f"{result.mean_hp_left_won:.2f}" if result.wins else "-", inline=True
         )
+        embed.add_field(name="Per attack", value="\n".join(per_attack), inline=False)
         embed.set_image(url=f"attachment://{CHART_FILE}")
         embed.set_footer(text=f"seed {result.seed} · the AI drinks a potion at half HP, attacks the weakest, never flees")
-        await interaction.followup.send(embed=fit_embed(embed), file=discord.File(io.BytesIO(chart), filename=CHART_FILE))
+        await interaction.edit_original_response(
+            embed=fit_embed(embed), attachments=[discord.File(io.BytesIO(chart), filename=CHART_FILE)]
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

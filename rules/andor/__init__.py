@@ -10,10 +10,12 @@ Choices where the rules are silent:
   stored XP and level (victory: + the monsters' XP, levelling up as often as the XP allows; death: - 30%
   of the XP within the level, rounded down). Fleeing changes nothing.
 - `xp` of a character is the XP within its current level (0 .. 55 x level^2 - 1), so the death penalty
-  can never cost a level. Setting more XP than the level needs levels the character up at once.
-- A potion can only be drunk below max HP (it would be wasted otherwise).
-- The player's turn ends by itself only when no action is affordable; since fleeing costs 1 AP, that is
-  at 0 AP. The bot's End turn button ends it earlier.
+  can never cost a level. Setting more XP than the level needs levels the character up at once; setting
+  a different level without XP starts that level at 0 XP (the old XP could level it straight back up).
+- A potion can only be drunk below max HP (it would be wasted otherwise); the fight message says so.
+- The player's turn ends by itself only when no action is affordable (RULINGS 4); since fleeing costs
+  1 AP, that is at 0 AP, so with AP left but too few to attack the player can still flee. The fight
+  message says so and points at the End turn button.
 - Damage is computed exactly in whole hundredths (AD bonus and armor are whole numbers, critical
   multipliers have at most 2 decimals), then truncated.
 - A monster attacks AP // attack cost times per turn; the attack cost may not exceed the AP (such an actor

@@ -11,7 +11,7 @@ from rules.andor.bestiary import find_monster, merged, parse_monsters
 from rules.andor.engine import MAX_MONSTERS, apply, outcome, start_fight, updated_character
 from rules.andor.models import Character
 from rules.andor.simulate import MAX_ROUNDS, simulate
-from rules.andor.text import crit_text, describe_event, hp_buckets, summary_lines
+from rules.andor.text import crit_text, describe_event, per_attack_lines, summary_lines
 from rules.errors import RuleInputError
 
 NAME = "andor"
@@ -73,12 +73,18 @@ def _character(stats: list[str]) -> Character:
 
 def run_simulate(args: argparse.Namespace) -> int:
     monster = find_monster(_book(args.monsters), args.monster)
-    result = simulate(_character(args.stat), monster, args.count, args.fights, args.seed)
+    character = _character(args.stat)
+    result = simulate(character, monster, args.count, args.fights, args.seed)
     for line in summary_lines(result):
         print(line)
+    print("Per attack:")
+    for line in per_attack_lines(character, monster, monster.name):
+        print(f"  {line}")
     print("HP left:")
-    biggest = max(count for _, count in hp_buckets(result)) or 1
-    for label, count in hp_buckets(result):
+    buckets = result.hp_left_buckets(10)
+    biggest = max(count for _, _, count in buckets) or 1
+    for low, high, count in buckets:
+        label = "0 (dead)" if high == 0 else str(low) if low == high else f"{low}-{high}"
         print(f"  {label:>10} {count:>7,} {'#' * round(40 * count / biggest)}")
     return 0
 

@@ -65,6 +65,28 @@ def final_damage(base: int, ad_bonus: int, crit_hundredths: int, resistance: int
     return scaled * (200 - armor) // 2_000_000
 
 
+def damage_range(attacker: Fighter, target: Fighter, *, critical: bool = False) -> tuple[int, int]:
+    """The least and the most damage one hit of `attacker` does to `target` (damage grows with the roll)."""
+    multiplier = hundredths(attacker.crit_multiplier) if critical else 100
+    return tuple(
+        final_damage(base, attacker.ad_bonus, multiplier, target.damage_resistance, target.armor)
+        for base in (attacker.damage_min, attacker.damage_max)
+    )
+
+
+def mean_damage(attacker: Fighter, target: Fighter) -> float:
+    """The damage one attack does on average, misses and criticals included (exact; cost grows with the range)."""
+    crit = min(attacker.crit_chance, 100) / 100
+    multiplier = hundredths(attacker.crit_multiplier)
+    total = 0.0
+    for base in range(attacker.damage_min, attacker.damage_max + 1):
+        normal = final_damage(base, attacker.ad_bonus, 100, target.damage_resistance, target.armor)
+        critical = final_damage(base, attacker.ad_bonus, multiplier, target.damage_resistance, target.armor)
+        total += (1 - crit) * normal + crit * critical
+    per_hit = total / (attacker.damage_max - attacker.damage_min + 1)
+    return hit_chance(attacker.attack_chance, target.block_chance) / 100 * per_hit
+
+
 def d100(rng: random.Random) -> int:
     return int(rng.random() * 100) + 1
 
@@ -97,6 +119,9 @@ def updated_character(character: Character, changes: Mapping[str, float]) -> Cha
             problems.append(InputProblem(f"{name}: {message}"))
     if problems:
         raise RuleInputError(problems)
+    if "level" in changes and "xp" not in changes and changes["level"] != character.level:
+        # XP counts within the level, so the old level's XP would level a lowered character right back up.
+        changes = {**changes, "xp": 0}
     candidate = Character.model_validate({**character.model_dump(), **changes})
     problems = [InputProblem(f"{name}: {message}") for name, message in candidate.problems()]
     if problems:

@@ -28,31 +28,31 @@ class StatLimit:
     minimum: float
     maximum: float
     integer: bool = True
-    meaning: str = ""
+    help: str = ""  # what the stat does, for a player setting it (the bot adds the range and the default)
 
 
 # One table of allowed values, used for uploaded monsters and for characters alike. The bounds keep every
 # fight and simulation finite and cheap (AP / attack cost bounds the attacks per turn).
 STAT_LIMITS: dict[str, StatLimit] = {
-    "hp": StatLimit(1, 100_000, meaning="hit points"),
-    "ap": StatLimit(1, 100, meaning="action points per turn"),
-    "attack_cost": StatLimit(1, 100, meaning="AP per attack"),
-    "attack_chance": StatLimit(0, 1_000, meaning="attack chance (AC)"),
-    "damage_min": StatLimit(0, 100_000, meaning="smallest damage"),
-    "damage_max": StatLimit(0, 100_000, meaning="largest damage"),
-    "crit_chance": StatLimit(0, 100, meaning="critical chance %"),
-    "crit_multiplier": StatLimit(1, 10, integer=False, meaning="critical multiplier"),
-    "block_chance": StatLimit(0, 1_000, meaning="block chance (BC)"),
-    "damage_resistance": StatLimit(0, 100_000, meaning="damage resistance (DR)"),
-    "xp": StatLimit(0, 1_000_000_000, meaning="experience"),
+    "hp": StatLimit(1, 100_000, help="Hit points"),
+    "ap": StatLimit(1, 100, help="Action points (AP) you get each turn"),
+    "attack_cost": StatLimit(1, 100, help="AP one attack costs; at most your AP"),
+    "attack_chance": StatLimit(0, 1_000, help="Attack chance (AC); hit % rises with AC minus the target's BC"),
+    "damage_min": StatLimit(0, 100_000, help="Least damage of a hit, before bonuses"),
+    "damage_max": StatLimit(0, 100_000, help="Most damage of a hit, before bonuses; at least damage_min"),
+    "crit_chance": StatLimit(0, 100, help="Chance in % that a hit is critical, 0 for never"),
+    "crit_multiplier": StatLimit(1, 10, integer=False, help="Critical hits multiply damage by this, up to 2 decimals"),
+    "block_chance": StatLimit(0, 1_000, help="Block chance (BC); lowers the monsters' hit %"),
+    "damage_resistance": StatLimit(0, 100_000, help="Damage resistance (DR), taken off every hit you take"),
+    "xp": StatLimit(0, 1_000_000_000, help="XP within your level; 55 x level x level XP levels you up"),
     # player only
-    "level": StatLimit(1, MAX_LEVEL, meaning="level"),
-    "base_hp": StatLimit(1, 100_000, meaning="base HP (max HP = base HP + 5 x level + HP bonus)"),
-    "hp_bonus": StatLimit(0, 100_000, meaning="HP bonus from equipment"),
-    "ad_bonus": StatLimit(0, 1_000, meaning="attack damage bonus %"),
-    "armor": StatLimit(0, 200, meaning="armor (damage x (1 - armor/200))"),
-    "potions": StatLimit(0, 99, meaning="potions carried into each fight"),
-    "potion_heal": StatLimit(1, 100_000, meaning="HP a potion heals"),
+    "level": StatLimit(1, MAX_LEVEL, help="Level, +5 max HP each; a new level starts at 0 XP unless you set xp too"),
+    "base_hp": StatLimit(1, 100_000, help="Base HP; max HP = base HP + 5 x level + HP bonus"),
+    "hp_bonus": StatLimit(0, 100_000, help="Extra max HP from equipment"),
+    "ad_bonus": StatLimit(0, 1_000, help="Attack damage bonus in %: your damage x (1 + bonus/100)"),
+    "armor": StatLimit(0, 200, help="Armor: damage you take x (1 - armor/200)"),
+    "potions": StatLimit(0, 99, help="Potions you carry into each fight; drinking one costs 5 AP"),
+    "potion_heal": StatLimit(1, 100_000, help="HP one potion heals, up to your max HP"),
 }
 
 MAX_NAME_LENGTH = 40
@@ -264,7 +264,7 @@ class FightState(BaseModel):
     feed: list[Event] = Field(default_factory=list)  # the latest events, newest last, at most FEED_LENGTH
 
 
-FEED_LENGTH = 12
+FEED_LENGTH = 30  # enough for a whole monsters' turn of five monsters with 3 attacks each
 
 
 @dataclass(frozen=True)

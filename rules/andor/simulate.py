@@ -12,6 +12,7 @@ new fights once WORK_LIMIT attacks have been rolled and says how many fights it 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.andor import ai
@@ -22,6 +23,10 @@ from rules.errors import RuleInputError
 MAX_FIGHTS = 100_000
 MAX_ROUNDS = 1_000
 WORK_LIMIT = 5_000_000  # attacks rolled, over all fights of one simulation
+PROGRESS_EVERY = 200_000  # attacks between two progress reports
+
+# Told the fraction of the simulation done (0..1) now and then, from the thread that runs it.
+Progress = Callable[[float], None]
 
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
 
@@ -62,6 +67,15 @@ class SimulationResult:
         """Mean HP left in the fights won (0 when none was won)."""
         return self.won_hp_total / self.wins if self.wins else 0.0
 
+    def hp_left_buckets(self, buckets: int) -> list[tuple[int, int, int]]:
+        """(lowest HP, highest HP, fights) in at most `buckets` ranges: dead (0) alone, then equal slices of 1..max."""
+        counts = self.hp_left_counts
+        top = len(counts) - 1
+        width = max(1, -(-top // (buckets - 1)))
+        return [(0, 0, counts[0])] + [
+            (low, min(top, low + width - 1), sum(counts[low : low + width])) for low in range(1, top + 1, width)
+        ]
+
 
 def check_fights(fights: int) -> None:
     if not 1 <= fights <= MAX_FIGHTS:
@@ -77,8 +91,13 @@ def fight_results(
     *,
     max_rounds: int = MAX_ROUNDS,
     work_limit: int = WORK_LIMIT,
+    progress: Progress | None = None,
 ) -> tuple[list[FightResult], bool]:
-    """The fights, and whether the work limit stopped them early."""
+    """The fights, and whether the work limit stopped them early.
+
+    `progress` hears the fraction done (fights played, or attacks against the work limit when that is
+    further along) about every PROGRESS_EVERY attacks.
+    """
     rand = rng.random
     # The player's attack on a monster and a monster's attack on the player never change within a fight.
     p_hit = hit_chance(character.attack_chance, monster.block_chance)
@@ -95,9 +114,13 @@ def fight_results(
 
     results: list[FightResult] = []
     attacks = 0
-    for _ in range(fights):
+    reported = 0
+    for played in range(fights):
         if attacks >= work_limit:
             return results, True
+        if progress is not None and attacks - reported >= PROGRESS_EVERY:
+            reported = attacks
+            progress(max(played / fights, attacks / work_limit))
         hp, potions = p_max, potions0
         m_hp = [m_hp0] * count
         alive = count
@@ -186,13 +209,15 @@ def simulate(
     *,
     max_rounds: int = MAX_ROUNDS,
     work_limit: int = WORK_LIMIT,
+    progress: Progress | None = None,
 ) -> SimulationResult:
     check_fights(fights)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     monster_fighters(monster, count)  # refuses a bad count
     results, stopped = fight_results(
-        character, monster, count, fights, random.Random(seed), max_rounds=max_rounds, work_limit=work_limit
+        character, monster, count, fights, random.Random(seed), max_rounds=max_rounds, work_limit=work_limit,
+        progress=progress,
     )
     counts = [0] * (character.max_hp + 1)
     wins = losses = rounds = won_hp = 0

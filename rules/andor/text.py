@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from rules.andor.models import AttackEvent, EndEvent, Event, FleeEvent, PotionEvent, TurnEvent, hundredths
+from rules.andor.engine import damage_range, hit_chance, mean_damage, monster_fighters, player_fighter
+from rules.andor.models import (
+    AttackEvent,
+    Character,
+    EndEvent,
+    Event,
+    Fighter,
+    FleeEvent,
+    Monster,
+    PotionEvent,
+    TurnEvent,
+    hundredths,
+)
 from rules.andor.simulate import SimulationResult
 from rules.csvio import format_number
 
@@ -26,8 +38,8 @@ def describe_event(event: Event) -> str:
         return f"Potion: +{event.healed} HP → {event.hp} HP, {event.potions_left} left"
     if isinstance(event, FleeEvent):
         if event.escaped:
-            return f"Flee: rolled {event.roll} ≤ {event.chance}, escaped"
-        return f"Flee: rolled {event.roll} > {event.chance}, failed; the turn ends"
+            return f"Flee: rolled {event.roll} ≤ {event.chance}%, escaped"
+        return f"Flee: rolled {event.roll} > {event.chance}%, failed; the turn ends"
     if isinstance(event, TurnEvent):
         if event.side == "player":
             return f"Round {event.round}: your turn, {event.ap} AP"
@@ -35,6 +47,22 @@ def describe_event(event: Event) -> str:
     if isinstance(event, EndEvent):
         return {"won": f"Victory: +{event.xp} XP", "lost": "Defeat", "fled": "You got away"}[event.result]
     raise TypeError(f"unknown event {event!r}")
+
+
+def damage_text(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def attack_text(attacker: Fighter, target: Fighter, target_name: str, *, with_mean: bool = False) -> str:
+    """`78% to hit you for 3-6`, with the critical hits and (on request) the mean damage of an attack."""
+    text = f"{hit_chance(attacker.attack_chance, target.block_chance)}% to hit {target_name}"
+    text += f" for {damage_text(*damage_range(attacker, target))}"
+    if attacker.crit_chance > 0:
+        critical = damage_range(attacker, target, critical=True)
+        text += f" ({attacker.crit_chance}% of hits critical, for {damage_text(*critical)})"
+    if with_mean:
+        text += f", on average {mean_damage(attacker, target):.2f} per attack"
+    return text
 
 
 def crit_text(chance: int, multiplier: float) -> str:
@@ -61,13 +89,17 @@ def summary_lines(result: SimulationResult) -> list[str]:
     return lines
 
 
-def hp_buckets(result: SimulationResult, buckets: int = 10) -> list[tuple[str, int]]:
-    """The HP-left distribution in at most `buckets` ranges: dead (0) first, then equal slices of 1..max."""
-    counts = result.hp_left_counts
-    rows = [("0 (dead)", counts[0])]
-    top = len(counts) - 1
-    width = max(1, -(-top // (buckets - 1)))
-    for low in range(1, top + 1, width):
-        high = min(top, low + width - 1)
-        rows.append((str(low) if low == high else f"{low}-{high}", sum(counts[low : high + 1])))
-    return rows
+def matchup_lines(player: Fighter, monster: Fighter, monster_name: str, *, with_mean: bool = False) -> list[str]:
+    """What each side's attack does to the other, and how often it comes."""
+    attacks = monster.ap // monster.attack_cost
+    return [
+        f"You: {attack_text(player, monster, monster_name, with_mean=with_mean)}; {player.attack_cost} AP an attack",
+        f"{monster_name}: {attack_text(monster, player, 'you', with_mean=with_mean)};"
+        f" {attacks} attack{'s' * (attacks != 1)} a turn",
+    ]
+
+
+def per_attack_lines(character: Character, monster: Monster, monster_name: str) -> list[str]:
+    """The matchup of a character and one monster, with the mean damage of an attack (cost grows with the
+    damage ranges, so a bot runs it off the event loop)."""
+    return matchup_lines(player_fighter(character), monster_fighters(monster, 1)[0], monster_name, with_mean=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import sys
 
 from tests.cogs.harness import GUILD_ID
 
@@ -72,8 +73,16 @@ async def test_fight_a_tiny_rat_to_victory_with_the_buttons(harness):
     assert fight.embed.title == "⚔️ Alice vs Tiny rat"
     assert "**Alice** HP ████████████ 25/25" in fight.embed.description
     assert "AP ██████████ 10/10" in fight.embed.description
-    assert "Your hit chance 91% · theirs 42%" in fight.embed.description
-    assert fight.embed.footer.text.startswith("Round 1 · fight #") and fight.embed.footer.text.endswith("seed 7")
+    # what each side's attack does: AC 200 vs BC 0 and AC 50 vs BC 9 (RULINGS 4), damage after DR and armor
+    assert fight.embed.description.splitlines()[1:4] == [
+        "AP ██████████ 10/10 · 🧪 2 potions (+20 HP for 5 AP, when hurt)",
+        "🗡️ You: 91% to hit Tiny rat for 2; 4 AP an attack",
+        "🩸 Tiny rat: 42% to hit you for 1; 1 attack a turn",
+    ]
+    assert fight.embed.footer.text == (
+        f"Round 1 · fight #{(await fight_row(h, h.alice))['id']} · seed 7\n"
+        "Your turn ends at 0 AP or with End turn; a failed flee ends it too."
+    )
     assert labels(fight) == {"Attack Tiny rat": False, "Potion (2)": True, "Flee (80%)": False, "End turn": False}
     (button,) = [c for c in fight.components if c["label"] == "Attack Tiny rat"]
     row = await fight_row(h, h.alice)
@@ -85,6 +94,7 @@ async def test_fight_a_tiny_rat_to_victory_with_the_buttons(harness):
     assert "You → Tiny rat: hit (rolled" in fight.embed.description
     assert "damage 2 (rolled 2); **killed**\nVictory: +3 XP" in fight.embed.description
     assert fight.embed.fields[0].value == "☠️ defeated"
+    assert "\nAP " not in fight.embed.description and "\n" not in fight.embed.footer.text  # no AP or turn help once over
     row = await fight_row(h, h.alice)
     assert (row["status"], row["xp_change"]) == ("won", 3)
     character = await stored_character(h, h.alice)
@@ -96,7 +106,9 @@ async def test_lose_to_a_queen_lava_entity_and_pay_the_xp_penalty(harness):
     await h.run("andor character set", h.alice, xp=50)
     (fight,) = await h.run("andor fight", h.alice, monster="queen lava", seed=3)
     assert fight.embed.title == "⚔️ Alice vs Queen lava entity"
-    assert "Your hit chance 4% · theirs 88%" in fight.embed.description
+    # 1 damage minus the queen's DR 16 is nothing: the message says so before the first click
+    assert "🗡️ You: 4% to hit Queen lava entity for 0; 4 AP an attack" in fight.embed.description
+    assert "🩸 Queen lava entity: 88% to hit you for 35-45; 1 attack a turn" in fight.embed.description
     await play(h, fight, h.alice, "End turn")
     # 30% of the 50 XP within level 1 is 15: level 1, 35 XP; the next fight starts at full HP anyway
     assert fight.embed.description.startswith("💀 **Defeated.** You lose 15 XP (30% of this level's XP)")
@@ -113,6 +125,71 @@ async def test_a_default_character_that_dies_is_stored_with_the_penalty(harness)
     await play(h, fight, h.bob, "End turn")
     character = await stored_character(h, h.bob)
     assert (character.level, character.xp) == (1, 0)
+
+
+async def test_the_turn_goes_on_until_0_ap_and_the_message_says_why(harness):
+    h = harness
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    for _ in range(2):
+        assert await h.click(fight, "Attack Wolf", h.alice) == []
+    # 2 AP left: no attack (4 AP) and no potion (full HP), but fleeing (1 AP) is still possible (RULINGS 4)
+    assert labels(fight) == {"Attack Wolf": True, "Potion (2)": True, "Flee (80%)": False, "End turn": False}
+    assert "AP ██░░░░░░░░ 2/10" in fight.embed.description
+    assert (
+        "⏳ 2 AP left, too few to attack (4 AP). You can still flee (1 AP); press **End turn** to let the monsters act."
+        in fight.embed.description
+    )
+    assert "The monsters' turn" not in fight.embed.description
+    assert await h.click(fight, "End turn", h.alice) == []
+    feed = fight.embed.description.split("**Latest**\n")[1].splitlines()
+    assert feed[-4] == "The monsters' turn"
+    assert [line.split(":")[0] for line in feed[-3:-1]] == ["Wolf → You", "Wolf → You"]
+    assert feed[-1] == "Round 2: your turn, 10 AP"
+    assert "AP ██████████ 10/10" in fight.embed.description and "⏳" not in fight.embed.description
+
+
+def test_the_turn_hint_names_a_potion_when_one_can_be_drunk():
+    from cogs.andor import turn_hint
+    from rules.andor.bestiary import find_monster, merged
+    from rules.andor.engine import start_fight
+    from rules.andor.models import Character
+
+    state, _ = start_fight(Character(ap=11, attack_cost=6), find_monster(merged([]), "Wolf"))
+    assert turn_hint(state) is None  # an attack is affordable
+    hurt = state.model_copy(update={"ap_left": 5, "player": state.player.model_copy(update={"hp": 10})})
+    assert turn_hint(hurt) == (
+        "⏳ 5 AP left, too few to attack (6 AP). You can still drink a potion or flee (1 AP);"
+        " press **End turn** to let the monsters act."
+    )
+
+
+async def test_character_options_say_what_they_do_their_range_and_default(harness):
+    command = harness.bot.tree.get_command("andor").get_command("character").get_command("set")
+    params = {p.name: p for p in command.parameters}
+    assert params["level"].description == (
+        "Level, +5 max HP each; a new level starts at 0 XP unless you set xp too (1 to 999, default 1)"
+    )
+    assert params["xp"].description.endswith("(0 to 1,000,000,000, default 0)")
+    assert params["crit_multiplier"].description.endswith("(1 to 10, default 1.5)")
+    assert params["armor"].description == "Armor: damage you take x (1 - armor/200) (0 to 200, default 0)"
+    for param in params.values():
+        assert 20 < len(param.description) <= 100, param.name  # Discord's limit for option descriptions
+    # Discord enforces the same bounds the engine checks
+    assert (params["level"].min_value, params["level"].max_value) == (1, 999)
+    assert (params["crit_multiplier"].min_value, params["crit_multiplier"].max_value) == (1.0, 10.0)
+    assert (params["crit_chance"].min_value, params["crit_chance"].max_value) == (0, 100)
+
+
+async def test_a_new_level_starts_at_0_xp_unless_xp_is_given(harness):
+    h = harness
+    (levelled,) = await h.run("andor character set", h.alice, xp=100)
+    assert levelled.field("Level") == "2 (45/220 XP)"
+    (lowered,) = await h.run("andor character set", h.alice, level=1)
+    assert lowered.field("Level") == "1 (0/55 XP)"  # not levelled straight back up by the old XP
+    (both,) = await h.run("andor character set", h.alice, level=3, xp=10)
+    assert both.field("Level") == "3 (10/495 XP)" and both.field("Max HP") == "35 (20 + 5×3 + 0)"
+    character = await stored_character(h, h.alice)
+    assert (character.level, character.xp) == (3, 10)
 
 
 async def test_only_the_fighting_player_can_press(harness):
@@ -168,6 +245,9 @@ async def test_several_monsters_get_a_target_select(harness):
     select = fight.component("Choose whom to attack")
     assert [o["label"] for o in select["options"]] == ["Tiny rat 1 (2/2 HP)", "Tiny rat 2 (2/2 HP)", "Tiny rat 3 (2/2 HP)"]
     assert [f.name for f in fight.embed.fields] == ["🎯 Tiny rat 1", "Tiny rat 2", "Tiny rat 3"]
+    (refusal,) = await h.click(fight, "Choose whom to attack", h.alice, values=["7"])  # a forged choice
+    assert refusal.ephemeral and refusal.content == "❌ That monster cannot be attacked any more."
+    assert (await fight_row(h, h.alice))["version"] == 0
     assert await h.click(fight, "Choose whom to attack", h.alice, values=["2"]) == []
     assert "Attack Tiny rat 3" in labels(fight)
     assert [f.name for f in fight.embed.fields] == ["Tiny rat 1", "Tiny rat 2", "🎯 Tiny rat 3"]
@@ -199,7 +279,13 @@ async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
     assert "**Imp** (this server): HP 8, AC 70, damage 1-3, BC 5, DR 0, XP 12" in book.embed.description
     assert "**wolf** (this server): HP 99" in book.embed.description
     (imp,) = await h.run("andor bestiary", h.alice, name="imp")
-    assert imp.field("Critical") == "10% x1.5" and imp.field("Your hit chance") == "53%"
+    assert imp.field("Critical") == "10% x1.5"
+    # AC 60 vs BC 5 hits 53% for 1; AC 70 vs BC 9 hits 58% for 1-3, critical x1.5 for 1-4:
+    # 0.58 x (0.9 x 2 + 0.1 x (1 + 3 + 4) / 3) = 1.20 per attack
+    assert imp.field("Per attack") == (
+        "You: 53% to hit Imp for 1, on average 0.53 per attack; 4 AP an attack\n"
+        "Imp: 58% to hit you for 1-3 (10% of hits critical, for 1-4), on average 1.20 per attack; 2 attacks a turn"
+    )
     choices = await h.autocomplete("andor fight", "monster", "im", h.alice)
     assert choices == [{"name": "Imp (HP 8, XP 12)", "value": "Imp"}]
     (fight,) = await h.run("andor fight", h.alice, monster="WOLF", seed=2)
@@ -215,13 +301,31 @@ async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
     assert [tuple(r) for r in rows] == [(GUILD_ID, "imp")]
 
 
+async def test_a_gm_upload_past_the_server_limit_saves_nothing(harness, monkeypatch):
+    h = harness
+    monkeypatch.setattr(sys.modules[type(h.bot.get_cog("Andor")).__module__], "MAX_GUILD_MONSTERS", 2)
+    (done,) = await h.run("andor monsters upload", h.gm, csv=("a.csv", f"{MONSTER_HEADER}\nImp,8,10,5,70,1,3,5,12\n".encode()))
+    assert done.embed.title == "Bestiary updated: 1 monster saved (1 of this server's own)"
+    two_more = f"{MONSTER_HEADER}\nOgre,30,10,5,70,1,3,5,12\nTroll,30,10,5,70,1,3,5,12\n".encode()
+    (refusal,) = await h.run("andor monsters upload", h.gm, csv=("b.csv", two_more))
+    assert refusal.ephemeral and refusal.content == (
+        "❌ This upload would give the server 3 monsters; the limit is 2. "
+        "Nothing was saved; remove some with `/andor monsters remove`."
+    )
+    rows = await h.bot.db.fetch_all("SELECT name_key FROM andor_monsters")
+    assert [r["name_key"] for r in rows] == ["imp"]
+    (missing,) = await h.run("andor monsters remove", h.gm, name="Ogre")
+    assert missing.content == "❌ This server has no monster of its own called 'Ogre'."
+
+
 async def test_unknown_monsters_are_refused_with_a_hint(harness):
     (reply,) = await harness.run("andor fight", harness.alice, monster="wolff")
     assert reply.ephemeral and reply.content == "❌ there is no monster called 'wolff'; did you mean Wolf?"
 
 
-async def test_simulate_shows_the_odds_and_a_chart(harness):
+async def test_simulate_shows_the_odds_and_a_chart(harness, monkeypatch):
     h = harness
+    monkeypatch.setattr("rules.andor.simulate.PROGRESS_EVERY", 1_000)  # attacks between two progress reports
     await h.run("andor character set", h.alice, attack_chance=120, damage_min=3, damage_max=9, hp_bonus=20)
     replies = await h.run("andor simulate", h.alice, monster="Wolf", count=2, fights=2000, seed=4)
     result = replies[-1]
@@ -232,6 +336,15 @@ async def test_simulate_shows_the_odds_and_a_chart(harness):
     assert result.files["hp-left.png"].startswith(b"\x89PNG")
     assert result.embed.image.url == "attachment://hp-left.png"
     assert result.embed.footer.text.startswith("seed 4")
+    # AC 120 vs BC 30 hits 75% for 3-9 (mean 6); the wolf hits 78% for 3-6 (mean 4.5), twice a turn
+    assert result.field("Per attack") == (
+        "You: 75% to hit Wolf for 3-9, on average 4.50 per attack; 4 AP an attack\n"
+        "Wolf: 78% to hit you for 3-6, on average 3.51 per attack; 2 attacks a turn"
+    )
+    assert len(replies) == 1 and not result.ephemeral  # the deferred reply became the result
+    shown = [r.payload["embeds"][0] for r in h.fake.requests if r.method == "PATCH" and (r.payload or {}).get("embeds")]
+    assert shown[0]["title"] == "🎲 Alice vs Wolf ×2" and shown[0]["description"].endswith("\n2,000 fights · seed 4")
+    assert "%" in shown[0]["description"]  # the progress bar
     (again,) = (await h.run("andor simulate", h.alice, monster="Wolf", count=2, fights=2000, seed=4))[-1:]
     assert again.field("Win rate") == result.field("Win rate")
 

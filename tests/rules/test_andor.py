@@ -13,11 +13,15 @@ from rules.andor.bestiary import builtin_monsters, find_monster, merged
 from rules.andor.text import describe_event
 from rules.andor.engine import (
     apply,
+    damage_range,
     death_penalty,
     final_damage,
     hit_chance,
     legal_actions,
+    mean_damage,
+    monster_fighters,
     outcome,
+    player_fighter,
     settle,
     start_fight,
     updated_character,
@@ -25,6 +29,7 @@ from rules.andor.engine import (
 )
 from rules.andor.models import (
     END_TURN,
+    FEED_LENGTH,
     FLEE,
     POTION,
     Action,
@@ -94,6 +99,22 @@ def test_final_damage_is_exact_where_floats_would_truncate_wrongly():
     assert final_damage(3, 40, 100, 1, 75) == 2  # (4.2 - 1) x 0.625 = 2 exactly
 
 
+def test_damage_range_and_mean_damage_of_one_attack():
+    you = player_fighter(Character(damage_min=4, damage_max=8, ad_bonus=50, crit_chance=10, crit_multiplier=2.5))
+    snake = monster_fighters(monster("Snake master"), 1)[0]  # BC 10, DR 4; AC 60, 1-4, crit 58% x3
+    # 4..8 x 1.5 = 6..12, - DR 4 = 2..8; critical: x2.5 = 15..30, - 4 = 11..26
+    assert damage_range(you, snake) == (2, 8)
+    assert damage_range(you, snake, critical=True) == (11, 26)
+    normal = [2, 3, 5, 6, 8]  # bases 4..8: 6, 7.5, 9, 10.5, 12 - 4, truncated
+    critical = [11, 14, 18, 22, 26]  # 15, 18.75, 22.5, 26.25, 30 - 4, truncated
+    per_hit = 0.9 * sum(normal) / 5 + 0.1 * sum(critical) / 5
+    assert mean_damage(you, snake) == pytest.approx(0.50 * per_hit)  # AC 60 vs BC 10 hits 50%
+    armored = player_fighter(Character(armor=100))
+    # the snake on an armored player: 1..4 x 0.5 -> 0, 1, 1, 2; critical x3: 3, 6, 9, 12 x 0.5 -> 1, 3, 4, 6
+    assert damage_range(snake, armored) == (0, 2)
+    assert mean_damage(snake, armored) == pytest.approx(0.50 * (0.42 * 4 / 4 + 0.58 * 14 / 4))
+
+
 # --- levels ---------------------------------------------------------------------------------------------
 
 
@@ -143,6 +164,11 @@ def test_setting_stats_checks_each_value_and_their_consistency():
         updated_character(Character(), {"crit_multiplier": 1.555})
     with pytest.raises(RuleInputError, match="level: 2.5 is not a whole number"):
         updated_character(Character(), {"level": 2.5})
+    # a new level starts at 0 XP: the old level's XP would otherwise level a lowered character straight back up
+    high = Character(level=3, xp=400)
+    assert updated_character(high, {"level": 1}).model_dump(include={"level", "xp"}) == {"level": 1, "xp": 0}
+    assert updated_character(high, {"level": 3, "potions": 1}).xp == 400  # the same level keeps its XP
+    assert updated_character(high, {"level": 2, "xp": 10}).model_dump(include={"level", "xp"}) == {"level": 2, "xp": 10}
     with pytest.raises(RuleInputError, match="speed: no such stat"):
         updated_character(Character(), {"speed": 3})
 
@@ -297,12 +323,16 @@ def test_the_fight_state_round_trips_through_json_and_resumes_identically():
     assert restored == state
 
 
-def test_the_feed_keeps_only_the_latest_events():
+def test_the_feed_keeps_the_latest_events_and_a_whole_monsters_turn():
     rng = random.Random(3)
-    state, _ = start_fight(Character(hp_bonus=500, potions=0), monster("Gargoyle"), 5)
+    state, log = start_fight(Character(hp_bonus=500, potions=0), monster("Giant dungfly"), 5)
     for _ in range(6):
-        state, _ = apply(state, END_TURN, rng)
-    assert 0 < len(state.feed) <= 12
+        state, events = apply(state, END_TURN, rng)
+        log += events
+    assert len(log) > FEED_LENGTH and state.feed == log[-FEED_LENGTH:]
+    # five monsters with three attacks each: the whole last monsters' turn is still in the feed
+    assert sum(1 for e in state.feed[-17:] if isinstance(e, AttackEvent)) == 15
+    assert state.feed[-17] == TurnEvent(round=6, side="monsters")
 
 
 @given(st.integers(0, 10_000), st.sampled_from([m.name for m in builtin_monsters()]), st.integers(1, 3))

@@ -13,7 +13,6 @@ from rules.andor.bestiary import builtin_monsters, find_monster, merged
 from rules.andor.engine import updated_character
 from rules.andor.models import Character, Monster
 from rules.andor.simulate import MAX_FIGHTS, fight_results, logged_fight_results, simulate
-from rules.andor.text import hp_buckets
 from rules.errors import RuleInputError
 
 BOOK = merged([])
@@ -69,7 +68,11 @@ def test_a_simulation_summarizes_its_fights():
     assert 0 < result.win_rate < 1 and result.mean_rounds > 1
     assert 0 < result.mean_hp_left_won <= STRONG.max_hp
     assert simulate(STRONG, monster("Wolf"), 5, 2_000, seed=5) == result  # the seed replays it
-    assert sum(count for _, count in hp_buckets(result)) == 2_000
+    buckets = result.hp_left_buckets(10)  # max HP 65: dead, then slices of 8 HP
+    assert buckets[0] == (0, 0, result.losses)
+    assert [(low, high) for low, high, _ in buckets[1:]] == [(1 + 8 * i, min(65, 8 + 8 * i)) for i in range(9)]
+    assert sum(count for _, _, count in buckets) == 2_000
+    assert buckets[-1][2] == sum(result.hp_left_counts[65:])
 
 
 def test_the_default_character_against_a_wolf():
@@ -94,6 +97,22 @@ def test_a_simulation_stops_at_the_work_limit_and_says_so():
     assert result.stopped_early == "stopped after 4 of 1,000 fights: the limit of 1,000 attacks was reached"
 
 
+def test_a_long_simulation_reports_its_progress(monkeypatch):
+    monkeypatch.setattr("rules.andor.simulate.PROGRESS_EVERY", 2_000)  # attacks between two reports
+    heard: list[float] = []
+    result = simulate(STRONG, monster("Wolf"), 5, 1_000, seed=2, progress=heard.append)
+    # the fraction of the fights played, rising
+    assert len(heard) >= 5 and heard == sorted(heard) and all(0 < f < 1 for f in heard)
+    assert simulate(STRONG, monster("Wolf"), 5, 1_000, seed=2) == result  # listening changes nothing
+    stuck: list[float] = []
+    harmless = Character(damage_min=0, damage_max=0)
+    pillow = monster("Tiny rat").model_copy(update={"damage_min": 0, "damage_max": 0})
+    simulate(harmless, pillow, 1, 100_000, seed=1, max_rounds=100, work_limit=30_000, progress=stuck.append)
+    # 300 attacks a fight: only 100 of the 100,000 fights fit in the work limit, so the progress follows
+    # the attacks rather than the fights
+    assert stuck[-1] >= 0.9 and stuck == sorted(stuck)
+
+
 def test_bad_fight_counts_are_refused():
     with pytest.raises(RuleInputError, match=f"between 1 and {MAX_FIGHTS:,}"):
         simulate(Character(), monster("Wolf"), 1, MAX_FIGHTS + 1)
@@ -106,6 +125,8 @@ def test_cli_simulate_prints_the_odds(capsys):
     out = capsys.readouterr().out
     assert "Tiny rat x2: 500 fights (seed 3), player max HP 25" in out
     assert "won " in out and "HP left:" in out and "0 (dead)" in out
+    assert "Per attack:\n  You: 57% to hit Tiny rat for 1, on average 0.57 per attack; 4 AP an attack\n" in out
+    assert "  Tiny rat: 42% to hit you for 1, on average 0.42 per attack; 1 attack a turn\n" in out
 
 
 def test_cli_fight_prints_the_log_and_bestiary_lists_monsters(capsys):
