@@ -527,7 +527,7 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
     @app_commands.describe(
         monster="The monster to fight",
         count=f"How many of them (1-{MAX_MONSTERS})",
-        fights=f"How many fights to play (1-{MAX_FIGHTS:,})",
+        fights=f"How many fights to play (1-{MAX_FIGHTS:,}, default 10,000)",
         seed="Random seed, to replay the simulation",
     )
     @app_commands.autocomplete(monster=monster_autocomplete)
