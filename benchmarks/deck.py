@@ -20,13 +20,7 @@ STARTUP_PROBE = """
 import time
 started = time.perf_counter()
 from rules.deck import fast
-from rules.deck.cards import random_deck, set_list
-import random
-cards = set_list()
-deck = fast.encode_deck(random_deck(cards, random.Random(0)).cards)
-fast.batch_results(deck, deck, 10, 1)
-fast.single_game(cards[:30], cards[:30], True, 1)
-fast.attack_phase(cards[:3], cards[:3])
+fast.compile_kernels()
 print(time.perf_counter() - started)
 """
 

@@ -1,9 +1,17 @@
 """/deck: Monte-Carlo deck optimization with live progress and a Cancel button, deck-vs-deck duels, random decks.
 
-Optimization jobs run in this cog's own pool of worker threads, so a long job never takes a slot of the
-shared engine executor that every other game's commands use. The compiled kernels release the GIL while
-they play, so the event loop keeps answering during a job. Jobs live in memory: a restart ends them, and
-their Cancel buttons (a DynamicItem registered at start-up) then say so.
+Threads. An optimization runs for up to about a minute, so it does not go through the bot's shared engine
+executor: that pool's two workers serve every game's short engine calls (a CSV parse, a move, an attack),
+and two long jobs there would stall all of them until the jobs end. Jobs run in this cog's own pool, one
+thread per job the bot accepts (MAX_JOBS), so every accepted job starts at once; the threads share the
+cores through the fast path's kernel lock, batch by batch, and the kernels release the GIL while they
+play, so the event loop keeps answering during a job. Short engine calls (parsing a deck, a duel) still
+use the shared executor like every other game's.
+
+Restarts. Jobs live in memory, so a restart ends them. On a clean shutdown each job stops after its
+current iteration and its message shows the best deck so far, marked as stopped by the restart. After a
+crash nothing can edit the message, so it says from the start that a restart stops the run, and its
+Cancel button (a DynamicItem registered at start-up) turns such a leftover message into a "stopped" one.
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ from cogs.common import (
 )
 from rules.deck.cards import Deck, Keyword, random_deck, read_deck_csv, set_list
 from rules.deck.chart import winrate_chart_png
+from rules.deck.fast import compile_kernels
 from rules.deck.optimize import (
     OptimizeResult,
     OptimizeSettings,
@@ -51,15 +60,20 @@ from rules.deck.optimize import (
 
 log = logging.getLogger("arena.deck")
 
-MAX_TOTAL_GAMES = 20_000_000  # iterations x games of one /deck optimize
+# iterations x games of one /deck optimize: about 12 s of work on 2 cores, a minute with MAX_JOBS sharing them,
+# well inside the 15 minutes for which a job may edit its message through its interaction
+MAX_TOTAL_GAMES = 20_000_000
 MAX_OPTION = 100_000  # iterations or games of one job
 MAX_DUEL_GAMES = 1_000_000
-MAX_JOBS = 4  # optimizations in the bot at once (running or waiting); each user has at most one
-JOB_THREADS = 2  # jobs computing at once; the kernels take turns batch by batch
+MAX_JOBS = 4  # optimizations in the bot at once; each user has at most one
 PROGRESS_INTERVAL = 2.0  # seconds between edits of a job's message
+SHUTDOWN_GRACE = 5.0  # seconds a clean shutdown waits for running jobs to show where they stopped
 SEED_MAX = 2**53 - 1  # Discord's integer options stop at 2**53
 
 OPPONENT_HELP = "CSV with atk, def (and taunt, trample, distortion, first_strike, copies, cost); default: random"
+
+
+RUNNING_TITLE = "🃏 Optimizing a deck…"
 
 
 @dataclass
@@ -68,8 +82,10 @@ class Job:
     user_id: int
     settings: OptimizeSettings
     opponent_name: str
-    cancel: threading.Event = field(default_factory=threading.Event)
+    cancel: threading.Event = field(default_factory=threading.Event)  # read by the worker thread
+    stopped_by_shutdown: bool = False
     progress: Progress | None = None
+    finished: asyncio.Event = field(default_factory=asyncio.Event)  # set once its message shows the end
 
 
 class CancelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"deck:(?P<job>[0-9a-f]{8}):cancel"):
@@ -124,9 +140,28 @@ def progress_embed(job: Job, requester: str) -> discord.Embed:
         text = (f"{progress_bar(p.iteration / p.iterations)}\niteration {p.iteration:,}/{p.iterations:,} · "
                 f"best winrate **{percent(p.best_winrate)}** (start {percent(p.start_winrate)}) · "
                 f"{p.accepted} swap{'s' if p.accepted != 1 else ''} kept")
-    embed = discord.Embed(title="🃏 Optimizing a deck…", description=text, color=COLOR_INFO)
+    embed = discord.Embed(title=RUNNING_TITLE, description=text, color=COLOR_INFO)
     embed.add_field(name="Run", value=run_text(job), inline=False)
-    embed.set_footer(text=f"Requested by {requester}; only they can cancel it.")
+    embed.set_footer(text=f"Requested by {requester}; only they can cancel it. If the bot restarts, this run stops.")
+    return fit_embed(embed)
+
+
+def left_by_a_restart(message: discord.Message | None) -> bool:
+    """Whether a message still shows a running job (its Cancel button was pressed, so it is one of ours)."""
+    return message is not None and bool(message.embeds) and message.embeds[0].title == RUNNING_TITLE
+
+
+def stopped_by_restart_embed(progress: discord.Embed) -> discord.Embed:
+    """A progress message left behind by a bot that stopped without updating it, marked as stopped."""
+    embed = discord.Embed(
+        title="⏹️ Optimization stopped: the bot restarted",
+        description=f"The bot restarted during this run, which ended it; its results were not kept.\n"
+        f"Last progress shown:\n{progress.description or ''}",
+        color=COLOR_DEFEAT,
+    )
+    for old in progress.fields:
+        embed.add_field(name=old.name, value=old.value, inline=old.inline)
+    embed.set_footer(text="Run /deck optimize again with the same seed to replay it.")
     return fit_embed(embed)
 
 
@@ -147,7 +182,9 @@ def result_embed(job: Job, result: OptimizeResult, seconds: float) -> discord.Em
     s = result.settings
     gain = result.best_winrate - result.start_winrate
     if result.cancelled:
-        title = f"⏹️ Optimization cancelled after {result.iterations_done:,}/{s.iterations:,} iterations"
+        done = f"{result.iterations_done:,}/{s.iterations:,} iterations"
+        title = (f"⏹️ Optimization stopped after {done}: the bot is restarting" if job.stopped_by_shutdown
+                 else f"⏹️ Optimization cancelled after {done}")
         color = COLOR_DEFEAT
     else:
         title = f"🃏 Deck optimized: {percent(result.start_winrate)} → {percent(result.best_winrate)}"
@@ -201,8 +238,7 @@ def compute_job(job: Job, report) -> tuple[OptimizeResult, bytes, float]:
 def warm_up() -> None:
     """Load the compiled kernels from the on-disk cache (or compile them once) before the first user waits."""
     try:
-        deck = random_deck(set_list(), random.Random(0))
-        duel(deck, deck, 2, 0)
+        compile_kernels()
     except Exception:  # the first job would then compile them itself
         log.warning("warming up the deck optimizer's kernels failed", exc_info=True)
 
@@ -213,20 +249,34 @@ def warm_up() -> None:
 class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Deck optimizer: Monte-Carlo deck building, duels, random decks."):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
-        self.executor = ThreadPoolExecutor(JOB_THREADS, thread_name_prefix="deck-job")
+        self.executor = ThreadPoolExecutor(MAX_JOBS, thread_name_prefix="deck-job")
         self.jobs_by_user: dict[int, Job] = {}
         self.jobs_by_id: dict[str, Job] = {}
         self.reserved: set[int] = set()  # users whose job is being set up (between the checks and the start)
+        # Job ids start with this, so a Cancel button can tell a job of this process from one a restart ended.
+        self.boot = secrets.token_hex(2)
+        self.closing = False
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(CancelButton)
         asyncio.get_running_loop().run_in_executor(self.executor, warm_up)
 
     async def cog_unload(self) -> None:
+        """Stop every job after its current iteration and give its message a moment to show the best deck so far."""
+        self.closing = True
         self.bot.remove_dynamic_items(CancelButton)
-        for job in self.jobs_by_id.values():
+        running = list(self.jobs_by_id.values())
+        for job in running:
+            job.stopped_by_shutdown = True
             job.cancel.set()
+        if running:
+            await asyncio.wait([asyncio.create_task(job.finished.wait()) for job in running], timeout=SHUTDOWN_GRACE)
         self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def new_job_id(self) -> str:
+        while (job_id := self.boot + secrets.token_hex(2)) in self.jobs_by_id:
+            pass
+        return job_id
 
     # --- /deck optimize ------------------------------------------------------------------------------
 
@@ -274,7 +324,9 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
                 opponent_name = opponent.filename
             settings = OptimizeSettings(iterations, games, seed if seed is not None else new_seed(), keywords,
                                         opponent_deck, max_total_games=MAX_TOTAL_GAMES)
-            job = Job(secrets.token_hex(4), user_id, settings, opponent_name)
+            if self.closing:  # the pool is shut down
+                raise UserError("The bot is restarting; try again in a minute.")
+            job = Job(self.new_job_id(), user_id, settings, opponent_name)
             self.jobs_by_user[user_id] = job
             self.jobs_by_id[job.id] = job
         finally:
@@ -284,8 +336,10 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
         finally:
             self.jobs_by_user.pop(user_id, None)
             self.jobs_by_id.pop(job.id, None)
+            job.finished.set()
 
     async def run_job(self, interaction: discord.Interaction, job: Job) -> None:
+        """Post the progress message, run the job in this cog's pool, and end with its result (or failure)."""
         requester = interaction.user.display_name
         await interaction.response.send_message(embed=progress_embed(job, requester), view=cancel_view(job.id))
 
@@ -313,6 +367,12 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
     async def cancel_pressed(self, interaction: discord.Interaction, job_id: str) -> None:
         job = self.jobs_by_id.get(job_id)
         if job is None:
+            if not job_id.startswith(self.boot) and left_by_a_restart(interaction.message):
+                # A job of an earlier run of the bot that stopped without a word (a crash): say so on its message.
+                await interaction.response.edit_message(
+                    embed=stopped_by_restart_embed(interaction.message.embeds[0]), view=None
+                )
+                return
             raise UserError("This optimization is not running any more: it finished, was cancelled, or the bot restarted.")
         if interaction.user.id != job.user_id:
             raise UserError(f"Only <@{job.user_id}>, who started this optimization, can cancel it.")

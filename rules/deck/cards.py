@@ -16,6 +16,7 @@ with both rows' copies.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -87,7 +88,11 @@ def card_cost(atk: int, defense: int, taunt: bool, trample: bool, distortion: bo
 
 def set_list(keywords: Iterable[Keyword] = ALL_KEYWORDS) -> tuple[Card, ...]:
     """Every card with ATK >= 0, DEF >= 1, cost 1..8 and only the switched-on keywords, sorted by cost."""
-    enabled = frozenset(keywords)
+    return _set_list(frozenset(keywords))
+
+
+@functools.cache  # 16 keyword choices at most; building one takes ~20 ms, too long to repeat per command
+def _set_list(enabled: frozenset[Keyword]) -> tuple[Card, ...]:
     cards = []
     # cost <= 8 means ATK + DEF <= 16, so 0..16 covers every card
     for atk in range(0, 2 * MAX_COST + 1):
@@ -99,7 +104,7 @@ def set_list(keywords: Iterable[Keyword] = ALL_KEYWORDS) -> tuple[Card, ...]:
                 card = Card(atk, defense, **flags)
                 if MIN_COST <= card.cost <= MAX_COST:
                     cards.append(card)
-    return tuple(sorted(cards, key=lambda c: (c.cost, c.atk, c.defense, c.flags)))
+    return tuple(sorted(cards, key=_card_order))
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,12 @@ SET_LIST = set_list()
 POSITION = {card: i for i, card in enumerate(SET_LIST)}
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_kernels():
+    """Compilation (about 10 s with an empty cache) is paid here, once, rather than in whichever test runs first."""
+    fast.compile_kernels()
+
+
 def positions(cards):
     return np.array([POSITION[c] for c in cards], dtype=np.int64)
 
