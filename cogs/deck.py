@@ -71,9 +71,7 @@ SHUTDOWN_GRACE = 5.0  # seconds a clean shutdown waits for running jobs to show 
 SEED_MAX = 2**53 - 1  # Discord's integer options stop at 2**53
 
 OPPONENT_HELP = "CSV with atk, def (and taunt, trample, distortion, first_strike, copies, cost); default: random"
-
-
-RUNNING_TITLE = "🃏 Optimizing a deck…"
+RUNNING_TITLE = "🃏 Optimizing a deck…"  # how a Cancel button pressed after a crash knows its message still says so
 
 
 @dataclass
@@ -146,7 +144,7 @@ def progress_embed(job: Job, requester: str) -> discord.Embed:
     return fit_embed(embed)
 
 
-def left_by_a_restart(message: discord.Message | None) -> bool:
+def shows_a_running_job(message: discord.Message | None) -> bool:
     """Whether a message still shows a running job (its Cancel button was pressed, so it is one of ours)."""
     return message is not None and bool(message.embeds) and message.embeds[0].title == RUNNING_TITLE
 
@@ -367,7 +365,7 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
     async def cancel_pressed(self, interaction: discord.Interaction, job_id: str) -> None:
         job = self.jobs_by_id.get(job_id)
         if job is None:
-            if not job_id.startswith(self.boot) and left_by_a_restart(interaction.message):
+            if not job_id.startswith(self.boot) and shows_a_running_job(interaction.message):
                 # A job of an earlier run of the bot that stopped without a word (a crash): say so on its message.
                 await interaction.response.edit_message(
                     embed=stopped_by_restart_embed(interaction.message.embeds[0]), view=None
