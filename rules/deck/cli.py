@@ -61,6 +61,17 @@ def run(args: argparse.Namespace) -> int:
     return args.run(args)
 
 
+def _write(path: Path, data: str | bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8")
+    except OSError as exc:
+        raise RuleInputError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+
+
 def _read_deck(path: Path, keywords=None):
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -96,19 +107,20 @@ def run_optimize(args: argparse.Namespace) -> int:
     seed = check_seed(args.seed) if args.seed is not None else new_seed()
     opponent = _read_deck(args.opponent, keywords) if args.opponent else None
     settings = OptimizeSettings(args.iterations, args.games, seed, keywords, opponent)
+    try:  # before the run, so a bad folder does not waste it
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RuleInputError(f"{args.out}: cannot be used as the output folder ({exc.strerror or exc})") from None
     started = time.perf_counter()
     result = optimize(settings, progress=ProgressBar(not args.quiet))
     elapsed = time.perf_counter() - started
-    args.out.mkdir(parents=True, exist_ok=True)
     deck_path = args.out / f"deck-{seed}.csv"
     opponent_path = args.out / f"opponent-{seed}.csv"
     chart_path = args.out / f"winrate-{seed}.png"
-    deck_path.write_text(result.best.to_csv(), encoding="utf-8")
-    opponent_path.write_text(result.opponent.to_csv(), encoding="utf-8")
+    _write(deck_path, result.best.to_csv())
+    _write(opponent_path, result.opponent.to_csv())
+    _write(chart_path, winrate_chart_png(result.curve, result.start_winrate, f"Deck optimization, seed {seed}"))
     off = ", ".join(k.title for k in Keyword if k not in keywords) or "none"
-    chart_path.write_bytes(
-        winrate_chart_png(result.curve, result.start_winrate, f"Deck optimization, seed {seed}")
-    )
     print(f"seed {seed}; keywords off: {off}; set list {result.set_list_size} cards")
     print(
         f"{result.iterations_done} iterations x {settings.games} games in {elapsed:.2f} s "
@@ -136,7 +148,7 @@ def run_random(args: argparse.Namespace) -> int:
     seed = check_seed(args.seed) if args.seed is not None else new_seed()
     deck = random_deck(set_list(), random.Random(seed))
     if args.out:
-        args.out.write_text(deck.to_csv(), encoding="utf-8")
+        _write(args.out, deck.to_csv())
         print(f"seed {seed}: wrote {args.out}")
     else:
         sys.stdout.write(deck.to_csv())

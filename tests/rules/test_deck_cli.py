@@ -54,3 +54,12 @@ def test_bad_input_is_an_error_not_a_traceback(tmp_path, capsys):
     assert "bad.csv, row 3, column 'atk': 'x' is not a number" in capsys.readouterr().err
     assert main(["deck", "optimize", "--iterations", "100000", "--games", "100000", "--quiet"]) == 2
     assert "the limit is" in capsys.readouterr().err
+
+
+def test_an_unusable_output_path_is_an_error_not_a_traceback(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["deck", "optimize", "--iterations", "2", "--games", "10", "--quiet", "--out", str(blocker)]) == 2
+    assert f"{blocker}: cannot be used as the output folder" in capsys.readouterr().err
+    assert main(["deck", "random", "--seed", "1", "--out", str(blocker / "deck.csv")]) == 2
+    assert f"{blocker / 'deck.csv'}: cannot be written" in capsys.readouterr().err
