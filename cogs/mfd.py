@@ -4,6 +4,10 @@ A channel has at most one battle. `/mfd battle` starts it (replacing the old one
 the "Fight one more round" button go on from its stored state (an attached CSV replaces that side), and
 every run replies with the outcome and the files: BattleLog.txt, Heroes-final.csv, Villains-final.csv.
 The random stream is part of the stored state, so continuing is the same battle as running on.
+
+Size: a roster file may be up to 3 MiB, three times the shared attachment limit, because a 20,000-fighter
+roster with names of twenty-odd characters is about 1.3 MiB (the issue's largest battles are 20,000 a side).
+The log and the two final CSVs share one message, so together they stay within Discord's file limit.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ from rules.mfd.battle import (
 )
 from rules.mfd.chart import odds_chart_png
 from rules.mfd.engine import SAFETY_ROUND_LIMIT, check_odds_work, simulate_odds
-from rules.mfd.log import LOG_LIMIT_BYTES, hp_text
+from rules.mfd.log import hp_text, mib
 from rules.mfd.models import BattleState, Casualty, OddsResult, Outcome, Roster
 from rules.mfd.odds import describe_odds, mean_rounds, outcome_rows, rate_text
 from rules.mfd.roster import BASE_COLUMNS, BUFF_COLUMNS, MAX_FIGHTERS, read_roster, write_roster
@@ -57,7 +61,9 @@ from storage.mfd import MfdRepository, StaleUpdate, StoredBattle, encode_state
 log = logging.getLogger(__name__)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "mfd"
-ROSTER_LIMIT_BYTES = 8 * 1024 * 1024  # 50,000 fighters of plain rows fit
+ROSTER_LIMIT_MIB = 3  # see the module docstring
+ROSTER_LIMIT_BYTES = ROSTER_LIMIT_MIB * 1024 * 1024
+ROSTER_LIMIT_TEXT = f"{ROSTER_LIMIT_MIB} MiB (room for 20,000 fighters at up to 150 bytes a row)"
 MAX_ODDS_BATTLES = 10_000
 SEED_MAX = 2**53 - 1  # Discord's integer options stop at 2**53
 PROGRESS_INTERVAL = 2.0
@@ -85,14 +91,15 @@ class Ran:
     state_zlib: bytes
 
 
-def fight_new(heroes: Roster, villains: Roster, seed: int, max_rounds: int | None, log_limit: int) -> Ran:
-    run = start_battle(heroes, villains, seed=seed, max_rounds=max_rounds, log_limit=log_limit)
+def fight_new(heroes: Roster, villains: Roster, seed: int, max_rounds: int | None, files_limit: int) -> Ran:
+    run = start_battle(heroes, villains, seed=seed, max_rounds=max_rounds, files_limit=files_limit)
     return Ran(run, encode_state(run.state))
 
 
 def fight_on(stored: StoredBattle, rounds: int | None, heroes: Roster | None, villains: Roster | None,
-             log_limit: int) -> Ran:
-    run = continue_battle(stored.state(), max_rounds=rounds, heroes=heroes, villains=villains, log_limit=log_limit)
+             files_limit: int) -> Ran:
+    run = continue_battle(stored.state(), max_rounds=rounds, heroes=heroes, villains=villains,
+                          files_limit=files_limit)
     return Ran(run, encode_state(run.state))
 
 
@@ -110,15 +117,14 @@ def state_and_files(stored: StoredBattle) -> tuple[BattleState, str, str]:
 # --- rendering ----------------------------------------------------------------------------------------------
 
 
-def headline(outcome: Outcome, last_round: int, safety_limit: bool = False) -> tuple[str, discord.Color]:
+def headline(outcome: Outcome, last_round: int) -> tuple[str, discord.Color]:
     if outcome is Outcome.HEROES_WIN:
         return f"🏆 Heroes win in round {last_round}", COLOR_VICTORY
     if outcome is Outcome.VILLAINS_WIN:
         return f"💀 Villains win in round {last_round}", COLOR_DEFEAT
     if outcome is Outcome.DRAW:
         return f"🤝 Draw: both sides fell in round {last_round}", COLOR_INFO
-    limit = f" (the safety limit of {SAFETY_ROUND_LIMIT} rounds)" if safety_limit else ""
-    return f"⏸️ After round {last_round} both sides still stand{limit}", COLOR_INFO
+    return f"⏸️ After round {last_round} both sides still stand", COLOR_INFO
 
 
 def standing_field(embed: discord.Embed, roster: Roster) -> None:
@@ -155,10 +161,12 @@ def warning_field(embed: discord.Embed, warnings: list[InputProblem]) -> None:
 
 def run_embed(run: BattleRun, warnings: list[InputProblem], *, continued: bool, note: str = "") -> discord.Embed:
     result = run.result
-    title, colour = headline(result.outcome, result.last_round, result.hit_safety_limit)
+    title, colour = headline(result.outcome, result.last_round)
     rounds = (f"Round {result.first_round}" if result.rounds_fought == 1
               else f"Rounds {result.first_round}–{result.last_round}")
     description = f"{rounds} fought{' (continued)' if continued else ''} · seed {run.state.seed}"
+    if result.safety_stop:
+        description += f"\nThis run stopped at {result.safety_stop}."
     if not run.state.over:
         description += "\nFight on with the button below or `/mfd continue` (attach a CSV to replace a side)."
     if note:
@@ -214,8 +222,17 @@ buffs (5–99%), ToDefend = 30% + BonusToDefend + buffs (0–90%), lower by 10% 
 LinkedTo: dies when that fighter dies (clones, summons).
 • BuffWho: the names buffed, comma-separated inside double quotes: `"Alice,Bob"`. A buff ends when its \
 provider dies.
-• At most {MAX_FIGHTERS:,} fighters per file. The final CSVs of a run are in this format plus HP: edit them \
-and attach them to `/mfd continue`."""
+• At most {MAX_FIGHTERS:,} fighters and {ROSTER_LIMIT_TEXT} per file. The final CSVs of a run are in \
+this format plus HP: edit them and attach them to `/mfd continue`."""
+
+
+def require_gm(interaction: discord.Interaction) -> None:
+    """The GM check of `gm_only`, for a button (app-command checks do not run for components): the same
+    test (`is_gm`) and the same message."""
+    if not is_gm(interaction):
+        gm_role = interaction.client.settings.gm_role
+        who = f"the Manage Server permission or the '{gm_role}' role" if gm_role else "the Manage Server permission"
+        raise UserError(f"Only a game master can do that: it needs {who}.")
 
 
 # --- the persistent button --------------------------------------------------------------------------------
@@ -264,6 +281,9 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
     # --- helpers -----------------------------------------------------------------------------------------
 
     async def roster(self, attachment: discord.Attachment, side: str) -> Roster:
+        if attachment.size > ROSTER_LIMIT_BYTES:
+            raise UserError(f"{attachment.filename} is {mib(attachment.size)}; a roster file may "
+                            f"be at most {ROSTER_LIMIT_TEXT}.")
         text = await read_text_attachment(attachment, limit=ROSTER_LIMIT_BYTES)
         return await run_engine(self.bot, read_roster, text, attachment.filename, side)
 
@@ -274,8 +294,9 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
         return h, v, [w for r in (h, v) if r is not None for w in r.warnings]
 
     @staticmethod
-    def log_limit(interaction: discord.Interaction) -> int:
-        return min(LOG_LIMIT_BYTES, interaction.filesize_limit)
+    def files_limit(interaction: discord.Interaction) -> int:
+        """What the log and both final CSVs may take together in the reply (Discord's limit there)."""
+        return min(EmbedLimits.FILE_BYTES, interaction.filesize_limit)
 
     async def channel_battle(self, interaction: discord.Interaction) -> StoredBattle:
         stored = await self.repo.battle(interaction.channel_id)
@@ -295,9 +316,10 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
 
     @app_commands.command(name="battle", description="GM: run a battle between a heroes CSV and a villains CSV here.")
     @app_commands.describe(
-        heroes="Heroes CSV: Name, XP, BonusXP, BonusHP, BonusToHit, BonusToDefend, AOE, BodyguardFor, LinkedTo, buffs",
-        villains="Villains CSV, same columns",
-        max_rounds="Stop after this many rounds even if both sides stand (default: to the end)",
+        heroes=f"Heroes CSV, at most {ROSTER_LIMIT_MIB} MiB: Name, XP, BonusHP, AOE, BodyguardFor, LinkedTo, buffs…",
+        villains=f"Villains CSV, same columns, at most {ROSTER_LIMIT_MIB} MiB",
+        max_rounds=f"Stop after this many rounds even if both sides stand (default: to the end, at most "
+                   f"{SAFETY_ROUND_LIMIT})",
         seed="Replay a battle with its seed (default: a new one)",
     )
     @gm_only()
@@ -307,7 +329,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
         await interaction.response.defer(thinking=True)
         h, v, warnings = await self.rosters(heroes, villains)
         seed = seed if seed is not None else new_seed()
-        ran = await run_engine(self.bot, fight_new, h, v, seed, max_rounds, self.log_limit(interaction))
+        ran = await run_engine(self.bot, fight_new, h, v, seed, max_rounds, self.files_limit(interaction))
         previous = await self.repo.battle(interaction.channel_id)
         note = (f"This replaces the channel's previous battle (seed {previous.seed}, {previous.rounds_fought} "
                 "rounds fought)." if previous else "")
@@ -319,9 +341,10 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
 
     @app_commands.command(name="continue", description="GM: fight on with this channel's battle.")
     @app_commands.describe(
-        rounds="Rounds to fight (default: to the end)",
-        heroes="A heroes CSV that replaces the heroes as they stand (reinforcements, healing, edits)",
-        villains="A villains CSV that replaces the villains as they stand",
+        rounds=f"Rounds to fight (default: to the end, at most {SAFETY_ROUND_LIMIT})",
+        heroes=f"A heroes CSV (at most {ROSTER_LIMIT_MIB} MiB) replacing the heroes as they stand: reinforcements, "
+               "healing",
+        villains=f"A villains CSV (at most {ROSTER_LIMIT_MIB} MiB) replacing the villains as they stand",
     )
     @gm_only()
     async def continue_command(self, interaction: discord.Interaction,
@@ -331,15 +354,14 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
         stored = await self.channel_battle(interaction)
         await interaction.response.defer(thinking=True)
         h, v, warnings = await self.rosters(heroes, villains)
-        ran = await run_engine(self.bot, fight_on, stored, rounds, h, v, self.log_limit(interaction))
+        ran = await run_engine(self.bot, fight_on, stored, rounds, h, v, self.files_limit(interaction))
         saved = await self.save(stored, ran, interaction.user.id)
         await interaction.followup.send(embed=run_embed(ran.run, warnings, continued=True), files=run_files(ran.run),
                                         view=next_round_view(saved, ran.run.state.over))
 
     async def next_round(self, interaction: discord.Interaction, battle_id: int, version: int) -> None:
         """The button: one more round of the battle, if the button is the battle's newest."""
-        if not is_gm(interaction):
-            raise UserError("Only a game master can fight on: it needs the Manage Server permission or the GM role.")
+        require_gm(interaction)
         stored = await self.repo.battle(interaction.channel_id)
         if stored is None or stored.id != battle_id:
             raise UserError("This battle is no longer this channel's battle; `/mfd status` shows the current one.")
@@ -347,7 +369,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
             raise UserError(f"This button is from an earlier run: the battle is at round {stored.rounds_fought} now. "
                             "Use the newest message's button or `/mfd continue`.")
         await interaction.response.defer()
-        ran = await run_engine(self.bot, fight_on, stored, 1, None, None, self.log_limit(interaction))
+        ran = await run_engine(self.bot, fight_on, stored, 1, None, None, self.files_limit(interaction))
         saved = await self.save(stored, ran, interaction.user.id)
         await interaction.edit_original_response(view=None)
         await interaction.followup.send(embed=run_embed(ran.run, [], continued=True), files=run_files(ran.run),
@@ -376,9 +398,11 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
 
     @app_commands.command(name="odds", description="Monte-Carlo odds of a battle: win rates, rounds, survival.")
     @app_commands.describe(
-        heroes="Heroes CSV", villains="Villains CSV",
+        heroes=f"Heroes CSV, at most {ROSTER_LIMIT_MIB} MiB (see /mfd template)",
+        villains=f"Villains CSV, at most {ROSTER_LIMIT_MIB} MiB",
         battles=f"Battles to simulate (default 1000, at most {MAX_ODDS_BATTLES:,})",
-        max_rounds="Count a battle as unfinished after this many rounds (default: to the end)",
+        max_rounds=f"Count a battle as unfinished after this many rounds (default: to the end, at most "
+                   f"{SAFETY_ROUND_LIMIT})",
         seed="Replay a simulation with its seed (default: a new one)",
     )
     async def odds(self, interaction: discord.Interaction, heroes: discord.Attachment, villains: discord.Attachment,
@@ -400,12 +424,8 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
         progress = ProgressMessage(show, min_interval=PROGRESS_INTERVAL)
         try:
             odds, chart = await run_engine(self.bot, odds_with_chart, h, v, battles, seed, max_rounds, progress.report)
-        except Exception:
-            await progress.close()
-            await interaction.edit_original_response(embed=discord.Embed(
-                title="⚠️ The simulation failed", description=f"{battles:,} battles · seed {seed}", color=COLOR_DEFEAT))
-            raise
-        await progress.close()
+        finally:
+            await progress.close()  # on failure the error reply replaces the progress message
         chart_name = f"mfd-odds-{seed}.png"
         await interaction.edit_original_response(
             embed=odds_embed(odds, warnings, chart_name),

@@ -3,6 +3,11 @@ replaced (reinforcements, healing, edits), each run producing the log and the fi
 
 The random generator's state is part of `BattleState`, so running 3 rounds and continuing for 2 is the
 same battle as running 5 rounds with the same seed.
+
+`files_limit` is for the bot, which sends the log and both final CSVs in one Discord message: the three
+together stay within it. The CSVs always carry every survivor, so the log gets what they leave (they are
+bounded before the run from the rosters fought with, see `roster.final_csv_bound`); rosters whose CSVs
+would leave less than 256 KiB for the log are refused before anything is fought.
 """
 
 from __future__ import annotations
@@ -13,13 +18,14 @@ import numpy as np
 
 from rules.errors import RuleInputError
 from rules.mfd.engine import run_battle
-from rules.mfd.log import LOG_LIMIT_BYTES, BattleLog
+from rules.mfd.log import LOG_LIMIT_BYTES, BattleLog, mib
 from rules.mfd.models import BattleResult, BattleState, Roster
-from rules.mfd.roster import write_roster
+from rules.mfd.roster import final_csv_bound, write_roster
 
 LOG_FILE = "BattleLog.txt"
 HEROES_FINAL_FILE = "Heroes-final.csv"
 VILLAINS_FINAL_FILE = "Villains-final.csv"
+MIN_LOG_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True)
@@ -39,8 +45,22 @@ def generator_from_state(rng_state: dict) -> np.random.Generator:
     return np.random.Generator(bit_generator)
 
 
+def _log_limit(heroes: Roster, villains: Roster, files_limit: int | None) -> int:
+    """The log's share of `files_limit` (None: no shared limit, the log alone within LOG_LIMIT_BYTES)."""
+    if files_limit is None:
+        return LOG_LIMIT_BYTES
+    csv_room = final_csv_bound(heroes) + final_csv_bound(villains)
+    if files_limit - csv_room < MIN_LOG_BYTES:
+        raise RuleInputError(
+            f"the rosters are too large to send back: their final CSVs can take up to {mib(csv_room)} of the "
+            f"{mib(files_limit)} that the log and both CSVs may take together; use smaller rosters (fewer "
+            "fighters, shorter names)")
+    return min(LOG_LIMIT_BYTES, files_limit - csv_room)
+
+
 def _run(heroes: Roster, villains: Roster, rng: np.random.Generator, *, seed: int, max_rounds: int | None,
-         rounds_before: int, fallen_before: tuple, log_limit: int) -> BattleRun:
+         rounds_before: int, fallen_before: tuple, files_limit: int | None) -> BattleRun:
+    log_limit = _log_limit(heroes, villains, files_limit)
     log = BattleLog(heroes, villains, seed=seed, first_round=rounds_before + 1, limit_bytes=log_limit)
     result = run_battle(heroes, villains, rng, max_rounds=max_rounds, first_round=rounds_before + 1,
                         observer=log.add_round)
@@ -53,13 +73,13 @@ def _run(heroes: Roster, villains: Roster, rng: np.random.Generator, *, seed: in
 
 
 def start_battle(heroes: Roster, villains: Roster, *, seed: int, max_rounds: int | None = None,
-                 log_limit: int = LOG_LIMIT_BYTES) -> BattleRun:
+                 files_limit: int | None = None) -> BattleRun:
     return _run(heroes, villains, np.random.Generator(np.random.PCG64(seed)), seed=seed, max_rounds=max_rounds,
-                rounds_before=0, fallen_before=(), log_limit=log_limit)
+                rounds_before=0, fallen_before=(), files_limit=files_limit)
 
 
 def continue_battle(state: BattleState, *, max_rounds: int | None = None, heroes: Roster | None = None,
-                    villains: Roster | None = None, log_limit: int = LOG_LIMIT_BYTES) -> BattleRun:
+                    villains: Roster | None = None, files_limit: int | None = None) -> BattleRun:
     """Fight on from `state`; a roster given replaces that side as it stands."""
     heroes = heroes or state.heroes
     villains = villains or state.villains
@@ -69,4 +89,4 @@ def continue_battle(state: BattleState, *, max_rounds: int | None = None, heroes
             f"the battle is over: {' and '.join(empty)} have no one standing; attach a CSV for "
             f"{'that side' if len(empty) == 1 else 'both sides'} to fight on")
     return _run(heroes, villains, generator_from_state(state.rng_state), seed=state.seed, max_rounds=max_rounds,
-                rounds_before=state.rounds_fought, fallen_before=state.fallen, log_limit=log_limit)
+                rounds_before=state.rounds_fought, fallen_before=state.fallen, files_limit=files_limit)

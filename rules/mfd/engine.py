@@ -35,10 +35,14 @@ How it is computed, and why it is the same thing:
   fighters (each copy's fighters only meet each other), so the same round code serves one battle and a
   thousand.
 
-Limits, refused with the limit in the message: at most 1,000,000 planned attacks a round (the sum of
-AOE over both sides), and for odds at most 5,000,000 fighters over all battles. A battle without a round
-limit stops after 1000 rounds (the log and result say so): with enough defense two sides can block each
-other for thousands of rounds.
+Limits, so that no input can tie up the bot's few engine workers (the limits are in the messages):
+- At most 1,000,000 planned attacks a round (the sum of AOE over both sides): refused up front.
+- A battle run stops, both sides standing, after 1000 rounds or before a round would take it past
+  10,000,000 attacks (a few seconds of work), whichever comes first; the log and result say which. With
+  enough defense two sides can block each other for thousands of rounds; the stored battle can go on.
+- Odds: at most 20,000,000 attacks over all battles. Refused up front when the first rounds alone would
+  pass it, else stopped (and refused) when the battles run long. Battles are fought in batches of about
+  400,000 fighters, attacks and buff links, so memory stays bounded however many battles are asked for.
 """
 
 from __future__ import annotations
@@ -52,12 +56,14 @@ import numpy as np
 from rules.errors import RuleInputError
 from rules.mfd.models import (
     BASE_TO_DEFEND, BASE_TO_HIT, EXHAUSTION_PENALTY, MAX_TO_DEFEND, MAX_TO_HIT, MIN_TO_DEFEND, MIN_TO_HIT,
-    SIDES, XP_PER_DIE, BattleResult, Casualty, DerivedStats, Fighter, OddsResult, Outcome, Roster,
+    SIDES, XP_PER_DIE, BattleResult, Casualty, DerivedStats, OddsResult, Outcome, Roster,
 )
 
 SAFETY_ROUND_LIMIT = 1000
 MAX_ATTACKS_PER_ROUND = 1_000_000
-MAX_ODDS_FIGHTERS = 5_000_000
+MAX_ATTACKS_PER_RUN = 10_000_000
+MAX_ODDS_ATTACKS = 20_000_000
+ODDS_BATCH_SIZE = 400_000  # fighters + attacks a round + buff links, over the battles fought together
 NEVER = np.iinfo(np.int64).max  # death time of a fighter that survives the round
 
 HEROES, VILLAINS = 0, 1
@@ -221,8 +227,9 @@ def _pick_targets(f: _Field, rng: np.random.Generator) -> tuple[np.ndarray, np.n
     slot_chunk = np.repeat(np.arange(len(chunk_attacker)), chunk_size)
     pick = np.empty(len(slot_chunk), dtype=np.int64)
 
-    # Few picks from many opponents: draw freely, redraw the repeats within a chunk until none is left.
-    dense = 2 * chunk_size > chunk_n
+    # Few picks from many opponents (a quarter or less): draw freely, redraw the repeats within a chunk until
+    # none is left. Above a quarter the redraws would take many passes; a shuffle is cheaper there.
+    dense = (2 * chunk_size > chunk_n) | ((chunk_size > 1) & (4 * chunk_size > chunk_n))
     sparse_slots = np.flatnonzero(~dense[slot_chunk])
     if sparse_slots.size:
         high = chunk_n[slot_chunk[sparse_slots]]
@@ -236,6 +243,10 @@ def _pick_targets(f: _Field, rng: np.random.Generator) -> tuple[np.ndarray, np.n
             if not repeats.size:
                 break
             pick[repeats] = rng.integers(0, chunk_n[slot_chunk[repeats]])
+            # Only a chunk that had a repeat can have one now: look at those alone (same draws, less sorting).
+            unsettled = np.zeros(len(chunk_size), dtype=bool)
+            unsettled[slot_chunk[repeats]] = True
+            multi = multi[unsettled[slot_chunk[multi]]]
     # Many picks from few opponents: shuffle the opponents and take the first chunk_size.
     dense_chunks = np.flatnonzero(dense)
     if dense_chunks.size:
@@ -243,7 +254,8 @@ def _pick_targets(f: _Field, rng: np.random.Generator) -> tuple[np.ndarray, np.n
         first = np.cumsum(sizes) - sizes
         candidate_chunk = np.repeat(np.arange(len(dense_chunks)), sizes)
         candidate = np.arange(len(candidate_chunk)) - np.repeat(first, sizes)
-        order = np.lexsort((rng.random(len(candidate_chunk)), candidate_chunk))
+        # chunk + U[0, 1) sorts by chunk, then randomly within it (one sort, much faster than lexsort)
+        order = np.argsort(candidate_chunk + rng.random(len(candidate_chunk)), kind="stable")
         taken = candidate < np.repeat(chunk_size[dense_chunks], sizes)  # candidate = rank within its chunk
         pick[np.flatnonzero(dense[slot_chunk])] = candidate[order][taken]
     attacker = chunk_attacker[slot_chunk]
@@ -338,21 +350,26 @@ def _after_round(f: _Field, hp_end: np.ndarray, keep: np.ndarray) -> _Field:
     return f.keep(keep)
 
 
+def planned_attacks(heroes: Roster, villains: Roster) -> int:
+    """The attacks of a round with everyone alive: the sum of AOE over both sides."""
+    return sum(max(1, x.aoe) for r in (heroes, villains) for x in r.fighters)
+
+
 def check_attack_limit(heroes: Roster, villains: Roster) -> None:
-    attacks = sum(max(1, x.aoe) for r in (heroes, villains) for x in r.fighters)
+    attacks = planned_attacks(heroes, villains)
     if attacks > MAX_ATTACKS_PER_ROUND:
         raise RuleInputError(
             f"the two rosters plan {attacks:,} attacks a round (the sum of AOE); the limit is "
             f"{MAX_ATTACKS_PER_ROUND:,}")
 
 
-def _round_limit(max_rounds: int | None) -> tuple[int, bool]:
-    """The rounds to run at most, and whether that is the safety limit rather than the user's."""
+def _round_limit(max_rounds: int | None) -> tuple[int, str]:
+    """The rounds to run at most, and the safety limit it is ("" when it is the user's limit)."""
     if max_rounds is None or max_rounds > SAFETY_ROUND_LIMIT:
-        return SAFETY_ROUND_LIMIT, True
+        return SAFETY_ROUND_LIMIT, f"the safety limit of {SAFETY_ROUND_LIMIT:,} rounds a run"
     if max_rounds < 1:
         raise RuleInputError(f"the round limit must be at least 1 (got {max_rounds})")
-    return max_rounds, False
+    return max_rounds, ""
 
 
 def _outcome(heroes_left: int, villains_left: int) -> Outcome:
@@ -372,18 +389,29 @@ def run_battle(
     first_round: int = 1,
     observer: Callable[[RoundRecord], None] | None = None,
 ) -> BattleResult:
-    """Fight until a side is gone or `max_rounds` rounds have been fought (numbered from `first_round`).
+    """Fight until a side is gone, `max_rounds` rounds have been fought (numbered from `first_round`) or a
+    safety limit is reached (see the module docstring).
 
     `observer` sees every round's record as it happens (the log is built from it); nothing per round is
     kept here, so memory stays flat however long the battle runs.
     """
     check_attack_limit(heroes, villains)
-    limit, is_safety_limit = _round_limit(max_rounds)
+    limit, round_safety = _round_limit(max_rounds)
     rosters = (heroes, villains)
     f = _build_field(heroes, villains, 1)
     fallen: list[Casualty] = []
     number = first_round - 1
-    while _outcome(*np.bincount(f.side, minlength=2)) is Outcome.ROUND_LIMIT and number - first_round + 1 < limit:
+    attacks = 0
+    safety_stop = ""
+    while _outcome(*np.bincount(f.side, minlength=2)) is Outcome.ROUND_LIMIT:
+        if number - first_round + 1 >= limit:
+            safety_stop = round_safety
+            break
+        planned = int(f.aoe.sum())
+        if attacks + planned > MAX_ATTACKS_PER_RUN:
+            safety_stop = f"the safety limit of {MAX_ATTACKS_PER_RUN:,} attacks a run"
+            break
+        attacks += planned
         number += 1
         record = _fight_round(f, rng, number)
         if observer is not None:
@@ -405,8 +433,7 @@ def run_battle(
             for i in mine)))
     return BattleResult(
         heroes=survivors[0], villains=survivors[1], outcome=outcome, first_round=first_round,
-        last_round=number, fallen=tuple(fallen),
-        hit_safety_limit=is_safety_limit and outcome is Outcome.ROUND_LIMIT,
+        last_round=number, fallen=tuple(fallen), safety_stop=safety_stop,
     )
 
 
@@ -414,12 +441,13 @@ def check_odds_work(heroes: Roster, villains: Roster, battles: int) -> None:
     """Refuse odds that would be too much work, before any is done."""
     if battles < 1:
         raise RuleInputError(f"the number of battles must be at least 1 (got {battles})")
-    size = len(heroes.fighters) + len(villains.fighters)
-    if battles * size > MAX_ODDS_FIGHTERS:
-        raise RuleInputError(
-            f"{battles:,} battles of {size:,} fighters is {battles * size:,} fighters in all; the limit is "
-            f"{MAX_ODDS_FIGHTERS:,}: use fewer battles")
     check_attack_limit(heroes, villains)
+    first_rounds = battles * planned_attacks(heroes, villains)
+    if first_rounds > MAX_ODDS_ATTACKS:
+        raise RuleInputError(
+            f"{battles:,} battles of {planned_attacks(heroes, villains):,} attacks a round make {first_rounds:,} "
+            f"attacks in their first round alone; the limit is {MAX_ODDS_ATTACKS:,} attacks in all: use fewer "
+            "battles")
 
 
 def simulate_odds(
@@ -430,28 +458,37 @@ def simulate_odds(
     seed: int,
     max_rounds: int | None = None,
     progress: Callable[[int, int], None] | None = None,
-    batch_fighters: int = 200_000,
+    batch_size: int = ODDS_BATCH_SIZE,
 ) -> OddsResult:
     """Fight `battles` independent battles from the same rosters; count who wins and who survives.
 
-    Battles run in batches (at least ten batches when there are 100 battles or more, so `progress` has
-    something to report); `progress(done, battles)` is called after each batch.
+    Battles run in batches of about `batch_size` fighters, attacks and buff links (and at least ten batches
+    when there are 100 battles or more, so `progress` has something to report); `progress(done, battles)`
+    is called after each batch.
     """
     check_odds_work(heroes, villains, battles)
     limit, _ = _round_limit(max_rounds)
-    size = len(heroes.fighters) + len(villains.fighters)
+    one = _build_field(heroes, villains, 1)
+    size = len(one) + int(one.aoe.sum()) + len(one.buff_from)
     rng = np.random.default_rng(seed)
-    per_batch = max(1, min(batch_fighters // max(size, 1), math.ceil(battles / 10) if battles >= 100 else battles))
+    per_batch = max(1, min(batch_size // size, math.ceil(battles / 10) if battles >= 100 else battles))
     n_heroes, n_villains = len(heroes.fighters), len(villains.fighters)
-    wins = np.zeros(4, dtype=np.int64)  # indexed like _OUTCOME_INDEX
+    wins = np.zeros(4, dtype=np.int64)  # heroes, villains, draws, unfinished
     rounds_count: dict[int, int] = {}
     survived = [np.zeros(n_heroes, dtype=np.int64), np.zeros(n_villains, dtype=np.int64)]
+    attacks = 0
     done_battles = 0
     while done_battles < battles:
         batch = min(per_batch, battles - done_battles)
         f = _build_field(heroes, villains, batch)
         number = 0
         while len(f):
+            attacks += int(f.aoe.sum())
+            if attacks > MAX_ODDS_ATTACKS:
+                finished = done_battles + batch - len(np.unique(f.battle))
+                raise RuleInputError(
+                    f"the battles run long: with {finished:,} of {battles:,} finished, the simulation reached its "
+                    f"limit of {MAX_ODDS_ATTACKS:,} attacks; set a round limit or use fewer battles")
             number += 1
             record = _fight_round(f, rng, number)
             alive = record.death == NEVER

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.csvio import format_number
-from rules.mfd.engine import NEVER, SAFETY_ROUND_LIMIT, RoundRecord, derived_stats
+from rules.mfd.engine import NEVER, RoundRecord, derived_stats
 from rules.mfd.models import SIDES, BattleResult, DerivedStats, Outcome, Roster
 
 LOG_LIMIT_BYTES = 10 * 1024 * 1024
@@ -30,6 +30,10 @@ def hp_text(hp: float) -> str:
     return format_number(float(hp))
 
 
+def mib(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB"
+
+
 def describe_outcome(result: BattleResult) -> str:
     n = result.last_round
     if result.rounds_fought == 0:
@@ -41,7 +45,7 @@ def describe_outcome(result: BattleResult) -> str:
         return f"Villains win: the last hero fell in round {n}."
     if result.outcome is Outcome.DRAW:
         return f"Draw: both sides fell in round {n}."
-    why = f"the safety limit of {SAFETY_ROUND_LIMIT} rounds" if result.hit_safety_limit else "the round limit"
+    why = result.safety_stop or "the round limit"
     return f"Stopped after round {n} ({why}); both sides still stand."
 
 
@@ -172,7 +176,7 @@ class BattleLog:
         counts = [int(np.sum((r.side == s) & (r.death == NEVER))) for s in (0, 1)]
         lost = [int(np.sum(r.side[fallen] == s)) for s in (0, 1)] if fallen else [0, 0]
         head = (f"\nRound {r.number} (summary: the full detail would not fit in the log's "
-                f"{self.limit // (1024 * 1024)} MiB)\n"
+                f"{mib(self.limit)})\n"
                 f"  {len(r.attacker)} attacks ({int(np.sum(r.skipped))} skipped, "
                 f"{int(np.sum(r.picked != r.defender))} taken by bodyguards): "
                 f"{int(r.hits[done].sum())} hits, {int(r.blocks[done].sum())} blocked, "
@@ -188,7 +192,7 @@ class BattleLog:
         lines = ["", f"The end: {describe_outcome(result)}"]
         if self.summarized_rounds:
             lines.append(f"({self.summarized_rounds} round(s) are summarized to keep this log within "
-                         f"{self.limit // (1024 * 1024)} MiB.)")
+                         f"{mib(self.limit)}.)")
         for roster in (result.heroes, result.villains):
             lines.append(f"{roster.side} standing: {len(roster.fighters) or 'none'}")
             lines += [f"  {f.name}: {hp_text(f.hp)} HP" for f in roster.fighters]

@@ -119,7 +119,7 @@ class BattleResult:
     first_round: int
     last_round: int  # the last round fought (first_round - 1 when none was)
     fallen: tuple[Casualty, ...]
-    hit_safety_limit: bool = False
+    safety_stop: str = ""  # the safety limit that stopped the run, e.g. "the safety limit of 1,000 rounds a run"
 
     @property
     def rounds_fought(self) -> int:

@@ -17,7 +17,8 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval contains p; at 0% and 100% rounding would put an end a hair on the wrong side of it.
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def rate_text(successes: int, trials: int) -> str:

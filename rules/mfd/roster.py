@@ -198,6 +198,19 @@ def _cell(value: float) -> str:
     return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
 
 
+def final_csv_bound(roster: Roster) -> int:
+    """The most bytes the final CSV of a run from `roster` can take: the survivors are some of its fighters,
+    and a survivor's row differs from its row now only in HP (integer HP stays an integer no longer than
+    now; any other takes at most 23 characters, e.g. 1.0000000000065512e-05) and the exhausted BonusToDefend
+    (rounded to 10 places: at most 19 characters)."""
+    growth = 0
+    for f in roster.fighters:
+        if not float(f.hp).is_integer():
+            growth += max(0, 23 - len(_cell(f.hp)))
+        growth += max(0, 19 - len(_cell(f.bonus_to_defend)))
+    return len(write_roster(roster.fighters).encode()) + growth
+
+
 def write_roster(fighters: Iterable[Fighter]) -> str:
     """The CSV of `fighters` in the input format plus HP; reading it back gives the same fighters."""
     fighters = list(fighters)

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.cogs.harness import CHANNEL_ID
+from cogs.common import EmbedLimits
+from rules.errors import InputProblem
+from rules.mfd import engine
+from rules.mfd.models import Fighter
+from rules.mfd.roster import write_roster
+from tests.cogs.harness import CHANNEL_ID, FakeDiscord, Harness, User, make_settings, start_bot
 from tests.rules.test_mfd_engine import EXPECTED_LOG, EXPECTED_ROUND_2, VILLAINS_CSV
-from tests.rules.test_mfd_roster import DRAGON_CSV
+from tests.rules.test_mfd_roster import DRAGON_CSV, ROSTER_ERRORS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "mfd"
 HEROES = ("Heroes.csv", DRAGON_CSV.encode())
@@ -78,7 +83,9 @@ async def test_the_button_fights_one_round_once(harness):
     _, first = await h.run("mfd battle", h.gm, heroes=("h.csv", heroes), villains=("v.csv", villains), max_rounds=1,
                            seed=5)
     (refused,) = await h.click(first, "Fight one more round", h.alice)
-    assert refused.ephemeral and "Only a game master can fight on" in refused.content
+    # The same check and words as the GM-only commands'.
+    assert refused.ephemeral
+    assert refused.content == "❌ Only a game master can do that: it needs the Manage Server permission."
     (second,) = await h.click(first, "Fight one more round", h.gm)
     assert second.embed.description.startswith("Round 2 fought (continued) · seed 5")
     assert first.components == []  # the pressed button is gone
@@ -105,6 +112,18 @@ async def test_odds_with_chart_progress_and_every_fighter(harness):
     assert await battles(h) == []  # odds store nothing
 
 
+async def test_odds_that_run_too_long_are_refused_privately(harness, monkeypatch):
+    h = harness
+    monkeypatch.setattr(engine, "MAX_ODDS_ATTACKS", 500)
+    wall = ("W.csv", b"Name,XP,BonusToDefend\nWall,1000,1000\n")
+    (reply,) = await h.run("mfd odds", h.alice, heroes=wall, villains=wall, battles=10, seed=1)
+    assert reply.ephemeral and reply.content == (
+        "❌ the battles run long: with 0 of 10 finished, the simulation reached its limit of 500 attacks; set a "
+        "round limit or use fewer battles")
+    (done,) = await h.run("mfd odds", h.alice, heroes=wall, villains=wall, battles=10, seed=1, max_rounds=20)
+    assert "**Both standing after 20 rounds**: 100.0%" in done.embed.description
+
+
 async def test_non_gm_is_refused_and_nothing_is_stored(harness):
     h = harness
     (refusal,) = await h.run("mfd battle", h.alice, heroes=HEROES, villains=VILLAINS)
@@ -113,6 +132,96 @@ async def test_non_gm_is_refused_and_nothing_is_stored(harness):
     (refusal,) = await h.run("mfd continue", h.bob)
     assert "Only a game master" in refusal.content
     assert await battles(h) == []
+
+
+async def test_the_button_takes_the_gm_role_setting_and_names_it(database_path):
+    fake = FakeDiscord()
+    bot = await start_bot(make_settings(database_path, gm_role="Raid Leader"), fake)
+    try:
+        h = Harness(bot, fake)
+        h.add_role(555, "raid leader")
+        leader = User(800000000000000009, "Leader", role_ids=(555,))
+        _, first = await h.run("mfd battle", leader, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+        (refused,) = await h.click(first, "Fight one more round", h.alice)
+        assert refused.content == ("❌ Only a game master can do that: it needs the Manage Server permission or the "
+                                   "'Raid Leader' role.")
+        (second,) = await h.click(first, "Fight one more round", leader)
+        assert second.embed.title == "🤝 Draw: both sides fell in round 2"
+    finally:
+        await bot.close()
+
+
+async def test_two_clicks_at_once_fight_one_round(harness):
+    h = harness
+    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    before = len(h.messages)
+    await h.click(first, "Fight one more round", h.gm, wait=False)
+    await h.click(first, "Fight one more round", h.gm, wait=False)
+    await h.settle()
+    posted = h.messages[before:]
+    assert [m.embed.title for m in posted if m.embeds] == ["🤝 Draw: both sides fell in round 2"]
+    assert [m.content for m in posted if m.content] == [
+        "❌ This battle changed while your run was being fought (another run was saved or a new battle started), "
+        "so nothing was saved. Check the newest result and run it again."]
+    (row,) = await battles(h)
+    assert row[1] == 2 and row[5] == 2
+
+
+async def test_every_roster_error_is_answered_with_its_location_and_nothing_is_stored(harness):
+    h = harness
+    for text, row, column, words in ROSTER_ERRORS:
+        replies = await h.run("mfd battle", h.gm, heroes=HEROES, villains=("Villains.csv", text.encode()))
+        where = str(InputProblem("", "Villains.csv", row, column)).removesuffix(": ")
+        assert [(r.ephemeral, r.content.startswith(f"❌ {where}"), words in r.content) for r in replies] == [
+            (True, True, True)], (text, replies[-1].content)
+    assert await battles(h) == []
+
+
+async def test_a_roster_over_the_size_limit_is_refused_with_the_limit(harness):
+    h = harness
+    huge = b"Name,XP\n" + b"x" * (3 * 1024 * 1024)
+    (reply,) = await h.run("mfd odds", h.alice, heroes=HEROES, villains=("Villains.csv", huge))
+    assert reply.content == ("❌ Villains.csv is 3.0 MiB; a roster file may be at most 3 MiB (room for 20,000 "
+                             "fighters at up to 150 bytes a row).")
+    # The help says so too: the attachment options and the format guide.
+    mfd = h.bot.tree.get_command("mfd")
+    for command, option in (("battle", "heroes"), ("battle", "villains"), ("continue", "heroes"), ("odds", "villains")):
+        assert "at most 3 MiB" in mfd.get_command(command).get_parameter(option).description
+    (guide,) = await h.run("mfd template", h.alice)
+    assert "3 MiB (room for 20,000 fighters at up to 150 bytes a row) per file" in guide.embed.description
+    assert await battles(h) == []
+
+
+async def test_a_20000_vs_20000_battle_fits_in_one_message(harness):
+    """Long names make big CSVs: the log gets what they leave of Discord's 10 MiB, the embed summarizes."""
+    h = harness
+    rosters = []
+    for side in ("Heroes", "Villains"):
+        name = [f"{side} of the Hidden Mist Village, squad member {i:05d}" for i in range(20_000)]
+        fighters = [Fighter(name[i], 3000 + i % 5000, 2, bonus_to_hit=0.1,
+                                   linked_to=name[i - 1] if i % 10 == 1 else "") for i in range(20_000)]
+        rosters.append(write_roster(fighters).encode())
+    assert all(1024 * 1024 < len(r) < 3 * 1024 * 1024 for r in rosters)  # over the shared 1 MiB limit
+    _, reply = await h.run("mfd battle", h.gm, heroes=("Heroes.csv", rosters[0]),
+                           villains=("Villains.csv", rosters[1]), max_rounds=2, seed=3)
+    assert sum(len(data) for data in reply.files.values()) <= EmbedLimits.FILE_BYTES
+    assert "(summary: the full detail would not fit" in reply.files["BattleLog.txt"].decode()
+    embed = reply.embed
+    assert len(embed) <= EmbedLimits.TOTAL and len(embed.fields) <= EmbedLimits.FIELDS
+    assert all(len(f.value) <= EmbedLimits.FIELD_VALUE for f in embed.fields)
+    assert reply.field("Heroes standing").splitlines()[-1].startswith("… and ")
+    assert reply.field("Fallen this run").startswith("Round 1, ")
+
+
+async def test_a_safety_stop_is_told_and_the_battle_goes_on(harness, monkeypatch):
+    h = harness
+    monkeypatch.setattr(engine, "MAX_ATTACKS_PER_RUN", 6)
+    wall = ("W.csv", b"Name,XP,BonusToDefend\nWall,1000,1000\n")
+    _, first = await h.run("mfd battle", h.gm, heroes=wall, villains=wall, seed=1)
+    assert first.embed.title == "⏸️ After round 3 both sides still stand"
+    assert "This run stopped at the safety limit of 6 attacks a run." in first.embed.description
+    (second,) = await h.click(first, "Fight one more round", h.gm)
+    assert second.embed.description.startswith("Round 4 fought (continued)")
 
 
 async def test_bad_csvs_get_their_specific_messages_and_nothing_is_stored(harness):

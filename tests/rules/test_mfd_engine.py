@@ -11,14 +11,16 @@ import numpy as np
 import pytest
 
 from rules.errors import RuleInputError
-from rules.mfd.battle import continue_battle, generator_from_state, start_battle
+from rules.mfd import engine
+from rules.mfd.battle import MIN_LOG_BYTES, continue_battle, generator_from_state, start_battle
+from rules.mfd.chart import odds_chart_png
 from rules.mfd.engine import (
-    MAX_ATTACKS_PER_ROUND, NEVER, SAFETY_ROUND_LIMIT, RoundRecord, run_battle, simulate_odds,
+    MAX_ATTACKS_PER_ROUND, MAX_ODDS_ATTACKS, NEVER, SAFETY_ROUND_LIMIT, RoundRecord, run_battle, simulate_odds,
 )
 from rules.mfd.log import BattleLog
 from rules.mfd.models import BattleState, Buff, Fighter, Outcome, Roster
 from rules.mfd.odds import wilson_interval
-from rules.mfd.roster import read_roster, write_roster
+from rules.mfd.roster import final_csv_bound, read_roster, write_roster
 from tests.rules.test_mfd_roster import DRAGON_CSV
 
 VILLAINS_CSV = """\
@@ -272,6 +274,9 @@ def test_continuing_from_the_final_csvs_equals_running_on(seed):
     k, more = 1 + seed % 3, 3
     whole = start_battle(heroes, villains, seed=seed, max_rounds=k + more)
     first = start_battle(heroes, villains, seed=seed, max_rounds=k)
+    # The bound the bot plans the log's share of a message with holds.
+    assert len(whole.heroes_csv.encode()) <= final_csv_bound(heroes)
+    assert len(whole.villains_csv.encode()) <= final_csv_bound(villains)
     if first.result.outcome is not Outcome.ROUND_LIMIT:  # over before round k + 1 (a few seeds)
         assert whole.log.split("\nThe end:")[0] == first.log.split("\nThe end:")[0]
         return
@@ -298,12 +303,34 @@ def test_continue_with_a_replaced_side():
     assert second.state.rounds_fought == 2
 
 
+def wall(side: str, size: int = 1, aoe: int = 1) -> Roster:
+    """Fighters whose defense no attack gets through for thousands of rounds."""
+    return Roster(side, side, tuple(Fighter(f"{side[0]}{i}", 1000, 2, bonus_to_defend=1000, aoe=aoe)
+                                    for i in range(size)))
+
+
 def test_a_battle_that_cannot_end_stops_at_the_safety_limit():
-    wall = lambda side: Roster(side, side, (Fighter(side[0], 1000, 2, bonus_to_defend=1000),))  # noqa: E731
-    result = run_battle(wall("Heroes"), wall("Villains"), np.random.default_rng(0))
-    assert result.outcome is Outcome.ROUND_LIMIT and result.hit_safety_limit
-    assert result.last_round == SAFETY_ROUND_LIMIT
+    battle = start_battle(wall("Heroes"), wall("Villains"), seed=0)
+    result = battle.result
+    assert result.outcome is Outcome.ROUND_LIMIT and result.last_round == SAFETY_ROUND_LIMIT
+    assert result.safety_stop == "the safety limit of 1,000 rounds a run"
+    assert "The end: Stopped after round 1000 (the safety limit of 1,000 rounds a run); both sides still stand." \
+        in battle.log
     assert result.heroes.fighters[0].bonus_to_defend == pytest.approx(1000 - 0.1 * SAFETY_ROUND_LIMIT)
+    # A limit the user set is no safety stop.
+    assert run_battle(wall("Heroes"), wall("Villains"), np.random.default_rng(0), max_rounds=5).safety_stop == ""
+
+
+def test_a_run_stops_before_a_round_would_pass_the_attack_limit(monkeypatch):
+    monkeypatch.setattr(engine, "MAX_ATTACKS_PER_RUN", 100)
+    # 3 + 3 fighters with AOE 2: 12 attacks a round, so 8 rounds (96 attacks) fit and a ninth would not.
+    first = start_battle(wall("Heroes", 3, aoe=2), wall("Villains", 3, aoe=2), seed=4)
+    assert first.result.last_round == 8 and first.result.outcome is Outcome.ROUND_LIMIT
+    assert first.result.safety_stop == "the safety limit of 100 attacks a run"
+    assert "Stopped after round 8 (the safety limit of 100 attacks a run)" in first.log
+    # The battle goes on from where the run stopped, each run within the limit.
+    second = continue_battle(first.state)
+    assert (second.result.first_round, second.result.last_round) == (9, 16)
 
 
 def test_too_many_attacks_a_round_is_refused_with_the_limit():
@@ -313,14 +340,30 @@ def test_too_many_attacks_a_round_is_refused_with_the_limit():
         run_battle(many, one, np.random.default_rng(0))
 
 
+def crowd(name: str, size: int) -> Roster:
+    return Roster(name, name, tuple(Fighter(f"{name}{i:04d}", 4000, 3) for i in range(size)))
+
+
 def test_log_stays_within_its_limit_by_summarizing_rounds():
-    def side(name, size):
-        return Roster(name, name, tuple(Fighter(f"{name}{i:04d}", 4000, 3) for i in range(size)))
-    battle = start_battle(side("Heroes", 400), side("Villains", 400), seed=2, log_limit=60_000)
-    assert len(battle.log.encode()) <= 60_000
-    assert "(summary: the full detail would not fit" in battle.log
-    assert "summarized to keep this log within" in battle.log
-    assert battle.log.rstrip().splitlines()[-1].startswith(("Fallen in these rounds", "..."))
+    heroes, villains = crowd("Heroes", 400), crowd("Villains", 400)
+    log = BattleLog(heroes, villains, limit_bytes=60_000)
+    text = log.finish(run_battle(heroes, villains, np.random.default_rng(2), observer=log.add_round))
+    assert len(text.encode()) <= 60_000
+    assert "(summary: the full detail would not fit in the log's 0.1 MiB)" in text
+    assert "summarized to keep this log within 0.1 MiB" in text
+    assert text.rstrip().splitlines()[-1].startswith(("Fallen in these rounds", "..."))
+
+
+def test_the_log_and_both_final_csvs_stay_within_the_files_limit_together():
+    heroes, villains = crowd("Heroes", 3000), crowd("Villains", 3000)
+    limit = MIN_LOG_BYTES + final_csv_bound(heroes) + final_csv_bound(villains) + 1000
+    battle = start_battle(heroes, villains, seed=2, files_limit=limit)
+    sizes = [len(text.encode()) for text in (battle.log, battle.heroes_csv, battle.villains_csv)]
+    assert sum(sizes) <= limit
+    assert sizes[0] > MIN_LOG_BYTES // 2 and "(summary: the full detail would not fit" in battle.log
+    with pytest.raises(RuleInputError, match=r"the rosters are too large to send back: their final CSVs can take "
+                                             r"up to 0\.\d MiB of the 0\.\d MiB that the log and both CSVs"):
+        start_battle(heroes, villains, seed=2, files_limit=limit - 1001)
 
 
 def test_odds_count_every_battle_and_are_reproducible():
@@ -339,6 +382,29 @@ def test_odds_count_every_battle_and_are_reproducible():
     assert short.unfinished > 0 and set(short.rounds_histogram) == {1}
 
 
+def test_odds_too_much_work_is_refused_up_front_or_when_the_battles_run_long(monkeypatch):
+    big = Roster("Heroes", "h", tuple(Fighter(f"H{i}", 1000, 2, aoe=1000) for i in range(21)))
+    with pytest.raises(RuleInputError, match="1,000 battles of 21,001 attacks a round make 21,001,000 attacks in "
+                                             f"their first round alone; the limit is {MAX_ODDS_ATTACKS:,}"):
+        simulate_odds(big, wall("Villains"), 1000, seed=1)
+    monkeypatch.setattr(engine, "MAX_ODDS_ATTACKS", 6000)
+    with pytest.raises(RuleInputError, match="the battles run long: with 0 of 100 finished, the simulation reached "
+                                             "its limit of 6,000 attacks; set a round limit or use fewer battles"):
+        simulate_odds(wall("Heroes", 3), wall("Villains", 3), 100, seed=1)
+    assert simulate_odds(wall("Heroes", 3), wall("Villains", 3), 100, seed=1, max_rounds=9).unfinished == 100
+
+
+def test_odds_batches_count_buff_links_so_memory_stays_bounded():
+    """40 fighters each buffing all 40 make 1,600 buff links a battle: batches hold fewer battles."""
+    names = tuple(f"H{i}" for i in range(40))
+    linked = Roster("Heroes", "h", tuple(Fighter(n, 3000, 3, buffs=(Buff("Rally", names, 0.01, 0),)) for n in names))
+    batches: list[int] = []
+    odds = simulate_odds(linked, crowd("Villains", 40), 50, seed=1, batch_size=20_000,
+                         progress=lambda done, total: batches.append(done))
+    # 40 + 40 fighters, 80 attacks and 1,600 links: 1,760 a battle, 11 battles to a batch of 20,000
+    assert batches == [11, 22, 33, 44, 50] and odds.battles == 50
+
+
 def test_odds_agree_with_single_battles():
     """The batched odds and one-by-one battles sample the same distribution (fixed seeds: no flakiness)."""
     heroes, villains = random_rosters(7)
@@ -353,3 +419,15 @@ def test_wilson_interval():
     assert wilson_interval(0, 10)[0] == 0.0 and 0.25 < wilson_interval(0, 10)[1] < 0.35
     low, high = wilson_interval(500, 1000)
     assert low == pytest.approx(0.469, abs=1e-3) and high == pytest.approx(0.531, abs=1e-3)
+    # The interval always holds the rate itself, even where rounding would put an end past it (10 of 10).
+    for trials in range(1, 400):
+        for successes in (0, 1, trials - 1, trials):
+            low, high = wilson_interval(successes, trials)
+            assert 0 <= low <= successes / trials <= high <= 1
+
+
+def test_the_chart_of_a_certain_outcome():
+    heroes, villains = dragon_battle()
+    sure = simulate_odds(heroes, Roster("Villains", "v", (Fighter("Rat", 1, 1),)), 10, seed=1)
+    assert sure.heroes_wins == 10
+    assert odds_chart_png(sure).startswith(b"\x89PNG")

@@ -94,41 +94,42 @@ Bob,1000,,,,,,Alice,Alice,,,,
     assert len(roster.fighters) == 2
 
 
-@pytest.mark.parametrize(
-    ("text", "row", "column", "words"),
-    [
-        ("Name,BonusXP\nA,1\n", 1, None, "missing column(s): xp"),
-        ("Name,XP\nA,1000\nA,2000\n", 3, "Name", "already the name of the fighter on row 2"),
-        ("Name,XP\nA,1000\n ,2000\n", 3, "Name", "is empty"),
-        ("Name,XP,BonusToHit\nA,1000,lots\n", 2, "BonusToHit", "'lots' is not a number"),
-        ("Name,XP,BonusToHit\nA,1000,inf\n", 2, "BonusToHit", "not a finite number"),
-        ("Name,XP,BonusToDefend\nA,1000,nan\n", 2, "BonusToDefend", "not a finite number"),
-        ("Name,XP,BonusXP\nA,1000,-1000\n", 2, "XP", "TotalXP (XP + BonusXP) is 0; it must be above 0"),
-        ("Name,XP\nA,\n", 2, "XP", "TotalXP (XP + BonusXP) is 0"),
-        ("Name,XP,BonusHP\nA,1000,-2\n", 2, "BonusHP", "starting HP (2 + BonusHP) is 0"),
-        ("Name,XP,HP\nA,1000,-1\n", 2, "HP", "HP is -1; a fighter must start with more than 0 HP"),
-        ("Name,XP,AOE\nA,1000,1.5\n", 2, "AOE", "'1.5' is not a whole number"),
-        ("Name,XP,AOE\nA,1000,5000\n", 2, "AOE", "above the largest allowed value, 1000"),
-        ("Name,XP\nA,1e12\n", 2, "XP", "above the largest allowed value"),
-        ("Name,XP,BuffName,BuffWho,BuffOffense\nA,1000,X,A,0.1\n", 1, "BuffOffense",
-         "broken buff group: it ends here without BuffDefense"),
-        ("Name,XP,BuffWho,BuffName,BuffOffense,BuffDefense\nA,1000,A,X,0.1,0\n", 1, "BuffWho",
-         "broken buff group: 'BuffName' was expected here"),
-        ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense\nA,1000,,,0.1,0\n", 2, "BuffName",
-         "broken buff group: the buff has values but no BuffName"),
-        ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense\nA,1000,Rally,,0.1,0\n", 2, "BuffWho",
-         "broken buff group: buff 'Rally' names no one in BuffWho"),
-        ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense,BuffName,BuffWho,BuffOffense,BuffDefense\n"
-         "A,1000,Rally,A,0.1,0,Jutsu1,Alice,Bill,0.03\n", 2, "BuffOffense #2",
-         "'Bill' is not a number; a BuffWho list of several names must be inside double quotes"),
-        (f"{HEADER}\nTom,1000,,,,,,,,Jutsu1,Alice,Bill,Charlie Brown,0.06,0.03\n", 2, None,
-         "has 15 cells but the header has 13 columns; a BuffWho list of several names must be inside double quotes"),
-        ("Name,XP,Colour\nA,1000,red\n", 1, None, "unknown column 'Colour'"),
-        ("Name,XP\n", None, None, "has a header but no data rows"),
-        ("", None, None, "is empty"),
-        ("Name,XP\n" + "x" * 101 + ",1000\n", 2, "Name", "is 101 characters long; the limit is 100"),
-    ],
-)
+# Every error case of RULINGS section 2 (and the limits): (CSV text, row, column, words of the message).
+ROSTER_ERRORS = [
+    ("Name,BonusXP\nA,1\n", 1, None, "missing column(s): xp"),
+    ("Name,XP\nA,1000\nA,2000\n", 3, "Name", "already the name of the fighter on row 2"),
+    ("Name,XP\nA,1000\n ,2000\n", 3, "Name", "is empty"),
+    ("Name,XP,BonusToHit\nA,1000,lots\n", 2, "BonusToHit", "'lots' is not a number"),
+    ("Name,XP,BonusToHit\nA,1000,inf\n", 2, "BonusToHit", "not a finite number"),
+    ("Name,XP,BonusToDefend\nA,1000,nan\n", 2, "BonusToDefend", "not a finite number"),
+    ("Name,XP,BonusXP\nA,1000,-1000\n", 2, "XP", "TotalXP (XP + BonusXP) is 0; it must be above 0"),
+    ("Name,XP\nA,\n", 2, "XP", "TotalXP (XP + BonusXP) is 0"),
+    ("Name,XP,BonusHP\nA,1000,-2\n", 2, "BonusHP", "starting HP (2 + BonusHP) is 0"),
+    ("Name,XP,HP\nA,1000,-1\n", 2, "HP", "HP is -1; a fighter must start with more than 0 HP"),
+    ("Name,XP,AOE\nA,1000,1.5\n", 2, "AOE", "'1.5' is not a whole number"),
+    ("Name,XP,AOE\nA,1000,5000\n", 2, "AOE", "above the largest allowed value, 1000"),
+    ("Name,XP\nA,1e12\n", 2, "XP", "above the largest allowed value"),
+    ("Name,XP,BuffName,BuffWho,BuffOffense\nA,1000,X,A,0.1\n", 1, "BuffOffense",
+     "broken buff group: it ends here without BuffDefense"),
+    ("Name,XP,BuffWho,BuffName,BuffOffense,BuffDefense\nA,1000,A,X,0.1,0\n", 1, "BuffWho",
+     "broken buff group: 'BuffName' was expected here"),
+    ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense\nA,1000,,,0.1,0\n", 2, "BuffName",
+     "broken buff group: the buff has values but no BuffName"),
+    ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense\nA,1000,Rally,,0.1,0\n", 2, "BuffWho",
+     "broken buff group: buff 'Rally' names no one in BuffWho"),
+    ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense,BuffName,BuffWho,BuffOffense,BuffDefense\n"
+     "A,1000,Rally,A,0.1,0,Jutsu1,Alice,Bill,0.03\n", 2, "BuffOffense #2",
+     "'Bill' is not a number; a BuffWho list of several names must be inside double quotes"),
+    (f"{HEADER}\nTom,1000,,,,,,,,Jutsu1,Alice,Bill,Charlie Brown,0.06,0.03\n", 2, None,
+     "has 15 cells but the header has 13 columns; a BuffWho list of several names must be inside double quotes"),
+    ("Name,XP,Colour\nA,1000,red\n", 1, None, "unknown column 'Colour'"),
+    ("Name,XP\n", None, None, "has a header but no data rows"),
+    ("", None, None, "is empty"),
+    ("Name,XP\n" + "x" * 101 + ",1000\n", 2, "Name", "is 101 characters long; the limit is 100"),
+]
+
+
+@pytest.mark.parametrize(("text", "row", "column", "words"), ROSTER_ERRORS)
 def test_each_bad_input_names_file_row_and_column(text, row, column, words):
     problem = problem_of(text, "Villains.csv")
     assert problem.file == "Villains.csv"
