@@ -12,7 +12,8 @@ Speed notes:
   depend on the number of threads or blocks.
 - Every kernel is `nogil=True`: a batch holds the GIL only to start and to return, so a bot's event loop
   keeps running while an optimization thread works. Calls are serialized by a lock, so two jobs take turns
-  batch by batch instead of oversubscribing the cores.
+  batch by batch instead of oversubscribing the cores (and because numba's fallback threading layer,
+  workqueue, aborts on parallel kernels called from two threads at once).
 - `cache=True` keeps the compiled code in `__pycache__` beside this file (or NUMBA_CACHE_DIR): only the
   first process after a change of this file compiles. Every kernel lives in this one file because numba
   checks only the caching function's own file for changes.
