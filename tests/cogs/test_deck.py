@@ -110,6 +110,21 @@ async def test_bad_opponent_csv_is_rejected_with_row_and_column(harness):
     assert cog(h).jobs_by_user == {} and not cog(h).reserved
 
 
+async def test_a_failing_job_says_so_on_its_message_and_frees_the_user(harness, monkeypatch):
+    h = harness
+
+    def broken_chart(*_):
+        raise RuntimeError("chart backend missing")
+
+    monkeypatch.setattr(sys.modules[type(cog(h)).__module__], "winrate_chart_png", broken_chart)
+    posted = await h.run("deck optimize", h.alice, iterations=3, games=10, seed=6)
+    failed, apology = posted
+    assert failed.embed.title == "⚠️ The optimization failed" and "seed 6" in failed.embed.description
+    assert failed.components == []
+    assert apology.ephemeral and apology.content.startswith("⚠️ Something went wrong on our side (error id `")
+    assert cog(h).jobs_by_user == {} and cog(h).jobs_by_id == {}
+
+
 async def test_the_work_cap_is_stated(harness):
     (reply,) = await harness.run("deck optimize", harness.alice, iterations=1000, games=50_000)
     assert reply.ephemeral
