@@ -3,6 +3,9 @@
 Targets (issue 3): 2000 vs 2000 to the end in under 0.5 s; 20000 vs 20000 in under 5 s; 1000 battles
 of 30 vs 30 (the /mfd odds default) in under 3 s; memory flat as rounds go on. The rosters are synthetic
 but use every mechanic: XP 1000-12000, bonuses, AOE 1-3, bodyguards, linked clones and buffs.
+
+The last figures are hostile input: sides that cannot hurt each other, with the most attacks a round
+allowed. The work limits (engine docstring) bound what one command can cost.
 """
 
 from __future__ import annotations
@@ -13,10 +16,13 @@ import tracemalloc
 
 import numpy as np
 
+from rules.errors import RuleInputError
 from rules.mfd.battle import start_battle
 from rules.mfd.chart import odds_chart_png
-from rules.mfd.engine import run_battle, simulate_odds
+from rules.mfd.engine import MAX_ATTACKS_PER_ROUND, run_battle, simulate_odds
 from rules.mfd.models import Buff, Fighter, Roster
+
+BOT_FILES_LIMIT = 10 * 1024 * 1024  # the bot's log and final CSVs share one message of 10 MiB
 
 
 def synthetic_roster(side: str, size: int, seed: int) -> Roster:
@@ -58,9 +64,10 @@ def main() -> None:
         result = timed(f"{size} vs {size}, engine only, to the end", target,
                        lambda: run_battle(heroes, villains, np.random.default_rng(7)))
         print(f"    {result.rounds_fought} rounds, {result.outcome.value}")
-        battle = timed(f"{size} vs {size}, with log and final CSVs", target,
-                       lambda: start_battle(heroes, villains, seed=7), repeat=1)
-        print(f"    log {len(battle.log.encode()) / 1e6:.2f} MB")
+        battle = timed(f"{size} vs {size}, with log and final CSVs (as the bot)", target,
+                       lambda: start_battle(heroes, villains, seed=7, files_limit=BOT_FILES_LIMIT), repeat=1)
+        sizes = [len(text.encode()) / 1e6 for text in (battle.log, battle.heroes_csv, battle.villains_csv)]
+        print(f"    log {sizes[0]:.2f} MB + final CSVs {sizes[1]:.2f} + {sizes[2]:.2f} MB")
     heroes, villains = synthetic_roster("Heroes", 30, 3), synthetic_roster("Villains", 30, 4)
     odds = timed("odds: 1000 battles of 30 vs 30", 3.0, lambda: simulate_odds(heroes, villains, 1000, seed=5))
     print(f"    heroes {odds.heroes_wins}, villains {odds.villains_wins}, draws {odds.draws}")
@@ -75,6 +82,25 @@ def main() -> None:
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         print(f"2000 vs 2000, {rounds} rounds: peak traced memory {peak / 1e6:.1f} MB")
+
+    def wall(side: str, size: int, aoe: int) -> Roster:
+        return Roster(side, side, tuple(Fighter(f"{side[0]}{i}", 1000, 2, bonus_to_defend=1000, aoe=aoe)
+                                        for i in range(size)))
+
+    aoe = MAX_ATTACKS_PER_ROUND // 2000
+    result = timed(f"hostile: 1000 vs 1000, AOE {aoe}, to a run's attack limit", 5.0,
+                   lambda: run_battle(wall("Heroes", 1000, aoe), wall("Villains", 1000, aoe),
+                                      np.random.default_rng(1)), repeat=1)
+    print(f"    stopped after round {result.last_round}: {result.safety_stop}")
+
+    def refused_odds():
+        try:
+            simulate_odds(wall("Heroes", 30, 1), wall("Villains", 30, 1), 10_000, seed=1)
+        except RuleInputError as exc:
+            return str(exc)
+    message = timed("hostile: odds of 10,000 endless 30 vs 30, to the attack limit",
+                    5.0, refused_odds, repeat=1)
+    print(f"    {message}")
 
 
 if __name__ == "__main__":

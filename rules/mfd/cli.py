@@ -30,11 +30,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-m", "--max-rounds", type=int, default=None,
                         help=f"stop after N rounds even if both sides stand (default: to the end, at most "
                              f"{SAFETY_ROUND_LIMIT})")
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: a new one, printed)")
+    parser.add_argument("--seed", type=seed_number, default=None,
+                        help="random seed, 0 or more (default: a new one, printed in the log)")
     parser.add_argument("--out", default=".", help="directory for the log and the final CSVs (default: .)")
     parser.add_argument("--odds", type=int, metavar="N", default=None,
                         help="run N battles and print the odds instead of one battle's log")
     parser.set_defaults(run=run)
+
+
+def seed_number(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of 0 or more")
+    return int(text)
 
 
 def load_roster(path: str, side: str) -> Roster:
@@ -57,12 +64,19 @@ def run(args: argparse.Namespace) -> int:
         odds = simulate_odds(heroes, villains, args.odds, seed=seed, max_rounds=args.max_rounds)
         print(describe_odds(odds))
         return 0
-    battle = start_battle(heroes, villains, seed=seed, max_rounds=args.max_rounds)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / LOG_FILE).write_text(battle.log, encoding="utf-8")
-    (out / HEROES_FINAL_FILE).write_text(battle.heroes_csv, encoding="utf-8")
-    (out / VILLAINS_FINAL_FILE).write_text(battle.villains_csv, encoding="utf-8")
+    try:  # before the run, so that a bad folder does not waste it
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RuleInputError(InputProblem(f"cannot be used as the output folder ({exc.strerror or exc})",
+                                          str(out))) from None
+    battle = start_battle(heroes, villains, seed=seed, max_rounds=args.max_rounds)
+    for name, text in ((LOG_FILE, battle.log), (HEROES_FINAL_FILE, battle.heroes_csv),
+                       (VILLAINS_FINAL_FILE, battle.villains_csv)):
+        try:
+            (out / name).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise RuleInputError(InputProblem(f"cannot be written ({exc.strerror or exc})", str(out / name))) from None
     sys.stdout.write(battle.log)
     print(f"\nWrote {out / LOG_FILE}, {out / HEROES_FINAL_FILE} and {out / VILLAINS_FINAL_FILE}.")
     return 0

@@ -9,7 +9,7 @@ from rules.errors import InputProblem
 from rules.mfd import engine
 from rules.mfd.models import Fighter
 from rules.mfd.roster import write_roster
-from tests.cogs.harness import CHANNEL_ID, FakeDiscord, Harness, User, make_settings, start_bot
+from tests.cogs.harness import CHANNEL_ID, User
 from tests.rules.test_mfd_engine import EXPECTED_LOG, EXPECTED_ROUND_2, VILLAINS_CSV
 from tests.rules.test_mfd_roster import DRAGON_CSV, ROSTER_ERRORS
 
@@ -134,21 +134,17 @@ async def test_non_gm_is_refused_and_nothing_is_stored(harness):
     assert await battles(h) == []
 
 
-async def test_the_button_takes_the_gm_role_setting_and_names_it(database_path):
-    fake = FakeDiscord()
-    bot = await start_bot(make_settings(database_path, gm_role="Raid Leader"), fake)
-    try:
-        h = Harness(bot, fake)
-        h.add_role(555, "raid leader")
-        leader = User(800000000000000009, "Leader", role_ids=(555,))
-        _, first = await h.run("mfd battle", leader, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
-        (refused,) = await h.click(first, "Fight one more round", h.alice)
-        assert refused.content == ("❌ Only a game master can do that: it needs the Manage Server permission or the "
-                                   "'Raid Leader' role.")
-        (second,) = await h.click(first, "Fight one more round", leader)
-        assert second.embed.title == "🤝 Draw: both sides fell in round 2"
-    finally:
-        await bot.close()
+async def test_the_button_takes_the_gm_role_setting_and_names_it(harness):
+    h = harness
+    h.bot.settings.gm_role = "Raid Leader"
+    h.add_role(555, "raid leader")
+    leader = User(800000000000000009, "Leader", role_ids=(555,))
+    _, first = await h.run("mfd battle", leader, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (refused,) = await h.click(first, "Fight one more round", h.alice)
+    assert refused.content == ("❌ Only a game master can do that: it needs the Manage Server permission or the "
+                               "'Raid Leader' role.")
+    (second,) = await h.click(first, "Fight one more round", leader)
+    assert second.embed.title == "🤝 Draw: both sides fell in round 2"
 
 
 async def test_two_clicks_at_once_fight_one_round(harness):

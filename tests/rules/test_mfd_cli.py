@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rules.__main__ import main
 from rules.mfd.roster import read_roster
 
@@ -55,3 +57,16 @@ def test_bad_input_is_an_error_line_and_exit_code_2(tmp_path, capsys):
     assert main(["mfd", "--heroes", str(tmp_path / "V.csv"), "--villains", str(tmp_path / "V.csv"),
                  "--out", str(tmp_path / "o"), "--seed", "1"]) == 0
     assert "warning: V.csv, row 2, column 'LinkedTo': LinkedTo names 'Nobody'" in capsys.readouterr().err
+
+
+def test_a_bad_seed_or_output_folder_is_an_error_not_a_traceback(tmp_path, capsys):
+    rosters = ["--heroes", str(EXAMPLES / "Heroes.csv"), "--villains", str(EXAMPLES / "Villains.csv")]
+    with pytest.raises(SystemExit) as stopped:
+        main(["mfd", *rosters, "--seed", "-1"])
+    assert stopped.value.code == 2
+    assert "argument --seed: '-1' is not a whole number of 0 or more" in capsys.readouterr().err
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["mfd", *rosters, "--out", str(blocker)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {blocker}: cannot be used as the output folder")
+    assert not (tmp_path / "BattleLog.txt").exists()
