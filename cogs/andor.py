@@ -33,6 +33,7 @@ from cogs.common import (
     progress_bar,
     read_text_attachment,
     run_engine,
+    tail_within,
 )
 from rules.andor.bestiary import MAX_GUILD_MONSTERS, find_monster, merged, parse_monsters
 from rules.andor.engine import MAX_MONSTERS, apply, legal_actions, outcome, settle, start_fight, updated_character
@@ -54,6 +55,7 @@ from rules.andor.models import (
 from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
 from rules.andor.text import crit_text, describe_event, matchup_lines, per_attack_lines, summary_lines
 from rules.csvio import format_number as num
+from rules.seeds import MAX_SEED, new_seed
 from storage.andor import AndorRepository, Fight, FightAlreadyLive, TooManyMonsters
 from storage.database import StaleUpdate
 
@@ -61,7 +63,6 @@ log = logging.getLogger(__name__)
 
 COLOR_FLED = discord.Color.light_grey()
 PROGRESS_INTERVAL = 1.5  # seconds between two progress edits of /andor simulate
-MAX_SEED = 2**53  # what a Discord integer option can carry exactly
 CHART_FILE = "hp-left.png"
 
 
@@ -90,18 +91,6 @@ def turn_hint(state: FightState) -> str | None:
         f"⏳ {state.ap_left} AP left, too few to attack ({cost} AP). You can still {' or '.join(still)};"
         " press **End turn** to let the monsters act."
     )
-
-
-def newest_lines_within(lines: list[str], limit: int) -> str:
-    """The latest lines that fit in `limit` characters (the feed drops its oldest lines first)."""
-    kept: list[str] = []
-    used = 0
-    for line in reversed(lines):
-        if used + len(line) + 1 > limit:
-            break
-        kept.append(line)
-        used += len(line) + 1
-    return "\n".join(reversed(kept))
 
 
 def result_line(fight: Fight) -> str:
@@ -138,7 +127,7 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
         head.append(hint)
     feed = [describe_event(e) for e in state.feed]
     description = "\n".join(head) + "\n\n**Latest**\n"
-    description += newest_lines_within(feed, EmbedLimits.DESCRIPTION - len(description) - 10)
+    description += tail_within(feed, EmbedLimits.DESCRIPTION - len(description) - 10)
     color = {"live": COLOR_INFO, "won": COLOR_VICTORY, "lost": COLOR_DEFEAT, "fled": COLOR_FLED}[fight.status]
     embed = discord.Embed(title=f"⚔️ {escape_markdown(player_name)} vs {escape_markdown(monster_label(state))}",
                           description=description, color=color)
@@ -324,7 +313,7 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
     async def matchup(self, interaction: discord.Interaction, monster: str, seed: int | None) -> tuple[Monster, Character, int]:
         """The monster asked for, the member's character, and the seed (a new one unless given)."""
         chosen = find_monster(await self.book(interaction.guild_id), monster)
-        seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        seed = seed if seed is not None else new_seed()
         return chosen, await self.my_character(interaction), seed
 
     async def monster_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

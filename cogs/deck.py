@@ -54,9 +54,9 @@ from rules.deck.optimize import (
     check_work,
     duel,
     keywords_without,
-    new_seed,
     optimize,
 )
+from rules.seeds import new_seed
 
 log = logging.getLogger("arena.deck")
 

@@ -11,6 +11,7 @@ from cogs.common.embeds import (
     fit_embed,
     hp_bar,
     lines_within,
+    tail_within,
     text_file,
 )
 from cogs.common.errors import ArenaTree, ArenaView, UserError, error_reply, report_error
@@ -38,5 +39,6 @@ __all__ = [
     "read_text_attachment",
     "report_error",
     "run_engine",
+    "tail_within",
     "text_file",
 ]

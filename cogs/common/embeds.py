@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import discord
 
@@ -46,6 +46,20 @@ def lines_within(lines: Iterable[str], limit: int, *, more: str = "… and {n} m
         kept.append(line)
         length += 1 + len(line)
     return clip("\n".join(kept), limit)
+
+
+def tail_within(lines: Sequence[str], limit: int) -> str:
+    """The most recent lines (the end of `lines`) that fit in `limit` characters, oldest first."""
+    kept: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        line = clip(line, limit)
+        cost = len(line) + (1 if kept else 0)
+        if used + cost > limit:
+            break
+        kept.append(line)
+        used += cost
+    return "\n".join(reversed(kept)) or "\u200b"
 
 
 def hp_bar(current: float, maximum: float, width: int = 20) -> str:

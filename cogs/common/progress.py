@@ -47,8 +47,11 @@ class ProgressMessage:
             return
         args, kwargs = self._latest
         self._latest = None
-        self._last_shown = time.monotonic()
-        await self._edit(*args, **kwargs)
+        try:
+            await self._edit(*args, **kwargs)
+        finally:
+            # Counted from the end of an edit, so edits are at least min_interval apart however slow they are.
+            self._last_shown = time.monotonic()
 
     async def close(self) -> None:
         """Stop showing progress (the caller shows the final result itself)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 
 import discord
@@ -37,6 +36,7 @@ from rules.mma.state import (
     GameState,
 )
 from rules.mma.text import describe
+from rules.seeds import MAX_SEED, new_seed
 from storage.database import StaleUpdate
 from storage.mma import MatchConflict, MatchRecord, MmaRepository
 
@@ -46,7 +46,6 @@ IDLE_SECONDS = render.IDLE_MINUTES * 60
 FEED_KEEP = 40  # feed lines stored per match; the message shows the newest that fit
 AI_NAME = "AI"
 NAME_LIMIT = 40
-MAX_SEED = 2**31 - 1
 BUTTON_KINDS = {"draw": DRAW, "skip": SKIP_DRAW, "end": END_TURN}
 
 
@@ -66,7 +65,7 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
         self.bot = bot
         self.repo = MmaRepository(bot.db)
         self.clock = time.time  # tests move time forward for idle claims
-        self.new_seed = lambda: secrets.randbelow(MAX_SEED + 1)  # tests pick the deal
+        self.new_seed = new_seed  # tests pick the deal
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def cog_load(self) -> None:

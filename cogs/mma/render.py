@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 import discord
 
-from cogs.common import COLOR_DEFEAT, COLOR_INFO, COLOR_VICTORY, EmbedLimits, clip, fit_embed, hp_bar
+from cogs.common import COLOR_DEFEAT, COLOR_INFO, COLOR_VICTORY, EmbedLimits, clip, fit_embed, hp_bar, tail_within
 from cogs.mma.items import HandSelect, MatchButton
 from rules.mma.cards import CARDS
-from rules.mma.engine import HAND_LIMIT, FIGHTERS_IN_HAND_LIMIT, MAX_ENERGY, card_options
+from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, MAX_ENERGY, card_options
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
 from rules.mma.text import RULES_SUMMARY
 from storage.mma import FighterUse, MatchRecord, Record, Standing
@@ -17,20 +16,6 @@ from storage.mma import FighterUse, MatchRecord, Record, Standing
 CORNER_MARKS = ("🔴", "🔵")
 IDLE_MINUTES = 15
 SELECT_DESCRIPTION = 100
-
-
-def tail_within(lines: Sequence[str], limit: int) -> str:
-    """The most recent lines (the end of `lines`) that fit in `limit` characters, oldest first."""
-    kept: list[str] = []
-    used = 0
-    for line in reversed(lines):
-        line = clip(line, limit)
-        cost = len(line) + (1 if kept else 0)
-        if used + cost > limit:
-            break
-        kept.append(line)
-        used += cost
-    return "\n".join(reversed(kept)) or "\u200b"
 
 
 def _fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:

@@ -13,6 +13,7 @@ from rules.andor.models import Character
 from rules.andor.simulate import MAX_ROUNDS, simulate
 from rules.andor.text import crit_text, describe_event, per_attack_lines, summary_lines
 from rules.errors import RuleInputError
+from rules.seeds import new_seed
 
 NAME = "andor"
 HELP = "Andor's Trail: simulate fights against the bestiary, or watch one fight played by the AI."
@@ -91,7 +92,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def run_fight(args: argparse.Namespace) -> int:
     monster = find_monster(_book(args.monsters), args.monster)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed = args.seed if args.seed is not None else new_seed()
     rng = random.Random(seed)
     state, events = start_fight(_character(args.stat), monster, args.count)
     print(f"seed {seed}")

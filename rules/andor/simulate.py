@@ -19,6 +19,7 @@ from rules.andor import ai
 from rules.andor.engine import apply, final_damage, hit_chance, monster_fighters, outcome, start_fight
 from rules.andor.models import POTION_COST, Character, FightState, Monster, hundredths
 from rules.errors import RuleInputError
+from rules.seeds import new_seed
 
 MAX_FIGHTS = 100_000
 MAX_ROUNDS = 1_000
@@ -213,7 +214,7 @@ def simulate(
 ) -> SimulationResult:
     check_fights(fights)
     if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
+        seed = new_seed()
     monster_fighters(monster, count)  # refuses a bad count
     results, stopped = fight_results(
         character, monster, count, fights, random.Random(seed), max_rounds=max_rounds, work_limit=work_limit,

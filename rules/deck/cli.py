@@ -18,10 +18,10 @@ from rules.deck.optimize import (
     check_seed,
     duel,
     keywords_without,
-    new_seed,
     optimize,
 )
 from rules.errors import RuleInputError
+from rules.seeds import new_seed
 
 NAME = "deck"
 HELP = "Deck optimizer: Monte-Carlo deck optimization, deck-vs-deck duels, random decks."

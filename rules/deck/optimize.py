@@ -53,10 +53,6 @@ def check_seed(seed: int) -> int:
     return seed
 
 
-def new_seed() -> int:
-    return random.SystemRandom().randrange(2**31)
-
-
 @dataclass(frozen=True)
 class Score:
     """Player 1's results over a number of games, with Wilson's 95% interval for the winrate."""

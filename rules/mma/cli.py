@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
 from rules.csvio import write_csv
 from rules.mma.cards import CARDS, DECK_LIST
 from rules.mma.simulate import MAX_GAMES, simulate
+from rules.seeds import new_seed
 
 NAME = "mma"
 HELP = "MMA Warriors: simulate AI-vs-AI matches or list the cards."
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    seed = args.seed if args.seed is not None else random.randrange(2**31)
+    seed = args.seed if args.seed is not None else new_seed()
     started = time.perf_counter()
     report = simulate(args.games, seed)
     elapsed = time.perf_counter() - started

@@ -1,8 +1,7 @@
 """/bossfight through the real command tree, with a real SQLite file."""
 
-import pytest
 
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, User
+from tests.cogs.harness import GUILD_ID, User
 
 DECK_HEADER = ("token,trait,element,health,physical_damage,physical_penetration,physical_resistance,"
                "magical_damage,magical_penetration,magical_resistance")
