@@ -76,7 +76,7 @@ def new_seed() -> int:
     return secrets.randbelow(2**32)
 
 
-def name(text: str) -> str:
+def escaped(text: str) -> str:
     return escape_markdown(text)
 
 
@@ -84,23 +84,23 @@ def name(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Ran:
+class EncodedRun:
     """A run and its state, encoded for storage."""
 
     run: BattleRun
     state_zlib: bytes
 
 
-def fight_new(heroes: Roster, villains: Roster, seed: int, max_rounds: int | None, files_limit: int) -> Ran:
+def fight_new(heroes: Roster, villains: Roster, seed: int, max_rounds: int | None, files_limit: int) -> EncodedRun:
     run = start_battle(heroes, villains, seed=seed, max_rounds=max_rounds, files_limit=files_limit)
-    return Ran(run, encode_state(run.state))
+    return EncodedRun(run, encode_state(run.state))
 
 
 def fight_on(stored: StoredBattle, rounds: int | None, heroes: Roster | None, villains: Roster | None,
-             files_limit: int) -> Ran:
+             files_limit: int) -> EncodedRun:
     run = continue_battle(stored.state(), max_rounds=rounds, heroes=heroes, villains=villains,
                           files_limit=files_limit)
-    return Ran(run, encode_state(run.state))
+    return EncodedRun(run, encode_state(run.state))
 
 
 def odds_with_chart(heroes: Roster, villains: Roster, battles: int, seed: int, max_rounds: int | None,
@@ -128,7 +128,7 @@ def headline(outcome: Outcome, last_round: int) -> tuple[str, discord.Color]:
 
 
 def standing_field(embed: discord.Embed, roster: Roster) -> None:
-    lines = [f"{name(f.name)}: {hp_text(f.hp)} HP" for f in roster.fighters]
+    lines = [f"{escaped(f.name)}: {hp_text(f.hp)} HP" for f in roster.fighters]
     embed.add_field(name=f"{roster.side} standing ({len(lines)})",
                     value=lines_within(lines, EmbedLimits.FIELD_VALUE) if lines else "No one.", inline=True)
 
@@ -139,7 +139,7 @@ def fallen_lines(fallen: tuple[Casualty, ...], line_chars: int = 300) -> list[st
     groups: dict[tuple[int, str], list[str]] = {}
     for c in fallen:
         groups.setdefault((c.round, c.side), []).append(
-            name(c.name) + (f" (with {name(c.linked_to)})" if c.linked_to else ""))
+            escaped(c.name) + (f" (with {escaped(c.linked_to)})" if c.linked_to else ""))
     lines = []
     for (number, side), names in groups.items():
         shown, size = [], 0
@@ -203,7 +203,7 @@ def odds_embed(odds: OddsResult, warnings: list[InputProblem], chart_name: str) 
                           description="\n".join(lines), color=COLOR_INFO)
     for side, names, survivals in (("Heroes", odds.hero_names, odds.hero_survivals),
                                    ("Villains", odds.villain_names, odds.villain_survivals)):
-        rows = [f"{name(n)}: {count / odds.battles:.1%}" for n, count in zip(names, survivals)]
+        rows = [f"{escaped(n)}: {count / odds.battles:.1%}" for n, count in zip(names, survivals)]
         embed.add_field(name=f"{side}: survival rate", value=lines_within(rows, EmbedLimits.FIELD_VALUE),
                         inline=True)
     warning_field(embed, warnings)
@@ -304,9 +304,9 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
             raise UserError("There is no battle in this channel. A GM starts one with `/mfd battle`.")
         return stored
 
-    async def save(self, stored: StoredBattle, ran: Ran, user_id: int) -> StoredBattle:
+    async def save(self, stored: StoredBattle, fought: EncodedRun, user_id: int) -> StoredBattle:
         try:
-            return await self.repo.save(stored, ran.run.state, ran.state_zlib, user_id)
+            return await self.repo.save(stored, fought.run.state, fought.state_zlib, user_id)
         except StaleUpdate:
             raise UserError(
                 "This battle changed while your run was being fought (another run was saved or a new battle "
@@ -316,7 +316,8 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
 
     @app_commands.command(name="battle", description="GM: run a battle between a heroes CSV and a villains CSV here.")
     @app_commands.describe(
-        heroes=f"Heroes CSV, at most {ROSTER_LIMIT_MIB} MiB: Name, XP, BonusHP, AOE, BodyguardFor, LinkedTo, buffs…",
+        heroes=f"Heroes CSV, at most {ROSTER_LIMIT_MIB} MiB: Name, XP, BonusXP, BonusHP, BonusToHit, BonusToDefend, "
+               "AOE, …",
         villains=f"Villains CSV, same columns, at most {ROSTER_LIMIT_MIB} MiB",
         max_rounds=f"Stop after this many rounds even if both sides stand (default: to the end, at most "
                    f"{SAFETY_ROUND_LIMIT})",
@@ -324,20 +325,21 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
     )
     @gm_only()
     async def battle(self, interaction: discord.Interaction, heroes: discord.Attachment,
-                     villains: discord.Attachment, max_rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
+                     villains: discord.Attachment,
+                     max_rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
                      seed: app_commands.Range[int, 0, SEED_MAX] | None = None) -> None:
         await interaction.response.defer(thinking=True)
         h, v, warnings = await self.rosters(heroes, villains)
         seed = seed if seed is not None else new_seed()
-        ran = await run_engine(self.bot, fight_new, h, v, seed, max_rounds, self.files_limit(interaction))
+        fought = await run_engine(self.bot, fight_new, h, v, seed, max_rounds, self.files_limit(interaction))
         previous = await self.repo.battle(interaction.channel_id)
         note = (f"This replaces the channel's previous battle (seed {previous.seed}, {previous.rounds_fought} "
                 "rounds fought)." if previous else "")
-        stored = await self.repo.start(interaction.guild_id, interaction.channel_id, ran.run.state, ran.state_zlib,
-                                       interaction.user.id)
-        await interaction.followup.send(embed=run_embed(ran.run, warnings, continued=False, note=note),
-                                        files=run_files(ran.run),
-                                        view=next_round_view(stored, ran.run.state.over))
+        stored = await self.repo.start(interaction.guild_id, interaction.channel_id, fought.run.state,
+                                       fought.state_zlib, interaction.user.id)
+        await interaction.followup.send(embed=run_embed(fought.run, warnings, continued=False, note=note),
+                                        files=run_files(fought.run),
+                                        view=next_round_view(stored, fought.run.state.over))
 
     @app_commands.command(name="continue", description="GM: fight on with this channel's battle.")
     @app_commands.describe(
@@ -354,10 +356,11 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
         stored = await self.channel_battle(interaction)
         await interaction.response.defer(thinking=True)
         h, v, warnings = await self.rosters(heroes, villains)
-        ran = await run_engine(self.bot, fight_on, stored, rounds, h, v, self.files_limit(interaction))
-        saved = await self.save(stored, ran, interaction.user.id)
-        await interaction.followup.send(embed=run_embed(ran.run, warnings, continued=True), files=run_files(ran.run),
-                                        view=next_round_view(saved, ran.run.state.over))
+        fought = await run_engine(self.bot, fight_on, stored, rounds, h, v, self.files_limit(interaction))
+        saved = await self.save(stored, fought, interaction.user.id)
+        await interaction.followup.send(embed=run_embed(fought.run, warnings, continued=True),
+                                        files=run_files(fought.run),
+                                        view=next_round_view(saved, fought.run.state.over))
 
     async def next_round(self, interaction: discord.Interaction, battle_id: int, version: int) -> None:
         """The button: one more round of the battle, if the button is the battle's newest."""
@@ -369,11 +372,11 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
             raise UserError(f"This button is from an earlier run: the battle is at round {stored.rounds_fought} now. "
                             "Use the newest message's button or `/mfd continue`.")
         await interaction.response.defer()
-        ran = await run_engine(self.bot, fight_on, stored, 1, None, None, self.files_limit(interaction))
-        saved = await self.save(stored, ran, interaction.user.id)
+        fought = await run_engine(self.bot, fight_on, stored, 1, None, None, self.files_limit(interaction))
+        saved = await self.save(stored, fought, interaction.user.id)
         await interaction.edit_original_response(view=None)
-        await interaction.followup.send(embed=run_embed(ran.run, [], continued=True), files=run_files(ran.run),
-                                        view=next_round_view(saved, ran.run.state.over))
+        await interaction.followup.send(embed=run_embed(fought.run, [], continued=True), files=run_files(fought.run),
+                                        view=next_round_view(saved, fought.run.state.over))
 
     @app_commands.command(name="status", description="This channel's battle: rounds fought, who stands, who fell.")
     async def status(self, interaction: discord.Interaction) -> None:
