@@ -2,10 +2,10 @@
 
 A small battle gets every detail: the start rosters with derived stats, each round's targets (with
 bodyguard diversions), every attack with its dice, kills, linked deaths, who stands at the end of the
-round, and how it ended. The log never grows past `limit_bytes` (10 MiB by default, Discord's file
-limit): a round whose detail does not fit in what is left is written as a one-paragraph summary (attacks,
-hits, blocks, damage, the fallen) and the log says so; long lists of names are cut with a count, and the
-final CSV files always carry everyone.
+round, and how it ended. The log never grows past `limit_bytes` (10 MiB by default; the bot gives it what
+the final CSVs leave of a message, see `battle`): a round whose detail does not fit in what is left is
+written as a one-paragraph summary (attacks, hits, blocks, damage, the fallen) and the log says so; long
+lists of names are cut with a count, and the final CSV files always carry everyone.
 """
 
 from __future__ import annotations
