@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import logging
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,10 +33,10 @@ from cogs.common import (
     error_reply,
     fit_embed,
     gm_only,
-    is_gm,
     lines_within,
     progress_bar,
     read_text_attachment,
+    require_gm,
     run_engine,
     text_file,
 )
@@ -56,6 +55,7 @@ from rules.mfd.log import hp_text, mib
 from rules.mfd.models import BattleState, Casualty, OddsResult, Outcome, Roster
 from rules.mfd.odds import describe_odds, mean_rounds, outcome_rows, rate_text
 from rules.mfd.roster import BASE_COLUMNS, BUFF_COLUMNS, MAX_FIGHTERS, read_roster, write_roster
+from rules.seeds import new_seed
 from storage.mfd import MfdRepository, StaleUpdate, StoredBattle, encode_state
 
 log = logging.getLogger(__name__)
@@ -70,10 +70,6 @@ PROGRESS_INTERVAL = 2.0
 
 FILES_FOOTER = (f"{LOG_FILE} has every attack. Edit {HEROES_FINAL_FILE} or {VILLAINS_FINAL_FILE} and attach it to "
                 "/mfd continue to bring in reinforcements or heal.")
-
-
-def new_seed() -> int:
-    return secrets.randbelow(2**32)
 
 
 def escaped(text: str) -> str:
@@ -224,15 +220,6 @@ LinkedTo: dies when that fighter dies (clones, summons).
 provider dies.
 • At most {MAX_FIGHTERS:,} fighters and {ROSTER_LIMIT_TEXT} per file. The final CSVs of a run are in \
 this format plus HP: edit them and attach them to `/mfd continue`."""
-
-
-def require_gm(interaction: discord.Interaction) -> None:
-    """The GM check of `gm_only`, for a button (app-command checks do not run for components): the same
-    test (`is_gm`) and the same message."""
-    if not is_gm(interaction):
-        gm_role = interaction.client.settings.gm_role
-        who = f"the Manage Server permission or the '{gm_role}' role" if gm_role else "the Manage Server permission"
-        raise UserError(f"Only a game master can do that: it needs {who}.")
 
 
 # --- the persistent button --------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """What every cog shares: attachments, the GM check, error replies, embeds within limits, progress, the executor."""
 
 from cogs.common.attachments import MAX_ATTACHMENT_BYTES, read_text_attachment
-from cogs.common.checks import gm_only, is_gm
+from cogs.common.checks import gm_only, is_gm, require_gm
 from cogs.common.embeds import (
     COLOR_DEFEAT,
     COLOR_INFO,
@@ -37,6 +37,7 @@ __all__ = [
     "lines_within",
     "progress_bar",
     "read_text_attachment",
+    "require_gm",
     "report_error",
     "run_engine",
     "tail_within",

@@ -16,18 +16,25 @@ def is_gm(interaction: discord.Interaction) -> bool:
         return False
     if interaction.permissions.manage_guild:
         return True
-    gm_role = getattr(interaction.client, "settings", None) and interaction.client.settings.gm_role
+    gm_role = interaction.client.settings.gm_role
     return bool(gm_role) and any(role.name.lower() == gm_role.lower() for role in member.roles)
+
+
+def require_gm(interaction: discord.Interaction) -> None:
+    """Raise NotGM, with what it takes, unless the user is a GM. Buttons call it directly (app-command
+    checks do not run for components); commands get it through `gm_only`."""
+    if is_gm(interaction):
+        return
+    gm_role = interaction.client.settings.gm_role
+    who = f"the Manage Server permission or the '{gm_role}' role" if gm_role else "the Manage Server permission"
+    raise NotGM(f"Only a game master can do that: it needs {who}.")
 
 
 def gm_only():
     """An app-command check: only a GM may run the command."""
 
     async def predicate(interaction: discord.Interaction) -> bool:
-        if is_gm(interaction):
-            return True
-        gm_role = getattr(interaction.client, "settings", None) and interaction.client.settings.gm_role
-        who = f"the Manage Server permission or the '{gm_role}' role" if gm_role else "the Manage Server permission"
-        raise NotGM(f"Only a game master can do that: it needs {who}.")
+        require_gm(interaction)
+        return True
 
     return app_commands.check(predicate)

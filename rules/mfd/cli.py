@@ -9,7 +9,6 @@ keeps the stream). With --odds N it runs N battles instead and prints the odds.
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from rules.mfd.engine import SAFETY_ROUND_LIMIT, simulate_odds
 from rules.mfd.models import Roster
 from rules.mfd.odds import describe_odds
 from rules.mfd.roster import read_roster
+from rules.seeds import new_seed
 
 NAME = "mfd"
 HELP = "Marked for Death: run a battle between a heroes CSV and a villains CSV"
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     villains = load_roster(args.villains, "Villains")
     for warning in heroes.warnings + villains.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    seed = args.seed if args.seed is not None else new_seed()
     if args.odds is not None:
         odds = simulate_odds(heroes, villains, args.odds, seed=seed, max_rounds=args.max_rounds)
         print(describe_odds(odds))
