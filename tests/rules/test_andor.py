@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from rules.andor import ai
 from rules.andor.bestiary import builtin_monsters, find_monster, merged
-from rules.andor.text import describe_event
 from rules.andor.engine import (
     apply,
     damage_range,
@@ -44,7 +43,9 @@ from rules.andor.models import (
     TurnEvent,
     xp_to_next_level,
 )
+from rules.andor.text import describe_event
 from rules.errors import RuleInputError
+from tests.rules.scripted_random import ScriptedRandom
 
 BOOK = merged([])
 
@@ -53,15 +54,6 @@ def monster(name: str) -> Monster:
     return find_monster(BOOK, name)
 
 
-class ScriptedRandom(random.Random):
-    """random() returns the given values in order, so a test can choose every roll."""
-
-    def __init__(self, *values: float):
-        super().__init__(0)
-        self.values = list(values)
-
-    def random(self) -> float:
-        return self.values.pop(0)
 
 
 # --- formulas -------------------------------------------------------------------------------------------

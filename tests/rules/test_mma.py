@@ -52,6 +52,7 @@ from rules.mma.state import (
     Outcome,
 )
 from rules.mma.text import describe
+from tests.rules.scripted_random import ScriptedRandom
 
 
 def ids(*names: str) -> list[int]:
@@ -91,19 +92,10 @@ def position(
     return state
 
 
-class Rolls(random.Random):
-    """A random source that returns the given values from random(), in order."""
-
-    def __init__(self, *values: float):
-        super().__init__(0)
-        self.values = list(values)
-
-    def random(self) -> float:
-        return self.values.pop(0)
 
 
 def play(state: GameState, player: int, name: str, rng: random.Random | None = None):
-    return apply(state, play_action(player, card_named(name).id), rng or Rolls())[1]
+    return apply(state, play_action(player, card_named(name).id), rng or ScriptedRandom())[1]
 
 
 def event(events, kind):
@@ -312,7 +304,7 @@ def test_takedown_success_takes_the_top_and_clears_the_guard():
     state = position(("Alexander Volkanovski", "Magomed Ankalaev"), (("Single Leg Takedown",), ()))
     state.advantage = 1
     state.players[1].guard = card_named("Block").id
-    events = play(state, 0, "Single Leg Takedown", Rolls(0.69))  # 70% chance: 0.69 succeeds
+    events = play(state, 0, "Single Leg Takedown", ScriptedRandom(0.69))  # 70% chance: 0.69 succeeds
     takedown = event(events, "takedown")
     assert takedown.numbers["success"] and takedown.numbers["chance_tenths"] == 7
     assert takedown.numbers["impact"] == 2 + 8 // 3 - 8 // 3 == 2
@@ -324,7 +316,7 @@ def test_stuffed_takedown_still_clears_the_guard_and_keeps_position():
     state = position(("Alexander Volkanovski", "Magomed Ankalaev"), (("Single Leg Takedown",), ()))
     state.advantage = 1
     state.players[1].guard = card_named("Parry").id
-    takedown = event(play(state, 0, "Single Leg Takedown", Rolls(0.70)), "takedown")
+    takedown = event(play(state, 0, "Single Leg Takedown", ScriptedRandom(0.70)), "takedown")
     assert not takedown.numbers["success"] and takedown.numbers["cleared"] == card_named("Parry").id
     assert state.advantage == 1 and state.players[1].guard == NO_ONE and state.players[1].stamina == 40
     assert "stuffed" in describe(takedown, ("Ann", "Bob"))
@@ -333,7 +325,7 @@ def test_stuffed_takedown_still_clears_the_guard_and_keeps_position():
 def test_tired_defender_is_easier_to_take_down_in_play():
     state = position(("Alex Pereira", "Magomed Ankalaev"), (("Clinch",), ()))
     state.players[1].stamina = 11  # below 30%: -3
-    takedown = event(play(state, 0, "Clinch", Rolls(0.55)), "takedown")
+    takedown = event(play(state, 0, "Clinch", ScriptedRandom(0.55)), "takedown")
     assert takedown.numbers["penalty"] == 3 and takedown.numbers["chance_tenths"] == 6
     assert takedown.numbers["success"]
     # Impact: Clinch 1 + 4 // 3 - 8 // 3 = 0, at least the card's 1.
@@ -345,7 +337,7 @@ def test_tired_defender_is_easier_to_take_down_in_play():
 
 def test_takedown_feed_line_says_when_the_chance_is_held_at_90():
     state = position(("Islam Makhachev", "Alex Pereira"), (("Double Leg Takedown",), ()))
-    takedown = event(play(state, 0, "Double Leg Takedown", Rolls(0.95)), "takedown")
+    takedown = event(play(state, 0, "Double Leg Takedown", ScriptedRandom(0.95)), "takedown")
     assert not takedown.numbers["success"] and state.advantage == NO_ONE
     assert describe(takedown, ("Ann", "Bob")) == (
         "Ann: **Double Leg Takedown** stuffed (50% + 10% × (15 − 4) = 160%, held to 90%; rolled 95, needs under 90)")
@@ -427,8 +419,8 @@ def test_each_defense_card_reduces_the_next_strike_and_counters(guard, damage, c
     # Parry's counter is 3 + 8 // 4 = 5 from Volkanovski's STR 8; the counter hits Pereira.
     state = position(("Alex Pereira", "Alexander Volkanovski"), (("Head Kick",), (guard,)), current=1)
     play(state, 1, guard)
-    apply(state, simple_action(1, END_TURN), Rolls())
-    apply(state, simple_action(0, SKIP_DRAW), Rolls())
+    apply(state, simple_action(1, END_TURN), ScriptedRandom())
+    apply(state, simple_action(0, SKIP_DRAW), ScriptedRandom())
     events = play(state, 0, "Head Kick")
     assert event(events, "strike").numbers["damage"] == damage
     assert state.players[1].stamina == 42 - damage
@@ -498,7 +490,7 @@ def test_bleed_ticks_two_damage_for_two_turns():
     assert hit == 5 + 10 - 8 + 2
     assert state.players[1].bleed == 2
     stamina = state.players[1].stamina
-    rng = Rolls()
+    rng = ScriptedRandom()
     events = apply(state, simple_action(0, END_TURN), rng)[1]
     assert event(events, "bleed").numbers == {"damage": 2, "ticks_left": 1, "stamina": stamina - 2}
     apply(state, simple_action(1, END_TURN), rng)
@@ -514,14 +506,14 @@ def test_stagger_skips_the_next_turn_entirely():
     play(state, 0, "Spinning Back Fist")
     assert state.players[1].staggered
     hand, deck = len(state.players[1].hand), len(state.players[1].deck)
-    events = apply(state, simple_action(0, END_TURN), Rolls())[1]
+    events = apply(state, simple_action(0, END_TURN), ScriptedRandom())[1]
     assert [e.kind for e in events] == ["end_turn", "turn", "staggered", "end_turn", "turn"]
     assert state.current == 0 and state.phase == DRAW_PHASE
     assert state.players[1].turns == 2 and not state.players[1].staggered
     assert (len(state.players[1].hand), len(state.players[1].deck)) == (hand, deck)
     assert state.players[0].turns == 2 and state.players[0].energy == 10
     # The skipped turn was Islam's second: his next one is his third, 8 + 2 * 2 = 12 energy.
-    apply(state, simple_action(0, END_TURN), Rolls())
+    apply(state, simple_action(0, END_TURN), ScriptedRandom())
     assert (state.current, state.players[1].turns, state.players[1].energy) == (1, 3, 12)
     assert describe(event(events, "staggered"), ("Ann", "Bob")) == "Islam Makhachev is staggered: Bob skips this turn"
 
@@ -545,18 +537,18 @@ def test_master_coach_on_the_defender_raises_defense_and_grappling():
     state.players[1].coach = 1
     assert event(play(state, 0, "Head Kick"), "strike").numbers["damage"] == 12
     # ... and GRP 9 against a takedown: Pereira's Clinch 4 + 2 = 6 against 9: 20%.
-    assert event(play(state, 0, "Clinch", Rolls(0.5)), "takedown").numbers["chance_tenths"] == 2
+    assert event(play(state, 0, "Clinch", ScriptedRandom(0.5)), "takedown").numbers["chance_tenths"] == 2
     # A coached attacker: Pereira +2 Clinches with 6 + 2 = 8 against Ankalaev's 8: 50%.
     state = position(("Alex Pereira", "Magomed Ankalaev"), (("Clinch",), ()))
     state.players[0].coach = 2
-    assert event(play(state, 0, "Clinch", Rolls(0.5)), "takedown").numbers["chance_tenths"] == 5
+    assert event(play(state, 0, "Clinch", ScriptedRandom(0.5)), "takedown").numbers["chance_tenths"] == 5
 
 
 def test_master_coach_goes_with_the_fighter_at_a_knockout():
     state = ko_position(100, ("Belal Muhammad",))
     state.players[1].coach = 3
     play(state, 0, "Head Kick")
-    apply(state, deploy_action(1, card_named("Belal Muhammad").id), Rolls())
+    apply(state, deploy_action(1, card_named("Belal Muhammad").id), ScriptedRandom())
     belal = state.players[1]
     assert (belal.coach, belal.striking, belal.grappling, belal.defense) == (0, 6, 9, 8)
 
@@ -581,7 +573,7 @@ def test_smart_draw_passes_fighters_under_the_deck():
     for card in top:
         me.deck.remove(card)
     me.deck += top
-    events = apply(state, simple_action(0, DRAW), Rolls())[1]
+    events = apply(state, simple_action(0, DRAW), ScriptedRandom())[1]
     draw = event(events, "draw")
     assert draw.card == card_named("Quick Jab").id and draw.numbers["fighters_skipped"] == 2
     assert me.deck[:2] == ids("Ilia Topuria", "Belal Muhammad")
@@ -597,7 +589,7 @@ def test_draw_fails_when_only_fighters_remain():
         me.deck.remove(card)
     me.discard += others
     deck = me.deck[:]
-    assert event(apply(state, simple_action(0, DRAW), Rolls())[1], "draw_failed")
+    assert event(apply(state, simple_action(0, DRAW), ScriptedRandom())[1], "draw_failed")
     assert me.deck == deck and state.phase == MAIN_PHASE and outcome(state) is None
 
 
@@ -606,7 +598,7 @@ def test_draw_into_a_full_hand_discards_the_oldest():
             "Body Shot")
     state = position(("Alex Pereira", "Islam Makhachev"), (hand, ()), phase=DRAW_PHASE)
     me = state.players[0]
-    draw = event(apply(state, simple_action(0, DRAW), Rolls())[1], "draw")
+    draw = event(apply(state, simple_action(0, DRAW), ScriptedRandom())[1], "draw")
     assert draw.numbers["discarded"] == card_named("Quick Jab").id
     assert len(me.hand) == 10 and me.hand[0] == card_named("Block").id and me.discard == ids("Quick Jab")
 
@@ -636,7 +628,7 @@ def test_knockout_costs_twenty_health_and_asks_for_a_replacement():
     assert legal_actions(state, 0) == [simple_action(0, CONCEDE)]
     with pytest.raises(IllegalAction, match="waiting for a replacement"):
         play(state, 0, "Quick Jab")
-    apply(state, deploy_action(1, card_named("Tom Aspinall").id), Rolls())
+    apply(state, deploy_action(1, card_named("Tom Aspinall").id), ScriptedRandom())
     assert (state.phase, state.current, state.players[1].stamina) == (MAIN_PHASE, 0, 38)
     assert state.players[1].fielded == ids("Islam Makhachev", "Tom Aspinall")
 
@@ -644,7 +636,7 @@ def test_knockout_costs_twenty_health_and_asks_for_a_replacement():
 def test_ai_replaces_with_its_best_fighter():
     state = ko_position(100, ("Alex Pereira", "Alexander Volkanovski"))
     play(state, 0, "Head Kick")
-    assert ai.choose_action(state, 1, Rolls()) == deploy_action(1, card_named("Alexander Volkanovski").id)
+    assert ai.choose_action(state, 1, ScriptedRandom()) == deploy_action(1, card_named("Alexander Volkanovski").id)
 
 
 def test_a_knocked_out_defender_does_not_counter():
@@ -659,10 +651,10 @@ def test_bleed_knockout_at_turn_start_ends_the_stagger_and_goes_on_to_the_draw()
     state = ko_position(100, ("Belal Muhammad",))
     state.players[1].stamina = 2
     state.players[1].coach = 2
-    events = apply(state, simple_action(0, END_TURN), Rolls())[1]
+    events = apply(state, simple_action(0, END_TURN), ScriptedRandom())[1]
     assert [e.kind for e in events] == ["end_turn", "turn", "bleed", "knockout"]
     assert (state.phase, state.replacing, state.current) == (REPLACE_PHASE, 1, 1)
-    apply(state, deploy_action(1, card_named("Belal Muhammad").id), Rolls())
+    apply(state, deploy_action(1, card_named("Belal Muhammad").id), ScriptedRandom())
     player = state.players[1]
     assert (state.phase, state.current, player.staggered, player.coach, player.bleed) == (DRAW_PHASE, 1, False, 0, 0)
     assert (player.health, player.stamina, player.energy) == (80, 42, 10)
@@ -693,7 +685,7 @@ def test_win_by_deck_out():
     state = position(("Alex Pereira", "Islam Makhachev"))
     state.players[1].discard += state.players[1].deck
     state.players[1].deck = []
-    events = apply(state, simple_action(0, END_TURN), Rolls())[1]
+    events = apply(state, simple_action(0, END_TURN), ScriptedRandom())[1]
     assert outcome(state) == Outcome(0, DECK_OUT) and events[-1].kind == "over"
 
 
@@ -702,22 +694,22 @@ def test_judges_decision_after_100_turns_each():
     state.players[0].turns = state.players[1].turns = MAX_TURNS
     state.players[0].health = 60
     state.players[1].health = 80
-    apply(state, simple_action(1, END_TURN), Rolls())
+    apply(state, simple_action(1, END_TURN), ScriptedRandom())
     assert outcome(state) == Outcome(1, JUDGES)
     state = position(("Alex Pereira", "Islam Makhachev"), current=1)
     state.players[0].turns = state.players[1].turns = MAX_TURNS
-    apply(state, simple_action(1, END_TURN), Rolls())
+    apply(state, simple_action(1, END_TURN), ScriptedRandom())
     assert outcome(state) == Outcome(None, JUDGES)
     state = position(("Alex Pereira", "Islam Makhachev"), current=0)
     state.players[0].turns = state.players[1].turns = MAX_TURNS - 1
     state.players[0].turns += 1
-    apply(state, simple_action(0, END_TURN), Rolls())
+    apply(state, simple_action(0, END_TURN), ScriptedRandom())
     assert outcome(state) is None and state.players[1].turns == MAX_TURNS
 
 
 def test_either_player_may_concede_at_any_time():
     state, _ = new_game(1)
-    apply(state, simple_action(1, CONCEDE), Rolls())
+    apply(state, simple_action(1, CONCEDE), ScriptedRandom())
     assert outcome(state) == Outcome(0, CONCEDED)
 
 
@@ -733,7 +725,7 @@ def test_legal_actions_by_phase():
     options = {o.card: o for o in card_options(state, 0)}
     assert options[card_named("Head Kick").id].problem == "draw or skip the draw first"
     assert options[card_named("Head Kick").id].count == 2
-    apply(state, simple_action(0, SKIP_DRAW), Rolls())
+    apply(state, simple_action(0, SKIP_DRAW), ScriptedRandom())
     assert legal_actions(state, 0) == [play_action(0, card_named("Head Kick").id), simple_action(0, END_TURN),
                                        simple_action(0, CONCEDE)]
     options = {o.card: o.problem for o in card_options(state, 0)}
@@ -755,11 +747,11 @@ def test_illegal_actions_are_refused_with_a_reason_and_change_nothing():
         (Action(0, "dance"), "unknown action"),
     ]:
         with pytest.raises(IllegalAction, match=reason):
-            apply(state, action, Rolls())
+            apply(state, action, ScriptedRandom())
     assert state.to_dict() == before
-    apply(state, simple_action(0, DRAW), Rolls())
+    apply(state, simple_action(0, DRAW), ScriptedRandom())
     with pytest.raises(IllegalAction, match="already drawn"):
-        apply(state, simple_action(0, SKIP_DRAW), Rolls())
+        apply(state, simple_action(0, SKIP_DRAW), ScriptedRandom())
     assert isinstance(IllegalAction("x"), RuleInputError)
 
 
@@ -812,60 +804,60 @@ def ai_position(hand: tuple[str, ...], *, plays: int = 0, advantage: int = NO_ON
 def test_ai_heals_first_below_40_percent_stamina():
     state = ai_position(("Head Kick", "Ringside Medic", "Master Coach"))
     state.players[1].stamina = 15  # 37.5% of 40: the Medic comes first, no roll needed
-    assert ai.choose_action(state, 1, Rolls()) == play_action(1, card_named("Ringside Medic").id)
+    assert ai.choose_action(state, 1, ScriptedRandom()) == play_action(1, card_named("Ringside Medic").id)
     state.players[1].stamina = 16  # 40%: not below; the corner roll (0.5) misses, a technique is played
-    assert ai.choose_action(state, 1, Rolls(0.5, 0.0)) == play_action(1, card_named("Head Kick").id)
+    assert ai.choose_action(state, 1, ScriptedRandom(0.5, 0.0)) == play_action(1, card_named("Head Kick").id)
 
 
 def test_ai_plays_a_useful_corner_card_30_percent_of_the_time():
     state = ai_position(("Quick Jab", "Master Coach", "Ringside Medic"))
     coach, jab = card_named("Master Coach").id, card_named("Quick Jab").id
     # At full stamina the Medic is no use, so Master Coach is the only corner card in the draw.
-    assert ai.choose_action(state, 1, Rolls(0.29, 0.99)) == play_action(1, coach)
-    assert ai.choose_action(state, 1, Rolls(0.30, 0.0)) == play_action(1, jab)
+    assert ai.choose_action(state, 1, ScriptedRandom(0.29, 0.99)) == play_action(1, coach)
+    assert ai.choose_action(state, 1, ScriptedRandom(0.30, 0.0)) == play_action(1, jab)
 
 
 def test_ai_picks_techniques_at_random_among_the_valid_ones():
     hand = ("Quick Jab", "Ground and Pound", "Rear Naked Choke", "Head Kick")
     standing = ai_position(hand)
     # Standing: Ground and Pound and submissions are not options, so the choice is between two strikes.
-    assert ai.choose_action(standing, 1, Rolls(0.49)) == play_action(1, card_named("Quick Jab").id)
-    assert ai.choose_action(standing, 1, Rolls(0.5)) == play_action(1, card_named("Head Kick").id)
+    assert ai.choose_action(standing, 1, ScriptedRandom(0.49)) == play_action(1, card_named("Quick Jab").id)
+    assert ai.choose_action(standing, 1, ScriptedRandom(0.5)) == play_action(1, card_named("Head Kick").id)
     # On the ground, on the bottom: the submission is an option, Ground and Pound is not.
     bottom = ai_position(hand, advantage=0)
-    assert [ai.choose_action(bottom, 1, Rolls(r)).card for r in (0.0, 0.34, 0.67)] == ids(
+    assert [ai.choose_action(bottom, 1, ScriptedRandom(r)).card for r in (0.0, 0.34, 0.67)] == ids(
         "Quick Jab", "Rear Naked Choke", "Head Kick")
     # On top: all four.
     top = ai_position(hand, advantage=1)
-    assert [ai.choose_action(top, 1, Rolls(r)).card for r in (0.0, 0.25, 0.5, 0.75)] == ids(*hand)
+    assert [ai.choose_action(top, 1, ScriptedRandom(r)).card for r in (0.0, 0.25, 0.5, 0.75)] == ids(*hand)
 
 
 def test_ai_never_plays_ground_and_pound_or_submissions_standing():
     state = ai_position(("Ground and Pound", "Rear Naked Choke"))
-    assert ai.choose_action(state, 1, Rolls(0.0)) == simple_action(1, END_TURN)
+    assert ai.choose_action(state, 1, ScriptedRandom(0.0)) == simple_action(1, END_TURN)
 
 
 def test_ai_keeps_playing_with_70_percent_chance_after_its_first_card():
     state = ai_position(("Quick Jab", "Head Kick"), plays=1)
-    assert ai.choose_action(state, 1, Rolls(0.70)) == simple_action(1, END_TURN)
-    assert ai.choose_action(state, 1, Rolls(0.69, 0.0)) == play_action(1, card_named("Quick Jab").id)
+    assert ai.choose_action(state, 1, ScriptedRandom(0.70)) == simple_action(1, END_TURN)
+    assert ai.choose_action(state, 1, ScriptedRandom(0.69, 0.0)) == play_action(1, card_named("Quick Jab").id)
 
 
 def test_ai_does_not_replace_a_waiting_defense_card():
     state = ai_position(("Block", "Parry"))
-    assert ai.choose_action(state, 1, Rolls(0.0)) == play_action(1, card_named("Block").id)
+    assert ai.choose_action(state, 1, ScriptedRandom(0.0)) == play_action(1, card_named("Block").id)
     state.players[1].guard = card_named("Block").id
-    assert ai.choose_action(state, 1, Rolls(0.0)) == simple_action(1, END_TURN)
+    assert ai.choose_action(state, 1, ScriptedRandom(0.0)) == simple_action(1, END_TURN)
 
 
 def test_ai_draws_unless_a_full_hand_has_something_to_play():
     state = ai_position(("Quick Jab",))
     state.phase = DRAW_PHASE
-    assert ai.choose_action(state, 1, Rolls()) == simple_action(1, DRAW)
+    assert ai.choose_action(state, 1, ScriptedRandom()) == simple_action(1, DRAW)
     full = ("Quick Jab", "Block", "Parry", "Kimura", "Armbar", "Suplex", "Clinch", "Uppercut", "Leg Kick", "Body Shot")
     state = ai_position(full)
     state.phase = DRAW_PHASE
-    assert ai.choose_action(state, 1, Rolls()) == simple_action(1, SKIP_DRAW)
+    assert ai.choose_action(state, 1, ScriptedRandom()) == simple_action(1, SKIP_DRAW)
 
 
 def test_ai_turn_plays_out_through_play_move_and_replays_from_the_seed():
