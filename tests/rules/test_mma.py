@@ -791,7 +791,7 @@ def test_damaged_saves_are_refused(damage):
 
 
 # --------------------------------------------------------------------------------------------------
-# The AI, as "AI Opponent Behavior" describes it (Rolls feed its random choices in order)
+# The AI, as "AI Opponent Behavior" describes it (ScriptedRandom feeds its random choices in order)
 
 
 def ai_position(hand: tuple[str, ...], *, plays: int = 0, advantage: int = NO_ONE) -> GameState:
