@@ -22,12 +22,13 @@ from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 import cogs
-from cogs.common import ArenaTree
+from cogs.common import ArenaTree, report_error
 from storage import Database
 
 log = logging.getLogger("arena")
 
 ENGINE_WORKERS = 2  # engine jobs that run at once; more wait their turn
+ANSWER_DEADLINE = 2.5  # seconds: Discord fails an interaction not answered within 3 s of being sent
 
 # Arena never joins voice channels, so the warnings about missing voice libraries are noise.
 discord.VoiceClient.warn_nacl = False
@@ -65,6 +66,8 @@ class ArenaBot(commands.Bot):
         self.settings = settings
         self.engine_executor = ThreadPoolExecutor(ENGINE_WORKERS, thread_name_prefix="engine")
         self.db: Database | None = None
+        self.answer_deadline = ANSWER_DEADLINE
+        self._background: set[asyncio.Task] = set()
 
     async def prepare(self) -> None:
         """Open storage (applying migrations) and load every cog; no network involved."""
@@ -86,12 +89,29 @@ class ArenaBot(commands.Bot):
             log.info("synced %d global commands (Discord may take up to an hour to show them)", len(synced))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer a click that no live view or persistent button handles, instead of letting it fail."""
-        if interaction.type is not discord.InteractionType.component or has_component_handler(self, interaction):
+        """Make sure every click and form gets an answer.
+
+        A click no live view or persistent button handles is told so. discord.py drops some failures of the
+        others with only a log line (a dynamic item whose `from_custom_id` or check raises, a view item gone):
+        whatever is still unanswered shortly before Discord's 3 s limit gets an error id instead of "This
+        interaction failed".
+        """
+        if interaction.type not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
             return
-        await interaction.response.send_message(
-            "⌛ These buttons are no longer active. Run the command again for fresh ones.", ephemeral=True
-        )
+        if interaction.type is discord.InteractionType.component and not has_component_handler(self, interaction):
+            await interaction.response.send_message(
+                "⌛ These buttons are no longer active. Run the command again for fresh ones.", ephemeral=True
+            )
+            return
+        self.loop.call_later(self.answer_deadline, self._answer_if_unanswered, interaction)
+
+    def _answer_if_unanswered(self, interaction: discord.Interaction) -> None:
+        if interaction.response.is_done():
+            return
+        problem = UnansweredInteraction(f"no answer within {self.answer_deadline} s (see the exception logged before)")
+        task = self.loop.create_task(report_error(interaction, problem))
+        self._background.add(task)  # keep a reference until it is done
+        task.add_done_callback(self._background.discard)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
@@ -102,6 +122,10 @@ class ArenaBot(commands.Bot):
             await self.db.close()
             self.db = None
         self.engine_executor.shutdown(wait=False, cancel_futures=True)
+
+
+class UnansweredInteraction(RuntimeError):
+    """A click or form that its handler left without an answer."""
 
 
 def has_component_handler(client: discord.Client, interaction: discord.Interaction) -> bool:

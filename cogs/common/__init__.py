@@ -14,7 +14,7 @@ from cogs.common.embeds import (
     tail_within,
     text_file,
 )
-from cogs.common.errors import ArenaTree, ArenaView, UserError, error_reply, report_error
+from cogs.common.errors import ArenaTree, ArenaView, UserError, answer_shown, error_reply, report_error
 from cogs.common.executor import run_engine
 from cogs.common.progress import ProgressMessage, progress_bar
 
@@ -28,6 +28,7 @@ __all__ = [
     "EmbedLimits",
     "ProgressMessage",
     "UserError",
+    "answer_shown",
     "clip",
     "error_reply",
     "fit_embed",

@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 import discord
 from discord import app_commands
 
+from cogs.common.embeds import EmbedLimits, clip
 from rules.errors import RuleInputError
 
 log = logging.getLogger("arena.errors")
@@ -46,12 +47,24 @@ def user_message(error: BaseException) -> str | None:
     return None
 
 
+ANSWER_SHOWN = "arena.answer_shown"
+
+
+def answer_shown(interaction: discord.Interaction) -> None:
+    """Record that the interaction's original response now holds its answer (e.g. a first followup after a
+    defer replaced the "thinking…" placeholder), so that a later failure is reported beside it, not over it."""
+    interaction.extras[ANSWER_SHOWN] = True
+
+
 async def _send_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    text = text if len(text) <= 1900 else text[:1899] + "…"
+    text = clip(text, EmbedLimits.MESSAGE - 100)
     try:
         if interaction.response.is_done():
-            if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
-                # A public "thinking…" placeholder would show the mistake to everyone: answer privately instead.
+            deferred = interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+            if deferred and not interaction.extras.get(ANSWER_SHOWN):
+                # The first followup would replace the "thinking…" placeholder (or the progress shown in it) and
+                # keep its visibility, showing the mistake to everyone after a public defer: remove it and answer
+                # privately. An answer that replaced it (see answer_shown) stays.
                 try:
                     await interaction.delete_original_response()
                 except discord.HTTPException:
@@ -76,7 +89,8 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         interaction.guild_id, interaction.data, exc_info=original,
     )
     await _send_ephemeral(
-        interaction, f"⚠️ Something went wrong on our side (error id `{error_id}`). Nothing was changed by this failure."
+        interaction, f"⚠️ Something went wrong on our side (error id `{error_id}`). If it keeps happening, give the "
+        "bot's owner this id."
     )
 
 

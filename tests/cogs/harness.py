@@ -4,6 +4,13 @@ recorded, attachments served from memory, a real SQLite file.
 discord.py sends interaction replies through the webhook adapter in `discord.webhook.async_.async_context`
 and everything else through `HTTPClient.request`; the harness answers both as Discord would, keeps the
 messages it "posted", and lets a test click their buttons.
+
+Where Discord would refuse a request, the fake refuses it too, with the HTTPException Discord's answer would
+raise: a message over Discord's limits (content, embeds, components, files), a second response to one
+interaction, bad autocomplete choices, a channel-route edit of an ephemeral message (404). A first followup
+after a deferred "thinking" response is shown with the deferral's visibility, whatever it asks, as Discord
+does. Each of these but the 404 is also a violation that fails the test when the bot settles, and so is an
+interaction the bot never answered (Discord would show "This interaction failed").
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import itertools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -29,6 +37,111 @@ PLAYER = discord.Permissions(send_messages=True, attach_files=True, embed_links=
 TIMESTAMP = "2026-01-01T00:00:00+00:00"
 
 _ids = itertools.count(930000000000000001)
+
+EPHEMERAL = 64
+LOADING = 128  # the flag of a deferred response's "thinking" placeholder
+UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024  # a bot's upload limit in a server without boosts
+
+
+def discord_error(status: int, code: int, message: str) -> discord.HTTPException:
+    """The exception discord.py raises for Discord's answer `status` with JSON error `code`."""
+    response = SimpleNamespace(status=status, reason={400: "Bad Request", 404: "Not Found"}.get(status, "Error"))
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+    return kind(response, {"code": code, "message": message})
+
+
+def invalid_form(problem: str) -> discord.HTTPException:
+    return discord_error(400, 50035, f"Invalid Form Body: {problem}")
+
+
+def check_message(data: dict, files: dict[str, bytes], *, new: bool) -> None:
+    """Refuse a message (as posted or after an edit) the way Discord's API would."""
+    content = data.get("content") or ""
+    if len(content) > 2000:
+        raise invalid_form(f"content is {len(content)} characters; the limit is 2000")
+    embeds = data.get("embeds") or []
+    if len(embeds) > 10:
+        raise invalid_form(f"{len(embeds)} embeds; the limit is 10")
+    total = 0
+    for embed in embeds:
+        for key, limit in (("title", 256), ("description", 4096)):
+            if len(embed.get(key) or "") > limit:
+                raise invalid_form(f"embed {key} is {len(embed[key])} characters; the limit is {limit}")
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            raise invalid_form(f"{len(fields)} embed fields; the limit is 25")
+        for f in fields:
+            if not f.get("name") or not f.get("value"):
+                raise invalid_form(f"embed field {f!r} needs a name and a value")
+            if len(f["name"]) > 256 or len(f["value"]) > 1024:
+                raise invalid_form(f"embed field {f['name'][:30]!r} is over 256 (name) or 1024 (value) characters")
+        footer = (embed.get("footer") or {}).get("text") or ""
+        author = (embed.get("author") or {}).get("name") or ""
+        if len(footer) > 2048 or len(author) > 256:
+            raise invalid_form("embed footer over 2048 or author over 256 characters")
+        total += len(embed.get("title") or "") + len(embed.get("description") or "") + len(footer) + len(author)
+        total += sum(len(f["name"]) + len(f["value"]) for f in fields)
+    if total > 6000:
+        raise invalid_form(f"the embeds hold {total} characters; the limit is 6000")
+    check_components(data.get("components") or [])
+    attachments = data.get("attachments") if "attachments" in data else None
+    if len(files) > 10 or (attachments is not None and len(attachments) > 10):
+        raise invalid_form("more than 10 attachments")
+    for name, blob in files.items():
+        if len(blob) > UPLOAD_LIMIT_BYTES:
+            raise discord_error(413, 40005, f"{name} is {len(blob)} bytes; the upload limit is {UPLOAD_LIMIT_BYTES}")
+    if new and not (content or embeds or files or data.get("components")):
+        raise discord_error(400, 50006, "Cannot send an empty message")
+
+
+def check_components(rows: list[dict]) -> None:
+    if len(rows) > 5:
+        raise invalid_form(f"{len(rows)} action rows; the limit is 5")
+    custom_ids: set[str] = set()
+    for row in rows:
+        items = row.get("components") or []
+        if not 1 <= len(items) <= 5:
+            raise invalid_form(f"an action row holds {len(items)} components; it takes 1 to 5")
+        if any(i["type"] != 2 for i in items) and len(items) > 1:
+            raise invalid_form("a select menu must be alone in its action row")
+        for item in items:
+            custom_id = item.get("custom_id")
+            if custom_id is not None:
+                if not 1 <= len(custom_id) <= 100:
+                    raise invalid_form(f"custom_id {custom_id!r} is not 1 to 100 characters")
+                if custom_id in custom_ids:
+                    raise invalid_form(f"custom_id {custom_id!r} is used twice in one message")
+                custom_ids.add(custom_id)
+            if item["type"] == 2:
+                if len(item.get("label") or "") > 80:
+                    raise invalid_form(f"button label {item['label'][:30]!r}… is over 80 characters")
+                if not item.get("label") and not item.get("emoji"):
+                    raise invalid_form("a button needs a label or an emoji")
+            else:
+                options = item.get("options")
+                if options is not None and not 1 <= len(options) <= 25:
+                    raise invalid_form(f"a select menu has {len(options)} options; it takes 1 to 25")
+                for option in options or []:
+                    if not 1 <= len(option["label"]) <= 100 or not 1 <= len(option["value"]) <= 100:
+                        raise invalid_form(f"select option {option['label'][:30]!r}: label and value take 1 to 100 characters")
+                    if len(option.get("description") or "") > 100:
+                        raise invalid_form("a select option's description is over 100 characters")
+                if len(item.get("placeholder") or "") > 150:
+                    raise invalid_form("a select placeholder is over 150 characters")
+
+
+def check_choices(choices: list[dict], option_type: int) -> None:
+    """Discord's rules for an autocomplete answer: at most 25 choices of the option's type."""
+    if len(choices) > 25:
+        raise invalid_form(f"{len(choices)} autocomplete choices; the limit is 25")
+    for choice in choices:
+        if not 1 <= len(choice["name"]) <= 100:
+            raise invalid_form(f"choice name {choice['name'][:30]!r} is not 1 to 100 characters")
+        value = choice["value"]
+        if option_type == 3 and (not isinstance(value, str) or len(value) > 100):
+            raise invalid_form(f"choice value {value!r} is not a string of at most 100 characters")
+        if option_type in (4, 10) and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise invalid_form(f"choice value {value!r} is not a number")
 
 
 def next_id() -> int:
@@ -133,6 +246,15 @@ class FakeDiscord(AsyncWebhookAdapter):
         self.original_by_token: dict[str, int] = {}
         self.cdn: dict[str, bytes] = {}
         self.clicked_message: dict[int, int] = {}  # component interaction id -> the message clicked
+        self.answered: set[str] = set()  # tokens of the interactions that got their one response
+        self.thinking: set[str] = set()  # tokens whose deferred placeholder awaits its first followup or edit
+        self.option_types: dict[str, int] = {}  # autocomplete token -> the focused option's type
+        # What Discord would refuse or show differently: each fails the test when the bot settles.
+        self.violations: list[str] = []
+
+    def refuse(self, error: discord.HTTPException) -> discord.HTTPException:
+        self.violations.append(str(error))
+        return error
 
     # --- the webhook adapter: interaction responses, followups, edits ----------------------------------------
 
@@ -142,20 +264,50 @@ class FakeDiscord(AsyncWebhookAdapter):
         token = route.webhook_token
         method, path = route.method, route.path
         if path.endswith("/callback"):
-            return self._callback(route.webhook_id, token, payload, sent_files)
+            if token in self.answered:
+                raise self.refuse(discord_error(400, 40060, "Interaction has already been acknowledged."))
+            result = self._callback(route.webhook_id, token, payload, sent_files)
+            self.answered.add(token)
+            return result
         if method == "POST":  # followup
+            if token in self.thinking:
+                payload = self._first_followup(token, payload or {})
             message = self._post(CHANNEL_ID, payload, sent_files)
             self.original_by_token.setdefault(token, message.id)
             return message.data
         if "@original" in path or "{message_id}" in path:
             message_id = self.original_by_token.get(token) if "@original" in path else _message_id(route)
+            if message_id not in self.messages:
+                raise discord_error(404, 10008, "Unknown Message")
             if method == "GET":
                 return self.messages[message_id].data
+            if "@original" in path:
+                self.thinking.discard(token)  # an edit or a deletion settles the deferred response
             if method == "DELETE":
                 self.messages.pop(message_id, None)
                 return None
             return self._edit(message_id, payload, sent_files).data
         raise AssertionError(f"unexpected webhook request {method} {path}")
+
+    def _first_followup(self, token: str, payload: dict) -> dict:
+        """Discord turns the first followup after a deferred response into that response: it keeps the
+        visibility chosen when deferring, whatever the followup asks. Asking otherwise is a violation.
+
+        (The harness still records the followup as its own message beside the placeholder, where Discord
+        shows one message; tests count on that shape.)"""
+        self.thinking.discard(token)
+        placeholder = self.messages[self.original_by_token[token]]
+        placeholder.data["flags"] &= ~LOADING  # the response is given
+        asked = bool((payload.get("flags") or 0) & EPHEMERAL)
+        if asked != placeholder.ephemeral:
+            shown = "privately" if placeholder.ephemeral else "publicly"
+            self.violations.append(
+                f"the first followup after a {shown} deferred response asks to be "
+                f"{'ephemeral' if asked else 'public'}, but Discord shows it {shown}: defer with the answer's "
+                "visibility, or edit or delete the original response first"
+            )
+        flags = ((payload.get("flags") or 0) & ~EPHEMERAL) | (EPHEMERAL if placeholder.ephemeral else 0)
+        return {**payload, "flags": flags}
 
     def _callback(self, interaction_id, token, payload, files) -> dict:
         kind = payload["type"]
@@ -166,8 +318,15 @@ class FakeDiscord(AsyncWebhookAdapter):
             message = self._post(CHANNEL_ID, data, files)
             self.original_by_token[token] = message.id
         elif kind == 5:  # deferred: a 'thinking' message to be edited later
-            message = self._post(CHANNEL_ID, {"content": "", "flags": data.get("flags", 0)}, {})
+            flags = (data.get("flags") or 0) | LOADING
+            message = self._post(CHANNEL_ID, {"content": "", "flags": flags}, {}, placeholder=True)
             self.original_by_token[token] = message.id
+            self.thinking.add(token)
+        elif kind == 8:  # autocomplete choices
+            try:
+                check_choices(data.get("choices") or [], self.option_types.get(token, 3))
+            except discord.HTTPException as error:
+                raise self.refuse(error) from None
         elif kind in (6, 7):  # (deferred) update of the message the component is on
             self.original_by_token[token] = self.clicked_message[interaction_id]
             if kind == 7:
@@ -187,6 +346,11 @@ class FakeDiscord(AsyncWebhookAdapter):
         channel_id = int(route.channel_id) if getattr(route, "channel_id", None) else CHANNEL_ID
         if route.method == "POST" and route.path.endswith("/messages"):
             return self._post(channel_id, payload, sent_files).data
+        if "/messages/" in route.path:
+            # Ephemeral messages exist only for their interaction's webhook: the channel route cannot see them.
+            message = self.messages.get(_message_id(route))
+            if message is None or message.ephemeral:
+                raise discord_error(404, 10008, "Unknown Message")
         if route.method == "PATCH" and "/messages/" in route.path:
             return self._edit(_message_id(route), payload, sent_files).data
         if route.method == "GET" and "/messages/" in route.path:
@@ -222,8 +386,13 @@ class FakeDiscord(AsyncWebhookAdapter):
             result.append({"id": str(attachment_id), "filename": name, "size": len(data), "url": url, "proxy_url": url})
         return result
 
-    def _post(self, channel_id: int, data: dict | None, files: dict[str, bytes]) -> Message:
+    def _post(self, channel_id: int, data: dict | None, files: dict[str, bytes], *, placeholder: bool = False) -> Message:
         data = dict(data or {})
+        if not placeholder:
+            try:
+                check_message(data, files, new=True)
+            except discord.HTTPException as error:
+                raise self.refuse(error) from None
         message_id = next_id()
         payload = {
             "id": str(message_id), "channel_id": str(channel_id), "author": BOT_USER, "content": data.get("content") or "",
@@ -238,6 +407,10 @@ class FakeDiscord(AsyncWebhookAdapter):
     def _edit(self, message_id: int, data: dict | None, files: dict[str, bytes]) -> Message:
         message = self.messages[message_id]
         data = data or {}
+        try:
+            check_message({**message.data, **{k: v for k, v in data.items() if v is not None}}, files, new=False)
+        except discord.HTTPException as error:
+            raise self.refuse(error) from None
         for key in ("content", "embeds", "components", "flags"):
             if key in data:
                 message.data[key] = data[key] if data[key] is not None else ([] if key != "content" else "")
@@ -247,6 +420,7 @@ class FakeDiscord(AsyncWebhookAdapter):
             message.files = {a["filename"]: message.files[a["filename"]] for a in kept if a["filename"] in message.files}
             message.data["attachments"] = kept + self._attachments(files)
             message.files.update(files)
+        message.data["flags"] = (message.data.get("flags") or 0) & ~LOADING
         message.data["edited_timestamp"] = TIMESTAMP
         return message
 
@@ -260,6 +434,7 @@ class Harness:
         self.gm = User(800000000000000001, "GameMaster", MANAGE_GUILD)
         self.alice = User(800000000000000002, "Alice")
         self.bob = User(800000000000000003, "Bob")
+        self._awaiting_answer: list[str] = []  # tokens of dispatched interactions, checked when the bot settles
 
     # --- what was posted ---------------------------------------------------------------------------------
 
@@ -345,12 +520,17 @@ class Harness:
         return await self._dispatch(payload, wait)
 
     async def autocomplete(self, path: str, option: str, current: str, user: User | None = None, **options: Any) -> list[dict]:
-        data, _ = self._command_options(path, options, {})
+        data, command = self._command_options(path, options, {})
+        if option not in command._params:
+            raise AssertionError(f"/{path} has no option {option!r}")
+        option_type = command._params[option].type.value
         leaf = data
         while leaf.get("options") and leaf["options"] and leaf["options"][0].get("type") in (1, 2):
             leaf = leaf["options"][0]
-        leaf.setdefault("options", []).append({"name": option, "type": 3, "value": current, "focused": True})
+        # Discord sends what is typed so far as a string, whatever the option's type.
+        leaf.setdefault("options", []).append({"name": option, "type": option_type, "value": current, "focused": True})
         payload = self._base_payload(4, user or self.alice, data)
+        self.fake.option_types[payload["token"]] = option_type
         before = len(self.fake.requests)
         await self._dispatch(payload, True)
         callbacks = [r for r in self.fake.requests[before:] if r.path.endswith("/callback")]
@@ -373,6 +553,7 @@ class Harness:
     async def _dispatch(self, payload: dict, wait: bool) -> list[Message]:
         before_ids = set(self.fake.messages)
         before_tasks = asyncio.all_tasks()
+        self._awaiting_answer.append(payload["token"])
         token = async_context.set(self.fake)
         try:
             self.bot._connection.parse_interaction_create(payload)
@@ -395,11 +576,19 @@ class Harness:
                 and "__timeout_task_impl" not in getattr(t.get_coro(), "__qualname__", "")
             }
             if not pending:
-                return
+                break
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise AssertionError(f"the bot's tasks did not finish in {timeout} s: {pending}")
             await asyncio.wait(pending, timeout=remaining)
+        # Everything the bot started has finished: an interaction still unanswered would fail in Discord.
+        problems, self.fake.violations = self.fake.violations, []
+        unanswered = [t for t in self._awaiting_answer if t not in self.fake.answered]
+        self._awaiting_answer.clear()
+        if unanswered:
+            problems.append(f"the bot never answered interaction(s) {unanswered}: Discord would say it failed")
+        if problems:
+            raise AssertionError("Discord would refuse or show differently: " + "; ".join(problems))
 
 
 def make_settings(database_path: Path, **overrides: Any) -> Settings:

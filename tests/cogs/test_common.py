@@ -72,3 +72,30 @@ async def test_every_command_and_option_has_help(harness):
             assert command.description and command.description != "…", command.qualified_name
             for param in getattr(command, "parameters", []):
                 assert param.description and param.description != "…", f"{command.qualified_name} {param.name}"
+
+
+class BrokenButton(discord.ui.DynamicItem[discord.ui.Button], template=r"broken:(?P<n>[0-9]+)"):
+    """A persistent button whose rebuilding fails: discord.py only logs that, and answers nothing."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        raise RuntimeError("cannot rebuild")
+
+
+async def test_a_click_discord_py_drops_silently_still_gets_an_error_id(harness, caplog):
+    import asyncio
+
+    from tests.cogs.harness import CHANNEL_ID
+
+    harness.bot.add_dynamic_items(BrokenButton)
+    harness.bot.answer_deadline = 0.05
+    buttons = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "broken:1"}]}]
+    message = harness.fake._post(CHANNEL_ID, {"content": "a game", "components": buttons}, {})
+    await harness.click(message, "Go", wait=False)
+    await asyncio.sleep(0.3)
+    await harness.settle()
+    (reply,) = [m for m in harness.messages if m.ephemeral]
+    assert reply.content.startswith("⚠️ Something went wrong on our side (error id `")
+    error_id = reply.content.split("`")[1]
+    logged = [r for r in caplog.records if error_id in r.getMessage()]
+    assert logged and "no answer within 0.05 s" in str(logged[0].exc_info[1])

@@ -1,0 +1,150 @@
+"""The harness refuses what Discord would refuse, so a test that passes here means the real bot works."""
+
+import asyncio
+
+import discord
+import pytest
+from discord import app_commands
+
+from tests.cogs.harness import CHANNEL_ID
+
+
+def add_command(harness, name: str, callback, **describe) -> None:
+    command = app_commands.Command(name=name, description="a test command", callback=callback)
+    harness.bot.tree.add_command(command)
+
+
+async def test_a_message_over_discords_limits_is_refused_and_fails_the_test(harness):
+    async def too_long(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(embed=discord.Embed(description="x" * 4097))
+
+    add_command(harness, "too-long", too_long)
+    with pytest.raises(AssertionError, match="embed description is 4097 characters; the limit is 4096"):
+        await harness.run("too-long")
+    # The bot itself saw Discord's 400 and answered with an error id.
+    (reply,) = [m for m in harness.messages if m.ephemeral]
+    assert reply.content.startswith("⚠️ Something went wrong on our side (error id `")
+
+
+@pytest.mark.parametrize(
+    "message, problem",
+    [
+        ({"content": "x" * 2001}, "content is 2001 characters"),
+        ({"embeds": [discord.Embed(title="t").add_field(name="n", value="v" * 1025)]}, r"1024 \(value\)"),
+        ({"embeds": [discord.Embed(description="d" * 4000), discord.Embed(description="d" * 2001)]},
+         "the embeds hold 6001 characters"),
+    ],
+)
+async def test_each_limit_is_checked(harness, message, problem):
+    async def send(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(**message)
+
+    add_command(harness, "send", send)
+    with pytest.raises(AssertionError, match=problem):
+        await harness.run("send")
+
+
+async def test_buttons_are_checked(harness):
+    async def buttons(interaction: discord.Interaction) -> None:
+        view = discord.ui.View()
+        view.add_item(discord.ui.Button(label="a", custom_id="game:1:same"))
+        view.add_item(discord.ui.Button(label="b", custom_id="game:1:same"))
+        view.add_item(discord.ui.Button(label="c", custom_id="x" * 101))
+        await interaction.response.send_message("buttons", view=view)
+
+    add_command(harness, "buttons", buttons)
+    with pytest.raises(AssertionError, match="custom_id 'game:1:same' is used twice in one message"):
+        await harness.run("buttons")
+
+
+async def test_first_followup_after_a_public_defer_is_public_whatever_it_asks(harness):
+    async def leaky(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send("a secret", ephemeral=True)
+
+    add_command(harness, "leaky", leaky)
+    with pytest.raises(AssertionError, match="after a publicly deferred response asks to be ephemeral"):
+        await harness.run("leaky")
+    (shown,) = [m for m in harness.messages if m.content == "a secret"]
+    assert not shown.ephemeral
+
+
+async def test_followups_after_the_first_keep_their_own_visibility(harness):
+    async def fine(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send("for all")
+        await interaction.followup.send("for you", ephemeral=True)
+
+    add_command(harness, "fine", fine)
+    messages = await harness.run("fine")
+    assert [(m.content, m.ephemeral) for m in messages if m.content] == [("for all", False), ("for you", True)]
+
+
+async def test_an_interaction_left_unanswered_fails_the_test(harness):
+    async def silent(interaction: discord.Interaction) -> None:
+        pass
+
+    add_command(harness, "silent", silent)
+    with pytest.raises(AssertionError, match="never answered"):
+        await harness.run("silent")
+
+
+async def test_a_second_response_is_refused(harness):
+    async def twice(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("one")
+        interaction.response._response_type = None  # get past discord.py's own guard, as a second handler would
+        await interaction.response.send_message("two")
+
+    add_command(harness, "twice", twice)
+    with pytest.raises(AssertionError, match="already been acknowledged"):
+        await harness.run("twice")
+
+
+async def test_autocomplete_answers_are_checked(harness):
+    async def pick(interaction: discord.Interaction, thing: str) -> None:
+        await interaction.response.send_message(thing)
+
+    async def too_many(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=f"thing {i}", value=str(i)) for i in range(26)]
+
+    command = app_commands.Command(name="pick", description="a test command", callback=pick)
+    command.autocomplete("thing")(too_many)
+    harness.bot.tree.add_command(command)
+    with pytest.raises(AssertionError, match="26 autocomplete choices; the limit is 25"):
+        await harness.autocomplete("pick", "thing", "")
+
+
+async def test_ephemeral_messages_are_not_reachable_through_the_channel(harness):
+    async def private(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("only you", ephemeral=True)
+
+    add_command(harness, "private", private)
+    (message,) = await harness.run("private")
+    channel = harness.bot.get_partial_messageable(CHANNEL_ID)
+    with pytest.raises(discord.NotFound):
+        await channel.get_partial_message(message.id).edit(content="changed")
+
+
+async def test_a_deferred_placeholder_is_thinking_until_answered(harness):
+    seen = {}
+
+    async def slow(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        seen["before"] = (await interaction.original_response()).flags.loading
+        await interaction.edit_original_response(content="done")
+        interaction._original_response = None
+        seen["after"] = (await interaction.original_response()).flags.loading
+
+    add_command(harness, "slow", slow)
+    (message,) = await harness.run("slow")
+    assert seen == {"before": True, "after": False}
+    assert message.ephemeral and message.content == "done"
+
+
+async def test_the_harness_waits_for_tasks_not_timers(harness):
+    # A bot timer (like the unanswered-interaction deadline) must not hold a test up.
+    loop = asyncio.get_running_loop()
+    loop.call_later(60, lambda: None)
+    started = loop.time()
+    await harness.settle()
+    assert loop.time() - started < 1
