@@ -6,6 +6,8 @@ PY := $(VENV)/bin/python
 .PHONY: run test bench clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Arena needs Python 3.11 or newer; run: make $(MAKECMDGOALS) PYTHON=python3.11 (or newer)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@

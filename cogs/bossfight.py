@@ -1,10 +1,18 @@
-"""/bossfight: GMs spawn a raid boss in a channel; players attack it with their token decks."""
+"""/bossfight: GMs spawn a raid boss in a channel; players attack it with their token decks.
+
+Commands that read an attachment or run the engine defer first: the download and a wait for a free engine
+worker (the pool is shared with every game's long jobs) could outlast Discord's 3 s limit. Quick refusals
+(no boss here, no saved deck) come before the deferral, so they are private without a public "thinking…".
+"""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import escape_markdown
 
 from cogs.common import (
     COLOR_DEFEAT,
@@ -12,6 +20,8 @@ from cogs.common import (
     COLOR_VICTORY,
     EmbedLimits,
     UserError,
+    answer_shown,
+    clip,
     fit_embed,
     gm_only,
     hp_bar,
@@ -21,11 +31,23 @@ from cogs.common import (
     text_file,
 )
 from rules.bossfight import BUILTIN_BOSSES, AttackBreakdown, Boss, Deck, calculate_attack, find_boss, parse_bosses, parse_deck
-from rules.bossfight.report import format_breakdown
+from rules.bossfight.models import MAX_ROSTER_ROWS
+from rules.bossfight.report import format_breakdown, format_modifier
 from rules.csvio import format_number as num
-from storage.bossfight import BossfightRepository, DamageTotal, Raid, RaidAlreadyLive, RaidNotLive
+from storage.bossfight import BossfightRepository, DamageTotal, Raid, RaidAlreadyLive, RaidNotLive, RosterFull, SavedDeck
 
 ELEMENT_ICONS = {"Water": "💧", "Fire": "🔥", "Air": "🌪️", "Lightning": "⚡", "Earth": "🪨", "None": "◽"}
+MAX_UPLOADED_BOSSES = MAX_ROSTER_ROWS  # per server, across uploads: the roster and autocomplete read them all
+NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."
+DECK_COLUMNS_HELP = (
+    "CSV: token, trait, element, health, physical_damage, physical_penetration, physical_resistance, "
+    "magical_damage, magical_penetration, magical_resistance"
+)
+
+
+def shown(name: str) -> str:
+    """A name from a user's file, safe inside bold text and embeds."""
+    return escape_markdown(name)
 
 
 def describe_boss(boss: Boss) -> str:
@@ -34,7 +56,8 @@ def describe_boss(boss: Boss) -> str:
         return f" ({', '.join(marks)})" if marks else ""
 
     return (
-        f"{ELEMENT_ICONS[boss.element]} **{boss.name}**: level {num(boss.level)} {boss.element}, HP {num(boss.health)}, "
+        f"{ELEMENT_ICONS[boss.element]} **{shown(boss.name)}**: level {num(boss.level)} {boss.element}, "
+        f"HP {num(boss.health)}, "
         f"physical {num(boss.physical_damage)}{traits(boss.physical_penetration, boss.physical_resistance)}, "
         f"magical {num(boss.magical_damage)}{traits(boss.magical_penetration, boss.magical_resistance)}"
     )
@@ -50,9 +73,13 @@ def leaderboard_lines(totals: list[DamageTotal]) -> list[str]:
 
 
 def token_table(result: AttackBreakdown) -> str:
+    def cell(text: str, width: int) -> str:
+        return clip(text.replace("`", "'"), width)  # a backtick would end the code block
+
     rows = [
-        f"{t.name[:14]:<14} {t.element[:5]:<5} {num(t.boss_physical_modifier):>4} {num(t.boss_magical_modifier):>4} "
-        f"{num(t.boss_element_modifier):>4} {num(t.player_element_modifier):>4} {num(round(t.damage_dealt, 2)):>9}"
+        f"{cell(t.name, 14):<14} {cell(t.element, 5):<5} {format_modifier(t.boss_physical_modifier):>4} "
+        f"{format_modifier(t.boss_magical_modifier):>4} {format_modifier(t.boss_element_modifier):>4} "
+        f"{format_modifier(t.player_element_modifier):>4} {num(round(t.damage_dealt, 2)):>9}"
         for t in result.tokens
     ]
     header = f"{'token':<14} {'elem':<5} {'phys':>4} {'mag':>4} {'elem':>4} {'you':>4} {'dealt':>9}"
@@ -61,18 +88,20 @@ def token_table(result: AttackBreakdown) -> str:
 
 def breakdown_fields(embed: discord.Embed, result: AttackBreakdown) -> None:
     boss = result.boss
+    mod = format_modifier
     embed.add_field(name="Damage per token (modifiers: boss takes phys / mag / elem, you take elem)",
                     value=token_table(result), inline=False)
     embed.add_field(
         name="Stacked modifiers of your deck",
-        value=f"physical ×{num(result.deck_physical_modifier)} · magical ×{num(result.deck_magical_modifier)} · "
-        f"element ×{num(result.deck_element_modifier)} (over {len(result.traits)} traits)",
+        value=f"physical ×{mod(result.deck_physical_modifier)} · magical ×{mod(result.deck_magical_modifier)} · "
+        f"element ×{mod(result.deck_element_modifier)} (over {len(result.traits)} traits; each trait's are in "
+        "attack-breakdown.txt)",
         inline=False,
     )
     embed.add_field(
         name="Damage your deck took",
-        value=f"{num(boss.physical_damage)} × {num(result.deck_physical_modifier)} + {num(boss.magical_damage)} × "
-        f"{num(result.deck_magical_modifier)} × {num(result.deck_element_modifier)} = **{num(result.damage_to_deck)}**",
+        value=f"{num(boss.physical_damage)} × {mod(result.deck_physical_modifier)} + {num(boss.magical_damage)} × "
+        f"{mod(result.deck_magical_modifier)} × {mod(result.deck_element_modifier)} = **{num(result.damage_to_deck)}**",
         inline=False,
     )
     verdict = "survives ✅" if result.deck_survives else "is destroyed 💀"
@@ -106,29 +135,35 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     async def find_roster_boss(self, guild_id: int, name: str) -> Boss:
         boss = find_boss(name, await self.roster(guild_id))
         if boss is None:
-            raise UserError(f"There is no boss called '{name}' in this server's roster; `/bossfight roster` lists them.")
+            raise UserError(
+                f"There is no boss called '{clip(name, 100)}' in this server's roster; `/bossfight roster` lists them."
+            )
         return boss
 
     async def boss_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         bosses = await self.roster(interaction.guild_id)
         wanted = current.strip().lower()
         return [
-            app_commands.Choice(name=f"{b.name} (level {num(b.level)}, {b.element})"[:100], value=b.name)
+            app_commands.Choice(name=clip(f"{b.name} (level {num(b.level)}, {b.element})", 100), value=b.name)
             for b in bosses
             if wanted in b.name.lower()
         ][:25]
 
-    async def read_deck(self, interaction: discord.Interaction, attachment: discord.Attachment | None) -> Deck:
+    async def saved_deck_or_refuse(self, interaction: discord.Interaction) -> SavedDeck:
+        saved = await self.repo.saved_deck(interaction.guild_id, interaction.user.id)
+        if saved is None:
+            raise UserError("Attach a deck CSV, or save one first with `/bossfight deck save`.")
+        return saved
+
+    async def parse_deck_from(self, attachment: discord.Attachment | None, saved: SavedDeck | None) -> Deck:
+        """The attached deck if there is one, else the saved one, parsed in the engine pool."""
         if attachment is not None:
             text, name = await read_text_attachment(attachment), attachment.filename
         else:
-            saved = await self.repo.saved_deck(interaction.guild_id, interaction.user.id)
-            if saved is None:
-                raise UserError("Attach a deck CSV, or save one first with `/bossfight deck save`.")
             text, name = saved.csv_text, saved.file_name
         return await run_engine(self.bot, parse_deck, text, name)
 
-    # --- commands --------------------------------------------------------------------------------------
+    # --- the roster ------------------------------------------------------------------------------------
 
     @app_commands.command(name="roster", description="List the bosses a GM can spawn in this server.")
     async def roster_command(self, interaction: discord.Interaction) -> None:
@@ -138,25 +173,48 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
             description=lines_within([describe_boss(b) for b in bosses], EmbedLimits.DESCRIPTION),
             color=COLOR_INFO,
         )
-        embed.set_footer(text="GMs: /bossfight spawn to start a raid, /bossfight upload to add bosses.")
+        embed.set_footer(text="GMs: /bossfight spawn to start a raid, /bossfight upload to add bosses, "
+                              "/bossfight remove to take uploaded ones out.")
         await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
 
     @app_commands.command(name="upload", description="GM: add bosses to this server's roster, or replace them by name.")
     @app_commands.describe(
-        bosses="CSV: name, level, element, health, physical_damage, physical_penetration, physical_resistance, "
-        "magical_damage, magical_penetration, magical_resistance"
+        bosses=f"CSV: name, level, element, health, physical_damage, physical_penetration, physical_resistance, "
+        f"magical_damage, magical_penetration, magical_resistance (at most {MAX_ROSTER_ROWS} rows)"
     )
     @gm_only()
     async def upload(self, interaction: discord.Interaction, bosses: discord.Attachment) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         text = await read_text_attachment(bosses)
         parsed = await run_engine(self.bot, parse_bosses, text, bosses.filename)
-        await self.repo.save_bosses(interaction.guild_id, parsed, interaction.user.id)
+        try:
+            await self.repo.save_bosses(interaction.guild_id, parsed, interaction.user.id, limit=MAX_UPLOADED_BOSSES)
+        except RosterFull as full:
+            raise UserError(
+                f"With {bosses.filename} this server would have {full.uploaded} uploaded bosses; the limit is "
+                f"{full.limit}. Remove some with `/bossfight remove` first; nothing was saved."
+            ) from None
         embed = discord.Embed(
             title=f"Roster updated: {len(parsed)} boss{'es' if len(parsed) != 1 else ''} saved",
             description=lines_within([describe_boss(b) for b in parsed], EmbedLimits.DESCRIPTION),
             color=COLOR_VICTORY,
         )
-        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+        await interaction.followup.send(embed=fit_embed(embed), ephemeral=True)
+
+    @app_commands.command(name="remove", description="GM: remove one of this server's uploaded bosses.")
+    @app_commands.describe(boss="An uploaded boss's name (a built-in one it replaced comes back)")
+    @app_commands.autocomplete(boss=boss_autocomplete)
+    @gm_only()
+    async def remove(self, interaction: discord.Interaction, boss: str) -> None:
+        if not await self.repo.remove_boss(interaction.guild_id, boss):
+            raise UserError(f"This server has no uploaded boss called '{clip(boss, 100)}'; built-in bosses stay.")
+        restored = find_boss(boss, BUILTIN_BOSSES)
+        note = f" The built-in {shown(restored.name)} is back in the roster." if restored else ""
+        await interaction.response.send_message(
+            f"✅ Removed {shown(clip(boss, 100))}. A raid already running against it goes on.{note}", ephemeral=True
+        )
+
+    # --- raids -----------------------------------------------------------------------------------------
 
     @app_commands.command(name="spawn", description="GM: start a raid against a boss in this channel.")
     @app_commands.describe(boss="The boss from this server's roster", replace="End the channel's live raid and start this one")
@@ -170,81 +228,50 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
             )
         except RaidAlreadyLive as live:
             raise UserError(
-                f"{live.raid.boss.name} is still alive here ({num(round(live.raid.hp, 2))} HP). "
+                f"{shown(live.raid.boss.name)} is still alive here ({num(round(live.raid.hp, 2))} HP). "
                 "Run the command again with `replace: True` to end that raid and start this one."
             ) from None
         embed = discord.Embed(
-            title=f"{ELEMENT_ICONS[chosen.element]} {chosen.name} appears!",
+            title=f"{ELEMENT_ICONS[chosen.element]} {shown(chosen.name)} appears!",
             description=f"{describe_boss(chosen)}\n\n{hp_bar(raid.hp, raid.max_hp)}",
             color=COLOR_DEFEAT,
         )
         embed.set_footer(text="Attack with /bossfight attack (attach a deck CSV or use your saved deck).")
         await interaction.response.send_message(embed=fit_embed(embed))
 
-    @deck.command(name="save", description="Save your token deck for this server, so attacks need no attachment.")
-    @app_commands.describe(
-        deck="CSV: token, trait, element, health, physical_damage, physical_penetration, physical_resistance, "
-        "magical_damage, magical_penetration, magical_resistance"
-    )
-    async def deck_save(self, interaction: discord.Interaction, deck: discord.Attachment) -> None:
-        text = await read_text_attachment(deck)
-        parsed = await run_engine(self.bot, parse_deck, text, deck.filename)
-        await self.repo.save_deck(interaction.guild_id, interaction.user.id, text, deck.filename)
-        await interaction.response.send_message(
-            f"✅ Saved {deck.filename}: {len(parsed.tokens)} tokens, {len(parsed.rows)} traits, "
-            f"{num(parsed.health)} health in all.",
-            ephemeral=True,
-        )
-
-    @deck.command(name="show", description="Show your saved token deck.")
-    async def deck_show(self, interaction: discord.Interaction) -> None:
-        saved = await self.repo.saved_deck(interaction.guild_id, interaction.user.id)
-        if saved is None:
-            raise UserError("You have no saved deck in this server; save one with `/bossfight deck save`.")
-        parsed = parse_deck(saved.csv_text, saved.file_name)
-        lines = [
-            f"{ELEMENT_ICONS[t.element]} **{t.name}** ({t.element}): {len(t.traits)} traits, HP {num(t.health)}, "
-            f"physical {num(t.physical_damage)}, magical {num(t.magical_damage)}"
-            for t in parsed.tokens
-        ]
-        embed = discord.Embed(
-            title=f"Your deck: {saved.file_name}",
-            description=lines_within(lines, EmbedLimits.DESCRIPTION),
-            color=COLOR_INFO,
-        )
-        embed.set_footer(text=f"{len(parsed.tokens)} tokens, {num(parsed.health)} health; saved {saved.saved_at[:16]} UTC")
-        await interaction.response.send_message(
-            embed=fit_embed(embed), file=text_file(saved.file_name, saved.csv_text), ephemeral=True
-        )
-
     @app_commands.command(name="attack", description="Attack this channel's boss with your deck.")
-    @app_commands.describe(deck="A deck CSV to attack with (default: your saved deck)")
+    @app_commands.describe(deck=f"A deck CSV to attack with (default: your saved deck). {DECK_COLUMNS_HELP}")
     async def attack(self, interaction: discord.Interaction, deck: discord.Attachment | None = None) -> None:
         raid = await self.repo.live_raid(interaction.channel_id)
         if raid is None:
-            raise UserError("There is no boss in this channel. A GM can start a raid with `/bossfight spawn`.")
-        parsed = await self.read_deck(interaction, deck)
+            raise UserError(NO_BOSS_HERE)
+        saved = await self.saved_deck_or_refuse(interaction) if deck is None else None
+        await interaction.response.defer(thinking=True)
+        parsed = await self.parse_deck_from(deck, saved)
         result = await run_engine(self.bot, calculate_attack, raid.boss, parsed, raid.hp)
         try:
             record = await self.repo.record_attack(
                 interaction.channel_id, interaction.user.id, result.damage_to_boss, result.deck_hp_after
             )
         except RaidNotLive:
-            raise UserError(f"{raid.boss.name} fell before your attack landed; nothing was changed.") from None
+            raise UserError(f"{shown(raid.boss.name)} fell before your attack landed; nothing was changed.") from None
+        # Others' attacks may have landed since the HP was read: show the HP this attack really hit.
+        result = replace(result, boss_hp_before=record.hp_before)
         embed = discord.Embed(
-            title=f"⚔️ {interaction.user.display_name} hits {raid.boss.name} for {num(round(result.damage_to_boss, 2))}",
+            title=f"⚔️ {shown(interaction.user.display_name)} hits {shown(raid.boss.name)} for {num(round(result.damage_to_boss, 2))}",
             description=f"**Boss HP**\n{hp_bar(record.raid.hp, record.raid.max_hp)}",
             color=COLOR_VICTORY if record.defeated_now else COLOR_INFO,
         )
         breakdown_fields(embed, result)
-        await interaction.response.send_message(embed=fit_embed(embed), file=breakdown_file(result))
+        await interaction.followup.send(embed=fit_embed(embed), file=breakdown_file(result))
+        answer_shown(interaction)
         if record.defeated_now:
             await interaction.followup.send(embed=await self.victory_embed(record.raid))
 
     async def victory_embed(self, raid: Raid) -> discord.Embed:
         totals = await self.repo.leaderboard(raid.id)
         embed = discord.Embed(
-            title=f"🏆 {raid.boss.name} has fallen!",
+            title=f"🏆 {shown(raid.boss.name)} has fallen!",
             description="**Damage leaderboard**\n" + lines_within(leaderboard_lines(totals), EmbedLimits.DESCRIPTION - 30),
             color=COLOR_VICTORY,
         )
@@ -252,30 +279,38 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         return fit_embed(embed)
 
     @app_commands.command(name="preview", description="Try a deck against a boss without attacking: nothing changes.")
-    @app_commands.describe(boss="The boss from this server's roster", deck="The deck CSV to try")
+    @app_commands.describe(
+        boss="The boss from this server's roster (this channel's live one is tried at its current HP)",
+        deck=f"The deck CSV to try. {DECK_COLUMNS_HELP}",
+    )
     @app_commands.autocomplete(boss=boss_autocomplete)
     async def preview(self, interaction: discord.Interaction, boss: str, deck: discord.Attachment) -> None:
-        chosen = await self.find_roster_boss(interaction.guild_id, boss)
-        parsed = await self.read_deck(interaction, deck)
         live = await self.repo.live_raid(interaction.channel_id)
-        hp = live.hp if live is not None and live.boss.name.lower() == chosen.name.lower() else None
+        if live is not None and live.boss.name.lower() == boss.strip().lower():
+            # The boss as it was spawned (a later upload may have changed the roster's), at its current HP.
+            chosen, hp, max_hp = live.boss, live.hp, live.max_hp
+        else:
+            chosen = await self.find_roster_boss(interaction.guild_id, boss)
+            hp, max_hp = None, chosen.health
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        parsed = await self.parse_deck_from(deck, None)
         result = await run_engine(self.bot, calculate_attack, chosen, parsed, hp)
         embed = discord.Embed(
-            title=f"🔍 Preview: your deck against {chosen.name} would deal {num(round(result.damage_to_boss, 2))}",
-            description=f"**Boss HP after**\n{hp_bar(result.boss_hp_after, chosen.health)}\n(dry run: nothing was changed)",
+            title=f"🔍 Preview: your deck against {shown(chosen.name)} would deal {num(round(result.damage_to_boss, 2))}",
+            description=f"**Boss HP after**\n{hp_bar(result.boss_hp_after, max_hp)}\n(dry run: nothing was changed)",
             color=COLOR_INFO,
         )
         breakdown_fields(embed, result)
-        await interaction.response.send_message(embed=fit_embed(embed), file=breakdown_file(result), ephemeral=True)
+        await interaction.followup.send(embed=fit_embed(embed), file=breakdown_file(result), ephemeral=True)
 
     @app_commands.command(name="status", description="This channel's boss: its HP and who has hit it.")
     async def status(self, interaction: discord.Interaction) -> None:
         raid = await self.repo.live_raid(interaction.channel_id)
         if raid is None:
-            raise UserError("There is no boss in this channel. A GM can start a raid with `/bossfight spawn`.")
+            raise UserError(NO_BOSS_HERE)
         totals = await self.repo.leaderboard(raid.id)
         embed = discord.Embed(
-            title=f"{ELEMENT_ICONS[raid.boss.element]} {raid.boss.name}",
+            title=f"{ELEMENT_ICONS[raid.boss.element]} {shown(raid.boss.name)}",
             description=f"{describe_boss(raid.boss)}\n\n**HP**\n{hp_bar(raid.hp, raid.max_hp)}",
             color=COLOR_DEFEAT,
         )
@@ -285,6 +320,43 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
             inline=False,
         )
         await interaction.response.send_message(embed=fit_embed(embed))
+
+    # --- saved decks -----------------------------------------------------------------------------------
+
+    @deck.command(name="save", description="Save your token deck for this server, so attacks need no attachment.")
+    @app_commands.describe(deck=DECK_COLUMNS_HELP)
+    async def deck_save(self, interaction: discord.Interaction, deck: discord.Attachment) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text = await read_text_attachment(deck)
+        parsed = await run_engine(self.bot, parse_deck, text, deck.filename)
+        await self.repo.save_deck(interaction.guild_id, interaction.user.id, text, deck.filename)
+        await interaction.followup.send(
+            f"✅ Saved {shown(deck.filename)}: {len(parsed.tokens)} tokens, {len(parsed.rows)} traits, "
+            f"{num(parsed.health)} health in all.",
+            ephemeral=True,
+        )
+
+    @deck.command(name="show", description="Show your saved token deck.")
+    async def deck_show(self, interaction: discord.Interaction) -> None:
+        saved = await self.repo.saved_deck(interaction.guild_id, interaction.user.id)
+        if saved is None:
+            raise UserError("You have no saved deck in this server; save one with `/bossfight deck save`.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        parsed = await self.parse_deck_from(None, saved)
+        lines = [
+            f"{ELEMENT_ICONS[t.element]} **{shown(t.name)}** ({t.element}): {len(t.traits)} traits, HP {num(t.health)}, "
+            f"physical {num(t.physical_damage)}, magical {num(t.magical_damage)}"
+            for t in parsed.tokens
+        ]
+        embed = discord.Embed(
+            title=f"Your deck: {shown(saved.file_name)}",
+            description=lines_within(lines, EmbedLimits.DESCRIPTION),
+            color=COLOR_INFO,
+        )
+        embed.set_footer(text=f"{len(parsed.tokens)} tokens, {num(parsed.health)} health; saved {saved.saved_at[:16]} UTC")
+        await interaction.followup.send(
+            embed=fit_embed(embed), file=text_file(saved.file_name, saved.csv_text), ephemeral=True
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -165,10 +165,10 @@ def read_csv(
 
 
 def format_number(value: float) -> str:
-    """A number as a person writes it: no trailing '.0', no float noise."""
+    """A number as a person writes it: no trailing '.0', no float noise (12 significant digits at most)."""
     if float(value).is_integer():
         return str(int(value))
-    return f"{value:.6g}" if abs(value) < 1e15 else f"{value:.3e}"
+    return f"{value:.12g}" if abs(value) < 1e15 else f"{value:.3e}"
 
 
 def write_csv(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:

@@ -32,6 +32,7 @@ class AttackRecord:
     """What one attack did to the raid, as stored."""
 
     raid: Raid  # after the attack
+    hp_before: float  # the boss's HP when the attack landed (others' attacks may have landed since it was read)
     damage: float
     defeated_now: bool  # this attack brought the boss to 0
 
@@ -45,6 +46,13 @@ class DamageTotal:
 
 class RaidNotLive(Exception):
     """The channel has no live boss (never spawned, or it fell meanwhile)."""
+
+
+class RosterFull(Exception):
+    def __init__(self, limit: int, uploaded: int):
+        super().__init__(f"{uploaded} uploaded bosses; the limit is {limit}")
+        self.limit = limit
+        self.uploaded = uploaded
 
 
 class RaidAlreadyLive(Exception):
@@ -72,14 +80,32 @@ class BossfightRepository:
 
     # --- the guild's uploaded bosses -------------------------------------------------------------------
 
-    async def save_bosses(self, guild_id: int, bosses: list[Boss], uploaded_by: int) -> None:
+    async def save_bosses(self, guild_id: int, bosses: list[Boss], uploaded_by: int, *, limit: int) -> None:
+        """Add or replace (by name, in any case) the guild's uploaded bosses; RosterFull if the guild would then
+        have more than `limit` of them, and then nothing is saved."""
         async with self.db.transaction() as conn:
+            async with conn.execute(
+                "SELECT name_key FROM bossfight_bosses WHERE guild_id = ?", (guild_id,)
+            ) as cursor:
+                names = {row["name_key"] async for row in cursor}
+            names.update(b.name.lower() for b in bosses)
+            if len(names) > limit:
+                raise RosterFull(limit, len(names))
             await conn.executemany(
                 "INSERT INTO bossfight_bosses (guild_id, name_key, boss_json, uploaded_by) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (guild_id, name_key) DO UPDATE SET boss_json = excluded.boss_json, "
                 "uploaded_by = excluded.uploaded_by, uploaded_at = excluded.uploaded_at",
                 [(guild_id, b.name.lower(), b.model_dump_json(), uploaded_by) for b in bosses],
             )
+
+    async def remove_boss(self, guild_id: int, name: str) -> bool:
+        """Remove one of the guild's uploaded bosses by name (any case); False if there is none by that name."""
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                "DELETE FROM bossfight_bosses WHERE guild_id = ? AND name_key = ? RETURNING name_key",
+                (guild_id, name.strip().lower()),
+            ) as cursor:
+                return await cursor.fetchone() is not None
 
     async def uploaded_bosses(self, guild_id: int) -> list[Boss]:
         rows = await self.db.fetch_all(
@@ -142,13 +168,15 @@ class BossfightRepository:
         """
         async with self.db.transaction() as conn:
             async with conn.execute(
-                "UPDATE bossfight_raids SET hp = max(0, hp - ?) WHERE channel_id = ? AND status = 'live' "
-                "RETURNING *",
-                (damage, channel_id),
+                "SELECT id, hp FROM bossfight_raids WHERE channel_id = ? AND status = 'live'", (channel_id,)
+            ) as cursor:
+                live = await cursor.fetchone()
+            if live is None:
+                raise RaidNotLive()
+            async with conn.execute(
+                "UPDATE bossfight_raids SET hp = max(0, hp - ?) WHERE id = ? RETURNING *", (damage, live["id"])
             ) as cursor:
                 row = await cursor.fetchone()
-            if row is None:
-                raise RaidNotLive()
             defeated_now = row["hp"] <= 0
             if defeated_now:
                 await conn.execute(
@@ -164,7 +192,7 @@ class BossfightRepository:
         raid = _raid(row)
         if defeated_now:
             raid = replace(raid, status="defeated")
-        return AttackRecord(raid=raid, damage=damage, defeated_now=defeated_now)
+        return AttackRecord(raid=raid, hp_before=live["hp"], damage=damage, defeated_now=defeated_now)
 
     async def leaderboard(self, raid_id: int) -> list[DamageTotal]:
         rows = await self.db.fetch_all(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 from rules.bossfight.engine import calculate_attack
@@ -42,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
         if boss is None:
             names = ", ".join(b.name for b in BUILTIN_BOSSES)
             raise RuleInputError(f"no built-in boss is called '{args.boss}'; the built-in bosses are: {names}")
+    if args.hp is not None and not (math.isfinite(args.hp) and args.hp >= 0):
+        raise RuleInputError(f"--hp {args.hp} is not a boss's HP: give a number of 0 or more")
     deck = parse_deck(_read(args.deck), args.deck.name)
     print(format_breakdown(calculate_attack(boss, deck, args.hp)))
     return 0

@@ -39,6 +39,8 @@ class TraitModifiers:
 
     token: str
     trait: str
+    physical_resistance: bool
+    magical_resistance: bool
     physical: float
     magical: float
     element: float
@@ -52,6 +54,8 @@ class TokenBreakdown:
     health: float
     physical_damage: float
     magical_damage: float
+    physical_penetration: bool
+    magical_penetration: bool
     boss_physical_modifier: float
     boss_magical_modifier: float
     boss_element_modifier: float
@@ -129,6 +133,8 @@ def calculate_attack(boss: Boss, deck: Deck, boss_hp: float | None = None) -> At
                 health=token.health,
                 physical_damage=token.physical_damage,
                 magical_damage=token.magical_damage,
+                physical_penetration=token.physical_penetration,
+                magical_penetration=token.magical_penetration,
                 boss_physical_modifier=pen_res_modifier(boss.physical_resistance, token.physical_penetration),
                 boss_magical_modifier=pen_res_modifier(boss.magical_resistance, token.magical_penetration),
                 boss_element_modifier=boss_element_modifier(boss.element, token.element),
@@ -142,6 +148,8 @@ def calculate_attack(boss: Boss, deck: Deck, boss_hp: float | None = None) -> At
                 TraitModifiers(
                     token=token.name,
                     trait=row.trait,
+                    physical_resistance=row.physical_resistance,
+                    magical_resistance=row.magical_resistance,
                     physical=pen_res_modifier(row.physical_resistance, boss.physical_penetration),
                     magical=pen_res_modifier(row.magical_resistance, boss.magical_penetration),
                     element=player_elem,

@@ -1,43 +1,92 @@
-"""A plain-text breakdown of an attack, for the command line and as a file a player can keep."""
+"""A plain-text breakdown of an attack, for the command line and as a file a player can keep.
+
+Every number in it can be checked by hand: the flags behind each modifier are shown beside it, each
+modifier is exact, and the totals are spelled out as the sums and products that give them.
+"""
 
 from __future__ import annotations
+
+import math
+from collections.abc import Sequence
 
 from rules.bossfight.engine import AttackBreakdown
 from rules.csvio import format_number as num
 
+EXACT_POWERS = 10  # modifiers up to 2^10 and down to 2^-10 are short enough to write out in full
+
+
+def format_modifier(value: float) -> str:
+    """A modifier exactly. Each is a product of 0, 0.5, 1 and 2, so 0 or a power of two: written out while
+    that is short (0.125, 1024), as 2^k beyond (2^-20), where a decimal would be rounded."""
+    if value > 0:
+        exponent = math.log2(value)
+        if exponent.is_integer() and abs(exponent) > EXACT_POWERS:
+            return f"2^{int(exponent)}"
+    return num(value)
+
+
+def yes_no(flag: bool) -> str:
+    return "Y" if flag else "N"
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, text_columns: int = 2) -> list[str]:
+    """Columns as wide as their widest cell: the first `text_columns` left-aligned, the numbers right-aligned."""
+    widths = [max(len(cell) for cell in column) for column in zip(headers, *rows)]
+
+    def line(cells: Sequence[str]) -> str:
+        padded = (f"{c:<{w}}" if i < text_columns else f"{c:>{w}}" for i, (c, w) in enumerate(zip(cells, widths)))
+        return "  ".join(padded).rstrip()
+
+    return [line(headers), *(line(row) for row in rows)]
+
 
 def format_breakdown(result: AttackBreakdown) -> str:
     boss = result.boss
+    mod = format_modifier
     lines = [
-        f"Boss: {boss.name} (level {num(boss.level)}, {boss.element}), HP {num(result.boss_hp_before)}",
+        f"Boss: {boss.name} (level {num(boss.level)}, {boss.element}), HP {num(result.boss_hp_before)} "
+        f"of {num(boss.health)}",
+        f"  physical damage {num(boss.physical_damage)}, penetration {yes_no(boss.physical_penetration)}, "
+        f"resistance {yes_no(boss.physical_resistance)}",
+        f"  magical damage {num(boss.magical_damage)}, penetration {yes_no(boss.magical_penetration)}, "
+        f"resistance {yes_no(boss.magical_resistance)}",
         "",
-        "Damage to the boss, per token (physical x phys mod + magical x mag mod x element mod):",
-        f"{'token':<20} {'element':<9} {'phys':>10} {'mod':>4} {'magic':>10} {'mod':>4} {'elem':>4} {'dealt':>12}",
-    ]
-    for t in result.tokens:
-        lines.append(
-            f"{t.name[:20]:<20} {t.element:<9} {num(t.physical_damage):>10} {num(t.boss_physical_modifier):>4} "
-            f"{num(t.magical_damage):>10} {num(t.boss_magical_modifier):>4} {num(t.boss_element_modifier):>4} "
-            f"{num(t.damage_dealt):>12}"
-        )
-    lines += [
-        f"Total damage to the boss: {num(result.damage_to_boss)}",
+        "Damage to the boss, per token: physical x phys mod + magical x mag mod x elem mod",
+        "(a mod is 0.5 where the boss resists and the token does not penetrate; elem is the boss's element",
+        " modifier against the token's element)",
+        *table(
+            ["token", "element", "health", "physical", "pen", "phys mod", "magical", "pen", "mag mod", "elem mod",
+             "dealt"],
+            [
+                [t.name, t.element, num(t.health), num(t.physical_damage), yes_no(t.physical_penetration),
+                 mod(t.boss_physical_modifier), num(t.magical_damage), yes_no(t.magical_penetration),
+                 mod(t.boss_magical_modifier), mod(t.boss_element_modifier), num(t.damage_dealt)]
+                for t in result.tokens
+            ],
+        ),
+        f"Total damage to the boss: {' + '.join(num(t.damage_dealt) for t in result.tokens)}"
+        f" = {num(result.damage_to_boss)}",
         "",
-        "Deck modifiers, per trait (element applies once per trait of its token):",
-        f"{'token':<20} {'trait':<20} {'phys':>6} {'magic':>6} {'elem':>6}",
-    ]
-    for t in result.traits:
-        lines.append(f"{t.token[:20]:<20} {t.trait[:20]:<20} {num(t.physical):>6} {num(t.magical):>6} {num(t.element):>6}")
-    lines += [
-        f"Stacked: physical {num(result.deck_physical_modifier)}, magical {num(result.deck_magical_modifier)}, "
-        f"element {num(result.deck_element_modifier)}",
-        f"Damage to the deck: {num(boss.physical_damage)} x {num(result.deck_physical_modifier)} + "
-        f"{num(boss.magical_damage)} x {num(result.deck_magical_modifier)} x {num(result.deck_element_modifier)}"
+        "Modifiers of the damage your deck takes, per trait (0.5 where the trait resists and the boss does not",
+        "penetrate; elem is the token's element modifier against the boss, once per trait of its token)",
+        *table(
+            ["token", "trait", "phys res", "phys mod", "mag res", "mag mod", "elem mod"],
+            [
+                [t.token, t.trait, yes_no(t.physical_resistance), mod(t.physical), yes_no(t.magical_resistance),
+                 mod(t.magical), mod(t.element)]
+                for t in result.traits
+            ],
+        ),
+        f"Stacked (the product of each column over {len(result.traits)} traits): "
+        f"physical {mod(result.deck_physical_modifier)}, magical {mod(result.deck_magical_modifier)}, "
+        f"element {mod(result.deck_element_modifier)}",
+        f"Damage to the deck: {num(boss.physical_damage)} x {mod(result.deck_physical_modifier)} + "
+        f"{num(boss.magical_damage)} x {mod(result.deck_magical_modifier)} x {mod(result.deck_element_modifier)}"
         f" = {num(result.damage_to_deck)}",
         "",
-        f"Boss HP: {num(result.boss_hp_before)} -> {num(result.boss_hp_after)}"
+        f"Boss HP: {num(result.boss_hp_before)} - {num(result.damage_to_boss)} -> {num(result.boss_hp_after)}"
         + (" (defeated)" if result.boss_defeated else ""),
-        f"Deck HP: {num(result.deck_health)} -> {num(result.deck_hp_after)}"
+        f"Deck HP: {num(result.deck_health)} - {num(result.damage_to_deck)} = {num(result.deck_hp_after)}"
         + (" (survives)" if result.deck_survives else " (destroyed)"),
     ]
     return "\n".join(lines)

@@ -176,6 +176,7 @@ class Message:
     data: dict
     files: dict[str, bytes] = field(default_factory=dict)
     ephemeral: bool = False
+    replaced: bool = False  # a deferral's placeholder that its first followup replaced, in Discord's eyes
 
     @property
     def content(self) -> str:
@@ -298,6 +299,7 @@ class FakeDiscord(AsyncWebhookAdapter):
         self.thinking.discard(token)
         placeholder = self.messages[self.original_by_token[token]]
         placeholder.data["flags"] &= ~LOADING  # the response is given
+        placeholder.replaced = True
         asked = bool((payload.get("flags") or 0) & EPHEMERAL)
         if asked != placeholder.ephemeral:
             shown = "privately" if placeholder.ephemeral else "publicly"
@@ -441,6 +443,11 @@ class Harness:
     @property
     def messages(self) -> list[Message]:
         return list(self.fake.messages.values())
+
+    @staticmethod
+    def seen(messages: list[Message]) -> list[Message]:
+        """The messages as a user sees them: without the placeholders that first followups replaced."""
+        return [m for m in messages if not m.replaced]
 
     def add_role(self, role_id: int, name: str) -> None:
         guild = self.bot._connection._get_or_create_unavailable_guild(GUILD_ID)

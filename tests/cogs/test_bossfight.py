@@ -1,5 +1,9 @@
 """/bossfight through the real command tree, with a real SQLite file."""
 
+import sys
+from pathlib import Path
+
+import pytest
 
 from tests.cogs.harness import GUILD_ID, User
 
@@ -7,6 +11,7 @@ DECK_HEADER = ("token,trait,element,health,physical_damage,physical_penetration,
                "magical_damage,magical_penetration,magical_resistance")
 BOSS_HEADER = ("name,level,element,health,physical_damage,physical_penetration,physical_resistance,"
                "magical_damage,magical_penetration,magical_resistance")
+EXAMPLE_DECK = (Path(__file__).resolve().parents[2] / "examples" / "bossfight" / "deck.csv").read_bytes()
 
 
 def csv(header: str, *rows: str) -> bytes:
@@ -18,38 +23,46 @@ def csv(header: str, *rows: str) -> bytes:
 DECK_400 = csv(DECK_HEADER, "Fox,Bite,Fire,500,300,N,Y,0,N,N", "Owl,Hoot,Air,700,0,N,N,100,N,N")
 
 
-async def spawn_dogemon(h, **options):
-    return await h.run("bossfight spawn", h.gm, boss="Inu Dogemon", **options)
+async def run(h, path: str, user: User, **options):
+    """What the user sees of one command: a deferral's placeholder replaced by its answer counts once."""
+    return h.seen(await h.run(path, user, **options))
+
+
+async def spawn(h, boss: str = "Inu Dogemon", **options):
+    return await run(h, "bossfight spawn", h.gm, boss=boss, **options)
+
+
+def public(h):
+    return [m for m in h.seen(h.messages) if not m.ephemeral]
 
 
 async def test_spawn_attack_twice_status_and_the_fall(harness):
     h = harness
-    (spawned,) = await spawn_dogemon(h)
+    (spawned,) = await spawn(h)
     assert spawned.embed.title == "◽ Inu Dogemon appears!"
     assert "░" not in spawned.embed.description and "1000/1000" in spawned.embed.description
 
-    (first,) = await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    (first,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    assert not first.ephemeral
     assert first.embed.title == "⚔️ Alice hits Inu Dogemon for 400"
     assert "600/1000" in first.embed.description
     assert "= **200**" in first.field("Damage your deck took")
     assert "leftover 1000: survives" in first.field("Your deck")
-    assert "physical ×0.5 · magical ×1 · element ×1 (over 2 traits)" in first.field("Stacked modifiers of your deck")
-    table = first.field("Damage per token")
-    assert "Fox" in table and "300" in table and "Owl" in table and "100" in table
+    assert "physical ×0.5 · magical ×1 · element ×1 (over 2 traits" in first.field("Stacked modifiers of your deck")
     breakdown = first.files["attack-breakdown.txt"].decode()
-    assert "Boss HP: 1000 -> 600" in breakdown
-    assert not first.ephemeral
+    assert "Boss HP: 1000 - 400 -> 600" in breakdown
 
-    await h.run("bossfight attack", h.bob, deck=("deck.csv", DECK_400))
-    (status,) = await h.run("bossfight status", h.alice)
+    await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400))
+    (status,) = await run(h, "bossfight status", h.alice)
     assert "200/1000" in status.embed.description
     attackers = status.field("Attackers (2)")
     assert "<@800000000000000002>: 400 damage (1 attack)" in attackers
     assert "<@800000000000000003>: 400 damage (1 attack)" in attackers
 
-    hit, announcement = await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    hit, announcement = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert "0/1000" in hit.embed.description
-    assert announcement.embed.title == "🏆 Inu Dogemon has fallen!"
+    assert "Boss HP: 200 - 400 -> 0 (defeated)" in hit.files["attack-breakdown.txt"].decode()
+    assert not announcement.ephemeral and announcement.embed.title == "🏆 Inu Dogemon has fallen!"
     board = announcement.embed.description.splitlines()
     assert board[1] == "🥇 <@800000000000000002>: 800 damage (2 attacks)"
     assert board[2] == "🥈 <@800000000000000003>: 400 damage (1 attack)"
@@ -60,26 +73,77 @@ async def test_spawn_attack_twice_status_and_the_fall(harness):
     assert [tuple(r) for r in attacks] == [
         (h.alice.id, 400, 600), (h.bob.id, 400, 200), (h.alice.id, 400, 0),
     ]
-    (after,) = await h.run("bossfight attack", h.bob, deck=("deck.csv", DECK_400))
-    assert after.ephemeral and "There is no boss in this channel" in after.content
+    (after,) = await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400))
+    assert after.ephemeral and after.content == (
+        "❌ There is no boss in this channel. A GM can start a raid with `/bossfight spawn`.")
 
 
-async def test_concurrent_attacks_both_count(harness):
+async def test_the_attack_reply_can_be_checked_by_hand(harness):
+    # examples/bossfight/deck.csv against Axieom Asmodeus (Water, 25000 HP, physical 2000 resisted, magical 1500
+    # penetrating): Ember Fox (Fire) 1000 x 0.5 + 500 x 1 x 0.5 = 750, Gale Hawk 0, Stone Golem (Earth,
+    # penetrates physically) 1500 x 1 + 1000 x 1 x 2 = 3500; total 4250. The deck: three resisting rows give
+    # 0.5^3 physical; elements 2^2 (Fire, 2 rows) x 1 (Air) x 0.5^2 (Earth, 2 rows) = 1; 2000 x 0.125 + 1500 = 1750.
     h = harness
-    await spawn_dogemon(h)
+    await spawn(h, "Axieom Asmodeus")
+    (hit,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", EXAMPLE_DECK))
+    assert hit.embed.title == "⚔️ Alice hits Axieom Asmodeus for 4250"
+    assert "20750/25000" in hit.embed.description
+    table = hit.field("Damage per token").splitlines()
+    assert table[1:5] == [
+        "token          elem  phys  mag elem  you     dealt",
+        "Ember Fox      Fire   0.5    1  0.5    2       750",
+        "Gale Hawk      Air    0.5    1    1    1         0",
+        "Stone Golem    Earth    1    1    2  0.5      3500",
+    ]
+    assert hit.field("Damage your deck took") == "2000 × 0.125 + 1500 × 1 × 1 = **1750**"
+    assert "leftover 10050: survives" in hit.field("Your deck")
+
+    breakdown = hit.files["attack-breakdown.txt"].decode().splitlines()
+    assert "  physical damage 2000, penetration N, resistance Y" in breakdown
+    assert "Ember Fox    Fire       3500      1000    N       0.5      500    Y        1       0.5    750" in breakdown
+    assert "Total damage to the boss: 750 + 0 + 3500 = 4250" in breakdown
+    per_trait = breakdown[breakdown.index("token        trait     phys res  phys mod  mag res  mag mod  elem mod"):]
+    assert per_trait[1:6] == [
+        "Ember Fox    V                N         1        N        1         2",
+        "Ember Fox    Assassin         Y       0.5        N        1         2",
+        "Gale Hawk    Elixir           Y       0.5        N        1         1",
+        "Stone Golem  Epic             Y       0.5        Y        1       0.5",
+        "Stone Golem  Fair             N         1        N        1       0.5",
+    ]
+    assert "Stacked (the product of each column over 5 traits): physical 0.125, magical 1, element 1" in breakdown
+    assert "Damage to the deck: 2000 x 0.125 + 1500 x 1 x 1 = 1750" in breakdown
+    assert "Deck HP: 11800 - 1750 = 10050 (survives)" in breakdown
+
+
+async def test_tiny_modifiers_are_shown_exactly(harness):
+    # 20 resisting traits against Dogemon: 0.5^20 would be rounded as a decimal, so it is written 2^-20.
+    h = harness
+    await spawn(h)
+    deck = csv(DECK_HEADER, *[f"T,r{i},None,10,1,N,Y,0,N,Y" for i in range(20)])
+    (hit,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", deck))
+    assert hit.field("Damage your deck took").startswith("200 × 2^-20 + 100 × 2^-20 × 1 = **")
+
+
+async def test_concurrent_attacks_both_count_and_each_shows_the_hp_it_hit(harness):
+    h = harness
+    await spawn(h)
     await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400), wait=False)
     await h.run("bossfight attack", h.bob, deck=("deck.csv", DECK_400), wait=False)
     await h.settle()
     (hp,) = await h.bot.db.fetch_one("SELECT hp FROM bossfight_raids WHERE status = 'live'")
     assert hp == 200
+    files = sorted(m.files["attack-breakdown.txt"].decode().splitlines()[-2] for m in public(h) if m.files)
+    assert files == ["Boss HP: 1000 - 400 -> 600", "Boss HP: 600 - 400 -> 200"]
 
 
-async def test_non_gm_cannot_spawn_or_upload(harness):
+async def test_non_gm_cannot_spawn_upload_or_remove(harness):
     h = harness
-    (refusal,) = await h.run("bossfight spawn", h.alice, boss="Inu Dogemon")
+    (refusal,) = await run(h, "bossfight spawn", h.alice, boss="Inu Dogemon")
     assert refusal.ephemeral
     assert refusal.content == "❌ Only a game master can do that: it needs the Manage Server permission."
-    (refusal,) = await h.run("bossfight upload", h.alice, bosses=("b.csv", csv(BOSS_HEADER, "X,1,Fire,10,1,N,N,1,N,N")))
+    (refusal,) = await run(h, "bossfight upload", h.alice, bosses=("b.csv", csv(BOSS_HEADER, "X,1,Fire,10,1,N,N,1,N,N")))
+    assert "Only a game master" in refusal.content
+    (refusal,) = await run(h, "bossfight remove", h.alice, boss="Inu Dogemon")
     assert "Only a game master" in refusal.content
     assert await h.bot.db.fetch_all("SELECT * FROM bossfight_raids") == []
     assert await h.bot.db.fetch_all("SELECT * FROM bossfight_bosses") == []
@@ -94,9 +158,9 @@ async def test_gm_role_setting_counts_as_gm(database_path):
         h = Harness(bot, fake)
         h.add_role(555, "raid leader")
         leader = User(800000000000000009, "Leader", role_ids=(555,))
-        (spawned,) = await h.run("bossfight spawn", leader, boss="Inu Dogemon")
+        (spawned,) = await run(h, "bossfight spawn", leader, boss="Inu Dogemon")
         assert spawned.embed.title == "◽ Inu Dogemon appears!"
-        (refusal,) = await h.run("bossfight spawn", h.alice, boss="Inu Dogemon", replace=True)
+        (refusal,) = await run(h, "bossfight spawn", h.alice, boss="Inu Dogemon", replace=True)
         assert "the Manage Server permission or the 'Raid Leader' role" in refusal.content
     finally:
         await bot.close()
@@ -104,60 +168,75 @@ async def test_gm_role_setting_counts_as_gm(database_path):
 
 async def test_spawn_refused_while_live_unless_replace(harness):
     h = harness
-    await spawn_dogemon(h)
-    (refusal,) = await h.run("bossfight spawn", h.gm, boss="Axieom Asmodeus")
+    await spawn(h)
+    (refusal,) = await spawn(h, "Axieom Asmodeus")
     assert refusal.ephemeral and "Inu Dogemon is still alive here (1000 HP)" in refusal.content
-    (replaced,) = await h.run("bossfight spawn", h.gm, boss="axieom asmodeus", replace=True)
+    (replaced,) = await spawn(h, "axieom asmodeus", replace=True)
     assert replaced.embed.title == "💧 Axieom Asmodeus appears!"
     rows = await h.bot.db.fetch_all("SELECT status FROM bossfight_raids ORDER BY id")
     assert [r["status"] for r in rows] == ["replaced", "live"]
 
 
-async def test_bad_deck_gets_the_specific_error_and_nothing_is_stored(harness):
+async def test_bad_deck_gets_the_specific_error_privately_and_nothing_is_stored(harness):
     h = harness
-    await spawn_dogemon(h)
+    await spawn(h)
     bad = csv(DECK_HEADER, "Fox,Bite,Fire,500,300,N,Y,0,N,N", "Fox,Claw,Water,5,1,N,N,1,N,N")
-    (reply,) = await h.run("bossfight attack", h.alice, deck=("mine.csv", bad))
+    (reply,) = await run(h, "bossfight attack", h.alice, deck=("mine.csv", bad))
     assert reply.ephemeral
     assert reply.content.startswith("❌ mine.csv, row 3, column 'element': token 'Fox' is Water here but Fire on row 2")
-    (reply,) = await h.run("bossfight deck save", h.alice, deck=("mine.csv", csv(DECK_HEADER, "Fox,Bite,Fire,x,1,N,N,1,N,N")))
+    (reply,) = await run(h, "bossfight deck save", h.alice, deck=("mine.csv", csv(DECK_HEADER, "Fox,Bite,Fire,x,1,N,N,1,N,N")))
     assert reply.content == "❌ mine.csv, row 2, column 'health': 'x' is not a number"
+    # The attack's public "thinking…" placeholder is gone: only the spawn message is public.
+    assert [m.embed.title for m in public(h)] == ["◽ Inu Dogemon appears!"]
     assert await h.bot.db.fetch_all("SELECT * FROM bossfight_attacks") == []
     assert await h.bot.db.fetch_all("SELECT * FROM bossfight_decks") == []
     (raid,) = await h.bot.db.fetch_all("SELECT hp FROM bossfight_raids")
     assert raid["hp"] == 1000
 
 
+async def test_bad_boss_csv_is_refused_and_nothing_is_stored(harness):
+    h = harness
+    bosses = csv(BOSS_HEADER, "Frost Wyrm,6,Ice,50000,100,N,N,100,N,N")
+    (reply,) = await run(h, "bossfight upload", h.gm, bosses=("bosses.csv", bosses))
+    assert reply.ephemeral and reply.content == (
+        "❌ bosses.csv, row 2, column 'element': 'Ice' is not one of Water, Fire, Air, Lightning, Earth, None")
+    assert await h.bot.db.fetch_all("SELECT * FROM bossfight_bosses") == []
+
+
 async def test_non_utf8_and_oversized_attachments_are_refused(harness):
     h = harness
-    (reply,) = await h.run("bossfight deck save", h.alice, deck=("deck.csv", "tok\xe9n".encode("latin-1")))
+    (reply,) = await run(h, "bossfight deck save", h.alice, deck=("deck.csv", "tok\xe9n".encode("latin-1")))
     assert "deck.csv is not UTF-8 text" in reply.content
-    (reply,) = await h.run("bossfight deck save", h.alice, deck=("big.csv", b"x" * (1024 * 1024 + 1)))
+    (reply,) = await run(h, "bossfight deck save", h.alice, deck=("big.csv", b"x" * (1024 * 1024 + 1)))
     assert reply.content == "❌ big.csv is 1024 KiB; the limit is 1024 KiB."
 
 
 async def test_saved_deck_is_used_and_shown(harness):
     h = harness
-    (saved,) = await h.run("bossfight deck save", h.alice, deck=("my deck.csv", DECK_400))
-    assert saved.content == "✅ Saved my deck.csv: 2 tokens, 2 traits, 1200 health in all."
-    (shown,) = await h.run("bossfight deck show", h.alice)
+    (saved,) = await run(h, "bossfight deck save", h.alice, deck=("my deck.csv", DECK_400))
+    assert saved.ephemeral and saved.content == "✅ Saved my deck.csv: 2 tokens, 2 traits, 1200 health in all."
+    (shown,) = await run(h, "bossfight deck show", h.alice)
     assert shown.ephemeral and shown.embed.title == "Your deck: my deck.csv"
+    assert shown.embed.description.splitlines() == [
+        "🔥 **Fox** (Fire): 1 traits, HP 500, physical 300, magical 0",
+        "🌪️ **Owl** (Air): 1 traits, HP 700, physical 0, magical 100",
+    ]
     assert shown.files["my deck.csv"] == DECK_400
-    (nothing,) = await h.run("bossfight deck show", h.bob)
-    assert "You have no saved deck" in nothing.content
-    await spawn_dogemon(h)
-    (hit,) = await h.run("bossfight attack", h.alice)
+    (nothing,) = await run(h, "bossfight deck show", h.bob)
+    assert nothing.content == "❌ You have no saved deck in this server; save one with `/bossfight deck save`."
+    await spawn(h)
+    (hit,) = await run(h, "bossfight attack", h.alice)
     assert hit.embed.title == "⚔️ Alice hits Inu Dogemon for 400"
-    (no_deck,) = await h.run("bossfight attack", h.bob)
-    assert no_deck.content == "❌ Attach a deck CSV, or save one first with `/bossfight deck save`."
+    (no_deck,) = await run(h, "bossfight attack", h.bob)
+    assert no_deck.ephemeral and no_deck.content == "❌ Attach a deck CSV, or save one first with `/bossfight deck save`."
 
 
 async def test_upload_adds_to_roster_and_replaces_by_name(harness):
     h = harness
     bosses = csv(BOSS_HEADER, "Frost Wyrm,6,Water,50000,100,N,N,100,N,N", "inu dogemon,2,Earth,3000,1,N,N,1,N,N")
-    (reply,) = await h.run("bossfight upload", h.gm, bosses=("bosses.csv", bosses))
-    assert reply.embed.title == "Roster updated: 2 bosses saved"
-    (roster,) = await h.run("bossfight roster", h.alice)
+    (reply,) = await run(h, "bossfight upload", h.gm, bosses=("bosses.csv", bosses))
+    assert reply.ephemeral and reply.embed.title == "Roster updated: 2 bosses saved"
+    (roster,) = await run(h, "bossfight roster", h.alice)
     assert roster.embed.title == "Boss roster (7)"
     assert "**Frost Wyrm**: level 6 Water, HP 50000" in roster.embed.description
     assert "**inu dogemon**: level 2 Earth, HP 3000" in roster.embed.description
@@ -168,46 +247,143 @@ async def test_upload_adds_to_roster_and_replaces_by_name(harness):
     assert [tuple(r) for r in rows] == [(GUILD_ID, "frost wyrm"), (GUILD_ID, "inu dogemon")]
 
 
+async def test_remove_takes_an_upload_out_and_brings_back_the_builtin_it_replaced(harness):
+    h = harness
+    bosses = csv(BOSS_HEADER, "Frost Wyrm,6,Water,50000,100,N,N,100,N,N", "Inu Dogemon,2,Earth,3000,1,N,N,1,N,N")
+    await run(h, "bossfight upload", h.gm, bosses=("bosses.csv", bosses))
+    (reply,) = await run(h, "bossfight remove", h.gm, boss="inu dogemon")
+    assert reply.ephemeral and reply.content == (
+        "✅ Removed inu dogemon. A raid already running against it goes on. The built-in Inu Dogemon is back in the "
+        "roster.")
+    (spawned,) = await spawn(h)
+    assert "level 1 None, HP 1000" in spawned.embed.description
+    (reply,) = await run(h, "bossfight remove", h.gm, boss="Axieom Asmodeus")
+    assert reply.content == "❌ This server has no uploaded boss called 'Axieom Asmodeus'; built-in bosses stay."
+    rows = await h.bot.db.fetch_all("SELECT name_key FROM bossfight_bosses")
+    assert [r["name_key"] for r in rows] == ["frost wyrm"]
+
+
+async def test_the_uploaded_roster_has_a_stated_limit(harness, monkeypatch):
+    h = harness
+    monkeypatch.setattr(sys.modules["cogs.bossfight"], "MAX_UPLOADED_BOSSES", 3)
+    await run(h, "bossfight upload", h.gm, bosses=("a.csv", csv(BOSS_HEADER, *[f"B{i},1,Fire,10,1,N,N,1,N,N" for i in range(2)])))
+    # Replacing by name does not count twice; a new name past the limit refuses the whole file.
+    more = csv(BOSS_HEADER, "b1,2,Fire,10,1,N,N,1,N,N", "C,1,Air,10,1,N,N,1,N,N", "D,1,Air,10,1,N,N,1,N,N")
+    (reply,) = await run(h, "bossfight upload", h.gm, bosses=("more.csv", more))
+    assert reply.content == (
+        "❌ With more.csv this server would have 4 uploaded bosses; the limit is 3. Remove some with "
+        "`/bossfight remove` first; nothing was saved.")
+    rows = await h.bot.db.fetch_all("SELECT name_key FROM bossfight_bosses ORDER BY name_key")
+    assert [r["name_key"] for r in rows] == ["b0", "b1"]
+
+
+async def test_autocomplete_offers_at_most_25_bosses(harness):
+    h = harness
+    bosses = csv(BOSS_HEADER, *[f"Minion {i:02},1,Fire,10,1,N,N,1,N,N" for i in range(40)])
+    await run(h, "bossfight upload", h.gm, bosses=("bosses.csv", bosses))
+    choices = await h.autocomplete("bossfight spawn", "boss", "", h.gm)
+    assert len(choices) == 25
+    assert len(await h.autocomplete("bossfight preview", "boss", "minion 3", h.alice)) == 10
+
+
+async def test_names_from_files_cannot_break_the_formatting(harness):
+    h = harness
+    await run(h, "bossfight upload", h.gm, bosses=("b.csv", csv(BOSS_HEADER, "**Dark_Lord**,1,Fire,10,1,N,N,1,N,N")))
+    (roster,) = await run(h, "bossfight roster", h.alice)
+    assert r"🔥 **\*\*Dark\_Lord\*\***: level 1 Fire" in roster.embed.description
+    await spawn(h)
+    deck = csv(DECK_HEADER, "```x,a,None,10,1,N,N,1,N,N")
+    (hit,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", deck))
+    assert hit.field("Damage per token").count("```") == 2
+
+
+async def test_a_huge_deck_fits_discords_limits_and_the_file_has_every_trait(harness):
+    h = harness
+    await spawn(h, "Axieom Asmodeus")
+    rows = [f"{'Token' * 19}{i:03},{'Trait' * 19}{i:03},Fire,10,1,N,Y,0,N,N" for i in range(500)]
+    (hit,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", csv(DECK_HEADER, *rows)))
+    assert hit.field("Damage per token").splitlines()[-2].startswith("… and ")
+    breakdown = hit.files["attack-breakdown.txt"].decode()
+    assert all(f"{'Trait' * 19}{i:03}" in breakdown for i in range(500))
+    assert "Stacked (the product of each column over 500 traits): physical 2^-500, magical 1, element 2^500" in breakdown
+    await run(h, "bossfight deck save", h.alice, deck=("deck.csv", csv(DECK_HEADER, *rows)))
+    (shown,) = await run(h, "bossfight deck show", h.alice)
+    assert shown.embed.description.splitlines()[-1].startswith("… and ")
+
+
 async def test_unknown_boss_is_refused(harness):
-    (reply,) = await harness.run("bossfight spawn", harness.gm, boss="Nobody")
-    assert "There is no boss called 'Nobody'" in reply.content
+    (reply,) = await run(harness, "bossfight spawn", harness.gm, boss="Nobody")
+    assert reply.content == "❌ There is no boss called 'Nobody' in this server's roster; `/bossfight roster` lists them."
 
 
 async def test_preview_changes_nothing(harness):
     h = harness
-    await spawn_dogemon(h)
-    await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400))
-    (preview,) = await h.run("bossfight preview", h.bob, boss="Inu Dogemon", deck=("deck.csv", DECK_400))
+    await spawn(h)
+    await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    (preview,) = await run(h, "bossfight preview", h.bob, boss="Inu Dogemon", deck=("deck.csv", DECK_400))
     assert preview.ephemeral
     assert preview.embed.title == "🔍 Preview: your deck against Inu Dogemon would deal 400"
     assert "200/1000" in preview.embed.description  # from the live raid's 600
+    assert "Boss HP: 600 - 400 -> 200" in preview.files["attack-breakdown.txt"].decode()
     (hp,) = await h.bot.db.fetch_one("SELECT hp FROM bossfight_raids")
     assert hp == 600
     assert len(await h.bot.db.fetch_all("SELECT * FROM bossfight_attacks")) == 1
 
 
+async def test_preview_of_the_live_boss_uses_it_as_spawned(harness):
+    h = harness
+    await spawn(h)
+    await run(h, "bossfight upload", h.gm, bosses=("b.csv", csv(BOSS_HEADER, "Inu Dogemon,9,Fire,99999,1,N,N,1,N,N")))
+    (preview,) = await run(h, "bossfight preview", h.bob, boss="inu dogemon", deck=("deck.csv", DECK_400))
+    assert "600/1000" in preview.embed.description
+    (elsewhere,) = h.seen(await h.run("bossfight preview", h.bob, boss="Inu Dogemon", deck=("deck.csv", DECK_400),
+                                      channel_id=920000000000000099))
+    assert "99999" in elsewhere.embed.description
+
+
 async def test_restart_keeps_the_live_raid(harness):
     h = harness
-    await spawn_dogemon(h)
-    await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    await spawn(h)
+    await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     await h.restart()
-    (status,) = await h.run("bossfight status", h.bob)
+    (status,) = await run(h, "bossfight status", h.bob)
     assert "600/1000" in status.embed.description
-    (hit,) = await h.run("bossfight attack", h.bob, deck=("deck.csv", DECK_400))
+    (hit,) = await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400))
     assert "200/1000" in hit.embed.description
 
 
 async def test_unexpected_error_gets_an_error_id_and_is_logged(harness, monkeypatch, caplog):
     h = harness
-    await spawn_dogemon(h)
+    await spawn(h)
     cog = h.bot.get_cog("Bossfight")
 
     async def broken(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(cog.repo, "record_attack", broken)
-    (reply,) = await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    (reply,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert reply.ephemeral and reply.content.startswith("⚠️ Something went wrong on our side (error id `")
     error_id = reply.content.split("`")[1]
     assert any(error_id in r.getMessage() and r.exc_info for r in caplog.records)
 
+
+async def test_a_failed_announcement_keeps_the_attack_reply(harness, monkeypatch):
+    h = harness
+    await spawn(h, "Inu Dogemon")
+    cog = h.bot.get_cog("Bossfight")
+
+    async def broken(raid):
+        raise RuntimeError("no leaderboard")
+
+    monkeypatch.setattr(cog, "victory_embed", broken)
+    deck = csv(DECK_HEADER, "Giant,Club,None,10,5000,N,N,0,N,N")
+    hit, apology = await run(h, "bossfight attack", h.alice, deck=("deck.csv", deck))
+    assert hit.embed.title == "⚔️ Alice hits Inu Dogemon for 5000" and not hit.ephemeral
+    assert hit.id in h.fake.messages  # not deleted by the error reply
+    assert apology.ephemeral and apology.content.startswith("⚠️ Something went wrong on our side")
+
+
+@pytest.mark.parametrize("command", ["bossfight attack", "bossfight preview"])
+async def test_every_deck_option_names_its_columns(harness, command):
+    node = harness.bot.tree.get_command("bossfight").get_command(command.split()[1])
+    assert "token, trait, element, health" in str(node._params["deck"].description)

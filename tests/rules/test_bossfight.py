@@ -14,7 +14,8 @@ from rules.bossfight import (
     pen_res_modifier,
     player_element_modifier,
 )
-from rules.bossfight.cli import run as cli_run
+from rules.__main__ import main as rules_main
+from rules.bossfight.report import format_modifier
 from rules.bossfight.parsing import DECK_COLUMNS
 from rules.errors import RuleInputError
 
@@ -222,13 +223,53 @@ def test_boss_mistakes_name_row_and_column():
 def test_cli_prints_the_breakdown(tmp_path, capsys):
     deck = tmp_path / "deck.csv"
     deck.write_text(pen_res_deck_csv(), encoding="utf-8")
+    assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(deck)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Boss: Inu Dogemon (level 1, None), HP 1000 of 1000"
+    # The RULINGS pen/res check, trait by trait, with the flags behind each modifier.
+    table = out[out.index("token   trait     phys res  phys mod  mag res  mag mod  elem mod"):]
+    assert table[1:6] == [
+        "TOKEN1  V                N         1        N        1         1",
+        "TOKEN1  Assassin         Y       0.5        N        1         1",
+        "TOKEN1  Elixir           Y       0.5        N        1         1",
+        "TOKEN1  Epic             Y       0.5        Y      0.5         1",
+        "TOKEN1  Fair             N         1        N        1         1",
+    ]
+    assert "Stacked (the product of each column over 5 traits): physical 0.125, magical 0.5, element 1" in out
+    assert "Damage to the deck: 200 x 0.125 + 100 x 0.5 x 1 = 75" in out
+    assert out[-1] == "Deck HP: 500 - 75 = 425 (survives)"
 
-    class Args:
-        boss = "Inu Dogemon"
-        hp = None
 
-    Args.deck = deck
-    assert cli_run(Args) == 0
+def test_cli_takes_a_boss_csv_and_the_current_hp(tmp_path, capsys):
+    bosses = tmp_path / "bosses.csv"
+    bosses.write_text("name,level,element,health,physical_damage,physical_penetration,physical_resistance,"
+                      "magical_damage,magical_penetration,magical_resistance\nWyrm,3,Fire,5000,10,N,N,0,N,N\n")
+    deck = tmp_path / "deck.csv"
+    deck.write_text(deck_csv("A,a,Water,10,100,N,N,100,N,N"), encoding="utf-8")
+    assert rules_main(["bossfight", "--boss", str(bosses), "--deck", str(deck), "--hp", "150"]) == 0
     out = capsys.readouterr().out
-    assert "Stacked: physical 0.125, magical 0.5, element 1" in out
-    assert "Boss: Inu Dogemon (level 1, None), HP 1000" in out
+    # Water against a Fire boss: the boss takes magic x2 (100 + 100 x 2 = 300), the deck takes magic x0.5.
+    assert "Boss HP: 150 - 300 -> 0 (defeated)" in out
+
+
+def test_cli_mistakes_are_one_line_errors(tmp_path, capsys):
+    deck = tmp_path / "deck.csv"
+    deck.write_text(deck_csv("A,a,Ice,10,1,N,N,1,N,N"), encoding="utf-8")
+    assert rules_main(["bossfight", "--boss", "Nobody", "--deck", str(deck)]) == 2
+    assert "error: no built-in boss is called 'Nobody'; the built-in bosses are: Inu Dogemon," in capsys.readouterr().err
+    assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(deck)]) == 2
+    assert "error: deck.csv, row 2, column 'element': 'Ice' is not one of" in capsys.readouterr().err
+    assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(tmp_path / "missing.csv")]) == 2
+    assert "error: cannot read" in capsys.readouterr().err
+    deck.write_text(deck_csv("A,a,None,10,1,N,N,1,N,N"), encoding="utf-8")
+    assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(deck), "--hp", "-1"]) == 2
+    assert "error: --hp -1.0 is not a boss's HP: give a number of 0 or more" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "value, shown",
+    [(0, "0"), (1, "1"), (0.5, "0.5"), (0.001953125, "0.001953125"), (2 ** -10, "0.0009765625"),
+     (2 ** -11, "2^-11"), (2 ** 10, "1024"), (2 ** 500, "2^500")],
+)
+def test_modifiers_are_shown_exactly(value, shown):
+    assert format_modifier(value) == shown
