@@ -1,6 +1,10 @@
 """Boss raid engine: the RULINGS section 1 checks as exact values, and every CSV mistake located."""
 
+import math
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.bossfight import (
     BUILTIN_BOSSES,
@@ -273,3 +277,67 @@ def test_cli_mistakes_are_one_line_errors(tmp_path, capsys):
 )
 def test_modifiers_are_shown_exactly(value, shown):
     assert format_modifier(value) == shown
+
+
+# --- invariants ---------------------------------------------------------------------------------------------
+
+ELEMENT_NAMES = ["Water", "Fire", "Air", "Lightning", "Earth", "None"]
+trait_rows = st.lists(
+    st.tuples(
+        st.integers(0, 5),  # token
+        st.sampled_from(ELEMENT_NAMES),
+        st.integers(0, 10**6),  # health
+        st.integers(0, 10**6),  # physical damage
+        st.integers(0, 10**6),  # magical damage
+        st.lists(st.booleans(), min_size=4, max_size=4),  # pens and resistances
+    ),
+    min_size=1,
+    max_size=40,
+)
+
+
+def deck_from(rows, token_elements) -> str:
+    lines = []
+    for i, (token, _, health, physical, magical, (pp, pr, mp, mr)) in enumerate(rows):
+        flag = {True: "Y", False: "N"}
+        lines.append(f"T{token},r{i},{token_elements[token]},{health + 1},{physical},{flag[pp]},{flag[pr]},"
+                     f"{magical},{flag[mp]},{flag[mr]}")
+    return deck_csv(*lines)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rows=trait_rows,
+    token_elements=st.lists(st.sampled_from(ELEMENT_NAMES), min_size=6, max_size=6),
+    boss_element=st.sampled_from(ELEMENT_NAMES),
+    boss_flags=st.lists(st.booleans(), min_size=4, max_size=4),
+    order=st.randoms(use_true_random=False),
+)
+def test_an_attack_is_the_formula_of_the_rulings_whatever_the_row_order(rows, token_elements, boss_element,
+                                                                          boss_flags, order):
+    pp, pr, mp, mr = boss_flags
+    target = boss(element=boss_element, physical_damage=2000, magical_damage=1500, physical_penetration=pp,
+                  physical_resistance=pr, magical_penetration=mp, magical_resistance=mr, health=10**7)
+    result = calculate_attack(target, parse_deck(deck_from(rows, token_elements)))
+    shuffled = list(rows)
+    order.shuffle(shuffled)
+    again = calculate_attack(target, parse_deck(deck_from(shuffled, token_elements)))
+
+    # Stacking makes the order of the rows irrelevant.
+    assert (again.deck_physical_modifier, again.deck_magical_modifier, again.deck_element_modifier) == (
+        result.deck_physical_modifier, result.deck_magical_modifier, result.deck_element_modifier)
+    assert again.damage_to_boss == pytest.approx(result.damage_to_boss)
+    # Each stacked modifier is the product over the trait rows (element: once per row of its token).
+    assert result.deck_physical_modifier == math.prod(t.physical for t in result.traits)
+    assert result.deck_magical_modifier == math.prod(t.magical for t in result.traits)
+    assert result.deck_element_modifier == math.prod(t.element for t in result.traits)
+    assert result.damage_to_deck == (2000 * result.deck_physical_modifier
+                                     + 1500 * result.deck_magical_modifier * result.deck_element_modifier)
+    # Damage to the boss is the per-token sum of the rulings' formula.
+    for t in result.tokens:
+        assert t.damage_dealt == (t.physical_damage * t.boss_physical_modifier
+                                  + t.magical_damage * t.boss_magical_modifier * t.boss_element_modifier)
+        assert t.boss_physical_modifier == (0.5 if pr and not t.physical_penetration else 1)
+        assert t.boss_magical_modifier == (0.5 if mr and not t.magical_penetration else 1)
+    assert result.deck_health == sum(r[2] + 1 for r in rows)
+    assert result.boss_hp_after == max(0, 10**7 - result.damage_to_boss)
