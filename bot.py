@@ -37,9 +37,10 @@ discord.VoiceClient.warn_dave = False
 TOKEN_HELP = """\
 Arena needs a Discord bot token to start, and {problem}.
 To get one: open https://discord.com/developers/applications, choose "New Application", open its "Bot"
-page and press "Reset Token", then copy the token. Put it in a file named .env next to bot.py, as the line
-DISCORD_TOKEN=<your token> (copy .env.example to .env to start from every setting), or set DISCORD_TOKEN in
-the environment. Then run `make run` again. README.md explains how to invite the bot to your server."""
+page and press "Reset Token", then copy the token. Put it in a file named .env in the folder Arena starts
+from (the project folder, for `make run`), as the line DISCORD_TOKEN=<your token> (copy .env.example to .env
+to start from every setting), or set DISCORD_TOKEN in the environment. Then run `make run` again. README.md
+explains how to invite the bot to your server."""
 
 
 class Settings(BaseSettings):
