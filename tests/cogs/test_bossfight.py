@@ -211,6 +211,23 @@ async def test_non_utf8_and_oversized_attachments_are_refused(harness):
     assert reply.content == "❌ big.csv is 1024 KiB; the limit is 1024 KiB."
 
 
+async def test_a_deck_saved_by_a_spreadsheet_with_a_byte_order_mark_is_read(harness):
+    (saved,) = await run(harness, "bossfight deck save", harness.alice, deck=("excel.csv", b"\xef\xbb\xbf" + DECK_400))
+    assert saved.content == "✅ Saved excel.csv: 2 tokens, 2 traits, 1200 health in all."
+
+
+async def test_mentions_in_replies_never_ping(harness):
+    h = harness
+    await spawn(h)
+    await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    (status,) = await run(h, "bossfight status", h.bob)
+    assert "<@800000000000000002>" in status.field("Attackers (1)")
+    # Interaction responses carry their message under "data", followups at the top.
+    messages = [r.payload.get("data", r.payload) for r in h.fake.requests if r.payload]
+    sent = [m["allowed_mentions"] for m in messages if "allowed_mentions" in m]
+    assert len(sent) == 3 and all(mentions == {"parse": []} for mentions in sent)
+
+
 async def test_saved_deck_is_used_and_shown(harness):
     h = harness
     (saved,) = await run(h, "bossfight deck save", h.alice, deck=("my deck.csv", DECK_400))
