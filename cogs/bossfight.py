@@ -12,7 +12,6 @@ from dataclasses import replace
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.utils import escape_markdown
 
 from cogs.common import (
     COLOR_DEFEAT,
@@ -26,6 +25,7 @@ from cogs.common import (
     gm_only,
     hp_bar,
     lines_within,
+    markdown_safe,
     read_text_attachment,
     run_engine,
     text_file,
@@ -45,9 +45,7 @@ DECK_COLUMNS_HELP = (
 )
 
 
-def shown(name: str) -> str:
-    """A name from a user's file, safe inside bold text and embeds."""
-    return escape_markdown(name)
+NAME_LIMIT = 100  # names in files are at most 100 characters; what a user typed is clipped to that
 
 
 def describe_boss(boss: Boss) -> str:
@@ -56,7 +54,7 @@ def describe_boss(boss: Boss) -> str:
         return f" ({', '.join(marks)})" if marks else ""
 
     return (
-        f"{ELEMENT_ICONS[boss.element]} **{shown(boss.name)}**: level {num(boss.level)} {boss.element}, "
+        f"{ELEMENT_ICONS[boss.element]} **{markdown_safe(boss.name)}**: level {num(boss.level)} {boss.element}, "
         f"HP {num(boss.health)}, "
         f"physical {num(boss.physical_damage)}{traits(boss.physical_penetration, boss.physical_resistance)}, "
         f"magical {num(boss.magical_damage)}{traits(boss.magical_penetration, boss.magical_resistance)}"
@@ -135,16 +133,15 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     async def find_roster_boss(self, guild_id: int, name: str) -> Boss:
         boss = find_boss(name, await self.roster(guild_id))
         if boss is None:
-            raise UserError(
-                f"There is no boss called '{clip(name, 100)}' in this server's roster; `/bossfight roster` lists them."
-            )
+            raise UserError(f"There is no boss called '{markdown_safe(name, NAME_LIMIT)}' in this server's roster; "
+                            "`/bossfight roster` lists them.")
         return boss
 
     async def boss_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         bosses = await self.roster(interaction.guild_id)
         wanted = current.strip().lower()
         return [
-            app_commands.Choice(name=clip(f"{b.name} (level {num(b.level)}, {b.element})", 100), value=b.name)
+            app_commands.Choice(name=clip(f"{b.name} (level {num(b.level)}, {b.element})", NAME_LIMIT), value=b.name)
             for b in bosses
             if wanted in b.name.lower()
         ][:25]
@@ -207,11 +204,11 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     @gm_only()
     async def remove(self, interaction: discord.Interaction, boss: str) -> None:
         if not await self.repo.remove_boss(interaction.guild_id, boss):
-            raise UserError(f"This server has no uploaded boss called '{clip(boss, 100)}'; built-in bosses stay.")
+            raise UserError(f"This server has no uploaded boss called '{markdown_safe(boss, NAME_LIMIT)}'; built-in bosses stay.")
         restored = find_boss(boss, BUILTIN_BOSSES)
-        note = f" The built-in {shown(restored.name)} is back in the roster." if restored else ""
+        note = f" The built-in {markdown_safe(restored.name)} is back in the roster." if restored else ""
         await interaction.response.send_message(
-            f"✅ Removed {shown(clip(boss, 100))}. A raid already running against it goes on.{note}", ephemeral=True
+            f"✅ Removed {markdown_safe(boss, NAME_LIMIT)}. A raid already running against it goes on.{note}", ephemeral=True
         )
 
     # --- raids -----------------------------------------------------------------------------------------
@@ -228,11 +225,11 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
             )
         except RaidAlreadyLive as live:
             raise UserError(
-                f"{shown(live.raid.boss.name)} is still alive here ({num(round(live.raid.hp, 2))} HP). "
+                f"{markdown_safe(live.raid.boss.name)} is still alive here ({num(round(live.raid.hp, 2))} HP). "
                 "Run the command again with `replace: True` to end that raid and start this one."
             ) from None
         embed = discord.Embed(
-            title=f"{ELEMENT_ICONS[chosen.element]} {shown(chosen.name)} appears!",
+            title=f"{ELEMENT_ICONS[chosen.element]} {markdown_safe(chosen.name)} appears!",
             description=f"{describe_boss(chosen)}\n\n{hp_bar(raid.hp, raid.max_hp)}",
             color=COLOR_DEFEAT,
         )
@@ -254,11 +251,12 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
                 interaction.channel_id, interaction.user.id, result.damage_to_boss, result.deck_hp_after
             )
         except RaidNotLive:
-            raise UserError(f"{shown(raid.boss.name)} fell before your attack landed; nothing was changed.") from None
+            raise UserError(f"{markdown_safe(raid.boss.name)} fell before your attack landed; nothing was changed.") from None
         # Others' attacks may have landed since the HP was read: show the HP this attack really hit.
         result = replace(result, boss_hp_before=record.hp_before)
         embed = discord.Embed(
-            title=f"⚔️ {shown(interaction.user.display_name)} hits {shown(raid.boss.name)} for {num(round(result.damage_to_boss, 2))}",
+            title=f"⚔️ {markdown_safe(interaction.user.display_name)} hits {markdown_safe(raid.boss.name)} "
+            f"for {num(round(result.damage_to_boss, 2))}",
             description=f"**Boss HP**\n{hp_bar(record.raid.hp, record.raid.max_hp)}",
             color=COLOR_VICTORY if record.defeated_now else COLOR_INFO,
         )
@@ -271,7 +269,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     async def victory_embed(self, raid: Raid) -> discord.Embed:
         totals = await self.repo.leaderboard(raid.id)
         embed = discord.Embed(
-            title=f"🏆 {shown(raid.boss.name)} has fallen!",
+            title=f"🏆 {markdown_safe(raid.boss.name)} has fallen!",
             description="**Damage leaderboard**\n" + lines_within(leaderboard_lines(totals), EmbedLimits.DESCRIPTION - 30),
             color=COLOR_VICTORY,
         )
@@ -296,7 +294,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         parsed = await self.parse_deck_from(deck, None)
         result = await run_engine(self.bot, calculate_attack, chosen, parsed, hp)
         embed = discord.Embed(
-            title=f"🔍 Preview: your deck against {shown(chosen.name)} would deal {num(round(result.damage_to_boss, 2))}",
+            title=f"🔍 Preview: your deck against {markdown_safe(chosen.name)} would deal {num(round(result.damage_to_boss, 2))}",
             description=f"**Boss HP after**\n{hp_bar(result.boss_hp_after, max_hp)}\n(dry run: nothing was changed)",
             color=COLOR_INFO,
         )
@@ -310,7 +308,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
             raise UserError(NO_BOSS_HERE)
         totals = await self.repo.leaderboard(raid.id)
         embed = discord.Embed(
-            title=f"{ELEMENT_ICONS[raid.boss.element]} {shown(raid.boss.name)}",
+            title=f"{ELEMENT_ICONS[raid.boss.element]} {markdown_safe(raid.boss.name)}",
             description=f"{describe_boss(raid.boss)}\n\n**HP**\n{hp_bar(raid.hp, raid.max_hp)}",
             color=COLOR_DEFEAT,
         )
@@ -331,7 +329,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         parsed = await run_engine(self.bot, parse_deck, text, deck.filename)
         await self.repo.save_deck(interaction.guild_id, interaction.user.id, text, deck.filename)
         await interaction.followup.send(
-            f"✅ Saved {shown(deck.filename)}: {len(parsed.tokens)} tokens, {len(parsed.rows)} traits, "
+            f"✅ Saved {markdown_safe(deck.filename)}: {len(parsed.tokens)} tokens, {len(parsed.rows)} traits, "
             f"{num(parsed.health)} health in all.",
             ephemeral=True,
         )
@@ -344,12 +342,12 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         await interaction.response.defer(ephemeral=True, thinking=True)
         parsed = await self.parse_deck_from(None, saved)
         lines = [
-            f"{ELEMENT_ICONS[t.element]} **{shown(t.name)}** ({t.element}): {len(t.traits)} traits, HP {num(t.health)}, "
+            f"{ELEMENT_ICONS[t.element]} **{markdown_safe(t.name)}** ({t.element}): {len(t.traits)} traits, HP {num(t.health)}, "
             f"physical {num(t.physical_damage)}, magical {num(t.magical_damage)}"
             for t in parsed.tokens
         ]
         embed = discord.Embed(
-            title=f"Your deck: {shown(saved.file_name)}",
+            title=f"Your deck: {markdown_safe(saved.file_name)}",
             description=lines_within(lines, EmbedLimits.DESCRIPTION),
             color=COLOR_INFO,
         )

@@ -11,6 +11,7 @@ import io
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from rules.errors import InputProblem, RuleInputError
 
@@ -162,6 +163,16 @@ def read_csv(
         cells = {key: value for key, value in zip(keys, values) if key}
         rows.append(CsvRow(file, line, cells, tuple(values), tuple(headers)))
     return CsvTable(file, tuple(headers), keys, tuple(rows))
+
+
+def read_text_file(path: Path) -> str:
+    """A UTF-8 text file (with or without a byte-order mark) for the command line; a problem is a RuleInputError."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise RuleInputError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise RuleInputError(f"{path} is not UTF-8 text (byte {exc.start}); save it as 'CSV UTF-8'") from None
 
 
 def format_number(value: float) -> str:

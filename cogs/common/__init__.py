@@ -11,6 +11,7 @@ from cogs.common.embeds import (
     fit_embed,
     hp_bar,
     lines_within,
+    markdown_safe,
     tail_within,
     text_file,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "hp_bar",
     "is_gm",
     "lines_within",
+    "markdown_safe",
     "progress_bar",
     "read_text_attachment",
     "require_gm",

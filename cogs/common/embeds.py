@@ -31,6 +31,12 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def markdown_safe(text: str, limit: int | None = None) -> str:
+    """A user's text shown as written, not as markdown: clipped to `limit` first, so that a cut never leaves a
+    lone backslash escaping what follows."""
+    return discord.utils.escape_markdown(clip(text, limit) if limit is not None else text)
+
+
 def lines_within(lines: Iterable[str], limit: int, *, more: str = "… and {n} more") -> str:
     """Join lines, stopping before `limit` characters and saying how many were left out."""
     lines = list(lines)

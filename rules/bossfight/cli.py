@@ -10,6 +10,7 @@ from rules.bossfight.engine import calculate_attack
 from rules.bossfight.parsing import parse_bosses, parse_deck
 from rules.bossfight.report import format_breakdown
 from rules.bossfight.roster import BUILTIN_BOSSES, find_boss
+from rules.csvio import read_text_file
 from rules.errors import RuleInputError
 
 NAME = "bossfight"
@@ -25,19 +26,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=run)
 
 
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise RuleInputError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise RuleInputError(f"{path} is not UTF-8 text") from None
-
-
 def run(args: argparse.Namespace) -> int:
     boss_path = Path(args.boss)
     if boss_path.suffix.lower() == ".csv":
-        boss = parse_bosses(_read(boss_path), boss_path.name)[0]
+        boss = parse_bosses(read_text_file(boss_path), boss_path.name)[0]
     else:
         boss = find_boss(args.boss, BUILTIN_BOSSES)
         if boss is None:
@@ -45,6 +37,6 @@ def run(args: argparse.Namespace) -> int:
             raise RuleInputError(f"no built-in boss is called '{args.boss}'; the built-in bosses are: {names}")
     if args.hp is not None and not (math.isfinite(args.hp) and args.hp >= 0):
         raise RuleInputError(f"--hp {args.hp} is not a boss's HP: give a number of 0 or more")
-    deck = parse_deck(_read(args.deck), args.deck.name)
+    deck = parse_deck(read_text_file(args.deck), args.deck.name)
     print(format_breakdown(calculate_attack(boss, deck, args.hp)))
     return 0

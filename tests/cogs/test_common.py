@@ -3,7 +3,7 @@
 import discord
 from discord import app_commands
 
-from cogs.common import EmbedLimits, UserError, fit_embed, hp_bar, lines_within, progress_bar
+from cogs.common import EmbedLimits, UserError, fit_embed, hp_bar, lines_within, markdown_safe, progress_bar
 from cogs.common.errors import user_message
 from rules.errors import InputProblem, RuleInputError
 
@@ -18,6 +18,12 @@ def test_lines_within_says_how_many_were_left_out():
 
 def test_lines_within_keeps_everything_that_fits():
     assert lines_within(["a", "b"], 100) == "a\nb"
+
+
+def test_markdown_safe_clips_before_escaping():
+    assert markdown_safe("**boss_name**") == r"\*\*boss\_name\*\*"
+    # Clipping "ab_c" to 3 gives "ab…", not a dangling "ab\".
+    assert markdown_safe("ab_c", 3) == "ab…"
 
 
 def test_hp_bar_rounds_up_while_alive():

@@ -265,6 +265,9 @@ def test_cli_mistakes_are_one_line_errors(tmp_path, capsys):
     assert "error: deck.csv, row 2, column 'element': 'Ice' is not one of" in capsys.readouterr().err
     assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(tmp_path / "missing.csv")]) == 2
     assert "error: cannot read" in capsys.readouterr().err
+    deck.write_bytes("token\xe9".encode("latin-1"))
+    assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(deck)]) == 2
+    assert "deck.csv is not UTF-8 text (byte 5); save it as 'CSV UTF-8'" in capsys.readouterr().err
     deck.write_text(deck_csv("A,a,None,10,1,N,N,1,N,N"), encoding="utf-8")
     assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(deck), "--hp", "-1"]) == 2
     assert "error: --hp -1.0 is not a boss's HP: give a number of 0 or more" in capsys.readouterr().err
