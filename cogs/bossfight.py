@@ -43,8 +43,6 @@ DECK_COLUMNS_HELP = (
     "CSV: token, trait, element, health, physical_damage, physical_penetration, physical_resistance, "
     "magical_damage, magical_penetration, magical_resistance"
 )
-
-
 NAME_LIMIT = 100  # names in files are at most 100 characters; what a user typed is clipped to that
 
 
