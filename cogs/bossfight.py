@@ -39,10 +39,9 @@ from storage.bossfight import BossfightRepository, DamageTotal, Raid, RaidAlread
 ELEMENT_ICONS = {"Water": "💧", "Fire": "🔥", "Air": "🌪️", "Lightning": "⚡", "Earth": "🪨", "None": "◽"}
 MAX_UPLOADED_BOSSES = MAX_ROSTER_ROWS  # per server, across uploads: the roster and autocomplete read them all
 NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."
-DECK_COLUMNS_HELP = (
-    "CSV: token, trait, element, health, physical_damage, physical_penetration, physical_resistance, "
-    "magical_damage, magical_penetration, magical_resistance"
-)
+# Discord cuts option help at 100 characters: the column lists are written to fit.
+DECK_COLUMNS_HELP = "CSV: token, trait, element, health, then physical_ and magical_ damage, penetration, resistance"
+BOSS_COLUMNS_HELP = "CSV: name, level, element, health, then physical_ and magical_ damage, penetration, resistance"
 NAME_LIMIT = 100  # names in files are at most 100 characters; what a user typed is clipped to that
 
 
@@ -173,10 +172,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
 
     @app_commands.command(name="upload", description="GM: add bosses to this server's roster, or replace them by name.")
-    @app_commands.describe(
-        bosses=f"CSV: name, level, element, health, physical_damage, physical_penetration, physical_resistance, "
-        f"magical_damage, magical_penetration, magical_resistance (at most {MAX_ROSTER_ROWS} rows)"
-    )
+    @app_commands.describe(bosses=BOSS_COLUMNS_HELP)
     @gm_only()
     async def upload(self, interaction: discord.Interaction, bosses: discord.Attachment) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -235,7 +231,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         await interaction.response.send_message(embed=fit_embed(embed))
 
     @app_commands.command(name="attack", description="Attack this channel's boss with your deck.")
-    @app_commands.describe(deck=f"A deck CSV to attack with (default: your saved deck). {DECK_COLUMNS_HELP}")
+    @app_commands.describe(deck="A deck CSV to attack with (default: your saved deck; /bossfight deck save lists the columns)")
     async def attack(self, interaction: discord.Interaction, deck: discord.Attachment | None = None) -> None:
         raid = await self.repo.live_raid(interaction.channel_id)
         if raid is None:
@@ -277,7 +273,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     @app_commands.command(name="preview", description="Try a deck against a boss without attacking: nothing changes.")
     @app_commands.describe(
         boss="The boss from this server's roster (this channel's live one is tried at its current HP)",
-        deck=f"The deck CSV to try. {DECK_COLUMNS_HELP}",
+        deck="The deck CSV to try (/bossfight deck save lists the columns)",
     )
     @app_commands.autocomplete(boss=boss_autocomplete)
     async def preview(self, interaction: discord.Interaction, boss: str, deck: discord.Attachment) -> None:
