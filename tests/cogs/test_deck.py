@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -172,7 +173,8 @@ async def test_progress_edits_are_at_least_two_seconds_apart(harness, monkeypatc
     await wait_for(lambda: len(edits) >= 2, timeout=10)
     (first, _), (second, shown) = edits[:2]
     assert second - first >= 1.95  # the job reports every 0.5 s; the message shows one report per 2 s
-    assert "iteration " in shown and "best winrate **" in shown and "(start " in shown and "█" in shown
+    assert "iteration " in shown and "best winrate **" in shown and "(start " in shown
+    assert re.search(r"`[█░]{20}` \d+%", shown)  # how far the bar is filled depends on the machine's speed
     await h.click(message, "Cancel", h.alice)
     await h.settle()
 
