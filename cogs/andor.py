@@ -417,8 +417,7 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
 
     @monsters.command(name="upload", description="GM: add monsters to this server's bestiary, or replace them by name.")
     @app_commands.describe(
-        csv="CSV: name, hp, ap, attack_cost, attack_chance, damage_min, damage_max, block_chance, xp "
-        "[, crit_chance, crit_multiplier, damage_resistance]"
+        csv="CSV: name, hp, ap, attack_cost, attack_chance, damage_min, damage_max, block_chance, xp [, crit, DR]"
     )
     @gm_only()
     async def monsters_upload(self, interaction: discord.Interaction, csv: discord.Attachment) -> None:

@@ -56,7 +56,7 @@ from rules.deck.optimize import (
     keywords_without,
     optimize,
 )
-from rules.seeds import new_seed
+from rules.seeds import MAX_SEED, new_seed
 
 log = logging.getLogger("arena.deck")
 
@@ -68,7 +68,6 @@ MAX_DUEL_GAMES = 1_000_000
 MAX_JOBS = 4  # optimizations in the bot at once; each user has at most one
 PROGRESS_INTERVAL = 2.0  # seconds between edits of a job's message
 SHUTDOWN_GRACE = 5.0  # seconds a clean shutdown waits for running jobs to show where they stopped
-SEED_MAX = 2**53 - 1  # Discord's integer options stop at 2**53
 
 OPPONENT_HELP = "CSV with atk, def (and taunt, trample, distortion, first_strike, copies, cost); default: random"
 RUNNING_TITLE = "🃏 Optimizing a deck…"  # how a Cancel button pressed after a crash knows its message still says so
@@ -294,7 +293,7 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
         interaction: discord.Interaction,
         iterations: app_commands.Range[int, 1, MAX_OPTION] = 1000,
         games: app_commands.Range[int, 1, MAX_OPTION] = 1000,
-        seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
         opponent: discord.Attachment | None = None,
         taunt: bool = True,
         trample: bool = True,
@@ -394,7 +393,7 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
         deck_a: discord.Attachment,
         deck_b: discord.Attachment,
         games: app_commands.Range[int, 1, MAX_DUEL_GAMES] = 10_000,
-        seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
     ) -> None:
         a = await run_engine(self.bot, read_deck_csv, await read_text_attachment(deck_a), deck_a.filename)
         b = await run_engine(self.bot, read_deck_csv, await read_text_attachment(deck_b), deck_b.filename)
@@ -417,7 +416,7 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
     @app_commands.command(name="random", description="A random legal deck (30 cards, at most 2 copies), as a table and CSV.")
     @app_commands.describe(seed="Get the same deck again with its seed (default: a new one)")
     async def random_command(
-        self, interaction: discord.Interaction, seed: app_commands.Range[int, 0, SEED_MAX] | None = None
+        self, interaction: discord.Interaction, seed: app_commands.Range[int, 0, MAX_SEED] | None = None
     ) -> None:
         seed = seed if seed is not None else new_seed()
         deck = random_deck(set_list(), random.Random(seed))

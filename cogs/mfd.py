@@ -55,7 +55,7 @@ from rules.mfd.log import hp_text, mib
 from rules.mfd.models import BattleState, Casualty, OddsResult, Outcome, Roster
 from rules.mfd.odds import describe_odds, mean_rounds, outcome_rows, rate_text
 from rules.mfd.roster import BASE_COLUMNS, BUFF_COLUMNS, MAX_FIGHTERS, read_roster, write_roster
-from rules.seeds import new_seed
+from rules.seeds import MAX_SEED, new_seed
 from storage.mfd import MfdRepository, StaleUpdate, StoredBattle, encode_state
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,6 @@ ROSTER_LIMIT_MIB = 3  # see the module docstring
 ROSTER_LIMIT_BYTES = ROSTER_LIMIT_MIB * 1024 * 1024
 ROSTER_LIMIT_TEXT = f"{ROSTER_LIMIT_MIB} MiB (room for 20,000 fighters at up to 150 bytes a row)"
 MAX_ODDS_BATTLES = 10_000
-SEED_MAX = 2**53 - 1  # Discord's integer options stop at 2**53
 PROGRESS_INTERVAL = 2.0
 
 FILES_FOOTER = (f"{LOG_FILE} has every attack. Edit {HEROES_FINAL_FILE} or {VILLAINS_FINAL_FILE} and attach it to "
@@ -303,8 +302,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
 
     @app_commands.command(name="battle", description="GM: run a battle between a heroes CSV and a villains CSV here.")
     @app_commands.describe(
-        heroes=f"Heroes CSV, at most {ROSTER_LIMIT_MIB} MiB: Name, XP, BonusXP, BonusHP, BonusToHit, BonusToDefend, "
-               "AOE, …",
+        heroes=f"Heroes CSV, at most {ROSTER_LIMIT_MIB} MiB (columns: see /mfd template)",
         villains=f"Villains CSV, same columns, at most {ROSTER_LIMIT_MIB} MiB",
         max_rounds=f"Stop after this many rounds even if both sides stand (default: to the end, at most "
                    f"{SAFETY_ROUND_LIMIT})",
@@ -314,7 +312,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
     async def battle(self, interaction: discord.Interaction, heroes: discord.Attachment,
                      villains: discord.Attachment,
                      max_rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
-                     seed: app_commands.Range[int, 0, SEED_MAX] | None = None) -> None:
+                     seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
         await interaction.response.defer(thinking=True)
         h, v, warnings = await self.rosters(heroes, villains)
         seed = seed if seed is not None else new_seed()
@@ -398,7 +396,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
     async def odds(self, interaction: discord.Interaction, heroes: discord.Attachment, villains: discord.Attachment,
                    battles: app_commands.Range[int, 1, MAX_ODDS_BATTLES] = 1000,
                    max_rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
-                   seed: app_commands.Range[int, 0, SEED_MAX] | None = None) -> None:
+                   seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
         await interaction.response.defer(thinking=True)
         h, v, warnings = await self.rosters(heroes, villains)
         check_odds_work(h, v, battles)

@@ -236,7 +236,7 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
                         record, slot, note="⌛ That hand was out of date, so nothing was played. Here it is now.")
                     await interaction.response.edit_message(content=content, embed=embed, view=view)
                     return
-                raise UserError("⌛ That button was from an earlier moment of the match, so it changed nothing. "
+                raise UserError("That button was from an earlier moment of the match, so it changed nothing. "
                                 "Use the buttons on the match message as it is now.")
             problem = action_problem(record.state, action)
             if problem is not None:

@@ -105,3 +105,11 @@ async def test_a_click_discord_py_drops_silently_still_gets_an_error_id(harness,
     error_id = reply.content.split("`")[1]
     logged = [r for r in caplog.records if error_id in r.getMessage()]
     assert logged and "no answer within 0.05 s" in str(logged[0].exc_info[1])
+
+
+async def test_no_help_text_is_cut_by_discord(harness):
+    # discord.py shortens help over Discord's 100 characters, ending it with an ellipsis.
+    for group in harness.bot.tree.get_commands():
+        for command in group.walk_commands():
+            texts = [command.description] + [p.description for p in getattr(command, "parameters", [])]
+            assert not any(str(text).endswith("…") for text in texts), (command.qualified_name, texts)
