@@ -27,7 +27,8 @@ from storage import Database
 
 log = logging.getLogger("arena")
 
-ENGINE_WORKERS = 2  # engine jobs that run at once; more wait their turn
+ENGINE_WORKERS = 2  # quick engine calls that run at once; more wait their turn
+LONG_JOB_WORKERS = 2  # long engine jobs (simulations, whole battles) that run at once
 ANSWER_DEADLINE = 2.5  # seconds: Discord fails an interaction not answered within 3 s of being sent
 
 # Arena never joins voice channels, so the warnings about missing voice libraries are noise.
@@ -66,6 +67,7 @@ class ArenaBot(commands.Bot):
         )
         self.settings = settings
         self.engine_executor = ThreadPoolExecutor(ENGINE_WORKERS, thread_name_prefix="engine")
+        self.long_job_executor = ThreadPoolExecutor(LONG_JOB_WORKERS, thread_name_prefix="long-job")
         self.db: Database | None = None
         self.answer_deadline = ANSWER_DEADLINE
         self._background: set[asyncio.Task] = set()
@@ -123,6 +125,7 @@ class ArenaBot(commands.Bot):
             await self.db.close()
             self.db = None
         self.engine_executor.shutdown(wait=False, cancel_futures=True)
+        self.long_job_executor.shutdown(wait=False, cancel_futures=True)
 
 
 class UnansweredInteraction(RuntimeError):

@@ -33,6 +33,7 @@ from cogs.common import (
     progress_bar,
     read_text_attachment,
     run_engine,
+    run_long_engine,
     tail_within,
 )
 from rules.andor.bestiary import MAX_GUILD_MONSTERS, find_monster, merged, parse_monsters
@@ -542,7 +543,7 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
 
         progress = ProgressMessage(show, min_interval=PROGRESS_INTERVAL)
         try:
-            result, chart, per_attack = await run_engine(
+            result, chart, per_attack = await run_long_engine(
                 self.bot, simulate_with_chart, character, chosen, count, fights, seed, progress.report
             )
         finally:

@@ -42,6 +42,7 @@ from cogs.common import (
     read_text_attachment,
     report_error,
     run_engine,
+    run_long_engine,
     text_file,
 )
 from rules.deck.cards import Deck, Keyword, random_deck, read_deck_csv, set_list
@@ -399,7 +400,7 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
         b = await run_engine(self.bot, read_deck_csv, await read_text_attachment(deck_b), deck_b.filename)
         seed = seed if seed is not None else new_seed()
         await interaction.response.defer(thinking=True)
-        result = await run_engine(self.bot, duel, a, b, games, seed)
+        result = await run_long_engine(self.bot, duel, a, b, games, seed)
         s = result.score
         low, high = s.interval
         embed = discord.Embed(

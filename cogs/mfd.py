@@ -38,6 +38,7 @@ from cogs.common import (
     read_text_attachment,
     require_gm,
     run_engine,
+    run_long_engine,
     text_file,
 )
 from rules.errors import InputProblem
@@ -316,7 +317,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
         await interaction.response.defer(thinking=True)
         h, v, warnings = await self.rosters(heroes, villains)
         seed = seed if seed is not None else new_seed()
-        fought = await run_engine(self.bot, fight_new, h, v, seed, max_rounds, self.files_limit(interaction))
+        fought = await run_long_engine(self.bot, fight_new, h, v, seed, max_rounds, self.files_limit(interaction))
         previous = await self.repo.battle(interaction.channel_id)
         note = (f"This replaces the channel's previous battle (seed {previous.seed}, {previous.rounds_fought} "
                 "rounds fought)." if previous else "")
@@ -341,7 +342,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
         stored = await self.channel_battle(interaction)
         await interaction.response.defer(thinking=True)
         h, v, warnings = await self.rosters(heroes, villains)
-        fought = await run_engine(self.bot, fight_on, stored, rounds, h, v, self.files_limit(interaction))
+        fought = await run_long_engine(self.bot, fight_on, stored, rounds, h, v, self.files_limit(interaction))
         saved = await self.save(stored, fought, interaction.user.id)
         await interaction.followup.send(embed=run_embed(fought.run, warnings, continued=True),
                                         files=run_files(fought.run),
@@ -411,7 +412,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
 
         progress = ProgressMessage(show, min_interval=PROGRESS_INTERVAL)
         try:
-            odds, chart = await run_engine(self.bot, odds_with_chart, h, v, battles, seed, max_rounds, progress.report)
+            odds, chart = await run_long_engine(self.bot, odds_with_chart, h, v, battles, seed, max_rounds, progress.report)
         finally:
             await progress.close()  # on failure the error reply replaces the progress message
         chart_name = f"mfd-odds-{seed}.png"

@@ -16,7 +16,7 @@ from cogs.common.embeds import (
     text_file,
 )
 from cogs.common.errors import ArenaTree, ArenaView, UserError, answer_shown, error_reply, report_error
-from cogs.common.executor import run_engine
+from cogs.common.executor import run_engine, run_long_engine
 from cogs.common.progress import ProgressMessage, progress_bar
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "require_gm",
     "report_error",
     "run_engine",
+    "run_long_engine",
     "tail_within",
     "text_file",
 ]

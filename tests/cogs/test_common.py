@@ -113,3 +113,19 @@ async def test_no_help_text_is_cut_by_discord(harness):
         for command in group.walk_commands():
             texts = [command.description] + [p.description for p in getattr(command, "parameters", [])]
             assert not any(str(text).endswith("…") for text in texts), (command.qualified_name, texts)
+
+
+async def test_quick_engine_work_never_waits_behind_long_jobs(harness):
+    import threading
+
+    from bot import LONG_JOB_WORKERS
+    from tests.cogs.test_bossfight import DECK_400
+
+    release = threading.Event()
+    busy = [harness.bot.long_job_executor.submit(release.wait, 30) for _ in range(LONG_JOB_WORKERS)]
+    try:
+        (saved,) = harness.seen(await harness.run("bossfight deck save", harness.alice, deck=("deck.csv", DECK_400)))
+        assert saved.content.startswith("✅ Saved deck.csv")
+        assert not any(job.done() for job in busy)
+    finally:
+        release.set()
