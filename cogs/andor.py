@@ -25,6 +25,7 @@ from cogs.common import (
     EmbedLimits,
     ProgressMessage,
     UserError,
+    clip,
     error_reply,
     fit_embed,
     gm_only,
@@ -155,7 +156,7 @@ def fight_view(fight: Fight) -> discord.ui.View | None:
     living = [(i, m) for i, m in enumerate(state.monsters) if m.alive]
     if len(living) > 1:
         options = [
-            discord.SelectOption(label=f"{m.name} ({m.hp}/{m.max_hp} HP)"[:100], value=str(i), default=i == fight.target)
+            discord.SelectOption(label=clip(f"{m.name} ({m.hp}/{m.max_hp} HP)", 100), value=str(i), default=i == fight.target)
             for i, m in living
         ]
         view.add_item(TargetSelect(discord.ui.Select(
@@ -163,7 +164,7 @@ def fight_view(fight: Fight) -> discord.ui.View | None:
         )))
     target = state.monsters[fight.target]
     buttons = [
-        ("attack", f"Attack {target.name}"[:80], discord.ButtonStyle.danger, Action.attack(fight.target) in legal),
+        ("attack", clip(f"Attack {target.name}", 80), discord.ButtonStyle.danger, Action.attack(fight.target) in legal),
         ("potion", f"Potion ({state.player.potions})", discord.ButtonStyle.success, POTION in legal),
         ("flee", f"Flee ({FLEE_CHANCE}%)", discord.ButtonStyle.secondary, FLEE in legal),
         ("end", "End turn", discord.ButtonStyle.primary, True),
@@ -320,7 +321,7 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
     async def monster_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         wanted = " ".join(current.split()).lower()
         return [
-            app_commands.Choice(name=f"{m.name} (HP {m.hp}, XP {m.xp})"[:100], value=m.name)
+            app_commands.Choice(name=clip(f"{m.name} (HP {m.hp}, XP {m.xp})", 100), value=m.name)
             for key, m in (await self.book(interaction.guild_id)).items()
             if wanted in key
         ][:25]
@@ -444,8 +445,8 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
     @gm_only()
     async def monsters_remove(self, interaction: discord.Interaction, name: str) -> None:
         if not await self.repo.remove_monster(interaction.guild_id, name):
-            raise UserError(f"This server has no monster of its own called '{name[:60]}'.")
-        await interaction.response.send_message(f"✅ Removed {escape_markdown(name[:60])}.", ephemeral=True)
+            raise UserError(f"This server has no monster of its own called '{clip(name, 60)}'.")
+        await interaction.response.send_message(f"✅ Removed {escape_markdown(clip(name, 60))}.", ephemeral=True)
 
     # --- fights ----------------------------------------------------------------------------------------
 
