@@ -12,6 +12,7 @@ from rules.andor.engine import MAX_MONSTERS, apply, outcome, start_fight, update
 from rules.andor.models import Character
 from rules.andor.simulate import MAX_ROUNDS, simulate
 from rules.andor.text import crit_text, describe_event, per_attack_lines, summary_lines
+from rules.csvio import read_text_file
 from rules.errors import RuleInputError
 from rules.seeds import new_seed
 
@@ -50,11 +51,7 @@ def _fight_options(parser: argparse.ArgumentParser) -> None:
 def _book(path: Path | None):
     extra = []
     if path is not None:
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except OSError as exc:
-            raise RuleInputError(f"{path}: cannot be read ({exc.strerror})") from None
-        extra = parse_monsters(text, path.name)
+        extra = parse_monsters(read_text_file(path), path.name)
     return merged(extra)
 
 

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from rules.csvio import read_text_file
 from rules.deck.cards import Keyword, random_deck, read_deck_csv, set_list
 from rules.deck.chart import winrate_chart_png
 from rules.deck.optimize import (
@@ -73,10 +74,7 @@ def _write(path: Path, data: str | bytes) -> None:
 
 
 def _read_deck(path: Path, keywords=None):
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleInputError(f"{path}: cannot be read ({exc})") from None
+    text = read_text_file(path)
     return read_deck_csv(text, path.name) if keywords is None else read_deck_csv(text, path.name, keywords)
 
 
