@@ -31,6 +31,7 @@ from cogs.common import (
     gm_only,
     hp_bar,
     lines_within,
+    markdown_safe,
     progress_bar,
     read_text_attachment,
     run_engine,
@@ -446,7 +447,7 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
     async def monsters_remove(self, interaction: discord.Interaction, name: str) -> None:
         if not await self.repo.remove_monster(interaction.guild_id, name):
             raise UserError(f"This server has no monster of its own called '{clip(name, 60)}'.")
-        await interaction.response.send_message(f"✅ Removed {escape_markdown(clip(name, 60))}.", ephemeral=True)
+        await interaction.response.send_message(f"✅ Removed {markdown_safe(name, 60)}.", ephemeral=True)
 
     # --- fights ----------------------------------------------------------------------------------------
 

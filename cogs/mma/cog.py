@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import UserError, clip, run_engine
+from cogs.common import UserError, markdown_safe, run_engine
 from cogs.mma import render
 from cogs.mma.items import COG_NAME, HandSelect, MatchButton
 from rules.mma.ai import play_move
@@ -50,8 +50,7 @@ BUTTON_KINDS = {"draw": DRAW, "skip": SKIP_DRAW, "end": END_TURN}
 
 
 def display_name(user: discord.abc.User) -> str:
-    # Clipped before escaping, so a cut never leaves a lone backslash that would escape what follows.
-    return discord.utils.escape_markdown(clip(user.display_name, NAME_LIMIT))
+    return markdown_safe(user.display_name, NAME_LIMIT)
 
 
 def feed_lines(events: list[Event], names: tuple[str, str]) -> list[str]:
