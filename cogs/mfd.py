@@ -21,7 +21,6 @@ from pathlib import Path
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.utils import escape_markdown
 
 from cogs.common import (
     COLOR_DEFEAT,
@@ -34,6 +33,7 @@ from cogs.common import (
     fit_embed,
     gm_only,
     lines_within,
+    markdown_safe,
     progress_bar,
     read_text_attachment,
     require_gm,
@@ -70,10 +70,6 @@ PROGRESS_INTERVAL = 2.0
 
 FILES_FOOTER = (f"{LOG_FILE} has every attack. Edit {HEROES_FINAL_FILE} or {VILLAINS_FINAL_FILE} and attach it to "
                 "/mfd continue to bring in reinforcements or heal.")
-
-
-def escaped(text: str) -> str:
-    return escape_markdown(text)
 
 
 # --- work done in the engine executor -------------------------------------------------------------------
@@ -124,7 +120,7 @@ def headline(outcome: Outcome, last_round: int) -> tuple[str, discord.Color]:
 
 
 def standing_field(embed: discord.Embed, roster: Roster) -> None:
-    lines = [f"{escaped(f.name)}: {hp_text(f.hp)} HP" for f in roster.fighters]
+    lines = [f"{markdown_safe(f.name)}: {hp_text(f.hp)} HP" for f in roster.fighters]
     embed.add_field(name=f"{roster.side} standing ({len(lines)})",
                     value=lines_within(lines, EmbedLimits.FIELD_VALUE) if lines else "No one.", inline=True)
 
@@ -135,7 +131,7 @@ def fallen_lines(fallen: tuple[Casualty, ...], line_chars: int = 300) -> list[st
     groups: dict[tuple[int, str], list[str]] = {}
     for c in fallen:
         groups.setdefault((c.round, c.side), []).append(
-            escaped(c.name) + (f" (with {escaped(c.linked_to)})" if c.linked_to else ""))
+            markdown_safe(c.name) + (f" (with {markdown_safe(c.linked_to)})" if c.linked_to else ""))
     lines = []
     for (number, side), names in groups.items():
         shown, size = [], 0
@@ -199,7 +195,7 @@ def odds_embed(odds: OddsResult, warnings: list[InputProblem], chart_name: str) 
                           description="\n".join(lines), color=COLOR_INFO)
     for side, names, survivals in (("Heroes", odds.hero_names, odds.hero_survivals),
                                    ("Villains", odds.villain_names, odds.villain_survivals)):
-        rows = [f"{escaped(n)}: {count / odds.battles:.1%}" for n, count in zip(names, survivals)]
+        rows = [f"{markdown_safe(n)}: {count / odds.battles:.1%}" for n, count in zip(names, survivals)]
         embed.add_field(name=f"{side}: survival rate", value=lines_within(rows, EmbedLimits.FIELD_VALUE),
                         inline=True)
     warning_field(embed, warnings)
