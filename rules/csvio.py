@@ -122,12 +122,7 @@ def read_csv(
     text = text.removeprefix("\ufeff")
     required = [normalize_header(c) for c in required]
     known = set(required) | {normalize_header(c) for c in optional}
-    reader = csv.reader(io.StringIO(text, newline=""), skipinitialspace=True)
-    try:
-        lines = [(reader.line_num, row) for row in reader]
-    except csv.Error as exc:
-        raise RuleInputError(InputProblem(f"is not valid CSV ({exc})", file, reader.line_num)) from None
-    lines = [(n, row) for n, row in lines if any(cell.strip() for cell in row)]
+    lines = [(n, row) for n, row in _records(text, file) if any(cell.strip() for cell in row)]
     if not lines:
         raise RuleInputError(InputProblem("is empty; a header row and at least one data row are needed", file))
     header_line, headers = lines[0]
@@ -163,6 +158,37 @@ def read_csv(
         cells = {key: value for key, value in zip(keys, values) if key}
         rows.append(CsvRow(file, line, cells, tuple(values), tuple(headers)))
     return CsvTable(file, tuple(headers), keys, tuple(rows))
+
+
+def _records(text: str, file: str) -> list[tuple[int, list[str]]]:
+    """Each record with the line it starts on; a quote left open is an error at the row where it opens."""
+    reader = csv.reader(io.StringIO(text, newline=""), skipinitialspace=True)
+    records: list[tuple[int, list[str]]] = []
+    start = 1
+    try:
+        for row in reader:
+            records.append((start, row))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise RuleInputError(InputProblem(f"is not valid CSV ({exc})", file, reader.line_num)) from None
+    # A quote that is never closed swallows the rest of the file into the last record's last cell, which
+    # the lenient reader accepts; a strict reader of that record alone tells it from a closed quote.
+    if records:
+        last_start = records[-1][0]
+        tail = "".join(io.StringIO(text, newline="").readlines()[last_start - 1 :])
+        try:
+            for _ in csv.reader(io.StringIO(tail, newline=""), skipinitialspace=True, strict=True):
+                pass
+        except csv.Error as exc:
+            if "end of data" in str(exc):
+                raise RuleInputError(
+                    InputProblem(
+                        'has a quote (") that opens here and is never closed; close it, or remove it',
+                        file,
+                        last_start,
+                    )
+                ) from None
+    return records
 
 
 def read_text_file(path: Path) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rules.bossfight.models import Boss
+from rules.bossfight.models import Boss, hp_after
 from storage.database import Database
 
 
@@ -173,8 +173,9 @@ class BossfightRepository:
                 live = await cursor.fetchone()
             if live is None:
                 raise RaidNotLive()
+            hp = max(0.0, hp_after(live["hp"], damage))
             async with conn.execute(
-                "UPDATE bossfight_raids SET hp = max(0, hp - ?) WHERE id = ? RETURNING *", (damage, live["id"])
+                "UPDATE bossfight_raids SET hp = ? WHERE id = ? RETURNING *", (hp, live["id"])
             ) as cursor:
                 row = await cursor.fetchone()
             defeated_now = row["hp"] <= 0

@@ -1,4 +1,9 @@
-"""Boss raid: a player's token deck against a boss (rules: bossfight.md and RULINGS.md section 1).
+"""Boss raid: a player's token deck against a boss (rules: bossfight.md and RULINGS.md sections 1 and 6).
+
+Rulings of section 6 played here:
+- HP after damage (the boss's and the deck's) is rounded to 6 decimals before it is compared with 0, so
+  decimal damage that adds up to the HP fells the boss (333.3 + 333.3 + 333.4 fell 1000 HP); damage itself
+  is shown and summed unrounded.
 
 Choices where the documents are silent:
 - A deck may hold at most MAX_DECK_ROWS trait rows and every number is at most MAX_STAT, so sums and

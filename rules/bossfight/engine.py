@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from rules.bossfight.models import ELEMENTS, Boss, Deck
+from rules.bossfight.models import ELEMENTS, Boss, Deck, hp_after
 
 # Index distance around the element cycle -> modifier; any other distance is neutral.
 ELEMENT_RULE: dict[int, float] = {1: 2.0, 4: 0.5, 0: 0.0}
@@ -99,11 +99,11 @@ class AttackBreakdown:
 
     @property
     def boss_hp_after(self) -> float:
-        return max(0.0, self.boss_hp_before - self.damage_to_boss)
+        return max(0.0, hp_after(self.boss_hp_before, self.damage_to_boss))
 
     @property
     def deck_hp_after(self) -> float:
-        return self.deck_health - self.damage_to_deck
+        return hp_after(self.deck_health, self.damage_to_deck)
 
     @property
     def deck_survives(self) -> bool:

@@ -13,6 +13,16 @@ Element = Literal["Water", "Fire", "Air", "Lightning", "Earth", "None"]
 MAX_STAT = 1e12
 MAX_DECK_ROWS = 500
 MAX_ROSTER_ROWS = 200
+HP_DECIMALS = 6
+
+
+def hp_after(hp: float, damage: float) -> float:
+    """HP left after `damage`, rounded to HP_DECIMALS (RULINGS 6).
+
+    Decimal damage such as 333.3 + 333.3 + 333.4 leaves float noise (2.8e-14) that would keep a 1000-HP
+    boss alive at "0/1000"; HP and damage are compared after rounding instead.
+    """
+    return round(hp - damage, HP_DECIMALS) + 0.0  # + 0.0 turns a rounded -0.0 into 0.0
 
 
 class _Frozen(BaseModel):

@@ -76,6 +76,38 @@ async def test_spawn_attack_twice_status_and_the_fall(harness):
         "❌ There is no boss in this channel. A GM can start a raid with `/bossfight spawn`.")
 
 
+async def test_three_decimal_attacks_fell_the_boss_with_the_announcement(harness):
+    # RULINGS 6: 333.3 + 333.3 + 333.4 fell a 1000-HP boss; unrounded it stayed alive at "0/1000".
+    h = harness
+    await spawn(h)
+    replies = []
+    for user, damage in ((h.alice, "333.3"), (h.bob, "333.3"), (h.alice, "333.4")):
+        deck = csv(DECK_HEADER, f"Fox,Bite,None,1000,{damage},N,N,0,N,N")
+        replies.append(await run(h, "bossfight attack", user, deck=("deck.csv", deck)))
+    assert "666.7/1000" in replies[0][0].embed.description
+    assert "333.4/1000" in replies[1][0].embed.description
+    hit, announcement = replies[2]
+    assert "0/1000" in hit.embed.description
+    assert "Boss HP: 333.4 - 333.4 -> 0 (defeated)" in hit.files["attack-breakdown.txt"].decode()
+    assert announcement.embed.title == "🏆 Inu Dogemon has fallen!"
+    board = announcement.embed.description.splitlines()
+    assert board[1:3] == ["🥇 <@800000000000000002>: 666.7 damage (2 attacks)",
+                          "🥈 <@800000000000000003>: 333.3 damage (1 attack)"]
+    (raid,) = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids")
+    assert tuple(raid) == ("defeated", 0)
+
+
+async def test_one_attack_whose_tokens_add_up_to_the_hp_in_decimals_fells_the_boss(harness):
+    h = harness
+    await spawn(h)
+    deck = csv(DECK_HEADER, *(f"T{i},Bite,None,1000,{d},N,N,0,N,N" for i, d in enumerate(("200.7", "311.4", "487.9"))))
+    hit, announcement = await run(h, "bossfight attack", h.alice, deck=("deck.csv", deck))
+    assert hit.embed.title == "⚔️ Alice hits Inu Dogemon for 1000"
+    assert announcement.embed.title == "🏆 Inu Dogemon has fallen!"
+    (raid,) = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids")
+    assert tuple(raid) == ("defeated", 0)
+
+
 async def test_the_attack_reply_can_be_checked_by_hand(harness):
     # examples/bossfight/deck.csv against Axieom Asmodeus (Water, 25000 HP, physical 2000 resisted, magical 1500
     # penetrating): Ember Fox (Fire) 1000 x 0.5 + 500 x 1 x 0.5 = 750, Gale Hawk 0, Stone Golem (Earth,
@@ -190,6 +222,17 @@ async def test_bad_deck_gets_the_specific_error_privately_and_nothing_is_stored(
     assert await h.bot.db.fetch_all("SELECT * FROM bossfight_decks") == []
     (raid,) = await h.bot.db.fetch_all("SELECT hp FROM bossfight_raids")
     assert raid["hp"] == 1000
+
+
+async def test_a_quote_never_closed_is_refused_at_the_row_it_opens(harness):
+    h = harness
+    await spawn(h)
+    bad = csv(DECK_HEADER, "Fox,Bite,Fire,500,300,N,Y,0,N,N", '"Blade,Cut,Fire,500,300,N,Y,0,N,N',
+              "Owl,Hoot,Air,700,0,N,N,100,N,N")
+    (reply,) = await run(h, "bossfight attack", h.alice, deck=("mine.csv", bad))
+    assert reply.ephemeral and reply.content == (
+        '❌ mine.csv, row 3: has a quote (") that opens here and is never closed; close it, or remove it')
+    assert await h.bot.db.fetch_all("SELECT * FROM bossfight_attacks") == []
 
 
 async def test_bad_boss_csv_is_refused_and_nothing_is_stored(harness):

@@ -149,6 +149,34 @@ def test_current_hp_is_the_starting_point():
 
 # --- the built-in roster ----------------------------------------------------------------------------------
 
+# --- RULINGS 6: HP and damage compared after rounding to 6 decimals -------------------------------------
+
+def test_three_decimal_attacks_fell_a_1000_hp_boss():
+    hp = 1000.0
+    results = []
+    for damage in (333.3, 333.3, 333.4):
+        result = calculate_attack(boss(), parse_deck(deck_csv(f"Fox,Bite,None,10,{damage},N,N,0,N,N")), hp)
+        hp = result.boss_hp_after
+        results.append((result.damage_to_boss, hp, result.boss_defeated))
+    # Unrounded, 1000 - 333.3 - 333.3 - 333.4 leaves 5.7e-14: a "0/1000" boss still alive.
+    assert results == [(333.3, 666.7, False), (333.3, 333.4, False), (333.4, 0.0, True)]
+
+
+def test_one_attack_whose_token_damages_add_up_to_the_boss_hp_in_decimals_fells_it():
+    deck = parse_deck(deck_csv(*(f"T{i},Bite,None,10,{d},N,N,0,N,N" for i, d in enumerate((200.7, 311.4, 487.9)))))
+    result = calculate_attack(boss(), deck)
+    # Added as floats the three come to 999.9999999999999, which leaves 1.1e-13 HP unrounded.
+    assert result.damage_to_boss == 999.9999999999999
+    assert (result.boss_hp_after, result.boss_defeated) == (0.0, True)
+
+
+def test_a_deck_left_with_float_noise_is_knocked_out_at_exactly_0():
+    # 0.1 + 0.2 health against 0.3 damage leaves 5.6e-17 unrounded: the deck would survive on noise.
+    deck = parse_deck(deck_csv("Fox,Bite,None,0.1,1,N,N,0,N,N", "Fox,Claw,None,0.2,0,N,N,0,N,N"))
+    result = calculate_attack(boss(physical_damage=0.3), deck)
+    assert (result.deck_hp_after, result.deck_survives) == (0.0, False)
+
+
 def test_builtin_roster_has_one_boss_per_element_and_the_documents_bosses():
     assert {b.element for b in BUILTIN_BOSSES} >= {"Water", "Fire", "Air", "Lightning", "Earth"}
     asmodeus = find_boss("axieom asmodeus", BUILTIN_BOSSES)
