@@ -31,14 +31,13 @@ from cogs.common import (
     gm_only,
     hp_bar,
     lines_within,
-    markdown_safe,
     progress_bar,
-    read_text_attachment,
     run_engine,
     run_long_engine,
     tail_within,
 )
-from rules.andor.bestiary import MAX_GUILD_MONSTERS, find_monster, merged, parse_monsters
+from cogs.common.uploads import RosterWords, UploadedRoster, choices
+from rules.andor.bestiary import MAX_GUILD_MONSTERS, builtin_monsters, parse_monsters
 from rules.andor.engine import MAX_MONSTERS, apply, legal_actions, outcome, settle, start_fight, updated_character
 from rules.andor.models import (
     DEATH_XP_LOSS_PERCENT,
@@ -58,8 +57,9 @@ from rules.andor.models import (
 from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
 from rules.andor.text import crit_text, describe_event, matchup_lines, per_attack_lines, summary_lines
 from rules.csvio import format_number as num
+from rules.roster import name_key
 from rules.seeds import MAX_SEED, new_seed
-from storage.andor import AndorRepository, Fight, FightAlreadyLive, TooManyMonsters
+from storage.andor import AndorRepository, Fight, FightAlreadyLive
 from storage.database import StaleUpdate
 
 log = logging.getLogger(__name__)
@@ -298,6 +298,10 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self.repo = AndorRepository(bot.db)
+        self.monsters_roster = UploadedRoster(
+            bot, bot.db, model=Monster, builtin=builtin_monsters, parse=parse_monsters, limit=MAX_GUILD_MONSTERS,
+            words=RosterWords("monster", "monsters", "bestiary", "/andor bestiary", "/andor monsters remove"),
+        )
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(FightButton, TargetSelect)
@@ -307,33 +311,21 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
 
     # --- helpers ---------------------------------------------------------------------------------------
 
-    async def book(self, guild_id: int) -> dict[str, Monster]:
-        return merged(await self.repo.guild_monsters(guild_id))
-
     async def my_character(self, interaction: discord.Interaction) -> Character:
         return await self.repo.character(interaction.guild_id, interaction.user.id) or Character()
 
     async def matchup(self, interaction: discord.Interaction, monster: str, seed: int | None) -> tuple[Monster, Character, int]:
         """The monster asked for, the member's character, and the seed (a new one unless given)."""
-        chosen = find_monster(await self.book(interaction.guild_id), monster)
+        chosen = await self.monsters_roster.find(interaction.guild_id, monster)
         seed = seed if seed is not None else new_seed()
         return chosen, await self.my_character(interaction), seed
 
     async def monster_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        wanted = " ".join(current.split()).lower()
-        return [
-            app_commands.Choice(name=clip(f"{m.name} (HP {m.hp}, XP {m.xp})", 100), value=m.name)
-            for key, m in (await self.book(interaction.guild_id)).items()
-            if wanted in key
-        ][:25]
+        book = await self.monsters_roster.book(interaction.guild_id)
+        return choices(book.values(), current, lambda m: f"{m.name} (HP {m.hp}, XP {m.xp})")
 
     async def own_monster_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        wanted = " ".join(current.split()).lower()
-        return [
-            app_commands.Choice(name=m.name, value=m.name)
-            for m in await self.repo.guild_monsters(interaction.guild_id)
-            if wanted in m.name.lower()
-        ][:25]
+        return choices(await self.monsters_roster.uploaded(interaction.guild_id), current, lambda m: m.name)
 
     # --- character -------------------------------------------------------------------------------------
 
@@ -393,8 +385,8 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
     @app_commands.describe(name="A monster to show in detail, with your odds against it")
     @app_commands.autocomplete(name=monster_autocomplete)
     async def bestiary(self, interaction: discord.Interaction, name: str | None = None) -> None:
-        own = {m.name.lower() for m in await self.repo.guild_monsters(interaction.guild_id)}
-        book = await self.book(interaction.guild_id)
+        own = {name_key(m.name) for m in await self.monsters_roster.uploaded(interaction.guild_id)}
+        book = await self.monsters_roster.book(interaction.guild_id)
         if name is None:
             embed = discord.Embed(
                 title=f"Bestiary ({len(book)})",
@@ -404,11 +396,11 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
             embed.set_footer(text="/andor bestiary name:<monster> for details · GMs add monsters with /andor monsters upload")
             await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
             return
-        monster = find_monster(book, name)
+        monster = await self.monsters_roster.find(interaction.guild_id, name)
         you = await self.my_character(interaction)
         per_attack = await run_engine(self.bot, per_attack_lines, you, monster, escape_markdown(monster.name))
         embed = discord.Embed(
-            title=escape_markdown(monster.name), description=monster_line(monster, monster.name.lower() in own), color=COLOR_INFO
+            title=escape_markdown(monster.name), description=monster_line(monster, name_key(monster.name) in own), color=COLOR_INFO
         )
         for field_name, value in [
             ("AP / attack cost", f"{monster.ap} / {monster.attack_cost} ({monster.ap // monster.attack_cost} attacks a turn)"),
@@ -424,30 +416,20 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
     )
     @gm_only()
     async def monsters_upload(self, interaction: discord.Interaction, csv: discord.Attachment) -> None:
-        text = await read_text_attachment(csv)
-        parsed = await run_engine(self.bot, parse_monsters, text, csv.filename)
-        try:
-            total = await self.repo.save_monsters(interaction.guild_id, parsed, interaction.user.id, limit=MAX_GUILD_MONSTERS)
-        except TooManyMonsters as too_many:
-            raise UserError(
-                f"This upload would give the server {too_many.total} monsters; the limit is {too_many.limit}. "
-                "Nothing was saved; remove some with `/andor monsters remove`."
-            ) from None
+        parsed, total = await self.monsters_roster.upload(interaction, csv)
         embed = discord.Embed(
             title=f"Bestiary updated: {len(parsed)} monster{'s' * (len(parsed) != 1)} saved ({total} of this server's own)",
             description=lines_within([monster_line(m, True) for m in parsed], EmbedLimits.DESCRIPTION),
             color=COLOR_VICTORY,
         )
-        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+        await interaction.followup.send(embed=fit_embed(embed), ephemeral=True)
 
     @monsters.command(name="remove", description="GM: remove one of this server's own monsters.")
     @app_commands.describe(name="The monster (a built-in one it replaced comes back)")
     @app_commands.autocomplete(name=own_monster_autocomplete)
     @gm_only()
     async def monsters_remove(self, interaction: discord.Interaction, name: str) -> None:
-        if not await self.repo.remove_monster(interaction.guild_id, name):
-            raise UserError(f"This server has no monster of its own called '{clip(name, 60)}'.")
-        await interaction.response.send_message(f"✅ Removed {markdown_safe(name, 60)}.", ephemeral=True)
+        await self.monsters_roster.remove(interaction, name)
 
     # --- fights ----------------------------------------------------------------------------------------
 

@@ -30,19 +30,19 @@ from cogs.common import (
     run_engine,
     text_file,
 )
-from rules.bossfight import BUILTIN_BOSSES, AttackBreakdown, Boss, Deck, calculate_attack, find_boss, parse_bosses, parse_deck
-from rules.bossfight.models import MAX_ROSTER_ROWS
+from cogs.common.uploads import RosterWords, UploadedRoster, choices
+from rules.bossfight import BUILTIN_BOSSES, AttackBreakdown, Boss, Deck, calculate_attack, parse_bosses, parse_deck
+from rules.bossfight.models import MAX_GUILD_BOSSES
 from rules.bossfight.report import format_breakdown, format_modifier
 from rules.csvio import format_number as num
-from storage.bossfight import BossfightRepository, DamageTotal, Raid, RaidAlreadyLive, RaidNotLive, RosterFull, SavedDeck
+from rules.roster import name_key
+from storage.bossfight import BossfightRepository, DamageTotal, Raid, RaidAlreadyLive, RaidNotLive, SavedDeck
 
 ELEMENT_ICONS = {"Water": "💧", "Fire": "🔥", "Air": "🌪️", "Lightning": "⚡", "Earth": "🪨", "None": "◽"}
-MAX_UPLOADED_BOSSES = MAX_ROSTER_ROWS  # per server, across uploads: the roster and autocomplete read them all
 NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."
 # Discord cuts option help at 100 characters: the column lists are written to fit.
 DECK_COLUMNS_HELP = "CSV: token, trait, element, health, then physical_ and magical_ damage, penetration, resistance"
 BOSS_COLUMNS_HELP = "CSV: name, level, element, health, then physical_ and magical_ damage, penetration, resistance"
-NAME_LIMIT = 100  # names in files are at most 100 characters; what a user typed is clipped to that
 
 
 def describe_boss(boss: Boss) -> str:
@@ -118,30 +118,20 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self.repo = BossfightRepository(bot.db)
+        self.bosses = UploadedRoster(
+            bot, bot.db, model=Boss, builtin=lambda: BUILTIN_BOSSES, parse=parse_bosses, limit=MAX_GUILD_BOSSES,
+            words=RosterWords("boss", "bosses", "roster", "/bossfight roster", "/bossfight remove"),
+        )
 
     # --- helpers ---------------------------------------------------------------------------------------
 
     async def roster(self, guild_id: int) -> list[Boss]:
-        """Built-in bosses, with the guild's uploads added or replacing them by name."""
-        by_name = {b.name.lower(): b for b in BUILTIN_BOSSES}
-        by_name.update({b.name.lower(): b for b in await self.repo.uploaded_bosses(guild_id)})
-        return sorted(by_name.values(), key=lambda b: (b.level, b.name.lower()))
-
-    async def find_roster_boss(self, guild_id: int, name: str) -> Boss:
-        boss = find_boss(name, await self.roster(guild_id))
-        if boss is None:
-            raise UserError(f"There is no boss called '{markdown_safe(name, NAME_LIMIT)}' in this server's roster; "
-                            "`/bossfight roster` lists them.")
-        return boss
+        """The guild's roster by level, then name."""
+        return sorted((await self.bosses.book(guild_id)).values(), key=lambda b: (b.level, name_key(b.name)))
 
     async def boss_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         bosses = await self.roster(interaction.guild_id)
-        wanted = current.strip().lower()
-        return [
-            app_commands.Choice(name=clip(f"{b.name} (level {num(b.level)}, {b.element})", NAME_LIMIT), value=b.name)
-            for b in bosses
-            if wanted in b.name.lower()
-        ][:25]
+        return choices(bosses, current, lambda b: f"{b.name} (level {num(b.level)}, {b.element})")
 
     async def saved_deck_or_refuse(self, interaction: discord.Interaction) -> SavedDeck:
         saved = await self.repo.saved_deck(interaction.guild_id, interaction.user.id)
@@ -175,16 +165,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     @app_commands.describe(bosses=BOSS_COLUMNS_HELP)
     @gm_only()
     async def upload(self, interaction: discord.Interaction, bosses: discord.Attachment) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await read_text_attachment(bosses)
-        parsed = await run_engine(self.bot, parse_bosses, text, bosses.filename)
-        try:
-            await self.repo.save_bosses(interaction.guild_id, parsed, interaction.user.id, limit=MAX_UPLOADED_BOSSES)
-        except RosterFull as full:
-            raise UserError(
-                f"With {bosses.filename} this server would have {full.uploaded} uploaded bosses; the limit is "
-                f"{full.limit}. Remove some with `/bossfight remove` first; nothing was saved."
-            ) from None
+        parsed, _ = await self.bosses.upload(interaction, bosses)
         embed = discord.Embed(
             title=f"Roster updated: {len(parsed)} boss{'es' if len(parsed) != 1 else ''} saved",
             description=lines_within([describe_boss(b) for b in parsed], EmbedLimits.DESCRIPTION),
@@ -197,13 +178,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     @app_commands.autocomplete(boss=boss_autocomplete)
     @gm_only()
     async def remove(self, interaction: discord.Interaction, boss: str) -> None:
-        if not await self.repo.remove_boss(interaction.guild_id, boss):
-            raise UserError(f"This server has no uploaded boss called '{markdown_safe(boss, NAME_LIMIT)}'; built-in bosses stay.")
-        restored = find_boss(boss, BUILTIN_BOSSES)
-        note = f" The built-in {markdown_safe(restored.name)} is back in the roster." if restored else ""
-        await interaction.response.send_message(
-            f"✅ Removed {markdown_safe(boss, NAME_LIMIT)}. A raid already running against it goes on.{note}", ephemeral=True
-        )
+        await self.bosses.remove(interaction, boss, note=" A raid already running against it goes on.")
 
     # --- raids -----------------------------------------------------------------------------------------
 
@@ -212,7 +187,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     @app_commands.autocomplete(boss=boss_autocomplete)
     @gm_only()
     async def spawn(self, interaction: discord.Interaction, boss: str, replace: bool = False) -> None:
-        chosen = await self.find_roster_boss(interaction.guild_id, boss)
+        chosen = await self.bosses.find(interaction.guild_id, boss)
         try:
             raid = await self.repo.spawn(
                 interaction.guild_id, interaction.channel_id, chosen, interaction.user.id, replace=replace
@@ -278,11 +253,11 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     @app_commands.autocomplete(boss=boss_autocomplete)
     async def preview(self, interaction: discord.Interaction, boss: str, deck: discord.Attachment) -> None:
         live = await self.repo.live_raid(interaction.channel_id)
-        if live is not None and live.boss.name.lower() == boss.strip().lower():
+        if live is not None and name_key(live.boss.name) == name_key(boss):
             # The boss as it was spawned (a later upload may have changed the roster's), at its current HP.
             chosen, hp, max_hp = live.boss, live.hp, live.max_hp
         else:
-            chosen = await self.find_roster_boss(interaction.guild_id, boss)
+            chosen = await self.bosses.find(interaction.guild_id, boss)
             hp, max_hp = None, chosen.health
         await interaction.response.defer(ephemeral=True, thinking=True)
         parsed = await self.parse_deck_from(deck, None)

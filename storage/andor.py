@@ -1,11 +1,11 @@
-"""Andor's Trail storage: characters, the guild's uploaded monsters, and fights saved after every click."""
+"""Andor's Trail storage: characters and fights saved after every click (uploaded monsters are in storage.uploads)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rules.andor.models import Character, FightState, Monster
+from rules.andor.models import Character, FightState
 from storage.database import Database, StaleUpdate
 
 
@@ -29,12 +29,6 @@ class FightAlreadyLive(Exception):
     def __init__(self, fight: Fight):
         super().__init__(fight.id)
         self.fight = fight
-
-
-class TooManyMonsters(Exception):
-    def __init__(self, total: int, limit: int):
-        super().__init__(total)
-        self.total, self.limit = total, limit
 
 
 # Settles a finished fight: the stored character (None when the member never set one) -> the character
@@ -107,36 +101,6 @@ class AndorRepository:
             "updated_at = excluded.updated_at",
             (guild_id, user_id, character.model_dump_json()),
         )
-
-    # --- the guild's monsters ----------------------------------------------------------------------------
-
-    async def guild_monsters(self, guild_id: int) -> list[Monster]:
-        rows = await self.db.fetch_all(
-            "SELECT monster_json FROM andor_monsters WHERE guild_id = ? ORDER BY name_key", (guild_id,)
-        )
-        return [Monster.model_validate_json(r["monster_json"]) for r in rows]
-
-    async def save_monsters(self, guild_id: int, monsters: list[Monster], uploaded_by: int, *, limit: int) -> int:
-        """Add or replace (by name) the monsters; refuses (TooManyMonsters) past `limit` in the guild."""
-        async with self.db.transaction() as conn:
-            await conn.executemany(
-                "INSERT INTO andor_monsters (guild_id, name_key, monster_json, uploaded_by) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (guild_id, name_key) DO UPDATE SET monster_json = excluded.monster_json, "
-                "uploaded_by = excluded.uploaded_by, uploaded_at = excluded.uploaded_at",
-                [(guild_id, m.name.lower(), m.model_dump_json(), uploaded_by) for m in monsters],
-            )
-            async with conn.execute("SELECT count(*) FROM andor_monsters WHERE guild_id = ?", (guild_id,)) as cursor:
-                (total,) = await cursor.fetchone()
-            if total > limit:
-                raise TooManyMonsters(total, limit)  # rolls the upload back
-        return total
-
-    async def remove_monster(self, guild_id: int, name: str) -> bool:
-        async with self.db.transaction() as conn:
-            cursor = await conn.execute(
-                "DELETE FROM andor_monsters WHERE guild_id = ? AND name_key = ?", (guild_id, " ".join(name.split()).lower())
-            )
-            return cursor.rowcount > 0
 
     # --- fights ------------------------------------------------------------------------------------------
 

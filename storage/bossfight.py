@@ -1,4 +1,4 @@
-"""Boss raid storage: uploaded bosses, saved decks, raids and attacks."""
+"""Boss raid storage: saved decks, raids and attacks (uploaded bosses are in storage.uploads)."""
 
 from __future__ import annotations
 
@@ -48,13 +48,6 @@ class RaidNotLive(Exception):
     """The channel has no live boss (never spawned, or it fell meanwhile)."""
 
 
-class RosterFull(Exception):
-    def __init__(self, limit: int, uploaded: int):
-        super().__init__(f"{uploaded} uploaded bosses; the limit is {limit}")
-        self.limit = limit
-        self.uploaded = uploaded
-
-
 class RaidAlreadyLive(Exception):
     def __init__(self, raid: Raid):
         super().__init__(raid.boss.name)
@@ -77,41 +70,6 @@ def _raid(row) -> Raid:
 class BossfightRepository:
     def __init__(self, db: Database):
         self.db = db
-
-    # --- the guild's uploaded bosses -------------------------------------------------------------------
-
-    async def save_bosses(self, guild_id: int, bosses: list[Boss], uploaded_by: int, *, limit: int) -> None:
-        """Add or replace (by name, in any case) the guild's uploaded bosses; RosterFull if the guild would then
-        have more than `limit` of them, and then nothing is saved."""
-        async with self.db.transaction() as conn:
-            async with conn.execute(
-                "SELECT name_key FROM bossfight_bosses WHERE guild_id = ?", (guild_id,)
-            ) as cursor:
-                names = {row["name_key"] async for row in cursor}
-            names.update(b.name.lower() for b in bosses)
-            if len(names) > limit:
-                raise RosterFull(limit, len(names))
-            await conn.executemany(
-                "INSERT INTO bossfight_bosses (guild_id, name_key, boss_json, uploaded_by) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (guild_id, name_key) DO UPDATE SET boss_json = excluded.boss_json, "
-                "uploaded_by = excluded.uploaded_by, uploaded_at = excluded.uploaded_at",
-                [(guild_id, b.name.lower(), b.model_dump_json(), uploaded_by) for b in bosses],
-            )
-
-    async def remove_boss(self, guild_id: int, name: str) -> bool:
-        """Remove one of the guild's uploaded bosses by name (any case); False if there is none by that name."""
-        async with self.db.transaction() as conn:
-            async with conn.execute(
-                "DELETE FROM bossfight_bosses WHERE guild_id = ? AND name_key = ? RETURNING name_key",
-                (guild_id, name.strip().lower()),
-            ) as cursor:
-                return await cursor.fetchone() is not None
-
-    async def uploaded_bosses(self, guild_id: int) -> list[Boss]:
-        rows = await self.db.fetch_all(
-            "SELECT boss_json FROM bossfight_bosses WHERE guild_id = ? ORDER BY name_key", (guild_id,)
-        )
-        return [Boss.model_validate_json(r["boss_json"]) for r in rows]
 
     # --- saved decks -----------------------------------------------------------------------------------
 

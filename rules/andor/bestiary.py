@@ -1,19 +1,20 @@
 """Monster lists: the built-in bestiary (bestiary.csv beside this module, RULINGS 4) and GM uploads.
 
 Both are read by `parse_monsters`, so an uploaded file has exactly the columns of bestiary.csv. Names are
-matched case-insensitively; a guild's monster with a built-in name replaces the built-in one there.
+matched as `rules.roster` says; a guild's monster with a built-in name replaces the built-in one there. A file
+holds at most MAX_UPLOAD_ROWS monsters and a guild at most MAX_GUILD_MONSTERS of its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from difflib import get_close_matches
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
 
 from rules.andor.models import DEFAULT_CRIT_MULTIPLIER, STAT_LIMITS, Monster, check_name
 from rules.csvio import read_csv
 from rules.errors import RuleInputError
+from rules.roster import find, merge, name_key
 
 REQUIRED_COLUMNS = ("name", "hp", "ap", "attack_cost", "attack_chance", "damage_min", "damage_max", "block_chance", "xp")
 OPTIONAL_COLUMNS = ("crit_chance", "crit_multiplier", "damage_resistance")  # blank or absent: 0, 1.5, 0
@@ -30,9 +31,9 @@ def parse_monsters(text: str, file: str, *, max_rows: int = MAX_UPLOAD_ROWS) -> 
             name = check_name(row.text("name"))
         except RuleInputError as exc:
             raise row.problem("name", exc.problems[0].message) from None
-        if name.lower() in seen:
-            raise row.problem("name", f"'{name}' is already on row {seen[name.lower()]}")
-        seen[name.lower()] = row.line
+        if name_key(name) in seen:
+            raise row.problem("name", f"'{name}' is already on row {seen[name_key(name)]}")
+        seen[name_key(name)] = row.line
         values = {}
         for key in REQUIRED_COLUMNS[1:] + OPTIONAL_COLUMNS:
             limit = STAT_LIMITS[key]
@@ -56,21 +57,9 @@ def builtin_monsters() -> tuple[Monster, ...]:
 
 
 def merged(guild_monsters: Iterable[Monster]) -> dict[str, Monster]:
-    """A guild's bestiary by lower-case name: the built-in monsters, then the guild's on top."""
-    book = {m.name.lower(): m for m in builtin_monsters()}
-    book.update({m.name.lower(): m for m in guild_monsters})
-    return book
+    """A guild's bestiary by name key: the built-in monsters, then the guild's on top (rules.roster)."""
+    return merge(builtin_monsters(), guild_monsters)
 
 
-def find_monster(book: dict[str, Monster], name: str) -> Monster:
-    """The monster of that name (any case), or the only one whose name contains it."""
-    wanted = " ".join(name.split()).lower()
-    if wanted in book:
-        return book[wanted]
-    containing = [key for key in book if wanted and wanted in key]
-    if len(containing) == 1:
-        return book[containing[0]]
-    keys = containing or get_close_matches(wanted, list(book), n=3)
-    close = [book[key].name for key in keys[:5]]
-    hint = f"; did you mean {', '.join(close)}?" if close else "; see the bestiary for the names"
-    raise RuleInputError(f"there is no monster called '{name.strip()[:60]}'{hint}")
+def find_monster(book: Mapping[str, Monster], name: str) -> Monster:
+    return find(book, name, kind="monster")

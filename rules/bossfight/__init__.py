@@ -24,7 +24,7 @@ from rules.bossfight.engine import (
 )
 from rules.bossfight.models import ELEMENTS, Boss, Deck, Token, TraitRow
 from rules.bossfight.parsing import parse_bosses, parse_deck
-from rules.bossfight.roster import BUILTIN_BOSSES, find_boss
+from rules.bossfight.roster import BUILTIN_BOSSES, find_boss, guild_roster
 
 __all__ = [
     "ELEMENTS",
@@ -40,6 +40,7 @@ __all__ = [
     "calculate_attack",
     "damage_to_deck",
     "find_boss",
+    "guild_roster",
     "parse_bosses",
     "parse_deck",
     "pen_res_modifier",

@@ -9,9 +9,10 @@ from pathlib import Path
 from rules.bossfight.engine import calculate_attack
 from rules.bossfight.parsing import parse_bosses, parse_deck
 from rules.bossfight.report import format_breakdown
-from rules.bossfight.roster import BUILTIN_BOSSES, find_boss
+from rules.bossfight.roster import BUILTIN_BOSSES, find_boss, guild_roster
 from rules.csvio import read_text_file
 from rules.errors import RuleInputError
+from rules.roster import NotInRoster
 
 NAME = "bossfight"
 HELP = "Calculate one attack of a token deck on a boss."
@@ -31,10 +32,11 @@ def run(args: argparse.Namespace) -> int:
     if boss_path.suffix.lower() == ".csv":
         boss = parse_bosses(read_text_file(boss_path), boss_path.name)[0]
     else:
-        boss = find_boss(args.boss, BUILTIN_BOSSES)
-        if boss is None:
+        try:
+            boss = find_boss(guild_roster(()), args.boss)
+        except NotInRoster as missing:
             names = ", ".join(b.name for b in BUILTIN_BOSSES)
-            raise RuleInputError(f"no built-in boss is called '{args.boss}'; the built-in bosses are: {names}")
+            raise RuleInputError(f"{missing}; the built-in bosses are: {names}") from None
     if args.hp is not None and not (math.isfinite(args.hp) and args.hp >= 0):
         raise RuleInputError(f"--hp {args.hp} is not a boss's HP: give a number of 0 or more")
     deck = parse_deck(read_text_file(args.deck), args.deck.name)

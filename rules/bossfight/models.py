@@ -12,7 +12,8 @@ Element = Literal["Water", "Fire", "Air", "Lightning", "Earth", "None"]
 
 MAX_STAT = 1e12
 MAX_DECK_ROWS = 500
-MAX_ROSTER_ROWS = 200
+MAX_ROSTER_ROWS = 200  # bosses in one uploaded file
+MAX_GUILD_BOSSES = 200  # a guild's uploaded bosses: the roster and autocomplete read them all
 HP_DECIMALS = 6
 
 

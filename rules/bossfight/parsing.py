@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.bossfight.models import ELEMENTS, MAX_DECK_ROWS, MAX_ROSTER_ROWS, MAX_STAT, Boss, Deck, Token, TraitRow
 from rules.csvio import CsvRow, read_csv
+from rules.roster import name_key
 from rules.errors import InputProblem, RuleInputError
 
 STAT_COLUMNS = (
@@ -53,10 +54,10 @@ def parse_bosses(text: str, file: str = "bosses.csv") -> list[Boss]:
     bosses: list[Boss] = []
     seen: dict[str, int] = {}
     for row in table.rows:
-        name = _required_text(row, "name")
-        if name.lower() in seen:
-            raise row.problem("name", f"'{name}' is already on row {seen[name.lower()]}")
-        seen[name.lower()] = row.line
+        name = " ".join(_required_text(row, "name").split())
+        if name_key(name) in seen:
+            raise row.problem("name", f"'{name}' is already on row {seen[name_key(name)]}")
+        seen[name_key(name)] = row.line
         level = row.number("level", minimum=0, maximum=MAX_STAT)
         bosses.append(Boss(name=name, level=level, **_stats(row, health_required=True)))
     return bosses

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import sys
 
 from tests.cogs.harness import GUILD_ID
 
@@ -272,7 +271,7 @@ async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
     upload = f"{MONSTER_HEADER},crit_chance\nImp,8,10,5,70,1,3,5,12,10\nwolf,99,10,5,70,1,3,5,12,\n".encode()
     (refusal,) = await h.run("andor monsters upload", h.alice, csv=("m.csv", upload))
     assert refusal.content == "❌ Only a game master can do that: it needs the Manage Server permission."
-    (done,) = await h.run("andor monsters upload", h.gm, csv=("m.csv", upload))
+    (done,) = h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
     assert done.embed.title == "Bestiary updated: 2 monsters saved (2 of this server's own)"
     (book,) = await h.run("andor bestiary", h.alice)
     assert book.embed.title == "Bestiary (12)"
@@ -291,36 +290,37 @@ async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
     (fight,) = await h.run("andor fight", h.alice, monster="WOLF", seed=2)
     assert fight.embed.fields[0].value == "██████████ 99/99"
 
-    (bad,) = await h.run("andor monsters upload", h.gm, csv=("bad.csv", f"{MONSTER_HEADER}\nOgre,x,10,5,70,1,3,5,12\n".encode()))
+    (bad,) = h.seen(await h.run("andor monsters upload", h.gm, csv=("bad.csv", f"{MONSTER_HEADER}\nOgre,x,10,5,70,1,3,5,12\n".encode())))
     assert bad.content == "❌ bad.csv, row 2, column 'hp': 'x' is not a number"
     (removed,) = await h.run("andor monsters remove", h.gm, name="Wolf")
-    assert removed.content == "✅ Removed Wolf."
+    assert removed.content == "✅ Removed Wolf. The built-in Wolf is back in the bestiary."
     (wolf,) = await h.run("andor bestiary", h.alice, name="wolf")
     assert wolf.embed.description.startswith("**Wolf**: HP 30")
-    rows = await h.bot.db.fetch_all("SELECT guild_id, name_key FROM andor_monsters")
+    rows = await h.bot.db.fetch_all("SELECT guild_id, name_key FROM guild_uploads WHERE kind = 'monster'")
     assert [tuple(r) for r in rows] == [(GUILD_ID, "imp")]
 
 
 async def test_a_gm_upload_past_the_server_limit_saves_nothing(harness, monkeypatch):
     h = harness
-    monkeypatch.setattr(sys.modules[type(h.bot.get_cog("Andor")).__module__], "MAX_GUILD_MONSTERS", 2)
-    (done,) = await h.run("andor monsters upload", h.gm, csv=("a.csv", f"{MONSTER_HEADER}\nImp,8,10,5,70,1,3,5,12\n".encode()))
+    monkeypatch.setattr(h.bot.get_cog("Andor").monsters_roster, "limit", 2)
+    (done,) = h.seen(await h.run("andor monsters upload", h.gm, csv=("a.csv", f"{MONSTER_HEADER}\nImp,8,10,5,70,1,3,5,12\n".encode())))
     assert done.embed.title == "Bestiary updated: 1 monster saved (1 of this server's own)"
     two_more = f"{MONSTER_HEADER}\nOgre,30,10,5,70,1,3,5,12\nTroll,30,10,5,70,1,3,5,12\n".encode()
-    (refusal,) = await h.run("andor monsters upload", h.gm, csv=("b.csv", two_more))
+    (refusal,) = h.seen(await h.run("andor monsters upload", h.gm, csv=("b.csv", two_more)))
     assert refusal.ephemeral and refusal.content == (
-        "❌ This upload would give the server 3 monsters; the limit is 2. "
-        "Nothing was saved; remove some with `/andor monsters remove`."
+        "❌ With b.csv this server would have 3 uploaded monsters; the limit is 2. "
+        "Nothing was saved; remove some with `/andor monsters remove` first."
     )
-    rows = await h.bot.db.fetch_all("SELECT name_key FROM andor_monsters")
+    rows = await h.bot.db.fetch_all("SELECT name_key FROM guild_uploads WHERE kind = 'monster'")
     assert [r["name_key"] for r in rows] == ["imp"]
     (missing,) = await h.run("andor monsters remove", h.gm, name="Ogre")
-    assert missing.content == "❌ This server has no monster of its own called 'Ogre'."
+    assert missing.content == "❌ This server has no uploaded monster called 'Ogre'; built-in monsters stay."
 
 
 async def test_unknown_monsters_are_refused_with_a_hint(harness):
     (reply,) = await harness.run("andor fight", harness.alice, monster="wolff")
-    assert reply.ephemeral and reply.content == "❌ there is no monster called 'wolff'; did you mean Wolf?"
+    assert reply.ephemeral and reply.content == (
+        "❌ There is no monster called 'wolff' in this server's bestiary. Did you mean Wolf? `/andor bestiary` lists them.")
 
 
 async def test_simulate_shows_the_odds_and_a_chart(harness, monkeypatch):

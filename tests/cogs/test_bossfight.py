@@ -1,6 +1,5 @@
 """/bossfight through the real command tree, with a real SQLite file."""
 
-import sys
 from pathlib import Path
 
 from tests.cogs.harness import GUILD_ID, User
@@ -176,7 +175,7 @@ async def test_non_gm_cannot_spawn_upload_or_remove(harness):
     (refusal,) = await run(h, "bossfight remove", h.alice, boss="Inu Dogemon")
     assert "Only a game master" in refusal.content
     assert await h.bot.db.fetch_all("SELECT * FROM bossfight_raids") == []
-    assert await h.bot.db.fetch_all("SELECT * FROM bossfight_bosses") == []
+    assert await h.bot.db.fetch_all("SELECT * FROM guild_uploads WHERE kind = 'boss'") == []
 
 
 async def test_gm_role_setting_counts_as_gm(database_path):
@@ -241,7 +240,7 @@ async def test_bad_boss_csv_is_refused_and_nothing_is_stored(harness):
     (reply,) = await run(h, "bossfight upload", h.gm, bosses=("bosses.csv", bosses))
     assert reply.ephemeral and reply.content == (
         "❌ bosses.csv, row 2, column 'element': 'Ice' is not one of Water, Fire, Air, Lightning, Earth, None")
-    assert await h.bot.db.fetch_all("SELECT * FROM bossfight_bosses") == []
+    assert await h.bot.db.fetch_all("SELECT * FROM guild_uploads WHERE kind = 'boss'") == []
 
 
 async def test_non_utf8_and_oversized_attachments_are_refused(harness):
@@ -301,7 +300,7 @@ async def test_upload_adds_to_roster_and_replaces_by_name(harness):
     assert "Inu Dogemon**" not in roster.embed.description
     choices = await h.autocomplete("bossfight spawn", "boss", "wyr", h.gm)
     assert choices == [{"name": "Frost Wyrm (level 6, Water)", "value": "Frost Wyrm"}]
-    rows = await h.bot.db.fetch_all("SELECT guild_id, name_key FROM bossfight_bosses ORDER BY name_key")
+    rows = await h.bot.db.fetch_all("SELECT guild_id, name_key FROM guild_uploads WHERE kind = 'boss' ORDER BY name_key")
     assert [tuple(r) for r in rows] == [(GUILD_ID, "frost wyrm"), (GUILD_ID, "inu dogemon")]
 
 
@@ -317,21 +316,21 @@ async def test_remove_takes_an_upload_out_and_brings_back_the_builtin_it_replace
     assert "level 1 None, HP 1000" in spawned.embed.description
     (reply,) = await run(h, "bossfight remove", h.gm, boss="Axieom Asmodeus")
     assert reply.content == "❌ This server has no uploaded boss called 'Axieom Asmodeus'; built-in bosses stay."
-    rows = await h.bot.db.fetch_all("SELECT name_key FROM bossfight_bosses")
+    rows = await h.bot.db.fetch_all("SELECT name_key FROM guild_uploads WHERE kind = 'boss'")
     assert [r["name_key"] for r in rows] == ["frost wyrm"]
 
 
 async def test_the_uploaded_roster_has_a_stated_limit(harness, monkeypatch):
     h = harness
-    monkeypatch.setattr(sys.modules["cogs.bossfight"], "MAX_UPLOADED_BOSSES", 3)
+    monkeypatch.setattr(h.bot.get_cog("Bossfight").bosses, "limit", 3)
     await run(h, "bossfight upload", h.gm, bosses=("a.csv", csv(BOSS_HEADER, *[f"B{i},1,Fire,10,1,N,N,1,N,N" for i in range(2)])))
     # Replacing by name does not count twice; a new name past the limit refuses the whole file.
     more = csv(BOSS_HEADER, "b1,2,Fire,10,1,N,N,1,N,N", "C,1,Air,10,1,N,N,1,N,N", "D,1,Air,10,1,N,N,1,N,N")
     (reply,) = await run(h, "bossfight upload", h.gm, bosses=("more.csv", more))
     assert reply.content == (
-        "❌ With more.csv this server would have 4 uploaded bosses; the limit is 3. Remove some with "
-        "`/bossfight remove` first; nothing was saved.")
-    rows = await h.bot.db.fetch_all("SELECT name_key FROM bossfight_bosses ORDER BY name_key")
+        "❌ With more.csv this server would have 4 uploaded bosses; the limit is 3. Nothing was saved; remove "
+        "some with `/bossfight remove` first.")
+    rows = await h.bot.db.fetch_all("SELECT name_key FROM guild_uploads WHERE kind = 'boss' ORDER BY name_key")
     assert [r["name_key"] for r in rows] == ["b0", "b1"]
 
 
@@ -371,7 +370,13 @@ async def test_a_huge_deck_fits_discords_limits_and_the_file_has_every_trait(har
 
 async def test_unknown_boss_is_refused(harness):
     (reply,) = await run(harness, "bossfight spawn", harness.gm, boss="Nobody")
-    assert reply.content == "❌ There is no boss called 'Nobody' in this server's roster; `/bossfight roster` lists them."
+    assert reply.content == "❌ There is no boss called 'Nobody' in this server's roster. `/bossfight roster` lists them."
+    (reply,) = await run(harness, "bossfight spawn", harness.gm, boss="Inu Dogmon")
+    assert reply.content == (
+        "❌ There is no boss called 'Inu Dogmon' in this server's roster. Did you mean Inu Dogemon? "
+        "`/bossfight roster` lists them.")
+    (spawned,) = await run(harness, "bossfight spawn", harness.gm, boss="dogemon")  # the only name containing it
+    assert spawned.embed.title == "◽ Inu Dogemon appears!"
 
 
 async def test_preview_changes_nothing(harness):

@@ -13,6 +13,7 @@ from rules.bossfight import (
     calculate_attack,
     damage_to_deck,
     find_boss,
+    guild_roster,
     parse_bosses,
     parse_deck,
     pen_res_modifier,
@@ -101,7 +102,7 @@ def test_boss_side_uses_one_modifier_per_token_and_any_row_penetrates():
 
 def test_element_modifier_is_flattened_to_trait_rows():
     # Axieom Asmodeus (Water) against five Fire rows of one token: 2 ** 5 = 32, as in bossfight.md.
-    asmodeus = find_boss("Axieom Asmodeus", BUILTIN_BOSSES)
+    asmodeus = find_boss(guild_roster(()), "Axieom Asmodeus")
     deck = parse_deck(deck_csv(*[f"TOKEN1,{t},Fire,100,0,N,N,0,N,N" for t in PEN_RES_ROWS]))
     assert calculate_attack(asmodeus, deck).deck_element_modifier == 32
 
@@ -179,9 +180,9 @@ def test_a_deck_left_with_float_noise_is_knocked_out_at_exactly_0():
 
 def test_builtin_roster_has_one_boss_per_element_and_the_documents_bosses():
     assert {b.element for b in BUILTIN_BOSSES} >= {"Water", "Fire", "Air", "Lightning", "Earth"}
-    asmodeus = find_boss("axieom asmodeus", BUILTIN_BOSSES)
+    asmodeus = find_boss(guild_roster(()), "axieom  ASMODEUS")
     assert (asmodeus.level, asmodeus.element) == (4, "Water")
-    dogemon = find_boss("Inu Dogemon", BUILTIN_BOSSES)
+    dogemon = find_boss(guild_roster(()), "Inu Dogemon")
     assert dogemon.level == 1
     assert not any([dogemon.physical_penetration, dogemon.physical_resistance,
                     dogemon.magical_penetration, dogemon.magical_resistance])
@@ -288,7 +289,7 @@ def test_cli_mistakes_are_one_line_errors(tmp_path, capsys):
     deck = tmp_path / "deck.csv"
     deck.write_text(deck_csv("A,a,Ice,10,1,N,N,1,N,N"), encoding="utf-8")
     assert rules_main(["bossfight", "--boss", "Nobody", "--deck", str(deck)]) == 2
-    assert "error: no built-in boss is called 'Nobody'; the built-in bosses are: Inu Dogemon," in capsys.readouterr().err
+    assert "error: there is no boss called 'Nobody'; the built-in bosses are: Inu Dogemon," in capsys.readouterr().err
     assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(deck)]) == 2
     assert "error: deck.csv, row 2, column 'element': 'Ice' is not one of" in capsys.readouterr().err
     assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(tmp_path / "missing.csv")]) == 2

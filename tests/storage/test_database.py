@@ -14,7 +14,7 @@ async def test_open_applies_every_migration_and_sets_the_pragmas(tmp_path):
         assert (await db.fetch_one("PRAGMA foreign_keys"))[0] == 1
         assert (await db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
         tables = {r["name"] for r in await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        assert {"bossfight_raids", "bossfight_attacks", "bossfight_decks", "bossfight_bosses"} <= tables
+        assert {"bossfight_raids", "bossfight_attacks", "bossfight_decks", "guild_uploads"} <= tables
     finally:
         await db.close()
 

@@ -1,0 +1,107 @@
+"""The command half of a roster that GMs add to (bossfight bosses, andor monsters): upload, remove, lookup and
+autocomplete, worded the same in every game. Names are keyed as `rules.roster` says."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+import discord
+from discord import app_commands
+from pydantic import BaseModel
+
+from cogs.common.attachments import read_text_attachment
+from cogs.common.embeds import clip, markdown_safe
+from cogs.common.errors import UserError
+from cogs.common.executor import run_engine
+from rules.roster import N, NotInRoster, find, merge, name_key
+from storage.database import Database
+from storage.uploads import GuildUploads, RosterFull
+
+NAME_LIMIT = 100  # what Discord shows of an autocomplete choice
+MAX_CHOICES = 25
+
+E = TypeVar("E", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class RosterWords:
+    """How a game names its roster in replies."""
+
+    kind: str  # "boss"
+    kinds: str  # "bosses"
+    roster: str  # "roster"
+    list_command: str  # "/bossfight roster"
+    remove_command: str  # "/bossfight remove"
+
+
+class UploadedRoster(Generic[E]):
+    """A game's built-in entries with each guild's uploads on top, and the replies around them."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        db: Database,
+        *,
+        model: type[E],
+        builtin: Callable[[], Sequence[E]],
+        parse: Callable[[str, str], list[E]],
+        limit: int,
+        words: RosterWords,
+    ):
+        self.bot = bot
+        self.uploads: GuildUploads[E] = GuildUploads(db, words.kind, model)
+        self.builtin, self.parse, self.limit, self.words = builtin, parse, limit, words
+
+    async def uploaded(self, guild_id: int) -> list[E]:
+        return await self.uploads.all(guild_id)
+
+    async def book(self, guild_id: int) -> dict[str, E]:
+        return merge(self.builtin(), await self.uploads.all(guild_id))
+
+    async def find(self, guild_id: int, name: str) -> E:
+        """The entry a member named, or a refusal with the closest names."""
+        try:
+            return find(await self.book(guild_id), name, kind=self.words.kind)
+        except NotInRoster as missing:
+            hint = f" Did you mean {', '.join(markdown_safe(s) for s in missing.suggestions)}?" if missing.suggestions else ""
+            raise UserError(
+                f"There is no {self.words.kind} called '{markdown_safe(name, NAME_LIMIT)}' in this server's "
+                f"{self.words.roster}.{hint} `{self.words.list_command}` lists them."
+            ) from None
+
+    async def upload(self, interaction: discord.Interaction, attachment: discord.Attachment) -> tuple[list[E], int]:
+        """Defer, read, parse and save an uploaded file: the entries saved and the guild's total after."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text = await read_text_attachment(attachment)
+        parsed = await run_engine(self.bot, self.parse, text, attachment.filename)
+        try:
+            total = await self.uploads.save(
+                interaction.guild_id, [(name_key(e.name), e) for e in parsed], interaction.user.id, limit=self.limit
+            )
+        except RosterFull as full:
+            raise UserError(
+                f"With {markdown_safe(attachment.filename)} this server would have {full.total} uploaded "
+                f"{self.words.kinds}; the limit is {full.limit}. Nothing was saved; remove some with "
+                f"`{self.words.remove_command}` first."
+            ) from None
+        return parsed, total
+
+    async def remove(self, interaction: discord.Interaction, name: str, *, note: str = "") -> None:
+        """Remove an upload by name and say so, naming the built-in entry it brings back."""
+        shown = markdown_safe(name, NAME_LIMIT)
+        if not await self.uploads.remove(interaction.guild_id, name_key(name)):
+            raise UserError(
+                f"This server has no uploaded {self.words.kind} called '{shown}'; built-in {self.words.kinds} stay."
+            )
+        restored = merge(self.builtin(), ()).get(name_key(name))
+        back = f" The built-in {markdown_safe(restored.name)} is back in the {self.words.roster}." if restored else ""
+        await interaction.response.send_message(f"✅ Removed {shown}.{note}{back}", ephemeral=True)
+
+
+def choices(entries: Iterable[N], current: str, label: Callable[[N], str]) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the entries whose name contains what was typed (any case and spacing), at most 25."""
+    wanted = name_key(current)
+    found = (e for e in entries if wanted in name_key(e.name))
+    return [app_commands.Choice(name=clip(label(e), NAME_LIMIT), value=e.name) for e in found][:MAX_CHOICES]

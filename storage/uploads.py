@@ -1,0 +1,59 @@
+"""A guild's uploads to a game's roster (bossfight bosses, andor monsters): one table, one repository per kind."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel
+
+from storage.database import Database
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class RosterFull(Exception):
+    """An upload would give the guild more than `limit` entries of this kind; nothing was saved."""
+
+    def __init__(self, total: int, limit: int):
+        super().__init__(f"{total} uploaded; the limit is {limit}")
+        self.total, self.limit = total, limit
+
+
+class GuildUploads(Generic[M]):
+    """The uploads of one `kind`, stored as `model` JSON under the name keys the caller gives (rules.roster)."""
+
+    def __init__(self, db: Database, kind: str, model: type[M]):
+        self.db, self.kind, self.model = db, kind, model
+
+    async def all(self, guild_id: int) -> list[M]:
+        rows = await self.db.fetch_all(
+            "SELECT entry_json FROM guild_uploads WHERE guild_id = ? AND kind = ? ORDER BY name_key",
+            (guild_id, self.kind),
+        )
+        return [self.model.model_validate_json(row["entry_json"]) for row in rows]
+
+    async def save(self, guild_id: int, entries: Sequence[tuple[str, M]], uploaded_by: int, *, limit: int) -> int:
+        """Add or replace (by key) the `(name key, entry)` pairs; the guild's total after, or RosterFull."""
+        async with self.db.transaction() as conn:
+            await conn.executemany(
+                "INSERT INTO guild_uploads (guild_id, kind, name_key, entry_json, uploaded_by) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, kind, name_key) DO UPDATE SET entry_json = excluded.entry_json, "
+                "uploaded_by = excluded.uploaded_by, uploaded_at = excluded.uploaded_at",
+                [(guild_id, self.kind, key, entry.model_dump_json(), uploaded_by) for key, entry in entries],
+            )
+            async with conn.execute(
+                "SELECT count(*) FROM guild_uploads WHERE guild_id = ? AND kind = ?", (guild_id, self.kind)
+            ) as cursor:
+                (total,) = await cursor.fetchone()
+            if total > limit:
+                raise RosterFull(total, limit)  # rolls the upload back
+        return total
+
+    async def remove(self, guild_id: int, key: str) -> bool:
+        """Remove the entry stored under `key`; False if the guild has none."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM guild_uploads WHERE guild_id = ? AND kind = ? AND name_key = ?", (guild_id, self.kind, key)
+            )
+            return cursor.rowcount > 0
