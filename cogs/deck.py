@@ -9,7 +9,9 @@ play, so the event loop keeps answering during a job. Short engine calls (parsin
 use the shared executor like every other game's.
 
 Restarts. Jobs live in memory, so a restart ends them. On a clean shutdown each job stops after its
-current iteration and its message shows the best deck so far, marked as stopped by the restart. After a
+current iteration and its message shows the best deck so far, marked as stopped by the restart, once it is
+measured afresh like any run's final deck (at most 2 x 1,000,000 games at the bot's limits: about a second
+alone, within SHUTDOWN_GRACE unless several jobs that large share the cores). After a
 crash nothing can edit the message, so it says from the start that a restart stops the run, and its
 Cancel button (a DynamicItem registered at start-up) turns such a leftover message into a "stopped" one.
 """
@@ -52,8 +54,10 @@ from rules.deck.optimize import (
     OptimizeResult,
     OptimizeSettings,
     Progress,
+    Score,
     check_work,
     duel,
+    fresh_games,
     keywords_without,
     optimize,
 )
@@ -61,8 +65,9 @@ from rules.seeds import MAX_SEED, new_seed
 
 log = logging.getLogger("arena.deck")
 
-# iterations x games of one /deck optimize: about 12 s of work on 2 cores, a minute with MAX_JOBS sharing them,
-# well inside the 15 minutes for which a job may edit its message through its interaction
+# games of one /deck optimize (iterations x games plus the fresh measurement of the start and final decks):
+# about 12 s of work on 2 cores, a minute with MAX_JOBS sharing them, well inside the 15 minutes for which a
+# job may edit its message through its interaction
 MAX_TOTAL_GAMES = 20_000_000
 MAX_OPTION = 100_000  # iterations or games of one job
 MAX_DUEL_GAMES = 1_000_000
@@ -119,6 +124,13 @@ def percent(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def measured(score: Score, bold: bool = False) -> str:
+    """`60.3% (95% interval 59.4–61.3%)`."""
+    low, high = score.interval
+    rate = f"**{percent(score.winrate)}**" if bold else percent(score.winrate)
+    return f"{rate} (95% interval {100 * low:.1f}–{100 * high:.1f}%)"
+
+
 def keywords_text(settings: OptimizeSettings) -> str:
     off = [k.title for k in Keyword if k not in settings.keywords]
     return "all keywords on" if not off else f"off: {', '.join(off)}"
@@ -135,9 +147,12 @@ def progress_embed(job: Job, requester: str) -> discord.Embed:
     if p is None:
         text = f"{progress_bar(0)}\nstarting…"
     else:
-        text = (f"{progress_bar(p.iteration / p.iterations)}\niteration {p.iteration:,}/{p.iterations:,} · "
-                f"best winrate **{percent(p.best_winrate)}** (start {percent(p.start_winrate)}) · "
+        text = (f"{progress_bar(p.fraction)}\niteration {p.iteration:,}/{p.iterations:,} · "
+                f"best measurement so far **{percent(p.best_winrate)}** (start {percent(p.start_winrate)}) · "
                 f"{p.accepted} swap{'s' if p.accepted != 1 else ''} kept")
+        if p.measuring:
+            text += (f"\nmeasuring the start and final decks afresh over "
+                     f"{fresh_games(job.settings.games):,} new games each…")
     embed = discord.Embed(title=RUNNING_TITLE, description=text, color=COLOR_INFO)
     embed.add_field(name="Run", value=run_text(job), inline=False)
     embed.set_footer(text=f"Requested by {requester}; only they can cancel it. If the bot restarts, this run stops.")
@@ -178,30 +193,36 @@ def deck_table(deck: Deck) -> str:
 
 def result_embed(job: Job, result: OptimizeResult, seconds: float) -> discord.Embed:
     s = result.settings
-    gain = result.best_winrate - result.start_winrate
+    fresh = result.fresh
+    gain = fresh.final.winrate - fresh.start.winrate
     if result.cancelled:
         done = f"{result.iterations_done:,}/{s.iterations:,} iterations"
         title = (f"⏹️ Optimization stopped after {done}: the bot is restarting" if job.stopped_by_shutdown
                  else f"⏹️ Optimization cancelled after {done}")
         color = COLOR_DEFEAT
     else:
-        title = f"🃏 Deck optimized: {percent(result.start_winrate)} → {percent(result.best_winrate)}"
+        title = f"🃏 Deck optimized: {percent(fresh.start.winrate)} → {percent(fresh.final.winrate)}"
         color = COLOR_VICTORY
     embed = discord.Embed(title=title, description="**Best deck**\n" + deck_block(result.best), color=color)
     embed.add_field(
         name="Winrate against the opponent",
-        value=f"start {percent(result.start_winrate)} → final **{percent(result.best_winrate)}** "
-        f"({'+' if gain >= 0 else ''}{100 * gain:.1f} points, {len(result.accepted)} swaps kept)",
+        value=f"start {measured(fresh.start)} → final {measured(fresh.final, bold=True)}\n"
+        f"{'+' if gain >= 0 else ''}{100 * gain:.1f} points, {len(result.accepted)} swaps kept · measured afresh "
+        f"after the run over {fresh.games:,} new games each\n"
+        f"best measurement during the run (the chart's curve, {s.games:,} game{'s' if s.games != 1 else ''} each, "
+        f"biased high): {percent(result.best_winrate)}",
         inline=False,
     )
     embed.add_field(name="Run", value=run_text(job), inline=False)
     embed.add_field(
         name="Work",
-        value=f"{result.games_played:,} games in {seconds:.1f} s · set list of {result.set_list_size} cards",
+        value=f"{result.games_played:,} games ({2 * fresh.games:,} of them measuring afresh) in {seconds:.1f} s · "
+        f"set list of {result.set_list_size} cards",
         inline=False,
     )
     embed.set_image(url=f"attachment://winrate-{s.seed}.png")
-    embed.set_footer(text="Files: the best deck and the opponent as CSV, the reference winrate per iteration as PNG.")
+    embed.set_footer(text="Files: the best deck and the opponent as CSV; the chart of the best measurement so far per "
+                     "iteration and the fresh measurements as PNG.")
     return fit_embed(embed)
 
 
@@ -215,7 +236,7 @@ def result_files(result: OptimizeResult, chart: bytes) -> list[discord.File]:
 
 
 def compute_job(job: Job, report) -> tuple[OptimizeResult, bytes, float]:
-    """The whole job, in a worker thread: the optimization, then its chart."""
+    """The whole job, in a worker thread: the optimization with its fresh measurement, then its chart."""
     started = time.perf_counter()
     last = 0.0
 
@@ -223,14 +244,13 @@ def compute_job(job: Job, report) -> tuple[OptimizeResult, bytes, float]:
         nonlocal last
         job.progress = p
         now = time.monotonic()
-        if now - last >= 0.5 or p.iteration == p.iterations:  # the message itself is throttled further
+        if now - last >= 0.5 or p.measuring:  # the message itself is throttled further
             last = now
             report(p)
 
     result = optimize(job.settings, progress=progress, cancelled=job.cancel.is_set)
     seconds = time.perf_counter() - started
-    title = f"Reference winrate per iteration (seed {job.settings.seed})"
-    return result, winrate_chart_png(result.curve, result.start_winrate, title), seconds
+    return result, winrate_chart_png(result, f"Deck optimization, seed {job.settings.seed}"), seconds
 
 
 def warm_up() -> None:
@@ -281,7 +301,7 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
     @app_commands.command(name="optimize", description="Optimize a random deck against an opponent deck, with live progress.")
     @app_commands.describe(
         iterations="Iterations: one card swapped per iteration (default 1000)",
-        games="Games per iteration (default 1000); iterations × games is at most 20,000,000",
+        games="Games per iteration (default 1000); all games of a run, final measurement included, ≤ 20,000,000",
         seed="Replay a run with its seed (default: a new one)",
         opponent=OPPONENT_HELP,
         taunt="Keep Taunt cards in the set list (default yes)",

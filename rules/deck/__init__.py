@@ -15,6 +15,7 @@ from rules.deck.cards import (
 )
 from rules.deck.optimize import (
     DuelResult,
+    FreshMeasurement,
     OptimizeResult,
     OptimizeSettings,
     Progress,
@@ -30,6 +31,7 @@ __all__ = [
     "Card",
     "Deck",
     "DuelResult",
+    "FreshMeasurement",
     "Keyword",
     "OptimizeResult",
     "OptimizeSettings",

@@ -1,34 +1,60 @@
-"""The optimization's winrate curve as a PNG (matplotlib's Agg canvas: no display, safe off the main thread)."""
+"""The optimization's winrate chart as a PNG (matplotlib's Agg canvas: no display, safe off the main thread).
+
+The curve is the best measurement so far after each iteration (biased high: the best of many noisy
+measurements); the horizontal lines and bands are the start and final decks measured afresh after the run,
+with their 95% intervals (RULINGS 6).
+"""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+
+from rules.deck.optimize import OptimizeResult, Score
 
 
-def winrate_chart_png(curve: Sequence[float], start_winrate: float, title: str) -> bytes:
-    """The reference winrate after each iteration, with the starting winrate as iteration 0."""
+def measured_label(name: str, score: Score) -> str:
+    low, high = score.interval
+    return (f"{name}, {score.games:,} new games: {100 * score.winrate:.1f}% "
+            f"(95% interval {100 * low:.1f}–{100 * high:.1f}%)")
+
+
+def winrate_figure(result: OptimizeResult, title: str):
+    """The chart as a matplotlib Figure (on an Agg canvas)."""
     # imported here: matplotlib costs a noticeable fraction of a second to import
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(8, 4.5), dpi=100)
+    figure = Figure(figsize=(8, 5.5), dpi=100)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
-    xs = range(len(curve) + 1)
-    ys = [100 * start_winrate, *(100 * w for w in curve)]
-    axes.step(xs, ys, where="post", color="#2b7bb9", linewidth=1.8, label="reference winrate")
-    axes.axhline(100 * start_winrate, color="#999999", linestyle="--", linewidth=1, label="start")
+    xs = range(len(result.curve) + 1)
+    ys = [100 * result.start_winrate, *(100 * w for w in result.curve)]
+    games = result.settings.games
+    axes.step(xs, ys, where="post", color="#2b7bb9", linewidth=1.8,
+              label=f"best measurement so far ({games:,} game{'s' if games != 1 else ''} each)")
+    shown = list(ys)
+    for name, score, color in (("start deck", result.fresh.start, "#999999"),
+                               ("final deck", result.fresh.final, "#2e9e4f")):
+        low, high = score.interval
+        axes.axhspan(100 * low, 100 * high, color=color, alpha=0.2, linewidth=0)
+        axes.axhline(100 * score.winrate, color=color, linestyle="--", linewidth=1.2,
+                     label=measured_label(name, score))
+        shown += [100 * low, 100 * high]
     axes.set_xlabel("iteration")
     axes.set_ylabel("winrate of player 1 (%)")
-    axes.set_xlim(0, max(1, len(curve)))
-    low, high = min(ys), max(ys)
+    axes.set_xlim(0, max(1, len(result.curve)))
+    low, high = min(shown), max(shown)
     pad = max(2.0, (high - low) * 0.1)
     axes.set_ylim(max(0.0, low - pad), min(100.0, high + pad))
     axes.set_title(title)
     axes.grid(True, alpha=0.3)
-    axes.legend(loc="lower right")
+    # under the axes: inside, it would hide the start line or the curve, wherever they run
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize="small", frameon=False)
     figure.tight_layout()
+    return figure
+
+
+def winrate_chart_png(result: OptimizeResult, title: str) -> bytes:
     out = io.BytesIO()
-    figure.savefig(out, format="png")
+    winrate_figure(result, title).savefig(out, format="png")
     return out.getvalue()

@@ -16,6 +16,7 @@ from rules.deck.optimize import (
     DEFAULT_ITERATIONS,
     OptimizeSettings,
     Progress,
+    Score,
     check_seed,
     duel,
     keywords_without,
@@ -84,18 +85,21 @@ class ProgressBar:
     def __init__(self, enabled: bool):
         self.enabled = enabled
         self.last = 0.0
+        self.width = 0  # of the longest line drawn, so a shorter one covers it
 
     def __call__(self, p: Progress) -> None:
         now = time.monotonic()
-        if not self.enabled or (now - self.last < 0.1 and p.iteration < p.iterations):
+        done = p.games_done == p.games_total
+        if not self.enabled or (now - self.last < 0.1 and not done):
             return
         self.last = now
-        filled = round(30 * p.iteration / p.iterations)
-        sys.stderr.write(
-            f"\r[{'#' * filled}{'-' * (30 - filled)}] {p.iteration}/{p.iterations}"
-            f"  best {100 * p.best_winrate:.1f}% (start {100 * p.start_winrate:.1f}%)"
-        )
-        if p.iteration == p.iterations:
+        filled = round(30 * p.fraction)
+        stage = "  measuring the start and final decks afresh" if p.measuring and not done else ""
+        line = (f"[{'#' * filled}{'-' * (30 - filled)}] {p.iteration}/{p.iterations}"
+                f"  best {100 * p.best_winrate:.1f}% (start {100 * p.start_winrate:.1f}%){stage}")
+        self.width = max(self.width, len(line))
+        sys.stderr.write("\r" + line.ljust(self.width))
+        if done:
             sys.stderr.write("\n")
         sys.stderr.flush()
 
@@ -117,18 +121,28 @@ def run_optimize(args: argparse.Namespace) -> int:
     chart_path = args.out / f"winrate-{seed}.png"
     _write(deck_path, result.best.to_csv())
     _write(opponent_path, result.opponent.to_csv())
-    _write(chart_path, winrate_chart_png(result.curve, result.start_winrate, f"Deck optimization, seed {seed}"))
+    _write(chart_path, winrate_chart_png(result, f"Deck optimization, seed {seed}"))
     off = ", ".join(k.title for k in Keyword if k not in keywords) or "none"
+    fresh = result.fresh
     print(f"seed {seed}; keywords off: {off}; set list {result.set_list_size} cards")
     print(
-        f"{result.iterations_done} iterations x {settings.games} games in {elapsed:.2f} s "
+        f"{result.iterations_done} iterations x {settings.games} games, then 2 x {fresh.games:,} games measuring "
+        f"the start and final decks afresh: {result.games_played:,} games in {elapsed:.2f} s "
         f"({result.games_played / elapsed:,.0f} games/s)"
     )
-    print(f"winrate {100 * result.start_winrate:.1f}% -> {100 * result.best_winrate:.1f}%"
+    print(f"winrate measured afresh: start {measured(fresh.start)} -> final {measured(fresh.final)}"
           f" ({len(result.accepted)} swaps kept)")
+    print(f"best measurement during the run: {100 * result.best_winrate:.1f}% over {settings.games} "
+          f"game{'s' if settings.games != 1 else ''}"
+          " (the chart's curve; the best of many noisy measurements, so biased high)")
     print(result.best.compact())
     print(f"wrote {deck_path}, {opponent_path}, {chart_path}")
     return 0
+
+
+def measured(score: Score) -> str:
+    low, high = score.interval
+    return f"{100 * score.winrate:.1f}% (95% interval {100 * low:.1f}% - {100 * high:.1f}%)"
 
 
 def run_duel(args: argparse.Namespace) -> int:

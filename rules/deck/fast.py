@@ -84,10 +84,10 @@ def _below(state, n):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _next_taunter(board, foe, n_foe, start, hp, need):
-    """First living creature at or after `start` whose keyword bits include all of `need`."""
+def _next_taunter(board, foe, n_foe, start, hp):
+    """First living TAUNT creature at or after `start` (n_foe when there is none)."""
     j = start
-    while j < n_foe and not (hp[j] > 0 and (_flags(board[foe, j]) & need) == need):
+    while j < n_foe and not (hp[j] > 0 and (_flags(board[foe, j]) & _TAUNT)):
         j += 1
     return j
 
@@ -108,10 +108,9 @@ def _attack_phase(board, me, n_me, foe, n_foe, hp):
         return damage, n_me, n_foe
     for j in range(first, n_foe):
         hp[j] = _def(board[foe, j])
-    # Taunters only die during a phase, so the oldest living one only moves forward: keep a cursor for
-    # plain attackers (any taunter) and one for distorting attackers (taunters with distortion).
-    plain = first
-    warped = _next_taunter(board, foe, n_foe, first, hp, _TAUNT | _DISTORTION)
+    # Taunters only die during a phase, so the oldest living one only moves forward: a cursor follows it.
+    # It is the only taunter that counts (RULINGS 6), for distorting attackers too.
+    oldest = first
     defender_died = False
     kept = 0
     for i in range(n_me):
@@ -120,12 +119,10 @@ def _attack_phase(board, me, n_me, foe, n_foe, hp):
         my_flags = _flags(card)
         survives = True
         if power > 0:
-            if my_flags & _DISTORTION:
-                warped = _next_taunter(board, foe, n_foe, warped, hp, _TAUNT | _DISTORTION)
-                target = warped
-            else:
-                plain = _next_taunter(board, foe, n_foe, plain, hp, _TAUNT)
-                target = plain
+            oldest = _next_taunter(board, foe, n_foe, oldest, hp)
+            target = oldest
+            if target < n_foe and (my_flags & _DISTORTION) and not (_flags(board[foe, target]) & _DISTORTION):
+                target = n_foe  # a distorting attacker passes a taunter without distortion
             if target == n_foe:
                 damage += power
             else:

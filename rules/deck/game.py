@@ -1,13 +1,14 @@
 """The reference game: one readable implementation of the rules, used to check the fast path.
 
-Rules (deckbuilder.md with RULINGS 5):
+Rules (deckbuilder.md with RULINGS 5 and 6):
 - Both players start with 20 VP and 4 cards in hand. A round is one turn of each player, the starting
   player first. In a turn: mana = the player's turn number (mana is not spent; one card per turn); draw one
   card (none once the deck is empty); play the highest-cost card with cost <= mana, at random among cards
   of that cost; then every creature with ATK > 0, the new one included, attacks in the order played.
 - Damage on creatures heals at the start of every turn, so every attack phase starts at full DEF.
-- An attacker facing a board with a living TAUNT creature must clash with the oldest one. DISTORTION
-  ignores taunt unless the taunter also has DISTORTION.
+- Only the defender's oldest living TAUNT creature counts (RULINGS 6). An attacker clashes with it, except
+  that a DISTORTION attacker ignores it and hits the player when it lacks DISTORTION; a younger taunter
+  with DISTORTION does not block the distorting attacker while an older one without it lives.
 - A clash is simultaneous unless exactly one side has FIRST STRIKE: that side strikes first and takes no
   damage if it kills. A creature that clashed does not hit the player, except TRAMPLE's excess (ATK minus
   the taunter's remaining DEF, when positive) which goes to the player. Destroyed creatures leave the
@@ -16,11 +17,10 @@ Rules (deckbuilder.md with RULINGS 5):
   50 rounds without a winner the game is a tie. A tie counts as a loss for player 1.
 
 Choices where the rules are silent:
-- A distorting attacker passes every taunter without DISTORTION: it clashes with the oldest living
-  taunter that also has DISTORTION, or hits the player when there is none.
 - An attacker killed by a first strike deals no damage, so no trample excess either.
 - A creature killed while defending is removed at the end of the attack phase; it no longer taunts once
-  dead, so the next attacker moves on to the next taunter.
+  dead, so the next attacker faces the next taunter (which, if it has DISTORTION, now stops distorting
+  attackers too).
 - Drawing "the top card of a shuffled deck" is done as drawing a uniformly random card of the remaining
   deck: the same distribution, and it needs no shuffle of cards that are never drawn. Each game draws
   player 1's opening hand first, then player 2's.
@@ -112,10 +112,10 @@ class AttackPhase:
 
 def clash_target(attacker: Card, defenders: Sequence[Creature]) -> int | None:
     """Index of the defender this attacker must clash with, or None when it hits the player."""
-    for index, creature in enumerate(defenders):
-        if creature.alive and creature.card.taunt and (creature.card.distortion or not attacker.distortion):
-            return index
-    return None
+    oldest = next((i for i, creature in enumerate(defenders) if creature.alive and creature.card.taunt), None)
+    if oldest is None or (attacker.distortion and not defenders[oldest].card.distortion):
+        return None
+    return oldest
 
 
 def clash(attacker: Creature, defender: Creature) -> int:

@@ -1,10 +1,18 @@
-"""Winrates, duels and the Monte-Carlo deck optimization (deckbuilder.md part 2, RULINGS 5).
+"""Winrates, duels and the Monte-Carlo deck optimization (deckbuilder.md part 2, RULINGS 5 and 6).
 
 The optimization is the document's procedure against a fixed opponent deck: player 1 starts from a random
 legal deck (the reference) and its winrate over `games` games. Each iteration swaps one card of the
 reference deck (a random position) for a different random card of the set list that would not make a
 third copy, plays `games` new games with that deck, and keeps it only if its winrate is strictly higher.
-The reference winrate is recorded after every iteration.
+The reference winrate is recorded after every iteration: it is the best measurement so far, and being the
+maximum of many noisy measurements it overstates the kept deck (by about 2 points at the defaults, and
+100% after any win with one game per iteration).
+
+So the reported winrates are measured afresh (RULINGS 6): after the run, cancelled or not, the starting
+deck and the final deck each play `fresh_games(games)` = max(10 x games, 10,000) new games against the
+opponent on `fresh_seed(seed)`, a seed derived from the run's, and are shown with Wilson's 95% interval.
+Both decks use that one seed, so an unchanged deck measures exactly the same. These games count in the
+work limit (`check_work`) and in the progress.
 
 Every batch of games gets its own seed drawn from the run's `random.Random(seed)`, so a run is replayed
 exactly from its seed. The games themselves are played by the fast path (`rules.deck.fast`); the loop over
@@ -24,6 +32,7 @@ import numpy as np
 
 from rules.deck.cards import ALL_KEYWORDS, DECK_SIZE, MAX_COPIES, Card, Deck, Keyword, random_deck, set_list
 from rules.deck.fast import batch_results, encode_deck
+from rules.deck.game import SplitMix64
 from rules.errors import RuleInputError
 
 DEFAULT_ITERATIONS = 1000
@@ -32,18 +41,39 @@ MAX_ITERATIONS = 1_000_000
 MAX_GAMES = 10_000_000
 MAX_TOTAL_GAMES = 2_000_000_000  # about an hour of work; the bot sets a much lower cap of its own
 SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1
+FRESH_GAMES_FACTOR = 10  # the fresh measurement after a run: at least 10 x the games per iteration ...
+MIN_FRESH_GAMES = 10_000  # ... and at least this many, for each of the two decks
+
+
+def fresh_games(games: int) -> int:
+    """Games each of the start and final decks plays in the fresh measurement after a run."""
+    return max(FRESH_GAMES_FACTOR * games, MIN_FRESH_GAMES)
+
+
+def fresh_seed(run_seed: int) -> int:
+    """The fresh measurement's seed: the first output of SplitMix64 from the run's seed. The run's own
+    batches take their seeds from random.Random(run_seed), so these games are new ones."""
+    return SplitMix64(run_seed).next64()
+
+
+def check_games(games: int) -> None:
+    if not 1 <= games <= MAX_GAMES:
+        raise RuleInputError(f"games must be between 1 and {MAX_GAMES:,}; got {games:,}")
 
 
 def check_work(iterations: int, games: int, max_total: int = MAX_TOTAL_GAMES) -> None:
-    """Refuse absurd sizes before any work, with the limit in the message."""
-    if not 1 <= games <= MAX_GAMES:
-        raise RuleInputError(f"games must be between 1 and {MAX_GAMES:,}; got {games:,}")
+    """Refuse absurd sizes before any work, with the limit in the message. The fresh measurement of the
+    start and final decks after the run counts too."""
+    check_games(games)
     if not 1 <= iterations <= MAX_ITERATIONS:
         raise RuleInputError(f"iterations must be between 1 and {MAX_ITERATIONS:,}; got {iterations:,}")
-    total = iterations * games
+    search = iterations * games
+    fresh = fresh_games(games)
+    total = search + 2 * fresh
     if total > max_total:
         raise RuleInputError(
-            f"iterations x games = {iterations:,} x {games:,} = {total:,} games; the limit is {max_total:,}"
+            f"iterations x games = {iterations:,} x {games:,} = {search:,} games, plus 2 x {fresh:,} to measure "
+            f"the start and final decks afresh: {total:,} games; the limit is {max_total:,}"
         )
 
 
@@ -85,7 +115,7 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
 
 def score(deck_1: Deck, deck_2: Deck, games: int, seed: int) -> Score:
     """Player 1 (deck_1) against deck_2 over `games` fast-path games."""
-    check_work(1, games)
+    check_games(games)
     wins, losses, ties = batch_results(encode_deck(deck_1.cards), encode_deck(deck_2.cards), games, seed)
     return Score(wins, losses, ties)
 
@@ -118,9 +148,16 @@ class Swap:
 class Progress:
     iteration: int  # iterations done
     iterations: int
-    start_winrate: float
-    best_winrate: float
+    start_winrate: float  # the run's first measurement of the start deck (`games` games)
+    best_winrate: float  # the best measurement so far
     accepted: int
+    games_done: int  # the iterations' games and the fresh measurement's alike
+    games_total: int  # as planned; once measuring, what the run really plays (fewer when it was cancelled)
+    measuring: bool = False  # the iterations are over; the start and final decks are being measured afresh
+
+    @property
+    def fraction(self) -> float:
+        return self.games_done / self.games_total
 
 
 @dataclass(frozen=True)
@@ -144,17 +181,32 @@ class OptimizeSettings:
 
 
 @dataclass(frozen=True)
+class FreshMeasurement:
+    """The start and final decks measured afresh after a run: the same number of new games each, on `seed`."""
+
+    seed: int
+    start: Score
+    final: Score
+
+    @property
+    def games(self) -> int:
+        """Games of each deck."""
+        return self.start.games
+
+
+@dataclass(frozen=True)
 class OptimizeResult:
     settings: OptimizeSettings
     opponent: Deck
     start: Deck
-    start_winrate: float
+    start_winrate: float  # the run's first measurement of the start deck: iteration 0 of the curve
     best: Deck
-    best_winrate: float
-    curve: tuple[float, ...]  # the reference winrate after each iteration done
+    best_winrate: float  # the best measurement so far, biased high: report `fresh` instead
+    curve: tuple[float, ...]  # the best measurement so far (the reference winrate) after each iteration done
     accepted: tuple[Swap, ...]
     cancelled: bool
     set_list_size: int
+    fresh: FreshMeasurement  # the winrates to report
 
     @property
     def iterations_done(self) -> int:
@@ -162,7 +214,7 @@ class OptimizeResult:
 
     @property
     def games_played(self) -> int:
-        return (self.iterations_done + 1) * self.settings.games
+        return (self.iterations_done + 1) * self.settings.games + 2 * self.fresh.games
 
 
 def propose_swap(deck: np.ndarray, pool_size: int, rng: random.Random) -> tuple[int, int]:
@@ -182,8 +234,9 @@ def optimize(
     progress: Callable[[Progress], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> OptimizeResult:
-    """Run the Monte-Carlo optimization. `progress` is called after every iteration (keep it cheap);
-    when `cancelled()` turns true the run stops and returns what it has, marked cancelled."""
+    """Run the Monte-Carlo optimization, then measure the start and final decks afresh. `progress` is called
+    after every iteration and at each step of the measurement (keep it cheap); when `cancelled()` turns true
+    the iterations stop, and the run measures what it has and returns it, marked cancelled."""
     rng = random.Random(settings.seed)
     pool = set_list(settings.keywords)
     opponent = settings.opponent if settings.opponent is not None else random_deck(pool, rng)
@@ -196,6 +249,13 @@ def optimize(
         """Wins and winrate of a deck given as positions in the pool."""
         wins, _, _ = batch_results(pool_codes[deck], opponent_codes, settings.games, rng.getrandbits(64))
         return wins, wins / settings.games
+
+    per_deck = fresh_games(settings.games)
+
+    def report(games_done: int, games_total: int, measuring: bool = False) -> None:
+        if progress is not None:
+            progress(Progress(len(curve), settings.iterations, start_winrate, best_wins / settings.games,
+                              len(accepted), games_done, games_total, measuring))
 
     reference = np.array([position_of[c] for c in start.cards], dtype=np.int64)
     best_wins, start_winrate = winrate(reference)
@@ -214,19 +274,29 @@ def optimize(
             accepted.append(Swap(iteration, pool[int(reference[position])], pool[card], rate))
             reference, best_wins = candidate, wins
         curve.append(best_wins / settings.games)
-        if progress is not None:
-            progress(Progress(iteration, settings.iterations, start_winrate, curve[-1], len(accepted)))
+        report((iteration + 1) * settings.games, (settings.iterations + 1) * settings.games + 2 * per_deck)
+
+    best = Deck(tuple(pool[int(i)] for i in reference))
+    searched = (len(curve) + 1) * settings.games
+    total = searched + 2 * per_deck
+    seed = fresh_seed(settings.seed)
+    scores = []
+    for deck in (start, best):  # as Decks (cards in cost order): the games of score(deck, opponent, ...)
+        report(searched + len(scores) * per_deck, total, measuring=True)
+        scores.append(Score(*batch_results(encode_deck(deck.cards), opponent_codes, per_deck, seed)))
+    report(total, total, measuring=True)
     return OptimizeResult(
         settings=settings,
         opponent=opponent,
         start=start,
         start_winrate=start_winrate,
-        best=Deck(tuple(pool[int(i)] for i in reference)),
+        best=best,
         best_winrate=best_wins / settings.games,
         curve=tuple(curve),
         accepted=tuple(accepted),
         cancelled=stopped,
         set_list_size=len(pool),
+        fresh=FreshMeasurement(seed, *scores),
     )
 
 

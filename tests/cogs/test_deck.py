@@ -16,17 +16,26 @@ import pytest
 from cogs.deck import Job, cancel_view, progress_embed
 from rules.deck.cards import random_deck, read_deck_csv, set_list
 from rules.deck.fast import compile_kernels
-from rules.deck.optimize import OptimizeSettings, duel, optimize
+from rules.deck.optimize import (
+    OptimizeSettings,
+    Progress,
+    Score,
+    duel,
+    fresh_seed,
+    optimize,
+    score,
+)
 from tests.cogs.harness import CHANNEL_ID, Message
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "deck"
 RANDOM_7 = (EXAMPLES / "random-seed7.csv").read_bytes()
 OPTIMIZED = (EXAMPLES / "optimized-seed1.csv").read_bytes()
 OPPONENT = (EXAMPLES / "opponent-seed1.csv").read_bytes()
-LONG_JOB = {"iterations": 100_000, "games": 200}  # 20 million games: far longer than any test waits
-# The same 20 million games in the longest batches the bot allows: every iteration is one 100,000-game call
-# into the compiled kernel (about 0.1 s here), the longest stretch a job spends in compiled code.
-HEAVY_JOB = {"iterations": 200, "games": 100_000}
+# 19.9 million games, and 2 x 10,000 to measure the decks afresh: far longer than any test waits
+LONG_JOB = {"iterations": 100_000, "games": 199}
+# About as many games in the longest batches the bot allows: every iteration is one 100,000-game call into
+# the compiled kernel (about 0.1 s here); 18 million games, and 2 x 1,000,000 to measure the decks afresh.
+HEAVY_JOB = {"iterations": 180, "games": 100_000}
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -62,17 +71,30 @@ async def start_long_job(h, user, job=LONG_JOB, **options):
     return message
 
 
+def measured(s: Score, bold: bool = False) -> str:
+    low, high = s.interval
+    rate = f"{100 * s.winrate:.1f}%"
+    return f"{f'**{rate}**' if bold else rate} (95% interval {100 * low:.1f}–{100 * high:.1f}%)"
+
+
 async def test_optimize_runs_to_completion_with_its_files(harness):
     h = harness
     (message,) = await h.run("deck optimize", h.alice, iterations=30, games=200, seed=5)
     expected = optimize(OptimizeSettings(iterations=30, games=200, seed=5))
+    start, final = expected.fresh.start, expected.fresh.final
     embed = message.embed
-    assert embed.title == (f"🃏 Deck optimized: {100 * expected.start_winrate:.1f}% → "
-                           f"{100 * expected.best_winrate:.1f}%")
+    # the winrates shown are the start and final decks measured afresh, with their 95% intervals
+    assert embed.title == f"🃏 Deck optimized: {100 * start.winrate:.1f}% → {100 * final.winrate:.1f}%"
+    gain = 100 * (final.winrate - start.winrate)
+    assert message.field("Winrate") == (
+        f"start {measured(start)} → final {measured(final, bold=True)}\n"
+        f"{gain:+.1f} points, {len(expected.accepted)} swaps kept · measured afresh after the run over 10,000 new "
+        f"games each\nbest measurement during the run (the chart's curve, 200 games each, biased high): "
+        f"{100 * expected.best_winrate:.1f}%"
+    )
     assert "30 iterations × 200 games · seed 5 · all keywords on" in message.field("Run")
     assert "opponent: a random deck from the seed" in message.field("Run")
-    assert f"{len(expected.accepted)} swaps kept" in message.field("Winrate")
-    assert "6,200 games in" in message.field("Work")
+    assert "26,200 games (20,000 of them measuring afresh) in" in message.field("Work")
     assert expected.best.compact() in embed.description
     assert embed.image.url == "attachment://winrate-5.png"
     assert read_deck_csv(message.files["deck-5.csv"].decode(), "deck-5.csv") == expected.best
@@ -126,18 +148,37 @@ async def test_a_failing_job_says_so_on_its_message_and_frees_the_user(harness, 
     assert cog(h).jobs_by_user == {} and cog(h).jobs_by_id == {}
 
 
+async def test_one_game_per_iteration_reports_the_fresh_winrate_not_100_percent(harness):
+    h = harness
+    (message,) = await h.run("deck optimize", h.alice, iterations=50, games=1, seed=3)
+    expected = optimize(OptimizeSettings(iterations=50, games=1, seed=3))
+    assert expected.best_winrate == 1.0  # the run's best measurement: one game, won
+    deck = read_deck_csv(message.files["deck-3.csv"].decode(), "deck-3.csv")
+    opponent = read_deck_csv(message.files["opponent-3.csv"].decode(), "opponent-3.csv")
+    start = score(expected.start, opponent, 10_000, fresh_seed(3))
+    final = score(deck, opponent, 10_000, fresh_seed(3))
+    assert final.winrate < 0.5
+    assert message.embed.title == f"🃏 Deck optimized: {100 * start.winrate:.1f}% → {100 * final.winrate:.1f}%"
+    assert message.field("Winrate").startswith(f"start {measured(start)} → final {measured(final, bold=True)}\n")
+    assert message.field("Winrate").endswith("(the chart's curve, 1 game each, biased high): 100.0%")
+
+
 async def test_the_work_cap_is_stated(harness):
     (reply,) = await harness.run("deck optimize", harness.alice, iterations=1000, games=50_000)
     assert reply.ephemeral
-    assert reply.content == ("❌ iterations x games = 1,000 x 50,000 = 50,000,000 games; "
-                             "the limit is 20,000,000")
+    assert reply.content == ("❌ iterations x games = 1,000 x 50,000 = 50,000,000 games, plus 2 x 500,000 to "
+                             "measure the start and final decks afresh: 51,000,000 games; the limit is 20,000,000")
+    # 19,900,000 games would pass alone; with 2 x 1,000,000 to measure afresh they do not
+    (reply,) = await harness.run("deck optimize", harness.alice, iterations=199, games=100_000)
+    assert reply.content.endswith("plus 2 x 1,000,000 to measure the start and final decks afresh: "
+                                  "21,900,000 games; the limit is 20,000,000")
 
 
 async def test_progress_then_cancel_by_the_requester_only(harness):
     h = harness
     message = await start_long_job(h, h.alice, seed=3)
     assert message.component("Cancel")["custom_id"].startswith("deck:")
-    assert "100,000 iterations × 200 games · seed 3" in message.field("Run")
+    assert "100,000 iterations × 199 games · seed 3" in message.field("Run")
 
     as_shown = copy.deepcopy(message)
     (refusal,) = await h.click(message, "Cancel", h.bob)
@@ -173,7 +214,7 @@ async def test_progress_edits_are_at_least_two_seconds_apart(harness, monkeypatc
     await wait_for(lambda: len(edits) >= 2, timeout=10)
     (first, _), (second, shown) = edits[:2]
     assert second - first >= 1.95  # the job reports every 0.5 s; the message shows one report per 2 s
-    assert "iteration " in shown and "best winrate **" in shown and "(start " in shown
+    assert "iteration " in shown and "best measurement so far **" in shown and "(start " in shown
     assert re.search(r"`[█░]{20}` \d+%", shown)  # how far the bar is filled depends on the machine's speed
     await h.click(message, "Cancel", h.alice)
     await h.settle()
@@ -270,6 +311,16 @@ async def test_a_progress_message_left_by_a_crash_is_marked_stopped_when_its_but
     assert "500 iterations × 1,000 games · seed 8" in stopped.field("Run")
     assert stopped.embed.footer.text == "Run /deck optimize again with the same seed to replay it."
     assert stopped.components == []
+
+
+def test_progress_counts_the_fresh_measurement():
+    job = Job("00000001", 1, OptimizeSettings(iterations=1000, games=1000, seed=8), "opp.csv")
+    # 1000 iterations done: 1,001,000 games of 1,021,000, then the start deck's 10,000
+    job.progress = Progress(1000, 1000, 0.412, 0.6, 12, 1_011_000, 1_021_000, measuring=True)
+    assert progress_embed(job, "Alice").description == (
+        "`███████████████████░` 99%\niteration 1,000/1,000 · best measurement so far **60.0%** (start 41.2%) · "
+        "12 swaps kept\nmeasuring the start and final decks afresh over 10,000 new games each…"
+    )
 
 
 async def test_duel_reports_winrate_with_interval(harness):

@@ -3,7 +3,9 @@ fast path alike), whole games, agreement of the two implementations, duels and t
 
 from __future__ import annotations
 
+import math
 import random
+import re
 
 import numpy as np
 import pytest
@@ -19,6 +21,7 @@ from rules.deck.cards import (
     read_deck_csv,
     set_list,
 )
+from rules.deck.chart import winrate_figure
 from rules.deck.game import (
     PLAYER_1,
     PLAYER_2,
@@ -32,8 +35,10 @@ from rules.deck.game import (
 )
 from rules.deck.optimize import (
     OptimizeSettings,
+    Score,
     check_work,
     duel,
+    fresh_seed,
     optimize,
     propose_swap,
     score,
@@ -215,9 +220,18 @@ def test_distortion_passes_a_plain_taunter():
 
 def test_distortion_does_not_pass_a_distorting_taunter():
     assert both_phases(["2/2 D"], ["0/5 T D"]) == (0, ["2/2 D"], ["0/5 T D"])
-    # it passes the plain taunter and clashes with the distorting one; a plain attacker takes the oldest
-    assert both_phases(["2/2 D", "1/2"], ["1/5 T", "1/3 T D"]) == (0, ["2/2 D", "1/2"], ["1/5 T", "1/3 T D"])
-    assert both_phases(["3/2 D"], ["1/5 T", "1/3 T D"]) == (0, ["3/2 D"], ["1/5 T"])
+
+
+def test_only_the_oldest_taunter_counts_against_distortion():
+    # RULINGS 6: the older 0/5 taunter lacks Distortion, so the distorting attacker hits the player; the
+    # younger 0/5 Taunt+Distortion does not stop it
+    assert both_phases(["2/2 D"], ["0/5 T", "0/5 T D"]) == (2, ["2/2 D"], ["0/5 T", "0/5 T D"])
+    # a plain attacker clashes with that oldest taunter (1 damage back, 1/5 survives)
+    assert both_phases(["2/2 D", "1/2"], ["1/5 T", "1/3 T D"]) == (2, ["2/2 D", "1/2"], ["1/5 T", "1/3 T D"])
+    # the oldest taunter distorts: they clash, and the younger plain taunter plays no part
+    assert both_phases(["3/2 D"], ["1/3 T D", "1/5 T"]) == (0, ["3/2 D"], ["1/5 T"])
+    # the plain 1/2 taunter falls to the 3/3; the Taunt+Distortion behind it is now the oldest and stops the 2/2 D
+    assert both_phases(["3/3", "2/2 D"], ["1/2 T", "0/5 T D"]) == (0, ["3/3", "2/2 D"], ["0/5 T D"])
 
 
 def test_first_strike_kills_without_damage_back():
@@ -274,6 +288,33 @@ def test_the_only_player_left_with_vp_wins():
 def test_fifty_rounds_without_a_winner_is_a_tie():
     walls = [card("0/1")] * 30
     assert both_games(walls, walls, True) == (TIE, 50, 20, 20)
+
+
+def test_distortion_passes_an_older_plain_taunter_for_a_whole_game():
+    # Player 2 has two cards: 0/3 Taunt (cost 3), played in round 3, and 0/3 Taunt+Distortion (cost 4), played
+    # in round 4 behind it. The plain taunter stays the oldest, so every 2/2 Distortion (cost 3, one a turn
+    # from round 3) hits the player: 2, 4, 6, 8 = 20 by round 6. (The old rule stopped them at the second
+    # taunter from round 5 on.)
+    attackers = [card("2/2 D")] * 30
+    taunters = [card("0/3 T"), card("0/3 T D")]
+    assert both_games(attackers, taunters, True) == (PLAYER_1, 6, 20, 0)
+    assert both_games(attackers, taunters, False) == (PLAYER_1, 6, 20, 0)
+
+
+def test_distortion_ruling_moves_a_keyword_heavy_matchup():
+    # Player 1: 30 random Distortion cards; player 2: 30 random Taunt cards, 12 of them with Distortion too.
+    # Over 1,000,000 games player 1 wins 65.6% under the ruling, and won 46.9% under the old rule (a
+    # distorting attacker stopped by any living Taunt+Distortion, not just the oldest taunter).
+    # At 20,000 games the standard error is sqrt(0.656 x 0.344 / 20,000) = 0.34 points, so the band
+    # 65.6% +- 2 points is +- 6 standard errors: another seed lands outside it with probability 2e-9. The old
+    # rule's 46.9% lies 17 points below the band.
+    distorting = random_deck([c for c in SET_LIST if c.distortion], random.Random(40))
+    taunting = random_deck([c for c in SET_LIST if c.taunt], random.Random(5))
+    assert sum(c.distortion for c in taunting.cards) == 12
+    games = 20_000
+    half_band = 6 * math.sqrt(0.656 * 0.344 / games)
+    s = score(distorting, taunting, games, seed=1)
+    assert 0.656 - half_band <= s.winrate <= 0.656 + half_band
 
 
 def test_an_empty_deck_stops_drawing():
@@ -356,6 +397,17 @@ def test_work_limits_are_stated():
         check_work(10, 0)
 
 
+def test_the_fresh_measurement_counts_in_the_work_limit():
+    check_work(1980, 10_000, 20_000_000)  # 19,800,000 + 2 x 100,000: exactly the limit
+    message = ("iterations x games = 1,990 x 10,000 = 19,900,000 games, plus 2 x 100,000 to measure the start and "
+               "final decks afresh: 20,100,000 games; the limit is 20,000,000")
+    with pytest.raises(RuleInputError, match=re.escape(message)):
+        check_work(1990, 10_000, 20_000_000)
+    # with few games per iteration the measurement still plays 10,000 games per deck
+    with pytest.raises(RuleInputError, match=re.escape("plus 2 x 10,000 to measure")):
+        check_work(1, 1, 20_000)
+
+
 def test_swaps_keep_decks_legal():
     rng = random.Random(2)
     for _ in range(300):
@@ -406,5 +458,56 @@ def test_optimizer_can_be_cancelled_and_reports_progress():
         cancelled=lambda: len(seen) >= 5,
     )
     assert result.cancelled and result.iterations_done == 5
-    assert [p.iteration for p in seen] == [1, 2, 3, 4, 5] and seen[-1].best_winrate == result.best_winrate
+    searching, measuring = seen[:5], seen[5:]
+    assert [p.iteration for p in searching] == [1, 2, 3, 4, 5] and not any(p.measuring for p in searching)
+    # games: the first measurement and one batch per iteration, of 51 x 50 + 2 x 10,000 planned
+    assert [(p.games_done, p.games_total) for p in searching] == [(50 * (i + 1), 22_550) for i in range(1, 6)]
+    # the cancelled run still measures its decks afresh: 2 x 10,000 games after the 300 it played
+    assert [(p.games_done, p.games_total, p.measuring) for p in measuring] == [
+        (300, 20_300, True), (10_300, 20_300, True), (20_300, 20_300, True)
+    ]
+    assert seen[-1].best_winrate == result.best_winrate and result.games_played == 20_300
+    assert result.fresh.final == score(result.best, result.opponent, 10_000, result.fresh.seed)
+
+
+def test_a_deck_left_unchanged_measures_the_same_afresh():
+    result = optimize(OptimizeSettings(iterations=10, games=50, seed=3), cancelled=lambda: True)
+    assert result.iterations_done == 0 and result.best == result.start
+    assert result.fresh.start == result.fresh.final  # one seed for both decks
+
+
+def test_the_final_winrate_is_measured_afresh_not_the_best_of_noisy_measurements():
+    # One game per iteration: the first swap that wins its one game is kept at 100%.
+    result = optimize(OptimizeSettings(iterations=50, games=1, seed=3))
+    assert result.best_winrate == 1.0 and result.accepted
+    fresh = result.fresh
+    assert fresh.games == fresh.start.games == fresh.final.games == 10_000  # max(10 x 1, 10,000)
+    assert fresh.seed == fresh_seed(3) and fresh_seed(3) != fresh_seed(4)
+    opponent = fast.encode_deck(result.opponent.cards)
+    for deck, measured in ((result.start, fresh.start), (result.best, fresh.final)):
+        wins, losses, ties = fast.batch_results(fast.encode_deck(deck.cards), opponent, 10_000, fresh.seed)
+        assert measured == Score(wins, losses, ties)
+    # the kept deck is no 100% deck: 10,000 fresh games put it far below
+    assert fresh.final.interval[1] < 0.5
+    assert result.games_played == 51 * 1 + 2 * 10_000
+
+
+@pytest.mark.parametrize("games, per_deck", [(1000, 10_000), (1500, 15_000)])
+def test_the_fresh_measurement_plays_ten_times_the_games_and_at_least_10000(games, per_deck):
+    result = optimize(OptimizeSettings(iterations=3, games=games, seed=5))
+    assert result.fresh.start.games == result.fresh.final.games == per_deck
+    assert result.fresh.final == score(result.best, result.opponent, per_deck, fresh_seed(5))
+    assert result.games_played == 4 * games + 2 * per_deck
+
+
+def test_the_chart_labels_the_curve_and_shows_both_fresh_winrates():
+    result = optimize(OptimizeSettings(iterations=10, games=100, seed=2))
+    legend = winrate_figure(result, "Deck optimization, seed 2").axes[0].get_legend()
+    labels = []
+    for s in (result.fresh.start, result.fresh.final):
+        low, high = s.interval
+        labels.append(f"10,000 new games: {100 * s.winrate:.1f}% (95% interval {100 * low:.1f}–{100 * high:.1f}%)")
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "best measurement so far (100 games each)", f"start deck, {labels[0]}", f"final deck, {labels[1]}"
+    ]
 

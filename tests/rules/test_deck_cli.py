@@ -6,6 +6,7 @@ from pathlib import Path
 
 from rules.__main__ import main
 from rules.deck.cards import read_deck_csv
+from rules.deck.optimize import OptimizeSettings, optimize
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "deck"
 
@@ -14,7 +15,19 @@ def test_optimize_writes_deck_csv_and_chart(tmp_path, capsys):
     code = main(["deck", "optimize", "--iterations", "20", "--games", "100", "--seed", "3", "--out", str(tmp_path)])
     assert code == 0
     out = capsys.readouterr()
-    assert "seed 3" in out.out and "20 iterations x 100 games" in out.out
+    assert "seed 3" in out.out
+    assert ("20 iterations x 100 games, then 2 x 10,000 games measuring the start and final decks afresh: "
+            "22,100 games in") in out.out
+    # the reported winrates are the fresh measurements, with their intervals; the run's best is labelled as such
+    expected = optimize(OptimizeSettings(iterations=20, games=100, seed=3))
+
+    def measured(score):
+        low, high = score.interval
+        return f"{100 * score.winrate:.1f}% (95% interval {100 * low:.1f}% - {100 * high:.1f}%)"
+
+    assert (f"winrate measured afresh: start {measured(expected.fresh.start)} -> final {measured(expected.fresh.final)}"
+            f" ({len(expected.accepted)} swaps kept)") in out.out
+    assert f"best measurement during the run: {100 * expected.best_winrate:.1f}% over 100 games" in out.out
     assert "20/20" in out.err  # the progress bar
     deck = read_deck_csv((tmp_path / "deck-3.csv").read_text(), "deck-3.csv")
     assert len(deck.cards) == 30
