@@ -55,7 +55,7 @@ from rules.mfd.engine import SAFETY_ROUND_LIMIT, check_odds_work, simulate_odds
 from rules.mfd.log import hp_text, mib
 from rules.mfd.models import BattleState, Casualty, OddsResult, Outcome, Roster
 from rules.mfd.odds import describe_odds, mean_rounds, outcome_rows, rate_text
-from rules.mfd.roster import BASE_COLUMNS, BUFF_COLUMNS, MAX_FIGHTERS, read_roster, write_roster
+from rules.mfd.roster import BASE_COLUMNS, BUFF_COLUMNS, MAX_FIGHTERS, final_csv, read_roster
 from rules.seeds import MAX_SEED, new_seed
 from storage.mfd import MfdRepository, StaleUpdate, StoredBattle, encode_state
 
@@ -103,7 +103,7 @@ def odds_with_chart(heroes: Roster, villains: Roster, battles: int, seed: int, m
 
 def state_and_files(stored: StoredBattle) -> tuple[BattleState, str, str]:
     state = stored.state()
-    return state, write_roster(state.heroes.fighters), write_roster(state.villains.fighters)
+    return state, final_csv(state.heroes), final_csv(state.villains)
 
 
 # --- rendering ----------------------------------------------------------------------------------------------
@@ -145,13 +145,15 @@ def fallen_lines(fallen: tuple[Casualty, ...], line_chars: int = 300) -> list[st
     return lines
 
 
-def warning_field(embed: discord.Embed, warnings: list[InputProblem]) -> None:
+def warning_field(embed: discord.Embed, warnings: tuple[InputProblem, ...]) -> None:
+    """One line per kind of warning (see `rules.mfd.roster`)."""
     if warnings:
         embed.add_field(name=f"⚠️ Warnings ({len(warnings)}): ignored, the battle ran without them",
-                        value=lines_within([str(w) for w in warnings], EmbedLimits.FIELD_VALUE), inline=False)
+                        value=lines_within([markdown_safe(str(w)) for w in warnings], EmbedLimits.FIELD_VALUE),
+                        inline=False)
 
 
-def run_embed(run: BattleRun, warnings: list[InputProblem], *, continued: bool, note: str = "") -> discord.Embed:
+def run_embed(run: BattleRun, *, continued: bool, note: str = "") -> discord.Embed:
     result = run.result
     title, colour = headline(result.outcome, result.last_round)
     rounds = (f"Round {result.first_round}" if result.rounds_fought == 1
@@ -169,7 +171,7 @@ def run_embed(run: BattleRun, warnings: list[InputProblem], *, continued: bool, 
     lines = fallen_lines(result.fallen)
     embed.add_field(name=f"Fallen this run ({len(result.fallen)})",
                     value=lines_within(lines, EmbedLimits.FIELD_VALUE) if lines else "No one.", inline=False)
-    warning_field(embed, warnings)
+    warning_field(embed, run.warnings)
     embed.set_footer(text=FILES_FOOTER)
     return fit_embed(embed)
 
@@ -185,7 +187,7 @@ def odds_progress_embed(done: int, total: int, seed: int) -> discord.Embed:
                          color=COLOR_INFO)
 
 
-def odds_embed(odds: OddsResult, warnings: list[InputProblem], chart_name: str) -> discord.Embed:
+def odds_embed(odds: OddsResult, warnings: tuple[InputProblem, ...], chart_name: str) -> discord.Embed:
     lines = [f"**{label}**: {rate_text(count, odds.battles)}" for label, count in outcome_rows(odds)]
     lengths = list(odds.rounds_histogram)
     lines.append(f"**Rounds**: mean {mean_rounds(odds):.2f}, from {lengths[0]} to {lengths[-1]}")
@@ -212,10 +214,11 @@ One row per fighter. Columns, matched by name in any case: **{', '.join(BASE_COL
 buffs (5–99%), ToDefend = 30% + BonusToDefend + buffs (0–90%), lower by 10% every round (exhaustion).
 • AOE: opponents attacked each round (blank = 1). BodyguardFor: takes the attacks on that fighter. \
 LinkedTo: dies when that fighter dies (clones, summons).
-• BuffWho: the names buffed, comma-separated inside double quotes: `"Alice,Bob"`. A buff ends when its \
-provider dies.
+• BuffWho: the names buffed, comma-separated inside double quotes: `"Alice,Bob"`. A buff lasts to the end \
+of the round its provider falls in.
 • At most {MAX_FIGHTERS:,} fighters and {ROSTER_LIMIT_TEXT} per file. The final CSVs of a run are in \
-this format plus HP: edit them and attach them to `/mfd continue`."""
+this format plus HP, with every column even when a side has no one left: edit them and attach them to \
+`/mfd continue`."""
 
 
 # --- the persistent button --------------------------------------------------------------------------------
@@ -271,10 +274,10 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
         return await run_engine(self.bot, read_roster, text, attachment.filename, side)
 
     async def rosters(self, heroes: discord.Attachment | None,
-                      villains: discord.Attachment | None) -> tuple[Roster | None, Roster | None, list[InputProblem]]:
+                      villains: discord.Attachment | None) -> tuple[Roster | None, Roster | None]:
         h = await self.roster(heroes, "Heroes") if heroes is not None else None
         v = await self.roster(villains, "Villains") if villains is not None else None
-        return h, v, [w for r in (h, v) if r is not None for w in r.warnings]
+        return h, v
 
     @staticmethod
     def files_limit(interaction: discord.Interaction) -> int:
@@ -311,7 +314,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
                      max_rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
                      seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
         await interaction.response.defer(thinking=True)
-        h, v, warnings = await self.rosters(heroes, villains)
+        h, v = await self.rosters(heroes, villains)
         seed = seed if seed is not None else new_seed()
         fought = await run_long_engine(self.bot, fight_new, h, v, seed, max_rounds, self.files_limit(interaction))
         previous = await self.repo.battle(interaction.channel_id)
@@ -319,7 +322,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
                 "rounds fought)." if previous else "")
         stored = await self.repo.start(interaction.guild_id, interaction.channel_id, fought.run.state,
                                        fought.state_zlib, interaction.user.id)
-        await interaction.followup.send(embed=run_embed(fought.run, warnings, continued=False, note=note),
+        await interaction.followup.send(embed=run_embed(fought.run, continued=False, note=note),
                                         files=run_files(fought.run),
                                         view=next_round_view(stored, fought.run.state.over))
 
@@ -337,10 +340,11 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
                                villains: discord.Attachment | None = None) -> None:
         stored = await self.channel_battle(interaction)
         await interaction.response.defer(thinking=True)
-        h, v, warnings = await self.rosters(heroes, villains)
+        # The run's warnings, not the files': names that fell in this battle are no warning (rules.mfd.battle).
+        h, v = await self.rosters(heroes, villains)
         fought = await run_long_engine(self.bot, fight_on, stored, rounds, h, v, self.files_limit(interaction))
         saved = await self.save(stored, fought, interaction.user.id)
-        await interaction.followup.send(embed=run_embed(fought.run, warnings, continued=True),
+        await interaction.followup.send(embed=run_embed(fought.run, continued=True),
                                         files=run_files(fought.run),
                                         view=next_round_view(saved, fought.run.state.over))
 
@@ -357,7 +361,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
         fought = await run_engine(self.bot, fight_on, stored, 1, None, None, self.files_limit(interaction))
         saved = await self.save(stored, fought, interaction.user.id)
         await interaction.edit_original_response(view=None)
-        await interaction.followup.send(embed=run_embed(fought.run, [], continued=True), files=run_files(fought.run),
+        await interaction.followup.send(embed=run_embed(fought.run, continued=True), files=run_files(fought.run),
                                         view=next_round_view(saved, fought.run.state.over))
 
     @app_commands.command(name="status", description="This channel's battle: rounds fought, who stands, who fell.")
@@ -395,7 +399,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
                    max_rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
                    seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
         await interaction.response.defer(thinking=True)
-        h, v, warnings = await self.rosters(heroes, villains)
+        h, v = await self.rosters(heroes, villains)
         check_odds_work(h, v, battles)
         seed = seed if seed is not None else new_seed()
         await interaction.edit_original_response(embed=odds_progress_embed(0, battles, seed))
@@ -413,7 +417,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
             await progress.close()  # on failure the error reply replaces the progress message
         chart_name = f"mfd-odds-{seed}.png"
         await interaction.edit_original_response(
-            embed=odds_embed(odds, warnings, chart_name),
+            embed=odds_embed(odds, h.warnings + v.warnings, chart_name),
             attachments=[discord.File(io.BytesIO(chart), filename=chart_name),
                          text_file("Odds.txt", describe_odds(odds) + "\n")])
 

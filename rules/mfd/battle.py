@@ -4,6 +4,15 @@ replaced (reinforcements, healing, edits), each run producing the log and the fi
 The random generator's state is part of `BattleState`, so running 3 rounds and continuing for 2 is the
 same battle as running 5 rounds with the same seed.
 
+Continuing from the battle's own final CSVs warns about no one who fell in it (RULINGS 6). The state
+records every fallen fighter with their side (`BattleState.fallen`, over all runs), and a CSV given to
+`continue_battle` is a side of that battle, so its references to that side's fallen (a buff, a bodyguard
+or a link naming them) are dropped silently, in the run's warnings and its log alike. A name that was
+never on that side, or that stood and was left out of the file, still warns. In the bot, `/mfd continue`
+always continues the channel's stored battle, which is how an attached final CSV is recognised;
+`/mfd battle` starts a new battle, with no one fallen yet. The stored state keeps no warnings: going on
+from it alone (the button, `/mfd continue` without files) has none to give.
+
 `files_limit` is for the bot, which sends the log and both final CSVs in one Discord message: the three
 together stay within it. The CSVs always carry every survivor, so the log gets what they leave (they are
 bounded before the run from the rosters fought with, see `roster.final_csv_bound`); rosters whose CSVs
@@ -16,11 +25,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.errors import RuleInputError
+from rules.errors import InputProblem, RuleInputError
 from rules.mfd.engine import run_battle
 from rules.mfd.log import LOG_LIMIT_BYTES, BattleLog, mib
 from rules.mfd.models import BattleResult, BattleState, Roster
-from rules.mfd.roster import final_csv_bound, write_roster
+from rules.mfd.roster import final_csv, final_csv_bound
 
 LOG_FILE = "BattleLog.txt"
 HEROES_FINAL_FILE = "Heroes-final.csv"
@@ -30,13 +39,15 @@ MIN_LOG_BYTES = 256 * 1024
 
 @dataclass(frozen=True)
 class BattleRun:
-    """One run: the result, the log text, both final CSVs and the state to continue from."""
+    """One run: the result, the log text, both final CSVs, the state to continue from and the warnings about
+    the rosters it fought with (also in the log)."""
 
     result: BattleResult
     log: str
     heroes_csv: str
     villains_csv: str
     state: BattleState
+    warnings: tuple[InputProblem, ...]
 
 
 def generator_from_state(rng_state: dict) -> np.random.Generator:
@@ -68,8 +79,8 @@ def _run(heroes: Roster, villains: Roster, rng: np.random.Generator, *, seed: in
         heroes=result.heroes, villains=result.villains, rounds_fought=result.last_round, seed=seed,
         rng_state=rng.bit_generator.state, outcome=result.outcome, fallen=fallen_before + result.fallen,
     )
-    return BattleRun(result, log.finish(result), write_roster(result.heroes.fighters),
-                     write_roster(result.villains.fighters), state)
+    return BattleRun(result, log.finish(result), final_csv(result.heroes), final_csv(result.villains), state,
+                     heroes.warnings + villains.warnings)
 
 
 def start_battle(heroes: Roster, villains: Roster, *, seed: int, max_rounds: int | None = None,
@@ -80,9 +91,13 @@ def start_battle(heroes: Roster, villains: Roster, *, seed: int, max_rounds: int
 
 def continue_battle(state: BattleState, *, max_rounds: int | None = None, heroes: Roster | None = None,
                     villains: Roster | None = None, files_limit: int | None = None) -> BattleRun:
-    """Fight on from `state`; a roster given replaces that side as it stands."""
-    heroes = heroes or state.heroes
-    villains = villains or state.villains
+    """Fight on from `state`; a roster given replaces that side as it stands, and is not warned about the
+    fighters of its side who fell in this battle."""
+
+    def side(given: Roster | None, standing: Roster) -> Roster:
+        return standing if given is None else given.ignoring_names(state.fallen_names(given.side))
+
+    heroes, villains = side(heroes, state.heroes), side(villains, state.villains)
     empty = [r.side for r in (heroes, villains) if not r.fighters]
     if empty:
         raise RuleInputError(

@@ -3,7 +3,9 @@
 Writes BattleLog.txt, Heroes-final.csv and Villains-final.csv to --out (default: the current directory)
 and prints the log. To continue a battle, run again with the final CSVs as --heroes/--villains (the
 random stream is then a new one: pass the same --seed for a replay, or use the bot's /mfd continue, which
-keeps the stream). With --odds N it runs N battles instead and prints the odds.
+keeps the stream and who fell). With no stored battle to know who fell, names of the fallen that the files
+still hold are warned about here, one line per kind. With --odds N it runs N battles instead and prints
+the odds.
 """
 
 from __future__ import annotations

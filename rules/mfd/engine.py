@@ -1,9 +1,10 @@
 """The Marked for Death battle engine, vectorized with numpy.
 
 A round, as RULINGS section 2 sets it out:
-1. Everyone alive at the start of the round attacks. Each fighter's stats for the round come from its own
-   bonuses, the exhaustion so far and the buffs of the fighters of its side alive at the start of the
-   round (a buff whose provider dies mid-round lasts to the end of that round).
+1. Everyone alive at the start of the round attacks. Each fighter's stats for the round (dice and chances)
+   come from its own bonuses, the exhaustion so far and the buffs of the fighters of its side alive at the
+   start of the round, and are fixed for the round: a buff whose provider falls mid-round lasts to the end
+   of that round, as the fallen still make their attacks in it (RULINGS 6).
 2. Targets are chosen at the start of the round: AOE distinct random opponents; when AOE exceeds the
    opponents left, everyone is picked AOE // n times and AOE % n more distinct ones at random. An
    attacker's attacks are made in the random order they were picked in. A picked opponent with living
@@ -430,7 +431,7 @@ def run_battle(
         mine = np.flatnonzero(f.side == side)
         survivors.append(Roster(roster.side, roster.file, tuple(
             replace(roster.fighters[f.origin[i]], hp=float(f.hp[i]), bonus_to_defend=float(f.bonus_def[i]))
-            for i in mine)))
+            for i in mine), buff_groups=roster.buff_groups))
     return BattleResult(
         heroes=survivors[0], villains=survivors[1], outcome=outcome, first_round=first_round,
         last_round=number, fallen=tuple(fallen), safety_stop=safety_stop,

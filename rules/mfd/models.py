@@ -1,13 +1,14 @@
 """Typed data of Marked for Death: fighters, rosters, derived stats, results and the stored battle state.
 
-Everything here is plain data. `BattleState` round-trips through JSON (`to_json` / `from_json`) so a
-channel's battle survives a restart and can be continued with the same random stream.
+Everything here is plain data, and how a roster's warnings read. `BattleState` round-trips through JSON
+(`to_json` / `from_json`) so a channel's battle survives a restart and can be continued with the same
+random stream.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 
 from rules.errors import InputProblem
@@ -24,6 +25,8 @@ MIN_TO_DEFEND = 0.0
 MAX_TO_DEFEND = 0.90
 EXHAUSTION_PENALTY = 0.1
 XP_PER_DIE = 1000
+
+MAX_ROWS_LISTED = 5  # row ranges named in a warning of one kind
 
 
 @dataclass(frozen=True)
@@ -58,16 +61,69 @@ class Fighter:
 
 
 @dataclass(frozen=True)
+class UnknownName:
+    """A name in BuffWho, BodyguardFor or LinkedTo that is no one on the side: ignored, and a warning."""
+
+    file: str
+    row: int
+    column: str  # as the header writes it
+    name: str
+    named_by: str  # "BodyguardFor", "LinkedTo" or "buff 'Rally'"
+
+    @property
+    def message(self) -> str:
+        return f"{self.named_by} names '{self.name}', who is not in this file; ignored"
+
+
+def _row_list(rows: list[int]) -> str:
+    """Rows as ranges, e.g. `2, 5, 9–12`, the first few only."""
+    ranges: list[list[int]] = []
+    for row in rows:
+        if ranges and row == ranges[-1][1] + 1:
+            ranges[-1][1] = row
+        else:
+            ranges.append([row, row])
+    shown = [str(a) if a == b else f"{a}–{b}" for a, b in ranges[:MAX_ROWS_LISTED]]
+    return ", ".join(shown) + (", …" if len(ranges) > MAX_ROWS_LISTED else "")
+
+
+def name_warnings(unknown: tuple[UnknownName, ...]) -> tuple[InputProblem, ...]:
+    """One warning per kind (the same name, named by the same thing, in one column of one file), in the order
+    the kinds first occur; a kind found on several rows says how many and which."""
+    kinds: dict[tuple[str, str, str], list[int]] = {}
+    for u in unknown:
+        kinds.setdefault((u.file, u.column, u.message), []).append(u.row)
+    warnings = []
+    for (file, column, message), rows in kinds.items():
+        if len(rows) == 1:
+            warnings.append(InputProblem(message, file, rows[0], column))
+        else:
+            warnings.append(InputProblem(f"{message} ({len(rows)} rows: {_row_list(rows)})", file, None, column))
+    return tuple(warnings)
+
+
+@dataclass(frozen=True)
 class Roster:
     """One side's fighters in name order (see `name_order`), with the file they came from.
 
-    `warnings` are located, non-fatal remarks about the file (names that refer to no one on the side).
+    `unknown_names` are the names its file refers to that are no one on the side, one per row and column;
+    `warnings` tells them to a user. `buff_groups` is the number of buff groups in the file's header, which
+    the final CSV keeps (see `roster.final_csv`).
     """
 
     side: str
     file: str
     fighters: tuple[Fighter, ...]
-    warnings: tuple[InputProblem, ...] = ()
+    unknown_names: tuple[UnknownName, ...] = ()
+    buff_groups: int = 0
+
+    @property
+    def warnings(self) -> tuple[InputProblem, ...]:
+        return name_warnings(self.unknown_names)
+
+    def ignoring_names(self, names: frozenset[str]) -> Roster:
+        """The roster without its unknown names that are in `names` (e.g. fighters who fell in its battle)."""
+        return replace(self, unknown_names=tuple(u for u in self.unknown_names if u.name not in names))
 
 
 def name_order(name: str) -> tuple[str, str]:
@@ -161,11 +217,15 @@ class BattleState:
     def over(self) -> bool:
         return self.outcome in (Outcome.HEROES_WIN, Outcome.VILLAINS_WIN, Outcome.DRAW)
 
+    def fallen_names(self, side: str) -> frozenset[str]:
+        """The names of everyone of `side` who fell in this battle, in any run."""
+        return frozenset(c.name for c in self.fallen if c.side == side)
+
     def to_json(self) -> str:
         data = asdict(self)
         data["outcome"] = self.outcome.value if self.outcome else None
         for side in ("heroes", "villains"):
-            data[side]["warnings"] = []  # warnings belong to the upload that produced them
+            data[side]["unknown_names"] = []  # warnings belong to the upload that produced them
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
@@ -178,7 +238,8 @@ class BattleState:
                                                 for b in f["buffs"])})
                 for f in d["fighters"]
             )
-            return Roster(d["side"], d["file"], fighters)
+            # States stored before `buff_groups` existed have none: their files get the fighters' groups.
+            return Roster(d["side"], d["file"], fighters, buff_groups=d.get("buff_groups", 0))
 
         return cls(
             heroes=roster(data["heroes"]),

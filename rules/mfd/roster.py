@@ -15,6 +15,13 @@ Choices where the rules are silent:
 - The final CSV lists the survivors only (a fighter at 0 HP could not be read back in); it is written in
   the canonical column order with `HP` after `LinkedTo`, and numbers are written so that they read back
   as exactly the same values (shortest round-trip form), which is what makes continuing exact.
+- The final CSV has every buff group of the input's header, whether or not a survivor uses it, and the
+  header alone when no one of the side survives (RULINGS 6), so it stays a template to fill in.
+- Warnings about names that are no one on the side come one per kind: the same name, named by the same
+  column (and buff) of one file. A kind on several rows is one line with the number of rows and which
+  ones (the first five ranges), e.g. `column 'BodyguardFor': BodyguardFor names 'Jounin', who is not
+  in this file; ignored (6 rows: 19–24)`. A file read to continue a battle is not warned about that
+  battle's fallen: `battle.continue_battle` drops those names.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from collections.abc import Iterable
 
 from rules.csvio import CsvRow, normalize_header, read_csv, write_csv
 from rules.errors import InputProblem, RuleInputError
-from rules.mfd.models import BASE_HP, Buff, Fighter, Roster, name_order
+from rules.mfd.models import BASE_HP, Buff, Fighter, Roster, UnknownName, name_order
 
 BASE_COLUMNS = ("Name", "XP", "BonusXP", "BonusHP", "BonusToHit", "BonusToDefend", "AOE", "BodyguardFor",
                 "LinkedTo", "HP")
@@ -130,9 +137,10 @@ def read_roster(text: str, file: str, side: str) -> Roster:
             problems = problems[:MAX_PROBLEMS_LISTED] + [InputProblem(f"... and {more} more problem(s)", file)]
         raise RuleInputError(problems)
     fighters.sort(key=lambda f: name_order(f.name))
-    warnings = [row.problem(key, f"{what} names '{name}', who is not in this file; ignored").problems[0]
-                for row, key, name, what in references if name not in rows_of]
-    return Roster(side, file, tuple(fighters), tuple(warnings))
+    label = {key: header.strip() for key, header in zip(table.keys, table.headers)}
+    unknown = tuple(UnknownName(file, row.line, label[key], name, named_by)
+                    for row, key, name, named_by in references if name not in rows_of)
+    return Roster(side, file, tuple(fighters), unknown, groups)
 
 
 def _read_fighter(row: CsvRow, groups: int, references: list) -> Fighter:
@@ -208,13 +216,19 @@ def final_csv_bound(roster: Roster) -> int:
         if not float(f.hp).is_integer():
             growth += max(0, 23 - len(_cell(f.hp)))
         growth += max(0, 19 - len(_cell(f.bonus_to_defend)))
-    return len(write_roster(roster.fighters).encode()) + growth
+    return len(final_csv(roster).encode()) + growth
 
 
-def write_roster(fighters: Iterable[Fighter]) -> str:
-    """The CSV of `fighters` in the input format plus HP; reading it back gives the same fighters."""
+def final_csv(roster: Roster) -> str:
+    """A side's final CSV: its fighters as they stand, with every buff group of the file it came from."""
+    return write_roster(roster.fighters, buff_groups=roster.buff_groups)
+
+
+def write_roster(fighters: Iterable[Fighter], *, buff_groups: int = 0) -> str:
+    """The CSV of `fighters` in the input format plus HP, with at least `buff_groups` buff groups; reading
+    it back gives the same fighters."""
     fighters = list(fighters)
-    groups = max((len(f.buffs) for f in fighters), default=0)
+    groups = max([buff_groups, *(len(f.buffs) for f in fighters)])
     headers = list(BASE_COLUMNS) + list(BUFF_COLUMNS) * groups
     rows = []
     for f in fighters:

@@ -10,13 +10,21 @@ from rules.mfd import engine
 from rules.mfd.models import Fighter
 from rules.mfd.roster import write_roster
 from tests.cogs.harness import CHANNEL_ID, User
-from tests.rules.test_mfd_engine import EXPECTED_LOG, EXPECTED_ROUND_2, VILLAINS_CSV
+from tests.rules.test_mfd_continuing import (
+    AFTER_ROUND_1_WARNINGS, AFTER_ROUND_3_WARNINGS, BUFF_GROUP, FINAL_HEADER, ORIGINAL_VILLAINS_CSV,
+    ORIGINAL_WARNINGS, REINFORCEMENTS, original_heroes_csv,
+)
+from tests.rules.test_mfd_engine import (
+    EXPECTED_LOG, EXPECTED_ROUND_2, FOCUS_HEROES_CSV, FOCUS_ROUND_1, FOCUS_ROUND_2, FOCUS_VILLAINS_CSV, VILLAINS_CSV,
+)
 from tests.rules.test_mfd_roster import DRAGON_CSV, ROSTER_ERRORS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "mfd"
 HEROES = ("Heroes.csv", DRAGON_CSV.encode())
 VILLAINS = ("Villains.csv", VILLAINS_CSV.encode())
 OTHER_CHANNEL = CHANNEL_ID + 7
+ORIGINAL_HEROES = ("Heroes.csv", original_heroes_csv().encode())
+ORIGINAL_VILLAINS = ("Villains.csv", ORIGINAL_VILLAINS_CSV.encode())
 
 
 async def battles(h) -> list[tuple]:
@@ -243,6 +251,62 @@ async def test_warnings_are_shown_but_the_battle_runs(harness):
     _, reply = await h.run("mfd battle", h.gm, heroes=heroes, villains=VILLAINS, seed=2)
     warnings = reply.field("⚠️ Warnings (1)")
     assert "H.csv, row 2, column 'LinkedTo': LinkedTo names 'Ghost', who is not in this file; ignored" in warnings
+
+
+def final_files(reply) -> dict:
+    """The reply's final CSVs as /mfd continue's attachments."""
+    return {side: (name, reply.files[name]) for side, name in (("heroes", "Heroes-final.csv"),
+                                                               ("villains", "Villains-final.csv"))}
+
+
+def warning_fields(reply) -> list[str]:
+    return [f.name for f in reply.embed.fields if f.name.startswith("⚠️")]
+
+
+async def test_the_original_rosters_continued_from_their_final_csvs_warn_only_about_their_slips(harness):
+    h = harness
+    _, first = await h.run("mfd battle", h.gm, heroes=ORIGINAL_HEROES, villains=ORIGINAL_VILLAINS, max_rounds=1,
+                           seed=1)
+    # Twelve names never on the side, one line for each kind of them.
+    assert first.field("⚠️ Warnings (3)") == "\n".join(ORIGINAL_WARNINGS)
+    # Attached again, the final CSVs name the fallen 59 times: none is warned about, the slips still are.
+    _, second = await h.run("mfd continue", h.gm, rounds=1, **final_files(first))
+    assert second.embed.description.startswith("Round 2 fought (continued)")
+    assert second.field("⚠️ Warnings (3)") == "\n".join(AFTER_ROUND_1_WARNINGS)
+    log = second.files["BattleLog.txt"].decode()
+    assert [line.strip() for line in log.splitlines() if "warning:" in line] == [
+        f"warning: {w}" for w in AFTER_ROUND_1_WARNINGS]
+    # The button goes on from the stored battle: nothing to warn about.
+    (third,) = await h.click(second, "Fight one more round", h.gm)
+    assert third.embed.description.startswith("Round 3 fought (continued)")
+    assert warning_fields(third) == [] and "warning:" not in third.files["BattleLog.txt"].decode()
+
+
+async def test_a_beaten_side_gets_its_template_and_only_a_typo_in_it_warns(harness):
+    h = harness
+    _, won = await h.run("mfd battle", h.gm, heroes=ORIGINAL_HEROES, villains=ORIGINAL_VILLAINS, max_rounds=3,
+                         seed=1)
+    assert won.embed.title == "🏆 Heroes win in round 3"
+    template = FINAL_HEADER + BUFF_GROUP * 2 + "\n"
+    assert won.files["Villains-final.csv"].decode() == template
+    (status,) = await h.run("mfd status", h.alice)
+    assert status.files["Villains-final.csv"].decode() == template
+    # The GM fills the template with reinforcements naming the fallen Summoner, Mook A, Conjura, and 'Sumoner'.
+    _, more = await h.run("mfd continue", h.gm, rounds=1, heroes=final_files(won)["heroes"],
+                          villains=("Villains-final.csv", (template + REINFORCEMENTS).encode()))
+    assert more.embed.description.startswith("Round 4 fought (continued)")
+    assert "Villains (2), from Villains-final.csv:" in more.files["BattleLog.txt"].decode()
+    assert more.field("⚠️ Warnings (4)") == "\n".join(AFTER_ROUND_3_WARNINGS)
+
+
+async def test_a_buff_lasts_to_the_end_of_the_round_its_provider_falls_in(harness):
+    h = harness
+    _, reply = await h.run("mfd battle", h.gm, heroes=("Heroes.csv", FOCUS_HEROES_CSV.encode()),
+                           villains=("Villains.csv", FOCUS_VILLAINS_CSV.encode()), max_rounds=2, seed=1)
+    round_1, round_2 = reply.files["BattleLog.txt"].decode().split("\nRound 2\n")
+    assert FOCUS_ROUND_1 in round_1
+    assert FOCUS_ROUND_2 in round_2
+    assert reply.field("Fallen this run (1)") == "Round 1, Villains (1): Aide"
 
 
 async def test_status_and_no_battle(harness):

@@ -265,6 +265,48 @@ def test_exhaustion_lowers_to_defend_by_a_tenth_each_round():
     assert {f.bonus_to_defend for f in result.heroes.fighters} == {-0.25}
 
 
+# Aide's Focus buffs Zed: raw ToHit 0.3 + 0.5 + 0.5 = 1.3 (13 dice of Zed's 10, at 99%), ToDefend 0.3 + 0.2.
+# Hero attacks both villains each round, and heroes' attacks resolve first: Aide (1 HP, no defense) falls
+# before Zed defends or attacks.
+FOCUS_HEROES_CSV = "Name,XP,BonusToHit,AOE,HP\nHero,20000,0.69,2,100\n"
+FOCUS_VILLAINS_CSV = """\
+Name,XP,BonusHP,BonusToHit,BonusToDefend,BuffName,BuffWho,BuffOffense,BuffDefense
+Aide,1000,-1,,-0.3,Focus,Zed,0.5,0.2
+Zed,10000,98,0.5,,,,,
+"""
+
+# Round 1: Aide falls to the first attack, yet Zed still blocks at 50% and attacks with 13 dice at 99%.
+FOCUS_ROUND_1 = """
+  Attacks:
+    Hero -> Aide: 20/20 hit (99%), 0/1 blocked (0%): 20 damage, HP 1 -> -19; Aide falls
+    Hero -> Zed: 20/20 hit (99%), 5/10 blocked (50%): 15 damage, HP 100 -> 85
+    Aide -> Hero: 1/1 hit (30%), 2/20 blocked (30%): 0 damage, HP 100 -> 100
+    Zed -> Hero: 13/13 hit (99%), 7/20 blocked (30%): 6 damage, HP 100 -> 94
+  End of round 1. Fallen (1): Aide
+"""
+# Round 2 without Focus: 10 dice at 80%, blocks at 20% (30% less a tenth of exhaustion).
+FOCUS_ROUND_2 = """
+  Attacks:
+    Hero -> Zed: 20/20 hit (99%), 2/10 blocked (20%): 18 damage, HP 85 -> 67
+    Hero -> Zed: 20/20 hit (99%), 1/10 blocked (20%): 19 damage, HP 67 -> 48
+    Zed -> Hero: 9/10 hit (80%), 3/20 blocked (20%): 6 damage, HP 94 -> 88
+  End of round 2. Fallen (0): none
+"""
+
+
+def focus_battle():
+    return (read_roster(FOCUS_HEROES_CSV, "Heroes.csv", "Heroes"),
+            read_roster(FOCUS_VILLAINS_CSV, "Villains.csv", "Villains"))
+
+
+def test_a_buff_lasts_to_the_end_of_the_round_its_provider_falls_in():
+    """RULINGS 6: derived stats, buffs included, are fixed at the start of each round."""
+    battle = start_battle(*focus_battle(), seed=1, max_rounds=2)
+    round_1, round_2 = battle.log.split("\nRound 2\n")
+    assert FOCUS_ROUND_1 in round_1
+    assert FOCUS_ROUND_2 in round_2
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_continuing_from_the_final_csvs_equals_running_on(seed):
     """Run k rounds, write the final CSVs, read them back and fight on with the same random stream: the

@@ -94,6 +94,23 @@ Bob,1000,,,,,,Alice,Alice,,,,
     assert len(roster.fighters) == 2
 
 
+def test_warnings_of_one_kind_are_one_line_with_the_number_of_rows():
+    """A kind is one name named by one column (and buff) of the file; its rows are listed as ranges, the
+    first five of them."""
+    ghost_rows = {2, 3, 4, 6, 8, 10, 12, 14}
+    rows = [f"F{row:02d},1000,,,,,,{'Ghost' if row == 5 else ''},{'Ghost' if row in ghost_rows else ''},"
+            + ('Rally,"F02,Stranger",0.1,' if row in (2, 3) else ",,,") for row in range(2, 15)]
+    roster = read("\n".join([HEADER, *rows]) + "\n")
+    assert len(roster.unknown_names) == 2 + 8 + 1
+    assert [str(w) for w in roster.warnings] == [
+        "Heroes.csv, column 'BuffWho': buff 'Rally' names 'Stranger', who is not in this file; ignored "
+        "(2 rows: 2–3)",
+        "Heroes.csv, column 'LinkedTo': LinkedTo names 'Ghost', who is not in this file; ignored "
+        "(8 rows: 2–4, 6, 8, 10, 12, …)",
+        "Heroes.csv, row 5, column 'BodyguardFor': BodyguardFor names 'Ghost', who is not in this file; ignored",
+    ]
+
+
 # Every error case of RULINGS section 2 (and the limits): (CSV text, row, column, words of the message).
 ROSTER_ERRORS = [
     ("Name,BonusXP\nA,1\n", 1, None, "missing column(s): xp"),
