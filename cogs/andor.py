@@ -56,7 +56,7 @@ from rules.andor.models import (
 )
 from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
 from rules.andor.text import crit_text, describe_event, matchup_lines, per_attack_lines, summary_lines
-from rules.csvio import format_number as num
+from rules.text import format_number as num
 from rules.roster import name_key
 from rules.seeds import MAX_SEED, new_seed
 from storage.andor import AndorRepository, Fight, FightAlreadyLive

@@ -34,7 +34,7 @@ from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.bossfight import BUILTIN_BOSSES, AttackBreakdown, Boss, Deck, calculate_attack, parse_bosses, parse_deck
 from rules.bossfight.models import MAX_GUILD_BOSSES
 from rules.bossfight.report import format_breakdown, format_modifier
-from rules.csvio import format_number as num
+from rules.text import format_number as num
 from rules.roster import name_key
 from storage.bossfight import BossfightRepository, DamageTotal, Raid, RaidAlreadyLive, RaidNotLive, SavedDeck
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rules.errors import InputProblem, RuleInputError
+from rules.text import format_number
 
 TRUE_WORDS = frozenset({"y", "yes", "true", "1"})
 FALSE_WORDS = frozenset({"n", "no", "false", "0"})
@@ -199,13 +200,6 @@ def read_text_file(path: Path) -> str:
         raise RuleInputError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise RuleInputError(f"{path} is not UTF-8 text (byte {exc.start}); save it as 'CSV UTF-8'") from None
-
-
-def format_number(value: float) -> str:
-    """A number as a person writes it: no trailing '.0', no float noise (12 significant digits at most)."""
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.12g}" if abs(value) < 1e15 else f"{value:.3e}"
 
 
 def write_csv(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:

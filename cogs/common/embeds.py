@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
-from rules.csvio import format_number
+from rules.text import format_number
 
 COLOR_INFO = discord.Color.blurple()
 COLOR_VICTORY = discord.Color.green()

@@ -11,7 +11,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.csvio import format_number
+from rules.text import format_number
 from rules.errors import RuleInputError
 
 POTION_COST = 5  # AP

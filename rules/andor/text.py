@@ -16,7 +16,7 @@ from rules.andor.models import (
     hundredths,
 )
 from rules.andor.simulate import SimulationResult
-from rules.csvio import format_number
+from rules.text import format_number
 
 
 def describe_event(event: Event) -> str:

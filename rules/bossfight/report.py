@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 
 from rules.bossfight.engine import AttackBreakdown
-from rules.csvio import format_number as num
+from rules.text import format_number as num
 
 EXACT_POWERS = 10  # modifiers up to 2^10 and down to 2^-10 are short enough to write out in full
 

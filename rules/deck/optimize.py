@@ -22,7 +22,6 @@ batches while the batches run without the GIL.
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -34,6 +33,7 @@ from rules.deck.cards import ALL_KEYWORDS, DECK_SIZE, MAX_COPIES, Card, Deck, Ke
 from rules.deck.fast import batch_results, encode_deck
 from rules.deck.game import SplitMix64
 from rules.errors import RuleInputError
+from rules.stats import wilson_interval
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_GAMES = 1000
@@ -102,15 +102,6 @@ class Score:
     @property
     def interval(self) -> tuple[float, float]:
         return wilson_interval(self.wins, self.games)
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval (95% by default); stays inside [0, 1] even at 0 or all successes."""
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def score(deck_1: Deck, deck_2: Deck, games: int, seed: int) -> Score:

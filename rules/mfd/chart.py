@@ -8,7 +8,8 @@ from __future__ import annotations
 import io
 
 from rules.mfd.models import OddsResult
-from rules.mfd.odds import outcome_rows, wilson_interval
+from rules.mfd.odds import outcome_rows
+from rules.stats import wilson_interval
 
 _COLOURS = {"Heroes win": "#3b82f6", "Villains win": "#ef4444", "Draw": "#a3a3a3"}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules.csvio import format_number
+from rules.text import format_number
 from rules.mfd.engine import NEVER, RoundRecord, derived_stats
 from rules.mfd.models import SIDES, BattleResult, DerivedStats, Outcome, Roster
 

@@ -2,24 +2,8 @@
 
 from __future__ import annotations
 
-import math
-
 from rules.mfd.models import OddsResult
-
-Z_95 = 1.959963984540054
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion (sound at 0% and 100%, unlike p +- z*se)."""
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    # The interval contains p; at 0% and 100% rounding would put an end a hair on the wrong side of it.
-    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
-
+from rules.stats import wilson_interval
 
 def rate_text(successes: int, trials: int) -> str:
     low, high = wilson_interval(successes, trials)

@@ -42,7 +42,6 @@ from rules.deck.optimize import (
     optimize,
     propose_swap,
     score,
-    wilson_interval,
 )
 from rules.errors import RuleInputError
 
@@ -370,13 +369,6 @@ def test_batches_are_reproducible_and_alternate_the_starting_player():
 
 
 # --- duels and the optimization ----------------------------------------------------------------------
-
-
-def test_wilson_interval():
-    low, high = wilson_interval(50, 100)
-    assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
-    assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
-    assert wilson_interval(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
 
 
 def test_duel_reports_counts_and_interval():

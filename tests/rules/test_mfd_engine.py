@@ -19,7 +19,7 @@ from rules.mfd.engine import (
 )
 from rules.mfd.log import BattleLog
 from rules.mfd.models import BattleState, Buff, Fighter, Outcome, Roster
-from rules.mfd.odds import wilson_interval
+from rules.stats import wilson_interval
 from rules.mfd.roster import final_csv_bound, read_roster, write_roster
 from tests.rules.test_mfd_roster import DRAGON_CSV
 
@@ -455,17 +455,6 @@ def test_odds_agree_with_single_battles():
     for outcome, count in ((Outcome.HEROES_WIN, odds.heroes_wins), (Outcome.VILLAINS_WIN, odds.villains_wins)):
         low, high = wilson_interval(singles[outcome], 600)
         assert low - 0.05 <= count / 600 <= high + 0.05
-
-
-def test_wilson_interval():
-    assert wilson_interval(0, 10)[0] == 0.0 and 0.25 < wilson_interval(0, 10)[1] < 0.35
-    low, high = wilson_interval(500, 1000)
-    assert low == pytest.approx(0.469, abs=1e-3) and high == pytest.approx(0.531, abs=1e-3)
-    # The interval always holds the rate itself, even where rounding would put an end past it (10 of 10).
-    for trials in range(1, 400):
-        for successes in (0, 1, trials - 1, trials):
-            low, high = wilson_interval(successes, trials)
-            assert 0 <= low <= successes / trials <= high <= 1
 
 
 def test_the_chart_of_a_certain_outcome():

@@ -1,0 +1,15 @@
+"""Numbers and counts as a person writes them, for every game's messages, files and command lines."""
+
+from __future__ import annotations
+
+
+def format_number(value: float) -> str:
+    """A number as a person writes it: no trailing '.0', no float noise (12 significant digits at most)."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.12g}" if abs(value) < 1e15 else f"{value:.3e}"
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """'1 attack', '2 attacks', '1 boss', '3 bosses' (give `nouns` where adding an s is wrong)."""
+    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
