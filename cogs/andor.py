@@ -9,7 +9,6 @@ numbers from random.Random(f"{seed}:{n}"), so a fight replays from its seed and 
 from __future__ import annotations
 
 import io
-import logging
 import random
 
 import discord
@@ -26,6 +25,7 @@ from cogs.common import (
     ProgressMessage,
     UserError,
     clip,
+    defer_thinking,
     error_reply,
     fit_embed,
     gm_only,
@@ -62,7 +62,6 @@ from rules.seeds import MAX_SEED, new_seed
 from storage.andor import AndorRepository, Fight, FightAlreadyLive
 from storage.database import StaleUpdate
 
-log = logging.getLogger(__name__)
 
 COLOR_FLED = discord.Color.light_grey()
 PROGRESS_INTERVAL = 1.5  # seconds between two progress edits of /andor simulate
@@ -515,17 +514,14 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
         chosen, character, seed = await self.matchup(interaction, monster, seed)
         title = f"🎲 {escape_markdown(interaction.user.display_name)} vs {escape_markdown(chosen.name)}"
         title += f" ×{count}" if count > 1 else ""
-        await interaction.response.defer(thinking=True)
+        await defer_thinking(interaction, ephemeral=False)
 
         async def show(done: float) -> None:
-            try:
-                await interaction.edit_original_response(embed=discord.Embed(
-                    title=title, description=f"{progress_bar(done)}\n{fights:,} fights · seed {seed}", color=COLOR_INFO
-                ))
-            except discord.HTTPException:
-                log.warning("could not show the progress of /andor simulate %s", interaction.id, exc_info=True)
+            await interaction.edit_original_response(embed=discord.Embed(
+                title=title, description=f"{progress_bar(done)}\n{fights:,} fights · seed {seed}", color=COLOR_INFO
+            ))
 
-        progress = ProgressMessage(show, min_interval=PROGRESS_INTERVAL)
+        progress = ProgressMessage(show, what=f"/andor simulate {interaction.id}", min_interval=PROGRESS_INTERVAL)
         try:
             result, chart, per_attack = await run_long_engine(
                 self.bot, simulate_with_chart, character, chosen, count, fights, seed, progress.report

@@ -21,11 +21,14 @@ from cogs.common import (
     UserError,
     answer_shown,
     clip,
+    defer_thinking,
     fit_embed,
     gm_only,
     hp_bar,
     lines_within,
     markdown_safe,
+    medal_lines,
+    mention,
     read_text_attachment,
     run_engine,
     text_file,
@@ -34,7 +37,7 @@ from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.bossfight import BUILTIN_BOSSES, AttackBreakdown, Boss, Deck, calculate_attack, parse_bosses, parse_deck
 from rules.bossfight.models import MAX_GUILD_BOSSES
 from rules.bossfight.report import format_breakdown, format_modifier
-from rules.text import format_number as num
+from rules.text import format_number as num, plural
 from rules.roster import name_key
 from storage.bossfight import BossfightRepository, DamageTotal, Raid, RaidAlreadyLive, RaidNotLive, SavedDeck
 
@@ -59,12 +62,9 @@ def describe_boss(boss: Boss) -> str:
 
 
 def leaderboard_lines(totals: list[DamageTotal]) -> list[str]:
-    medals = {0: "🥇", 1: "🥈", 2: "🥉"}
-    return [
-        f"{medals.get(i, f'{i + 1}.')} <@{t.user_id}>: {num(round(t.damage, 2))} damage "
-        f"({t.attacks} attack{'s' if t.attacks != 1 else ''})"
-        for i, t in enumerate(totals)
-    ]
+    return medal_lines(
+        f"{mention(t.user_id)}: {num(round(t.damage, 2))} damage ({plural(t.attacks, 'attack')})" for t in totals
+    )
 
 
 def token_table(result: AttackBreakdown) -> str:
@@ -212,7 +212,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         if raid is None:
             raise UserError(NO_BOSS_HERE)
         saved = await self.saved_deck_or_refuse(interaction) if deck is None else None
-        await interaction.response.defer(thinking=True)
+        await defer_thinking(interaction, ephemeral=False)
         parsed = await self.parse_deck_from(deck, saved)
         result = await run_engine(self.bot, calculate_attack, raid.boss, parsed, raid.hp)
         try:
@@ -259,7 +259,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         else:
             chosen = await self.bosses.find(interaction.guild_id, boss)
             hp, max_hp = None, chosen.health
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer_thinking(interaction, ephemeral=True)
         parsed = await self.parse_deck_from(deck, None)
         result = await run_engine(self.bot, calculate_attack, chosen, parsed, hp)
         embed = discord.Embed(
@@ -293,7 +293,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     @deck.command(name="save", description="Save your token deck for this server, so attacks need no attachment.")
     @app_commands.describe(deck=DECK_COLUMNS_HELP)
     async def deck_save(self, interaction: discord.Interaction, deck: discord.Attachment) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer_thinking(interaction, ephemeral=True)
         text = await read_text_attachment(deck)
         parsed = await run_engine(self.bot, parse_deck, text, deck.filename)
         await self.repo.save_deck(interaction.guild_id, interaction.user.id, text, deck.filename)
@@ -308,7 +308,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         saved = await self.repo.saved_deck(interaction.guild_id, interaction.user.id)
         if saved is None:
             raise UserError("You have no saved deck in this server; save one with `/bossfight deck save`.")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer_thinking(interaction, ephemeral=True)
         parsed = await self.parse_deck_from(None, saved)
         lines = [
             f"{ELEMENT_ICONS[t.element]} **{markdown_safe(t.name)}** ({t.element}): {len(t.traits)} traits, HP {num(t.health)}, "

@@ -40,7 +40,9 @@ from cogs.common import (
     UserError,
     error_reply,
     fit_embed,
+    markdown_safe,
     progress_bar,
+    read_attachments,
     read_text_attachment,
     report_error,
     run_engine,
@@ -61,7 +63,7 @@ from rules.deck.optimize import (
     keywords_without,
     optimize,
 )
-from rules.seeds import MAX_SEED, new_seed
+from rules.seeds import MAX_SEED, new_seed, seed_or_new
 
 log = logging.getLogger("arena.deck")
 
@@ -362,12 +364,9 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
         await interaction.response.send_message(embed=progress_embed(job, requester), view=cancel_view(job.id))
 
         async def show(_: Progress) -> None:
-            try:
-                await interaction.edit_original_response(embed=progress_embed(job, requester))
-            except discord.HTTPException:
-                log.warning("could not show the progress of deck job %s", job.id, exc_info=True)
+            await interaction.edit_original_response(embed=progress_embed(job, requester))
 
-        progress = ProgressMessage(show, min_interval=PROGRESS_INTERVAL)
+        progress = ProgressMessage(show, what=f"deck job {job.id}", min_interval=PROGRESS_INTERVAL)
         loop = asyncio.get_running_loop()
         try:
             result, chart, seconds = await loop.run_in_executor(self.executor, compute_job, job, progress.report)
@@ -416,21 +415,21 @@ class DeckOptimizer(commands.GroupCog, group_name="deck", group_description="Dec
         games: app_commands.Range[int, 1, MAX_DUEL_GAMES] = 10_000,
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
     ) -> None:
-        a = await run_engine(self.bot, read_deck_csv, await read_text_attachment(deck_a), deck_a.filename)
-        b = await run_engine(self.bot, read_deck_csv, await read_text_attachment(deck_b), deck_b.filename)
-        seed = seed if seed is not None else new_seed()
-        await interaction.response.defer(thinking=True)
+        text_a, text_b = await read_attachments(interaction, deck_a, deck_b, ephemeral=False)
+        a = await run_engine(self.bot, read_deck_csv, text_a, deck_a.filename)
+        b = await run_engine(self.bot, read_deck_csv, text_b, deck_b.filename)
+        seed = seed_or_new(seed)
         result = await run_long_engine(self.bot, duel, a, b, games, seed)
         s = result.score
         low, high = s.interval
         embed = discord.Embed(
-            title=f"⚔️ {deck_a.filename} vs {deck_b.filename}: {100 * s.winrate:.2f}%",
+            title=f"⚔️ {markdown_safe(deck_a.filename)} vs {markdown_safe(deck_b.filename)}: {100 * s.winrate:.2f}%",
             description=(f"Deck A won **{s.wins:,}** of {s.games:,} games, lost {s.losses:,}, tied {s.ties:,} "
                          f"(a tie counts as a loss).\n95% interval: **{100 * low:.2f}% – {100 * high:.2f}%**"),
             color=COLOR_INFO,
         )
-        embed.add_field(name=f"Deck A: {deck_a.filename}", value=f"mean cost {a.mean_cost():.2f}", inline=True)
-        embed.add_field(name=f"Deck B: {deck_b.filename}", value=f"mean cost {b.mean_cost():.2f}", inline=True)
+        embed.add_field(name=f"Deck A: {markdown_safe(deck_a.filename)}", value=f"mean cost {a.mean_cost():.2f}", inline=True)
+        embed.add_field(name=f"Deck B: {markdown_safe(deck_b.filename)}", value=f"mean cost {b.mean_cost():.2f}", inline=True)
         embed.set_footer(text=f"seed {seed} · each deck started half the games")
         await interaction.edit_original_response(embed=fit_embed(embed))
 

@@ -13,7 +13,6 @@ The log and the two final CSVs share one message, so together they stay within D
 from __future__ import annotations
 
 import io
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from cogs.common import (
     EmbedLimits,
     ProgressMessage,
     UserError,
+    defer_thinking,
     error_reply,
     fit_embed,
     gm_only,
@@ -59,7 +59,6 @@ from rules.mfd.roster import BASE_COLUMNS, BUFF_COLUMNS, MAX_FIGHTERS, final_csv
 from rules.seeds import MAX_SEED, new_seed
 from storage.mfd import MfdRepository, StaleUpdate, StoredBattle, encode_state
 
-log = logging.getLogger(__name__)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "mfd"
 ROSTER_LIMIT_MIB = 3  # see the module docstring
@@ -313,7 +312,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
                      villains: discord.Attachment,
                      max_rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
                      seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
-        await interaction.response.defer(thinking=True)
+        await defer_thinking(interaction, ephemeral=False)
         h, v = await self.rosters(heroes, villains)
         seed = seed if seed is not None else new_seed()
         fought = await run_long_engine(self.bot, fight_new, h, v, seed, max_rounds, self.files_limit(interaction))
@@ -339,7 +338,7 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
                                heroes: discord.Attachment | None = None,
                                villains: discord.Attachment | None = None) -> None:
         stored = await self.channel_battle(interaction)
-        await interaction.response.defer(thinking=True)
+        await defer_thinking(interaction, ephemeral=False)
         # The run's warnings, not the files': names that fell in this battle are no warning (rules.mfd.battle).
         h, v = await self.rosters(heroes, villains)
         fought = await run_long_engine(self.bot, fight_on, stored, rounds, h, v, self.files_limit(interaction))
@@ -398,19 +397,16 @@ class MarkedForDeath(commands.GroupCog, group_name="mfd",
                    battles: app_commands.Range[int, 1, MAX_ODDS_BATTLES] = 1000,
                    max_rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
                    seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
-        await interaction.response.defer(thinking=True)
+        await defer_thinking(interaction, ephemeral=False)
         h, v = await self.rosters(heroes, villains)
         check_odds_work(h, v, battles)
         seed = seed if seed is not None else new_seed()
         await interaction.edit_original_response(embed=odds_progress_embed(0, battles, seed))
 
         async def show(done: int, total: int) -> None:
-            try:
-                await interaction.edit_original_response(embed=odds_progress_embed(done, total, seed))
-            except discord.HTTPException:
-                log.warning("could not show the progress of odds for interaction %s", interaction.id, exc_info=True)
+            await interaction.edit_original_response(embed=odds_progress_embed(done, total, seed))
 
-        progress = ProgressMessage(show, min_interval=PROGRESS_INTERVAL)
+        progress = ProgressMessage(show, what=f"/mfd odds {interaction.id}", min_interval=PROGRESS_INTERVAL)
         try:
             odds, chart = await run_long_engine(self.bot, odds_with_chart, h, v, battles, seed, max_rounds, progress.report)
         finally:

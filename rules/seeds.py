@@ -10,3 +10,8 @@ MAX_SEED = 2**31 - 1
 
 def new_seed() -> int:
     return secrets.randbelow(MAX_SEED + 1)
+
+
+def seed_or_new(seed: int | None) -> int:
+    """The seed a user gave, or a fresh one."""
+    return new_seed() if seed is None else seed

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import aiosqlite
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("arena.storage")
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")

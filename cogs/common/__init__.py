@@ -1,6 +1,6 @@
 """What every cog shares: attachments, the GM check, error replies, embeds within limits, progress, the executor."""
 
-from cogs.common.attachments import MAX_ATTACHMENT_BYTES, read_text_attachment
+from cogs.common.attachments import MAX_ATTACHMENT_BYTES, defer_thinking, read_attachments, read_text_attachment
 from cogs.common.checks import gm_only, is_gm, require_gm
 from cogs.common.embeds import (
     COLOR_DEFEAT,
@@ -12,10 +12,13 @@ from cogs.common.embeds import (
     hp_bar,
     lines_within,
     markdown_safe,
+    medal_lines,
+    mention,
+    seed_footer,
     tail_within,
     text_file,
 )
-from cogs.common.errors import ArenaTree, ArenaView, UserError, answer_shown, error_reply, report_error
+from cogs.common.errors import ArenaTree, UserError, answer_shown, error_reply, report_error
 from cogs.common.executor import run_engine, run_long_engine
 from cogs.common.progress import ProgressMessage, progress_bar
 
@@ -25,12 +28,12 @@ __all__ = [
     "COLOR_VICTORY",
     "MAX_ATTACHMENT_BYTES",
     "ArenaTree",
-    "ArenaView",
     "EmbedLimits",
     "ProgressMessage",
     "UserError",
     "answer_shown",
     "clip",
+    "defer_thinking",
     "error_reply",
     "fit_embed",
     "gm_only",
@@ -38,7 +41,11 @@ __all__ = [
     "is_gm",
     "lines_within",
     "markdown_safe",
+    "medal_lines",
+    "mention",
+    "seed_footer",
     "progress_bar",
+    "read_attachments",
     "read_text_attachment",
     "require_gm",
     "report_error",

@@ -29,3 +29,19 @@ async def read_text_attachment(attachment: discord.Attachment, *, limit: int = M
     if "\x00" in text:
         raise UserError(f"{name} looks like a binary file, not a CSV text file.")
     return text
+
+
+async def defer_thinking(interaction: discord.Interaction, *, ephemeral: bool) -> None:
+    """Show Discord's "thinking…" before a download or a wait for an engine worker, either of which can outlast
+    the 3 s a command has to answer. Quick refusals belong before it (they stay private without a public
+    placeholder); a second call does nothing."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+async def read_attachments(
+    interaction: discord.Interaction, *attachments: discord.Attachment, ephemeral: bool
+) -> list[str]:
+    """Defer first, then each attachment's text (see read_text_attachment)."""
+    await defer_thinking(interaction, ephemeral=ephemeral)
+    return [await read_text_attachment(attachment) for attachment in attachments]

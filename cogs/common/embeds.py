@@ -105,3 +105,23 @@ def text_file(name: str, text: str) -> discord.File:
         note = "\n… cut here: the file reached Discord's 10 MiB limit.\n".encode()
         data = data[: EmbedLimits.FILE_BYTES - len(note)].decode("utf-8", "ignore").encode() + note
     return discord.File(io.BytesIO(data), filename=name)
+
+
+MEDALS = ("🥇", "🥈", "🥉")
+
+
+def medal_lines(rows: Iterable[str]) -> list[str]:
+    """A ranking, best first: medals for the first three, then numbers."""
+    return [f"{MEDALS[i] if i < len(MEDALS) else f'{i + 1}.'} {row}" for i, row in enumerate(rows)]
+
+
+def mention(user_id: int) -> str:
+    """How a player is named wherever Discord renders mentions (content, descriptions, field values): a mention,
+    which shows their current name and never pings (replies are sent with no allowed mentions). Titles, footers
+    and files do not render mentions; they name a player by `markdown_safe(display name)`."""
+    return f"<@{user_id}>"
+
+
+def seed_footer(seed: int, *notes: str) -> str:
+    """Every game's footer for a seeded result: the seed first, where a player looks to replay it."""
+    return " · ".join([f"seed {seed}", *notes])

@@ -106,10 +106,3 @@ async def error_reply(interaction: discord.Interaction) -> AsyncIterator[None]:
 class ArenaTree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await report_error(interaction, error)
-
-
-class ArenaView(discord.ui.View):
-    """A view whose failures are answered like a command's."""
-
-    async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item) -> None:
-        await report_error(interaction, error)

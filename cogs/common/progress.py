@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import time
 from collections.abc import Awaitable, Callable
+
+import discord
+
+log = logging.getLogger("arena.progress")
 
 
 def progress_bar(fraction: float, width: int = 20) -> str:
@@ -17,11 +22,13 @@ def progress_bar(fraction: float, width: int = 20) -> str:
 class ProgressMessage:
     """Collects progress reports from any thread and shows the latest one, throttled.
 
-    `report(...)` is safe to call from a worker thread; the edit itself runs on the event loop.
+    `report(...)` is safe to call from a worker thread; the edit itself runs on the event loop. An edit Discord
+    refuses (the message deleted, a hiccup) is logged and the work goes on: progress is a courtesy.
     """
 
-    def __init__(self, edit: Callable[..., Awaitable[object]], *, min_interval: float = 2.0):
+    def __init__(self, edit: Callable[..., Awaitable[object]], *, what: str, min_interval: float = 2.0):
         self._edit = edit
+        self._what = what
         self._min_interval = min_interval
         self._loop = asyncio.get_running_loop()
         # Edits run in the creator's context (a worker thread's own context variables are empty).
@@ -49,6 +56,8 @@ class ProgressMessage:
         self._latest = None
         try:
             await self._edit(*args, **kwargs)
+        except discord.HTTPException:
+            log.warning("could not show the progress of %s", self._what, exc_info=True)
         finally:
             # Counted from the end of an edit, so edits are at least min_interval apart however slow they are.
             self._last_shown = time.monotonic()

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from pydantic import BaseModel
 
-from cogs.common.attachments import read_text_attachment
+from cogs.common.attachments import read_attachments
 from cogs.common.embeds import clip, markdown_safe
 from cogs.common.errors import UserError
 from cogs.common.executor import run_engine
@@ -73,8 +73,7 @@ class UploadedRoster(Generic[E]):
 
     async def upload(self, interaction: discord.Interaction, attachment: discord.Attachment) -> tuple[list[E], int]:
         """Defer, read, parse and save an uploaded file: the entries saved and the guild's total after."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await read_text_attachment(attachment)
+        (text,) = await read_attachments(interaction, attachment, ephemeral=True)
         parsed = await run_engine(self.bot, self.parse, text, attachment.filename)
         try:
             total = await self.uploads.save(

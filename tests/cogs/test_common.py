@@ -1,9 +1,25 @@
 """Shared cog helpers: Discord's limits, bars and the error mapping."""
 
+import asyncio
+import re
+from types import SimpleNamespace
+
 import discord
 from discord import app_commands
 
-from cogs.common import EmbedLimits, UserError, fit_embed, hp_bar, lines_within, markdown_safe, progress_bar
+from cogs.common import (
+    EmbedLimits,
+    ProgressMessage,
+    UserError,
+    fit_embed,
+    hp_bar,
+    lines_within,
+    markdown_safe,
+    medal_lines,
+    progress_bar,
+    seed_footer,
+)
+from cogs.common.components import component_template, custom_id
 from cogs.common.errors import user_message
 from rules.errors import InputProblem, RuleInputError
 
@@ -129,3 +145,39 @@ async def test_quick_engine_work_never_waits_behind_long_jobs(harness):
         assert not any(job.done() for job in busy)
     finally:
         release.set()
+
+
+def test_rankings_get_medals_then_numbers():
+    assert medal_lines(["a", "b", "c", "d"]) == ["🥇 a", "🥈 b", "🥉 c", "4. d"]
+
+
+def test_the_seed_leads_every_seeded_footer():
+    assert seed_footer(42) == "seed 42"
+    assert seed_footer(42, "fight #3", "round 2") == "seed 42 · fight #3 · round 2"
+
+
+async def test_a_progress_edit_discord_refuses_is_logged_and_the_next_one_is_shown(caplog):
+    shown = []
+
+    async def edit(step: int) -> None:
+        if step == 1:
+            raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), "Unknown Message")
+        shown.append(step)
+
+    progress = ProgressMessage(edit, what="job 7", min_interval=0)
+    for step in (1, 2):
+        progress.report(step)
+        for _ in range(5):  # the report is scheduled, then the edit runs: a few turns of the loop, no clock
+            await asyncio.sleep(0)
+    await progress.close()
+    assert shown == [2]
+    assert [r.getMessage() for r in caplog.records if r.name == "arena.progress"] == ["could not show the progress of job 7"]
+
+
+def test_one_custom_id_layout_for_every_game():
+    template = component_template("andor", ["attack", "flee"])
+    assert custom_id("andor", 12, 3, "flee") == "andor:12:3:flee"
+    match = re.fullmatch(template, "andor:12:3:flee")
+    assert (match["id"], match["version"], match["action"]) == ("12", "3", "flee")
+    assert re.fullmatch(template, "andor:12:3:dance") is None
+    assert re.fullmatch(component_template("deck", ["cancel"], ids="[0-9a-f]{8}"), "deck:00ff00ff:0:cancel")

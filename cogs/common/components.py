@@ -1,0 +1,114 @@
+"""Persistent buttons and selects, built one way for every game.
+
+Every custom_id is `<game>:<id>:<version>:<action>`: the game, the stored thing it acts on (a match, a fight, a
+battle, a job), that thing's version when the message was drawn, and what the component does. The handler
+loads the thing from storage; a click carrying an older version is stale and changes nothing.
+
+A game declares one `GameButton` (and, if it needs one, one `GameSelect`) subclass with `component_template`,
+registers it with `bot.add_dynamic_items` in `cog_load`, and gives its cog an `on_component(interaction,
+component)` coroutine. The template matches on every start, so the components work after a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, ClassVar, Generic, TypeVar
+
+import discord
+
+from cogs.common.errors import UserError, error_reply
+
+NUMERIC_ID = r"[0-9]{1,19}"
+VERSION = r"[0-9]{1,9}"
+
+I = TypeVar("I", discord.ui.Button, discord.ui.Select)
+
+
+def custom_id(game: str, item_id: int | str, version: int, action: str) -> str:
+    return f"{game}:{item_id}:{version}:{action}"
+
+
+def component_template(game: str, actions: Iterable[str], *, ids: str = NUMERIC_ID) -> str:
+    """The regular expression of a game's custom ids, with the groups `id`, `version` and `action`."""
+    choices = "|".join(re.escape(action) for action in actions)
+    return rf"{re.escape(game)}:(?P<id>{ids}):(?P<version>{VERSION}):(?P<action>{choices})"
+
+
+def stale(what: str) -> UserError:
+    """The one refusal of a click on components drawn for an earlier moment of `what` (a match, a fight ...)."""
+    return UserError(f"These buttons are from an earlier moment of this {what}, so nothing was changed. Use the latest ones.")
+
+
+def running_cog(interaction: discord.Interaction, cog_name: str, game_title: str) -> Any:
+    """The cog that handles a game's components; a polite refusal while it is not loaded (start-up, reload)."""
+    cog = interaction.client.get_cog(cog_name)  # type: ignore[attr-defined]
+    if cog is None:
+        raise UserError(f"{game_title} is not running right now; try again in a moment.")
+    return cog
+
+
+class _GameComponent(Generic[I]):
+    """What a game's button and select share: the parsed custom id and the dispatch to the game's cog."""
+
+    cog_name: ClassVar[str]
+    game_title: ClassVar[str]
+    item: I
+    template: ClassVar[re.Pattern[str]]
+
+    def _parse(self) -> None:
+        match = self.template.fullmatch(self.item.custom_id or "")
+        if match is None:  # only a programming mistake gets here: discord.py matched the template to route it
+            raise ValueError(f"custom_id {self.item.custom_id!r} does not fit {self.template.pattern}")
+        self.item_id: str = match["id"]
+        self.version = int(match["version"])
+        self.action: str = match["action"]
+
+    @property
+    def numeric_id(self) -> int:
+        return int(self.item_id)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with error_reply(interaction):
+            await running_cog(interaction, self.cog_name, self.game_title).on_component(interaction, self)
+
+
+class GameButton(_GameComponent[discord.ui.Button], discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):
+    """Base of a game's persistent button (the base's own template never matches)."""
+
+    def __init__(self, button: discord.ui.Button, *, row: int | None = None):
+        super().__init__(button, row=row)
+        self._parse()
+
+    @classmethod
+    def make(cls, game: str, item_id: int | str, version: int, action: str, *, label: str | None = None,
+             style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
+             disabled: bool = False, row: int | None = None):
+        return cls(discord.ui.Button(label=label, style=style, emoji=emoji, disabled=disabled,
+                                     custom_id=custom_id(game, item_id, version, action)), row=row)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]):
+        return cls(item)
+
+
+class GameSelect(_GameComponent[discord.ui.Select], discord.ui.DynamicItem[discord.ui.Select], template=r"(?!)"):
+    """Base of a game's persistent select; `values` are what the member chose."""
+
+    def __init__(self, select: discord.ui.Select, *, row: int | None = None):
+        super().__init__(select, row=row)
+        self._parse()
+
+    @classmethod
+    def make(cls, game: str, item_id: int | str, version: int, action: str, options: list[discord.SelectOption], *,
+             placeholder: str | None = None, row: int | None = None):
+        return cls(discord.ui.Select(custom_id=custom_id(game, item_id, version, action), options=options,
+                                     placeholder=placeholder, min_values=1, max_values=1), row=row)
+
+    @property
+    def values(self) -> list[str]:
+        return self.item.values
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]):
+        return cls(item)
