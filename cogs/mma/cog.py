@@ -255,7 +255,10 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
             else:
                 await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
                 if action.kind == DRAW:
-                    await interaction.followup.send(self.draw_note(events[0]), ephemeral=True)
+                    note = self.draw_note(events[0])
+                    if saved.state.phase == REPLACE_PHASE and saved.state.replacing == slot:  # bled out this turn
+                        note += " Now pick your next fighter from **My hand**."
+                    await interaction.followup.send(note, ephemeral=True)
             if saved.status == "over":
                 self._locks.pop(record.id, None)
 

@@ -22,7 +22,12 @@ def _fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
     me = state.players[slot]
     lines = []
     if me.fighter == NO_ONE:
-        lines.append("*No fighter: picking the next one from hand*" if state.phase != OVER else "*No fighter left*")
+        if state.phase == OVER:
+            lines.append("*No fighter left*")
+        elif state.phase == DRAW_PHASE:
+            lines.append("*No fighter: the next one comes in after the draw*")
+        else:
+            lines.append("*No fighter: picking the next one from hand*")
     else:
         fighter = CARDS[me.fighter]
         badge = " · ⭐ **ADVANTAGE**" if state.advantage == slot else ""
@@ -52,6 +57,9 @@ def _status_line(record: MatchRecord, state: GameState) -> str:
     if state.phase == REPLACE_PHASE:
         return f"💥 **{name}**: pick your next fighter from **My hand**."
     if state.phase == DRAW_PHASE:
+        if state.players[mover].fighter == NO_ONE:
+            return (f"💥 **{name}**, turn {turn}: your fighter bled out. **Draw** or **Skip draw**, then pick "
+                    "your next fighter from **My hand**.")
         return f"▶ **{name}**, turn {turn}: **Draw** or **Skip draw**."
     return f"▶ **{name}**, turn {turn}: play cards from **My hand**, then **End turn**."
 
@@ -107,8 +115,9 @@ def match_view(record: MatchRecord) -> discord.ui.View:
     view.add_item(MatchButton(record.id, "draw", v, label="Draw", style=discord.ButtonStyle.success,
                               disabled=not drawing, row=0))
     view.add_item(MatchButton(record.id, "skip", v, label="Skip draw", disabled=not drawing, row=0))
-    view.add_item(MatchButton(record.id, "end", v, label="End turn", disabled=state.phase not in (DRAW_PHASE, MAIN_PHASE),
-                              row=0))
+    # A fighter who bled out at the turn's start is replaced after the draw step, before the turn can end.
+    can_end = state.phase == MAIN_PHASE or (drawing and state.players[state.current].fighter != NO_ONE)
+    view.add_item(MatchButton(record.id, "end", v, label="End turn", disabled=not can_end, row=0))
     view.add_item(MatchButton(record.id, "concede", label="Concede", style=discord.ButtonStyle.danger, row=0))
     if not record.vs_ai:
         view.add_item(MatchButton(record.id, "claim", label="Claim win (opponent idle)", emoji="⏱️", row=1))
@@ -183,6 +192,8 @@ def hand_message(record: MatchRecord, slot: int, selected: int | None = None,
         status = "Your fighter was knocked out: choose who comes in."
     elif state.phase == DRAW_PHASE:
         status = "Draw or skip the draw on the match message first."
+        if me.fighter == NO_ONE:
+            status += " Then choose your next fighter here."
     else:
         status = f"Your move: {me.energy} energy to spend."
     content = f"{note}\n{status}" if note else status

@@ -8,6 +8,9 @@
   only on the ground, as the rules already require), leaving out a defense card while one is waiting.
 - It draws unless its hand is full and holds a card worth playing. After a knockout it deploys the fighter
   with the best total of striking, grappling and defense (then stamina).
+- When its fighter bled out at the start of the turn (the pick follows the draw step), it draws if it
+  holds no fighter (the draw is its only chance of one) and skips the draw if a draw into a full hand
+  would discard its only fighter; otherwise as above.
 
 Every choice uses the random source it is given, so a seeded match replays exactly.
 """
@@ -16,7 +19,16 @@ from __future__ import annotations
 
 import random
 
-from rules.mma.cards import CARDS, CORNER, DEFENSE, INTENSE_TRAINING, MASTER_COACH, RINGSIDE_MEDIC, STRIKE
+from rules.mma.cards import (
+    CARDS,
+    CORNER,
+    DEFENSE,
+    FIGHTER_COUNT,
+    INTENSE_TRAINING,
+    MASTER_COACH,
+    RINGSIDE_MEDIC,
+    STRIKE,
+)
 from rules.mma.engine import (
     HAND_LIMIT,
     MEDIC_HEAL,
@@ -61,6 +73,12 @@ def choose_action(state: GameState, player: int, rng: random.Random) -> Action:
         return deploy_action(player, max(playable_cards(state, player), key=fighter_rating))
     me = state.players[player]
     if phase == DRAW_PHASE:
+        if me.fighter == NO_ONE:
+            fighters = me.fighters_in_hand()
+            if fighters == 0:
+                return simple_action(player, DRAW)
+            if fighters == 1 and len(me.hand) >= HAND_LIMIT and me.hand[0] < FIGHTER_COUNT:
+                return simple_action(player, SKIP_DRAW)
         # A full hand is kept only if it has something worth playing; otherwise drawing cycles the oldest out.
         keep = len(me.hand) >= HAND_LIMIT and any(_worth_playing(me, main_phase_playable(state, player)))
         return simple_action(player, SKIP_DRAW if keep else DRAW)

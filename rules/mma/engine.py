@@ -1,15 +1,18 @@
 """MMA Warriors as a state machine: `new_game`, `legal_actions`, `apply`, `outcome`.
 
-Follows mma-warriors.md as settled by RULINGS.md section 3. Choices where both are silent:
+Follows mma-warriors.md as settled by RULINGS.md sections 3 and 6. Choices where both are silent:
 
 - `apply` updates the state it is given and returns it with the events (like a chess board's push);
   copy the state first (`state.copy()`) to keep the old one.
 - Setup: each player's opening hand is the first fighter and the first four other cards from the top
   of their shuffled deck; that fighter is deployed at once (it is the only choice). Player 0 moves first.
+  Both players hold 8 energy from the deal (RULINGS section 6), so the second player's shows before
+  their first turn, which starts with 8 as well.
 - Drawing is its own step at the start of each turn: Draw or Skip draw, then the main phase. Ending the
-  turn during the draw step skips the draw. A player whose deck is empty when their draw step begins
-  loses by deck out (skipping does not dodge it, or the win condition could never happen); a failed
-  smart draw (only fighters left while holding two) is not a loss.
+  turn during the draw step skips the draw (not while the player's fighter is out: see the bleed
+  knockout below). A player whose deck is empty when their draw step begins loses by deck out (skipping
+  does not dodge it, or the win condition could never happen); a failed smart draw (only fighters left
+  while holding two) is not a loss.
 - A skipped (staggered) turn counts as one of that player's turns, for energy and for the 100-turn
   judges' decision.
 - Master Coach's draw follows the drawing rules but does nothing on an empty deck (only the turn's
@@ -20,16 +23,20 @@ Follows mma-warriors.md as settled by RULINGS.md section 3. Choices where both a
   fighter is still standing the counter (Parry/Slip Counter) then hits the attacker, so at most one
   fighter is knocked out per card. A knocked-out fighter cannot counter. Bleed and stagger need a
   clean hit on a fighter who survives it. A new Cutting Elbow resets bleed to 2 ticks.
-- Ground and Pound: RULINGS writes strike damage as max(card, card + striking + bonus - defense + style)
-  and says Ground and Pound *adds* 3 + floor(grappling / 4), so the bonus comes on top of that floor (a
-  grappler's bonus is never swallowed by a high defense), before the defense card and the minimum of 1.
+- Ground and Pound (RULINGS section 6, the document's order): damage = max(card, card + striking + bonus
+  - defense + style + 3 + floor(grappling / 4)), then minus the pending defense, then at least 1: the
+  grappling bonus is a term of the sum inside the max, not added after the card-damage floor.
   Submissions from the bottom do floor(60% of the card's damage).
 - A failed takedown leaves the position as it was.
 - KO: the player's pending defense stays (it belongs to the player); the knocked-out fighter's Master
   Coach and Intense Training bonuses go with it. A knockout always asks its owner to pick a fighter
   from hand, even when there is one (the AI picks by total stats); the match waits for that pick, even
-  in the middle of the opponent's turn. A knockout from bleed at the start of a turn ends the stagger
-  with the fighter, and the turn goes on to its draw step.
+  in the middle of the opponent's turn.
+- A knockout from bleed at the start of a turn (RULINGS section 6) ends the stagger with the fighter and
+  the turn goes on to its draw step with no fighter: the replacement is picked after the Draw (the card
+  drawn may be it) or right after Skip draw, and no fighter in hand then loses. Until then the turn
+  cannot be ended. An empty deck at that draw step is a deck out, as at any draw step. A match saved
+  while waiting for a pick before the draw (the order of older versions) keeps it: pick, then draw.
 - Health at 0 after a knockout is checked before the hand, so five knockouts read "Health depleted".
 """
 
@@ -97,6 +104,9 @@ JUDGES = "Judges' decision"
 CONCEDED = "Conceded"
 IDLE = "Opponent idle"
 
+# Why a player whose fighter bled out at the start of the turn cannot act yet.
+DRAW_BEFORE_REPLACING = "draw or skip the draw first; then your next fighter comes in"
+
 # Actions are immutable, so the hot loop reuses them instead of building new ones.
 _PLAY = tuple(tuple(Action(p, PLAY, c) for c in range(len(CARDS))) for p in (0, 1))
 _DEPLOY = tuple(tuple(Action(p, DEPLOY, c) for c in range(FIGHTER_COUNT)) for p in (0, 1))
@@ -132,9 +142,9 @@ class StrikeDamage(NamedTuple):
     bonus: int  # Intense Training
     defense: int
     style: int  # +2 for a Striker
-    raw: int  # card + striking + bonus - defense + style
     ground_and_pound: int  # 3 + floor(grappling / 4), Ground and Pound only
-    before_defense: int  # max(card, raw) + ground_and_pound
+    raw: int  # card + striking + bonus - defense + style + ground_and_pound
+    before_defense: int  # max(card, raw)
     reduction: int  # pending defense card
     damage: int  # max(1, before_defense - reduction)
 
@@ -143,10 +153,10 @@ def strike_damage(card: int, striking: int, bonus: int, defense: int, striker: b
                   ground_and_pound_grappling: int | None = None, reduction: int = 0) -> StrikeDamage:
     style = STYLE_BONUS if striker else 0
     gnp = 0 if ground_and_pound_grappling is None else 3 + ground_and_pound_grappling // 4
-    raw = card + striking + bonus - defense + style
-    before = (raw if raw > card else card) + gnp
+    raw = card + striking + bonus - defense + style + gnp
+    before = raw if raw > card else card
     damage = before - reduction
-    return StrikeDamage(card, striking, bonus, defense, style, raw, gnp, before, reduction,
+    return StrikeDamage(card, striking, bonus, defense, style, gnp, raw, before, reduction,
                         damage if damage > 1 else 1)
 
 
@@ -247,6 +257,7 @@ def new_game(seed: int, rng: random.Random | None = None) -> tuple[GameState, li
         player.deck = rest
         player.hand = others
         _deploy(player, fighter)
+        player.energy = START_ENERGY
         events.append(Event("deploy", index, fighter, {"stamina": player.stamina}))
     _start_turn(state, 0, events)
     return state, events
@@ -285,6 +296,8 @@ def _card_problem(state: GameState, player: int, card: int) -> str | None:
     if phase == REPLACE_PHASE:
         return None if card < FIGHTER_COUNT else "pick a fighter to replace the one knocked out"
     if card < FIGHTER_COUNT:
+        if me.fighter == NO_ONE:  # bled out at the start of this turn: the pick follows the draw step
+            return DRAW_BEFORE_REPLACING
         return "a fighter is already deployed; fighters come in after a knockout"
     if phase == DRAW_PHASE:
         return "draw or skip the draw first"
@@ -343,6 +356,8 @@ def legal_actions(state: GameState, player: int) -> list[Action]:
     if state.phase == REPLACE_PHASE:
         return [_DEPLOY[player][c] for c in playable_cards(state, player)] + [simple[CONCEDE]]
     if state.phase == DRAW_PHASE:
+        if state.players[player].fighter == NO_ONE:
+            return [simple[DRAW], simple[SKIP_DRAW], simple[CONCEDE]]
         return [simple[DRAW], simple[SKIP_DRAW], simple[END_TURN], simple[CONCEDE]]
     plays = _PLAY[player]
     return [plays[c] for c in playable_cards(state, player)] + [simple[END_TURN], simple[CONCEDE]]
@@ -390,7 +405,7 @@ def action_problem(state: GameState, action: Action) -> str | None:
     if kind == DRAW or kind == SKIP_DRAW:
         return None if phase == DRAW_PHASE else "you have already drawn this turn"
     if kind == END_TURN:
-        return None
+        return None if state.players[player].fighter != NO_ONE else DRAW_BEFORE_REPLACING
     return f"unknown action {kind!r}"
 
 
@@ -408,12 +423,12 @@ def apply(state: GameState, action: Action, rng: random.Random) -> tuple[GameSta
     player = action.player
     if kind == PLAY:
         _play(state, player, action.card, rng, events)
-    elif kind == DRAW:
-        events.append(_draw(state.players[player], player))
+    elif kind == DRAW or kind == SKIP_DRAW:
+        me = state.players[player]
+        events.append(_draw(me, player) if kind == DRAW else Event("skip_draw", player))
         state.phase = MAIN_PHASE
-    elif kind == SKIP_DRAW:
-        events.append(Event("skip_draw", player))
-        state.phase = MAIN_PHASE
+        if me.fighter == NO_ONE:  # bled out at the start of this turn: the card just drawn may come in
+            _replace_or_lose(state, player, events)
     elif kind == END_TURN:
         _end_turn(state, events)
     elif kind == DEPLOY:
@@ -422,7 +437,7 @@ def apply(state: GameState, action: Action, rng: random.Random) -> tuple[GameSta
         _deploy(me, action.card)
         events.append(Event("deploy", player, action.card, {"stamina": me.stamina}))
         state.replacing = NO_ONE
-        if state.resume == DRAW_PHASE:
+        if state.resume == DRAW_PHASE:  # only in a match saved by a version that asked before the draw
             _enter_draw(state, player, events)
         else:
             state.phase = MAIN_PHASE
@@ -462,8 +477,8 @@ def _start_turn(state: GameState, index: int, events: list[Event]) -> None:
         me.stamina -= BLEED_DAMAGE
         events.append(Event("bleed", index, me.fighter, {"damage": BLEED_DAMAGE, "ticks_left": me.bleed,
                                                           "stamina": max(me.stamina, 0)}))
-        if me.stamina <= 0:
-            _knockout(state, index, DRAW_PHASE, events)
+        # The replacement waits for the draw step (see `apply`); the knockout ends any stagger.
+        if me.stamina <= 0 and not _knockout(state, index, events):
             return
     if me.staggered:
         me.staggered = False
@@ -518,7 +533,8 @@ def _draw(me: PlayerState, index: int) -> Event:
     return Event("draw", index, card, {"discarded": discarded, "fighters_skipped": skipped, "deck": len(deck)})
 
 
-def _knockout(state: GameState, index: int, resume: str, events: list[Event]) -> None:
+def _knockout(state: GameState, index: int, events: list[Event]) -> bool:
+    """Take out `index`'s fighter; False when that ends the match (health depleted)."""
     me = state.players[index]
     fighter = me.fighter
     me.health -= KO_HEALTH_LOSS
@@ -533,12 +549,24 @@ def _knockout(state: GameState, index: int, resume: str, events: list[Event]) ->
     events.append(Event("knockout", index, fighter, {"health_lost": KO_HEALTH_LOSS, "health": me.health}))
     if me.health <= 0:
         finish(state, 1 - index, HEALTH_DEPLETED, events)
-    elif me.fighters_in_hand() == 0:
+        return False
+    return True
+
+
+def _replace_or_lose(state: GameState, index: int, events: list[Event]) -> None:
+    """Wait for `index` to deploy a fighter from hand, or end the match if they hold none."""
+    if state.players[index].fighters_in_hand() == 0:
         finish(state, 1 - index, NO_FIGHTERS, events)
     else:
         state.phase = REPLACE_PHASE
         state.replacing = index
-        state.resume = resume
+        state.resume = MAIN_PHASE  # older versions left a draw-step resume behind after its pick
+
+
+def _knockout_mid_turn(state: GameState, index: int, events: list[Event]) -> None:
+    """A knockout by an attack or counter: the owner picks the next fighter at once."""
+    if _knockout(state, index, events):
+        _replace_or_lose(state, index, events)
 
 
 def _hurt(state: GameState, index: int, damage: int) -> bool:
@@ -578,7 +606,7 @@ def _after_attack(state: GameState, index: int, card: Card, guard: int, knocked_
     """Knockout of the defender, or else the status effects of a clean hit or the defense's counter."""
     target = 1 - index
     if knocked_out:
-        _knockout(state, target, MAIN_PHASE, events)
+        _knockout_mid_turn(state, target, events)
         return
     defender = state.players[target]
     if guard == NO_ONE:
@@ -595,7 +623,7 @@ def _after_attack(state: GameState, index: int, card: Card, guard: int, knocked_
         events.append(Event("counter", target, guard, {"damage": counter,
                                                        "stamina": state.players[index].stamina}))
         if attacker_out:
-            _knockout(state, index, MAIN_PHASE, events)
+            _knockout_mid_turn(state, index, events)
 
 
 def _attack_numbers(numbers: dict, guard: int, attacker: PlayerState, defender: PlayerState) -> dict:
@@ -667,7 +695,7 @@ def _takedown(state: GameState, index: int, card: Card, rng: random.Random, even
     numbers["stamina"] = defender.stamina
     events.append(Event("takedown", index, card.id, numbers))
     if knocked_out:
-        _knockout(state, 1 - index, MAIN_PHASE, events)
+        _knockout_mid_turn(state, 1 - index, events)
 
 
 def _corner(state: GameState, index: int, card: Card, events: list[Event]) -> None:

@@ -131,7 +131,9 @@ class GameState:
         self.current = 0  # whose turn it is
         self.phase = DRAW_PHASE
         self.replacing = NO_ONE  # in REPLACE_PHASE: who picks a fighter
-        self.resume = MAIN_PHASE  # the phase to return to after the replacement
+        # The phase to return to after the replacement: always the main phase now that a bleed knockout's
+        # pick follows the draw step; a match saved by an older version may hold the draw step here.
+        self.resume = MAIN_PHASE
         self.advantage = NO_ONE  # the one player with positional advantage, if any
         self.plays = 0  # cards played this turn
         self.moves = 0  # actions applied so far

@@ -13,13 +13,14 @@ from rules.mma.state import NO_ONE, Event
 RULES_SUMMARY = """\
 **MMA Warriors** — two corners, one 75-card deck each (15 fighters, 24 techniques ×2, 3 corner cards ×4).
 **Start:** 100 health; an opening hand of 1 fighter (deployed at once) + 4 cards. Player 1 goes first.
-**Your turn:** energy = 8 + 2 per turn after the first (max 16, never carried over). Bleed ticks, then \
-Draw (or Skip draw), then play cards and End turn.
+**Your turn:** energy = 8 + 2 per turn after the first (max 16, never carried over); both start on 8. \
+Bleed ticks, then Draw (or Skip draw), then play cards and End turn.
 **Drawing:** hand limit 10 (a draw into a full hand discards the oldest card); at most 2 fighters in hand, \
 a third is passed under the deck. An empty deck at your draw step loses (deck out).
 **Strikes:** card + striking + Intense Training − defense (+2 Striker), at least the card's damage. \
 Any strike but Ground and Pound stands the fight up.
-**Ground and Pound:** needs your advantage; + 3 + grappling/4; keeps the position.
+**Ground and Pound:** needs your advantage; the strike's sum gains 3 + grappling/4 before the card-damage \
+minimum is applied; keeps the position.
 **Takedowns:** chance 50% + 10% per point of (grappling + card bonus + 2 Grappler) over the defender's \
 grappling (−1/−2/−3 below 70/50/30% stamina), 10–90%. Success: you get the advantage and deal card + \
 grappling/3 − their grappling/3. Win or lose, their waiting defense card is gone.
@@ -30,7 +31,9 @@ for the next strike or submission; every hit does at least 1. Cutting Elbow (ble
 Spinning Back Fist (skip a turn) need a clean hit.
 **Corner:** Master Coach +1 all stats for good and draw 1; Intense Training +3 striking until your next \
 strike; Ringside Medic +10 stamina.
-**KO:** at 0 stamina the fighter is out, you lose 20 health and pick a fighter from your hand.
+**KO:** at 0 stamina the fighter is out, you lose 20 health and pick a fighter from your hand; a fighter \
+who bleeds out at the start of your turn is replaced after your Draw (or Skip draw), so the card drawn may \
+be the one.
 **You lose** at 0 health, with no fighter in hand after a KO, or by deck out. After 100 turns each the \
 judges give it to the higher health (equal: a draw). An idle opponent (15 minutes) can be claimed."""
 
@@ -93,9 +96,9 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
         parts.append(f"− {n['defense']} DEF")
         if n["style"]:
             parts.append(f"+ {n['style']} Striker")
-        formula = " ".join(parts) + _floored(n["raw"], n["card"])
         if n["ground_and_pound"]:
-            formula += f", + {n['ground_and_pound']} G&P = {n['before_defense']}"
+            parts.append(f"+ {n['ground_and_pound']} G&P")
+        formula = " ".join(parts) + _floored(n["raw"], n["card"])
         return f"{who}: **{card}** hits {target} for **{n['damage']}** ({formula}{_defended(n)}){_fighter_hint(n)}"
     if kind == "submission":
         position = "from top" if n["on_top"] else f"from bottom (60% of {n['card']})"

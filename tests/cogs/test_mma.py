@@ -465,3 +465,163 @@ async def test_a_tampered_button_is_refused_and_changes_nothing(h):
     (refusal,) = await h.click(forged, "Fighter", h.alice)
     assert refusal.content == "❌ That card is not in your hand."  # the opening hand holds no fighter
     assert (await match_row(h))["version"] == row["version"]
+
+
+def take(player, name: str) -> int:
+    """Take the card `name` out of wherever it is in `player`'s deck, hand or discard pile."""
+    card = card_named(name).id
+    for pile in (player.deck, player.hand, player.discard):
+        if card in pile:
+            pile.remove(card)
+            return card
+    raise AssertionError(f"{name} is not free in this deck")
+
+
+def field_fighter(player, name: str) -> None:
+    """Make `name` the active fighter at full stamina; the fighter it replaces goes back into the deck."""
+    player.deck.append(player.fighter)
+    player.fighter = take(player, name)
+    player.stamina = player.max_stamina = CARDS[player.fighter].stamina
+    player.fielded = [player.fighter]
+
+
+def put_on_top(player, name: str) -> None:
+    player.deck.append(take(player, name))
+
+
+async def test_both_players_show_8_energy_from_the_start(h):
+    match = await start_pvp(h)
+    assert "⚡ Energy **8**/16" in match.field("🔴 Alice") and "⚡ Energy **8**/16" in match.field("🔵 Bob")
+    assert [p.energy for p in (await saved_state(h)).players] == [8, 8]
+    (ai_match,) = await h.run("mma ai", h.alice, channel_id=CHANNEL_ID + 1)
+    assert "⚡ Energy **8**/16" in ai_match.field("🔵 AI")
+    # Ending the first turn without playing: the second player's first turn has 8 as well.
+    await h.click(match, "End turn", h.alice)
+    assert "— Bob, turn 1: 8 energy" in match.field("Last actions")
+    assert "⚡ Energy **8**/16" in match.field("🔵 Bob")
+
+
+async def test_ground_and_pound_damage_and_breakdown_in_the_feed(h):
+    match = await start_pvp(h)
+    row = await match_row(h)
+    state = await saved_state(h)
+    alice, bob = state.players
+    field_fighter(alice, "Islam Makhachev")
+    field_fighter(bob, "Alexander Volkanovski")
+    alice.hand.append(take(alice, "Ground and Pound"))
+    state.advantage = 0
+    await write_state(h, row["id"], state)
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    gnp = card_named("Ground and Pound").id
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(gnp)])
+    await h.click(hand, "Play Ground and Pound", h.alice)
+    # RULINGS section 6: max(6, 6 + 6 - 9 + 0 + 5) = 8, not the card's 6 plus 5.
+    assert ("Alice: **Ground and Pound** hits Alexander Volkanovski for **8** (6 card + 6 STR − 9 DEF + 5 G&P = 8)"
+            " → stamina 34") in match.field("Last actions")
+    assert "Stamina `" in match.field("🔵 Bob") and "34/42`" in match.field("🔵 Bob")
+    assert (await saved_state(h)).players[1].stamina == 34
+    (rules,) = await h.run("mma rules", h.alice)
+    assert ("**Ground and Pound:** needs your advantage; the strike's sum gains 3 + grappling/4 before the "
+            "card-damage minimum is applied") in rules.embed.description
+
+
+async def bleed_out_bob(h, *, top: str, hand_fighter: str | None = None) -> Message:
+    """A match where Bob's Islam Makhachev bleeds out as Bob's first turn begins (Alice has just ended hers).
+
+    Bob holds no fighter unless `hand_fighter` is given; `top` is the top card of his deck.
+    """
+    match = await start_pvp(h)
+    await h.click(match, "Skip draw", h.alice)
+    row = await match_row(h)
+    state = await saved_state(h)
+    bob = state.players[1]
+    field_fighter(bob, "Islam Makhachev")
+    bob.stamina, bob.bleed = 2, 1
+    if hand_fighter is not None:
+        bob.hand.append(take(bob, hand_fighter))
+    put_on_top(bob, top)
+    await write_state(h, row["id"], state)
+    assert await h.click(match, "End turn", h.alice) == []
+    return match
+
+
+def enabled(message: Message) -> dict[str, bool]:
+    return {c["label"]: not c.get("disabled", False) for c in message.components}
+
+
+async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_drawn(h):
+    match = await bleed_out_bob(h, top="Tom Aspinall")
+    feed = match.field("Last actions")
+    assert "Islam Makhachev bleeds for 2 (0 tick(s) left) → stamina 0" in feed
+    assert "💥 **KO!** Islam Makhachev is out; Bob loses 20 health (80 left)" in feed
+    assert ("💥 **Bob**, turn 1: your fighter bled out. **Draw** or **Skip draw**, then pick your next fighter "
+            "from **My hand**.") in match.embed.description
+    bob_lines = match.field("🔵 Bob ▶").split("\n")
+    assert bob_lines[0] == "*No fighter: the next one comes in after the draw*"
+    assert "Health **80**/100" in bob_lines[1]
+    assert enabled(match) == {"My hand": True, "Draw": True, "Skip draw": True, "End turn": False, "Concede": True,
+                              "Claim win (opponent idle)": True}
+    (hand,) = await h.click(match, "My hand", h.bob)
+    assert hand.content == "Draw or skip the draw on the match message first. Then choose your next fighter here."
+    assert [c["label"] for c in hand.components] == ["Refresh"]  # nothing to play or deploy yet
+
+    (drawn,) = await h.click(match, "Draw", h.bob)
+    assert drawn.ephemeral
+    assert drawn.content == "🃏 You drew **Tom Aspinall**. Now pick your next fighter from **My hand**."
+    assert "💥 **Bob**: pick your next fighter from **My hand**." in match.embed.description
+    assert enabled(match)["Draw"] is False and enabled(match)["End turn"] is False
+    await h.click(hand, "Refresh", h.bob)
+    assert hand.content == "Your fighter was knocked out: choose who comes in."
+    assert [o["label"] for o in hand.component("Choose your next fighter")["options"]] == ["Tom Aspinall"]
+    tom = card_named("Tom Aspinall")
+    await h.click(hand, "Choose your next fighter", h.bob, values=[str(tom.id)])
+    await h.click(hand, "Deploy Tom Aspinall", h.bob)
+    assert "Bob sends in **Tom Aspinall** (38 stamina)" in match.field("Last actions")
+    assert "▶ **Bob**, turn 1: play cards from **My hand**, then **End turn**." in match.embed.description
+    assert match.field("🔵 Bob ▶").startswith("**Tom Aspinall** · Balanced")
+    assert enabled(match)["End turn"] is True
+    moves = await h.bot.db.fetch_all("SELECT slot, action_json FROM mma_moves ORDER BY seq")
+    assert [(m["slot"], json.loads(m["action_json"])["kind"]) for m in moves] == [
+        (0, "skip_draw"), (0, "end_turn"), (1, "draw"), (1, "deploy")]
+
+
+async def test_skipping_the_draw_after_bleeding_out_asks_for_a_fighter_from_hand(h):
+    match = await bleed_out_bob(h, top="Quick Jab", hand_fighter="Belal Muhammad")
+    assert await h.click(match, "Skip draw", h.bob) == []
+    assert "Bob skips the draw" in match.field("Last actions")
+    assert "💥 **Bob**: pick your next fighter from **My hand**." in match.embed.description
+    (hand,) = await h.click(match, "My hand", h.bob)
+    assert [o["label"] for o in hand.component("Choose your next fighter")["options"]] == ["Belal Muhammad"]
+
+
+async def test_no_fighter_in_hand_after_bleeding_out_and_skipping_the_draw_loses(h):
+    match = await bleed_out_bob(h, top="Tom Aspinall")  # the skipped draw would have brought a fighter
+    assert await h.click(match, "Skip draw", h.bob) == []
+    assert match.embed.title == "🏆 Alice wins! 🏆"
+    assert "Bob was defeated! No fighters in hand." in match.embed.description
+    assert match.field("🔵 Bob").startswith("*No fighter left*")
+    results = await h.bot.db.fetch_all("SELECT user_id, outcome, reason FROM mma_results ORDER BY user_id")
+    assert [tuple(r) for r in results] == [(h.alice.id, "win", "No fighters in hand"),
+                                           (h.bob.id, "loss", "No fighters in hand")]
+
+
+async def test_the_ai_bleeding_out_draws_and_deploys_the_fighter_it_drew(h):
+    (match,) = await h.run("mma ai", h.alice)
+    await h.click(match, "Skip draw", h.alice)
+    row = await match_row(h)
+    state = await saved_state(h)
+    ai = state.players[1]
+    field_fighter(ai, "Islam Makhachev")
+    ai.stamina, ai.bleed = 2, 1
+    put_on_top(ai, "Tom Aspinall")
+    await write_state(h, row["id"], state)
+    assert await h.click(match, "End turn", h.alice) == []
+    feed = match.field("Last actions")
+    assert feed.index("💥 **KO!** Islam Makhachev is out; AI loses 20 health (80 left)") < feed.index(
+        "AI draws (") < feed.index("AI sends in **Tom Aspinall** (38 stamina)")
+    assert "▶ **Alice**, turn 2" in match.embed.description
+    moves = await h.bot.db.fetch_all("SELECT slot, action_json FROM mma_moves WHERE slot = 1 ORDER BY seq")
+    tom = card_named("Tom Aspinall").id
+    assert [json.loads(m["action_json"]) for m in moves][:2] == [
+        {"player": 1, "kind": "draw", "card": -1}, {"player": 1, "kind": "deploy", "card": tom}]

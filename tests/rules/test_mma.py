@@ -1,6 +1,6 @@
 """MMA Warriors engine: every formula with exact numbers, the turn cycle, and each win condition.
 
-The expected numbers are worked by hand from mma-warriors.md and RULINGS.md section 3.
+The expected numbers are worked by hand from mma-warriors.md and RULINGS.md sections 3 and 6.
 """
 
 from __future__ import annotations
@@ -170,7 +170,9 @@ def test_opening_hands_and_deployment(seed):
         assert len(player.hand) == 4 and all(c >= FIGHTER_COUNT for c in player.hand)
         assert len(player.deck) == 70 and player.health == 100
     assert [e.kind for e in events] == ["deploy", "deploy", "turn"]
-    assert (state.current, state.phase, state.players[0].energy) == (0, DRAW_PHASE, 8)
+    assert (state.current, state.phase) == (0, DRAW_PHASE)
+    # RULINGS section 6: both players show 8 energy from the deal, the second before their first turn.
+    assert [player.energy for player in state.players] == [8, 8]
 
 
 def test_energy_per_turn_is_8_plus_2_capped_at_16():
@@ -211,25 +213,44 @@ def test_ground_and_pound_formula():
     assert strike_damage(6, 9, 0, 8, True, ground_and_pound_grappling=6).damage == 13
 
 
-def test_ground_and_pound_bonus_comes_on_top_of_the_card_floor():
-    # Islam (STR 6, GRP 10, Grappler: no strike bonus) on Volkanovski (DEF 9): 6 + 6 - 9 = 3, lifted to the
-    # card's 6, then + 3 + 10 // 4 = 5 for Ground and Pound: 11 (RULINGS: max(card, ...) and G&P adds).
+def test_ground_and_pound_bonus_is_a_term_inside_the_max():
+    # RULINGS section 6's check: Islam Makhachev (STR 6, GRP 10, Grappler: no strike bonus) with advantage on
+    # Alexander Volkanovski (DEF 9), no bonus or defense card: max(6, 6 + 6 - 9 + 0 + (3 + 10 // 4)) = 8.
     result = strike_damage(6, 6, 0, 9, False, ground_and_pound_grappling=10)
-    assert (result.raw, result.ground_and_pound, result.before_defense, result.damage) == (3, 5, 11, 11)
-    # The waiting defense comes off the whole attack: Block 11 - 5 = 6.
-    assert strike_damage(6, 6, 0, 9, False, ground_and_pound_grappling=10, reduction=5).damage == 6
+    assert (result.ground_and_pound, result.raw, result.before_defense, result.damage) == (5, 8, 8, 8)
+    # The waiting defense comes off after the max: Block 8 - 5 = 3.
+    assert strike_damage(6, 6, 0, 9, False, ground_and_pound_grappling=10, reduction=5).damage == 3
+    # When even the bonus leaves the sum under the card, the card's 6 is the floor (not 6 + the bonus):
+    # Volkanovski with Master Coach +4 (DEF 13): 6 + 6 - 13 + 5 = 4 → 6.
+    floored = strike_damage(6, 6, 0, 13, False, ground_and_pound_grappling=10)
+    assert (floored.raw, floored.before_defense, floored.damage) == (4, 6, 6)
 
 
-def test_ground_and_pound_in_play_with_a_block_and_its_feed_line():
-    state = position(("Islam Makhachev", "Alexander Volkanovski"), (("Ground and Pound",), ()))
+def test_ground_and_pound_in_play_and_its_feed_line():
+    state = position(("Islam Makhachev", "Alexander Volkanovski"), (("Ground and Pound", "Ground and Pound"), ()))
     state.advantage = 0
+    strike = event(play(state, 0, "Ground and Pound"), "strike")
+    assert strike.numbers["damage"] == 8 and state.players[1].stamina == 42 - 8
+    assert describe(strike, ("Ann", "Bob")) == (
+        "Ann: **Ground and Pound** hits Alexander Volkanovski for **8** "
+        "(6 card + 6 STR − 9 DEF + 5 G&P = 8) → stamina 34")
     state.players[1].guard = card_named("Block").id
     strike = event(play(state, 0, "Ground and Pound"), "strike")
-    assert strike.numbers["damage"] == 6 and state.players[1].stamina == 42 - 6
+    assert strike.numbers["damage"] == 3 and state.players[1].stamina == 34 - 3
     assert state.advantage == 0 and state.players[1].guard == NO_ONE
     assert describe(strike, ("Ann", "Bob")) == (
+        "Ann: **Ground and Pound** hits Alexander Volkanovski for **3** "
+        "(6 card + 6 STR − 9 DEF + 5 G&P = 8, − 5 Block = 3) → stamina 31")
+
+
+def test_ground_and_pound_feed_line_shows_the_card_floor():
+    state = position(("Islam Makhachev", "Alexander Volkanovski"), (("Ground and Pound",), ()))
+    state.advantage = 0
+    state.players[1].coach = 4  # DEF 13
+    strike = event(play(state, 0, "Ground and Pound"), "strike")
+    assert describe(strike, ("Ann", "Bob")) == (
         "Ann: **Ground and Pound** hits Alexander Volkanovski for **6** "
-        "(6 card + 6 STR − 9 DEF = 3 → at least 6, + 5 G&P = 11, − 5 Block = 6) → stamina 36")
+        "(6 card + 6 STR − 13 DEF + 5 G&P = 4 → at least 6) → stamina 36")
 
 
 def test_strike_through_the_engine_resets_position_and_spends_training():
@@ -647,17 +668,121 @@ def test_a_knocked_out_defender_does_not_counter():
     assert state.phase == REPLACE_PHASE
 
 
-def test_bleed_knockout_at_turn_start_ends_the_stagger_and_goes_on_to_the_draw():
-    state = ko_position(100, ("Belal Muhammad",))
-    state.players[1].stamina = 2
-    state.players[1].coach = 2
+def bleed_out_position(hand: tuple[str, ...], top: str | None = None, health: int = 100) -> GameState:
+    """Ann (player 0) in her main phase; Bob's Islam, staggered and coached, bleeds out as his turn starts.
+
+    `top` goes on top of Bob's deck, so it is the card his next draw takes.
+    """
+    state = ko_position(health, hand)
+    bob = state.players[1]
+    bob.stamina = 2
+    bob.coach = 2
+    if top is not None:
+        bob.deck.remove(card_named(top).id)
+        bob.deck.append(card_named(top).id)
+    return state
+
+
+def test_bleed_knockout_is_replaced_after_the_draw_by_the_card_drawn():
+    # RULINGS section 6: Bob holds no fighter when Islam bleeds out; the draw brings Tom Aspinall, who comes in.
+    state = bleed_out_position(("Quick Jab",), top="Tom Aspinall")
     events = apply(state, simple_action(0, END_TURN), ScriptedRandom())[1]
     assert [e.kind for e in events] == ["end_turn", "turn", "bleed", "knockout"]
-    assert (state.phase, state.replacing, state.current) == (REPLACE_PHASE, 1, 1)
-    apply(state, deploy_action(1, card_named("Belal Muhammad").id), ScriptedRandom())
-    player = state.players[1]
-    assert (state.phase, state.current, player.staggered, player.coach, player.bleed) == (DRAW_PHASE, 1, False, 0, 0)
-    assert (player.health, player.stamina, player.energy) == (80, 42, 10)
+    bob = state.players[1]
+    assert (state.phase, state.current, state.to_move, outcome(state)) == (DRAW_PHASE, 1, 1, None)
+    assert (bob.fighter, bob.health, bob.energy, bob.staggered, bob.coach, bob.bleed) == (NO_ONE, 80, 10, False, 0, 0)
+    # Draw or skip first; the turn cannot end without a fighter, and no card can be played yet.
+    assert legal_actions(state, 1) == [simple_action(1, k) for k in (DRAW, SKIP_DRAW, CONCEDE)]
+    with pytest.raises(IllegalAction, match="draw or skip the draw first; then your next fighter comes in"):
+        apply(state, simple_action(1, END_TURN), ScriptedRandom())
+    assert [o.problem for o in card_options(state, 1)] == ["draw or skip the draw first"]
+    events = apply(state, simple_action(1, DRAW), ScriptedRandom())[1]
+    assert [(e.kind, e.card) for e in events] == [("draw", card_named("Tom Aspinall").id)]
+    assert (state.phase, state.replacing, state.to_move) == (REPLACE_PHASE, 1, 1)
+    assert legal_actions(state, 1) == [deploy_action(1, card_named("Tom Aspinall").id), simple_action(1, CONCEDE)]
+    apply(state, deploy_action(1, card_named("Tom Aspinall").id), ScriptedRandom())
+    assert (state.phase, state.current, bob.stamina, bob.energy) == (MAIN_PHASE, 1, 38, 10)
+    assert bob.fielded == ids("Islam Makhachev", "Tom Aspinall") and bob.hand == ids("Quick Jab")
+
+
+def test_a_fighter_in_hand_before_the_draw_can_still_be_the_one_picked():
+    state = bleed_out_position(("Belal Muhammad",), top="Tom Aspinall")
+    apply(state, simple_action(0, END_TURN), ScriptedRandom())
+    fighter_problem = {o.card: o.problem for o in card_options(state, 1)}[card_named("Belal Muhammad").id]
+    assert fighter_problem == "draw or skip the draw first; then your next fighter comes in"
+    apply(state, simple_action(1, DRAW), ScriptedRandom())
+    assert legal_actions(state, 1) == [deploy_action(1, c) for c in ids("Belal Muhammad", "Tom Aspinall")] + [
+        simple_action(1, CONCEDE)]
+
+
+def test_no_fighter_in_hand_after_the_bleed_knockouts_draw_is_a_loss():
+    state = bleed_out_position(("Quick Jab",), top="Head Kick")
+    apply(state, simple_action(0, END_TURN), ScriptedRandom())
+    events = apply(state, simple_action(1, DRAW), ScriptedRandom())[1]
+    assert [e.kind for e in events] == ["draw", "over"]
+    assert outcome(state) == Outcome(0, NO_FIGHTERS)
+
+
+@pytest.mark.parametrize(("hand", "result"), [(("Belal Muhammad",), None), (("Quick Jab",), Outcome(0, NO_FIGHTERS))])
+def test_skipping_the_draw_after_a_bleed_knockout_asks_for_the_fighter_at_once(hand, result):
+    state = bleed_out_position(hand, top="Tom Aspinall")  # the skipped draw would have brought a fighter
+    apply(state, simple_action(0, END_TURN), ScriptedRandom())
+    events = apply(state, simple_action(1, SKIP_DRAW), ScriptedRandom())[1]
+    assert outcome(state) == result
+    if result is None:
+        assert [e.kind for e in events] == ["skip_draw"]
+        assert (state.phase, state.replacing) == (REPLACE_PHASE, 1)
+        assert legal_actions(state, 1) == [deploy_action(1, card_named("Belal Muhammad").id), simple_action(1, CONCEDE)]
+    else:
+        assert [e.kind for e in events] == ["skip_draw", "over"]
+
+
+def test_a_bleed_knockout_on_an_empty_deck_is_still_a_deck_out():
+    state = bleed_out_position(("Belal Muhammad",))
+    state.players[1].discard += state.players[1].deck
+    state.players[1].deck = []
+    events = apply(state, simple_action(0, END_TURN), ScriptedRandom())[1]
+    assert [e.kind for e in events] == ["end_turn", "turn", "bleed", "knockout", "over"]
+    assert outcome(state) == Outcome(0, DECK_OUT)
+
+
+def test_a_bleed_knockout_that_depletes_health_ends_the_match_before_the_draw():
+    state = bleed_out_position(("Belal Muhammad",), health=20)
+    events = apply(state, simple_action(0, END_TURN), ScriptedRandom())[1]
+    assert [e.kind for e in events] == ["end_turn", "turn", "bleed", "knockout", "over"]
+    assert outcome(state) == Outcome(0, HEALTH_DEPLETED)
+
+
+def test_the_state_waiting_for_a_bleed_knockouts_draw_round_trips_through_json():
+    state = bleed_out_position(("Quick Jab",), top="Tom Aspinall")
+    apply(state, simple_action(0, END_TURN), ScriptedRandom())
+    loaded = GameState.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert loaded == state and loaded.players[1].fighter == NO_ONE and loaded.phase == DRAW_PHASE
+    assert apply(loaded, simple_action(1, DRAW), ScriptedRandom())[1] == apply(
+        state, simple_action(1, DRAW), ScriptedRandom())[1]
+    assert loaded == state and loaded.phase == REPLACE_PHASE
+
+
+def test_a_match_saved_while_picking_before_the_draw_keeps_that_order():
+    # Older versions asked for the bleed knockout's replacement before the draw and saved the draw step as
+    # the phase to resume; such a save loads, the pick comes first, then the draw step, then play goes on.
+    state = bleed_out_position(("Belal Muhammad",))
+    apply(state, simple_action(0, END_TURN), ScriptedRandom())
+    saved = state.to_dict()
+    saved.update(phase=REPLACE_PHASE, replacing=1, resume=DRAW_PHASE)
+    old = GameState.from_dict(json.loads(json.dumps(saved)))
+    assert legal_actions(old, 1) == [deploy_action(1, card_named("Belal Muhammad").id), simple_action(1, CONCEDE)]
+    apply(old, deploy_action(1, card_named("Belal Muhammad").id), ScriptedRandom())
+    assert (old.phase, old.current, old.players[1].stamina) == (DRAW_PHASE, 1, 42)
+    # A later knockout in the middle of a turn is replaced into the main phase, whatever the save held.
+    apply(old, simple_action(1, END_TURN), ScriptedRandom())
+    apply(old, simple_action(0, SKIP_DRAW), ScriptedRandom())
+    old.players[1].stamina = 1
+    old.players[1].hand.append(card_named("Tom Aspinall").id)
+    old.players[1].deck.remove(card_named("Tom Aspinall").id)
+    play(old, 0, "Head Kick")
+    apply(old, deploy_action(1, card_named("Tom Aspinall").id), ScriptedRandom())
+    assert (old.phase, old.current) == (MAIN_PHASE, 0)
 
 
 def test_master_coach_on_an_empty_deck_draws_nothing_and_is_no_loss():
@@ -858,6 +983,31 @@ def test_ai_draws_unless_a_full_hand_has_something_to_play():
     state = ai_position(full)
     state.phase = DRAW_PHASE
     assert ai.choose_action(state, 1, ScriptedRandom()) == simple_action(1, SKIP_DRAW)
+
+
+def test_ai_after_a_bleed_knockout_draws_for_a_fighter_and_guards_its_only_one():
+    full = ("Quick Jab", "Block", "Parry", "Kimura", "Armbar", "Suplex", "Clinch", "Uppercut", "Leg Kick", "Body Shot")
+    # No fighter in hand: it draws even with a full hand of playable cards (the draw is its only chance).
+    state = bleed_out_position(full)
+    apply(state, simple_action(0, END_TURN), ScriptedRandom())
+    assert ai.choose_action(state, 1, ScriptedRandom()) == simple_action(1, DRAW)
+    # Its only fighter is the oldest card of a full hand: a draw would discard it, so it skips, though with
+    # nothing playable (no energy) it would otherwise draw to cycle the hand.
+    state = bleed_out_position(("Belal Muhammad", *full[1:]))
+    apply(state, simple_action(0, END_TURN), ScriptedRandom())
+    state.players[1].energy = 0
+    assert ai.choose_action(state, 1, ScriptedRandom()) == simple_action(1, SKIP_DRAW)
+    state.players[1].hand.append(state.players[1].hand.pop(0))  # the fighter is now the newest card: safe
+    assert ai.choose_action(state, 1, ScriptedRandom()) == simple_action(1, DRAW)
+
+
+def test_ai_bleeding_out_at_its_turn_start_draws_then_deploys_the_fighter_it_drew():
+    state = bleed_out_position(("Quick Jab",), top="Tom Aspinall")
+    actions, events = ai.play_move(state, simple_action(0, END_TURN), ai_player=1)
+    tom = card_named("Tom Aspinall").id
+    assert actions[:3] == [simple_action(0, END_TURN), simple_action(1, DRAW), deploy_action(1, tom)]
+    assert [e.kind for e in events[:6]] == ["end_turn", "turn", "bleed", "knockout", "draw", "deploy"]
+    assert state.players[1].fielded == ids("Islam Makhachev", "Tom Aspinall") and outcome(state) is None
 
 
 def test_ai_turn_plays_out_through_play_move_and_replays_from_the_seed():

@@ -26,7 +26,18 @@ from rules.mma.engine import (
     outcome,
 )
 from rules.mma.simulate import play_ai_game, simulate
-from rules.mma.state import ACTION_KINDS, CONCEDE, DEPLOY, NO_ONE, OVER, PLAY, REPLACE_PHASE, Action, GameState
+from rules.mma.state import (
+    ACTION_KINDS,
+    CONCEDE,
+    DEPLOY,
+    DRAW_PHASE,
+    NO_ONE,
+    OVER,
+    PLAY,
+    REPLACE_PHASE,
+    Action,
+    GameState,
+)
 from rules.mma.text import describe
 
 SORTED_DECK = sorted(DECK_LIST)
@@ -34,7 +45,7 @@ SORTED_DECK = sorted(DECK_LIST)
 
 def check_invariants(state: GameState) -> None:
     assert state.advantage in (NO_ONE, 0, 1)  # at most one fighter on top
-    for player in state.players:
+    for index, player in enumerate(state.players):
         assert len(player.hand) <= HAND_LIMIT
         assert player.fighters_in_hand() <= FIGHTERS_IN_HAND_LIMIT
         assert 0 <= player.energy <= MAX_ENERGY
@@ -44,8 +55,8 @@ def check_invariants(state: GameState) -> None:
         assert sorted(owned) == SORTED_DECK
         if player.fighter != NO_ONE:
             assert 0 < player.stamina <= player.max_stamina
-        else:
-            assert state.phase in (REPLACE_PHASE, OVER)
+        else:  # picking a fighter, or bled out at the start of this turn and drawing before the pick
+            assert state.phase in (REPLACE_PHASE, OVER) or (state.phase == DRAW_PHASE and state.current == index)
     if state.advantage != NO_ONE:
         assert state.players[state.advantage].fighter != NO_ONE
     if state.phase == OVER:
@@ -71,12 +82,14 @@ def check_legal_actions_are_exact(state: GameState) -> None:
 
 def test_thousands_of_ai_games_end_with_a_result_and_keep_every_invariant():
     reasons = Counter()
+    bled_out_draws = 0  # draw steps of a player whose fighter bled out as the turn began
     for seed in range(2000):
         rng = random.Random(seed)
         state, _ = new_game(seed, rng)
         check_invariants(state)
         while state.phase != OVER:
             player = state.to_move
+            bled_out_draws += state.phase == DRAW_PHASE and state.players[player].fighter == NO_ONE
             action = choose_action(state, player, rng)
             assert action in legal_actions(state, player)
             apply(state, action, rng)
@@ -88,6 +101,7 @@ def test_thousands_of_ai_games_end_with_a_result_and_keep_every_invariant():
     # The AI's games end in every way but deck-out (a deck lasts 70 draws), mostly by knockouts.
     assert reasons["Health depleted"] > 500 and reasons["No fighters in hand"] > 500
     assert reasons[JUDGES] < 200
+    assert bled_out_draws > 100  # the replacement after the draw is exercised, not just possible
 
 
 @settings(max_examples=150, deadline=None)
@@ -109,7 +123,8 @@ def test_random_legal_play_never_breaks_an_invariant(seed, skip_bias):
             assert line is None or line.strip()
         check_invariants(state)
         moves += 1
-        if moves % 5 == 0 or state.phase == REPLACE_PHASE:
+        bled_out = state.phase == DRAW_PHASE and state.players[state.current].fighter == NO_ONE
+        if moves % 5 == 0 or state.phase == REPLACE_PHASE or bled_out:
             check_legal_actions_are_exact(state)
         if moves == saved_at:
             assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
