@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test bench clean
+.PHONY: run test lint format bench clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -17,6 +17,16 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(PY) -m pytest
+
+# ruff (lint and format) and pyright (basic everywhere, strict on rules/), as configured in pyproject.toml.
+lint: $(VENV)/.installed
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m pyright
+
+format: $(VENV)/.installed
+	$(PY) -m ruff check --fix .
+	$(PY) -m ruff format .
 
 bench: $(VENV)/.installed
 	for b in benchmarks/[!_]*.py; do $(PY) -m benchmarks.$$(basename $$b .py) || exit 1; done
