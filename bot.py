@@ -13,7 +13,7 @@ import signal
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import aiohttp
 import discord
@@ -68,13 +68,20 @@ class ArenaBot(commands.Bot):
         self.settings = settings
         self.engine_executor = ThreadPoolExecutor(ENGINE_WORKERS, thread_name_prefix="engine")
         self.long_job_executor = ThreadPoolExecutor(LONG_JOB_WORKERS, thread_name_prefix="long-job")
-        self.db: Database | None = None
+        self._db: Database | None = None
         self.answer_deadline = ANSWER_DEADLINE
         self._background: set[asyncio.Task] = set()
 
+    @property
+    def db(self) -> Database:
+        """The open storage (from `prepare` until `close`)."""
+        if self._db is None:
+            raise RuntimeError("storage is not open")
+        return self._db
+
     async def prepare(self) -> None:
         """Open storage (applying migrations) and load every cog; no network involved."""
-        self.db = await Database.open(self.settings.database_path)
+        self._db = await Database.open(self.settings.database_path)
         for module in pkgutil.iter_modules(cogs.__path__):
             if module.name != "common":
                 await self.load_extension(f"cogs.{module.name}")
@@ -121,9 +128,9 @@ class ArenaBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
-        if self.db is not None:
-            await self.db.close()
-            self.db = None
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
         self.engine_executor.shutdown(wait=False, cancel_futures=True)
         self.long_job_executor.shutdown(wait=False, cancel_futures=True)
 
@@ -135,17 +142,18 @@ class UnansweredInteraction(RuntimeError):
 def has_component_handler(client: discord.Client, interaction: discord.Interaction) -> bool:
     # discord.py exposes no public lookup, so this reads its view store the way its own dispatch does.
     store = client._connection._view_store
-    custom_id = interaction.data.get("custom_id", "")
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id", "")
     if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):
         return True
-    key = (interaction.data.get("component_type"), custom_id)
+    key = (data.get("component_type"), custom_id)
     message_id = interaction.message.id if interaction.message else None
     return key in store._views.get(message_id, {}) or key in store._views.get(None, {})
 
 
 def load_settings() -> Settings:
     try:
-        return Settings()
+        return Settings()  # pyright: ignore[reportCallIssue]  # pydantic-settings fills the fields from the environment
     except ValidationError as exc:
         fields = {str(err["loc"][0]) for err in exc.errors()}
         if "discord_token" in fields:

@@ -298,7 +298,7 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
         self.bot = bot
         self.repo = AndorRepository(bot.db)
         self.monsters_roster = UploadedRoster(
-            bot, bot.db, model=Monster, builtin=builtin_monsters, parse=parse_monsters, limit=MAX_GUILD_MONSTERS,
+            bot, bot.db, load=Monster.model_validate_json, builtin=builtin_monsters, parse=parse_monsters, limit=MAX_GUILD_MONSTERS,
             words=RosterWords("monster", "monsters", "bestiary", "/andor bestiary", "/andor monsters remove"),
         )
 

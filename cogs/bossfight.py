@@ -8,6 +8,7 @@ worker (the pool is shared with every game's long jobs) could outlast Discord's 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -29,17 +30,23 @@ from cogs.common import (
     markdown_safe,
     medal_lines,
     mention,
+    read_attachments,
     read_text_attachment,
     run_engine,
     text_file,
 )
+from cogs.common.bot import channel_id, guild_id
 from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.bossfight import BUILTIN_BOSSES, AttackBreakdown, Boss, Deck, calculate_attack, parse_bosses, parse_deck
 from rules.bossfight.models import MAX_GUILD_BOSSES
 from rules.bossfight.report import format_breakdown, format_modifier
-from rules.text import format_number as num, plural
 from rules.roster import name_key
+from rules.text import format_number as num
+from rules.text import plural
 from storage.bossfight import BossfightRepository, DamageTotal, Raid, RaidAlreadyLive, RaidNotLive, SavedDeck
+
+if TYPE_CHECKING:
+    from bot import ArenaBot
 
 ELEMENT_ICONS = {"Water": "💧", "Fire": "🔥", "Air": "🌪️", "Lightning": "⚡", "Earth": "🪨", "None": "◽"}
 NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."
@@ -115,11 +122,11 @@ def breakdown_file(result: AttackBreakdown) -> discord.File:
 class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Raid bosses: spawn one, attack it with your token deck."):
     deck = app_commands.Group(name="deck", description="Your saved token deck in this server.")
 
-    def __init__(self, bot: commands.Bot):
+    def __init__(self, bot: ArenaBot):
         self.bot = bot
         self.repo = BossfightRepository(bot.db)
         self.bosses = UploadedRoster(
-            bot, bot.db, model=Boss, builtin=lambda: BUILTIN_BOSSES, parse=parse_bosses, limit=MAX_GUILD_BOSSES,
+            bot, bot.db, load=Boss.model_validate_json, builtin=lambda: BUILTIN_BOSSES, parse=parse_bosses, limit=MAX_GUILD_BOSSES,
             words=RosterWords("boss", "bosses", "roster", "/bossfight roster", "/bossfight remove"),
         )
 
@@ -130,28 +137,28 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         return sorted((await self.bosses.book(guild_id)).values(), key=lambda b: (b.level, name_key(b.name)))
 
     async def boss_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        bosses = await self.roster(interaction.guild_id)
+        bosses = await self.roster(guild_id(interaction))
         return choices(bosses, current, lambda b: f"{b.name} (level {num(b.level)}, {b.element})")
 
     async def saved_deck_or_refuse(self, interaction: discord.Interaction) -> SavedDeck:
-        saved = await self.repo.saved_deck(interaction.guild_id, interaction.user.id)
+        saved = await self.repo.saved_deck(guild_id(interaction), interaction.user.id)
         if saved is None:
             raise UserError("Attach a deck CSV, or save one first with `/bossfight deck save`.")
         return saved
 
-    async def parse_deck_from(self, attachment: discord.Attachment | None, saved: SavedDeck | None) -> Deck:
-        """The attached deck if there is one, else the saved one, parsed in the engine pool."""
-        if attachment is not None:
-            text, name = await read_text_attachment(attachment), attachment.filename
+    async def parse_deck_from(self, source: discord.Attachment | SavedDeck) -> Deck:
+        """An attached or saved deck, parsed in the engine pool."""
+        if isinstance(source, SavedDeck):
+            text, name = source.csv_text, source.file_name
         else:
-            text, name = saved.csv_text, saved.file_name
+            text, name = await read_text_attachment(source), source.filename
         return await run_engine(self.bot, parse_deck, text, name)
 
     # --- the roster ------------------------------------------------------------------------------------
 
     @app_commands.command(name="roster", description="List the bosses a GM can spawn in this server.")
     async def roster_command(self, interaction: discord.Interaction) -> None:
-        bosses = await self.roster(interaction.guild_id)
+        bosses = await self.roster(guild_id(interaction))
         embed = discord.Embed(
             title=f"Boss roster ({len(bosses)})",
             description=lines_within([describe_boss(b) for b in bosses], EmbedLimits.DESCRIPTION),
@@ -187,10 +194,10 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     @app_commands.autocomplete(boss=boss_autocomplete)
     @gm_only()
     async def spawn(self, interaction: discord.Interaction, boss: str, replace: bool = False) -> None:
-        chosen = await self.bosses.find(interaction.guild_id, boss)
+        chosen = await self.bosses.find(guild_id(interaction), boss)
         try:
             raid = await self.repo.spawn(
-                interaction.guild_id, interaction.channel_id, chosen, interaction.user.id, replace=replace
+                guild_id(interaction), channel_id(interaction), chosen, interaction.user.id, replace=replace
             )
         except RaidAlreadyLive as live:
             raise UserError(
@@ -208,16 +215,16 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     @app_commands.command(name="attack", description="Attack this channel's boss with your deck.")
     @app_commands.describe(deck="A deck CSV to attack with (default: your saved deck; /bossfight deck save lists the columns)")
     async def attack(self, interaction: discord.Interaction, deck: discord.Attachment | None = None) -> None:
-        raid = await self.repo.live_raid(interaction.channel_id)
+        raid = await self.repo.live_raid(channel_id(interaction))
         if raid is None:
             raise UserError(NO_BOSS_HERE)
-        saved = await self.saved_deck_or_refuse(interaction) if deck is None else None
+        source = deck if deck is not None else await self.saved_deck_or_refuse(interaction)
         await defer_thinking(interaction, ephemeral=False)
-        parsed = await self.parse_deck_from(deck, saved)
+        parsed = await self.parse_deck_from(source)
         result = await run_engine(self.bot, calculate_attack, raid.boss, parsed, raid.hp)
         try:
             record = await self.repo.record_attack(
-                interaction.channel_id, interaction.user.id, result.damage_to_boss, result.deck_hp_after
+                channel_id(interaction), interaction.user.id, result.damage_to_boss, result.deck_hp_after
             )
         except RaidNotLive:
             raise UserError(f"{markdown_safe(raid.boss.name)} fell before your attack landed; nothing was changed.") from None
@@ -252,15 +259,15 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     )
     @app_commands.autocomplete(boss=boss_autocomplete)
     async def preview(self, interaction: discord.Interaction, boss: str, deck: discord.Attachment) -> None:
-        live = await self.repo.live_raid(interaction.channel_id)
+        live = await self.repo.live_raid(channel_id(interaction))
         if live is not None and name_key(live.boss.name) == name_key(boss):
             # The boss as it was spawned (a later upload may have changed the roster's), at its current HP.
             chosen, hp, max_hp = live.boss, live.hp, live.max_hp
         else:
-            chosen = await self.bosses.find(interaction.guild_id, boss)
+            chosen = await self.bosses.find(guild_id(interaction), boss)
             hp, max_hp = None, chosen.health
         await defer_thinking(interaction, ephemeral=True)
-        parsed = await self.parse_deck_from(deck, None)
+        parsed = await self.parse_deck_from(deck)
         result = await run_engine(self.bot, calculate_attack, chosen, parsed, hp)
         embed = discord.Embed(
             title=f"🔍 Preview: your deck against {markdown_safe(chosen.name)} would deal {num(round(result.damage_to_boss, 2))}",
@@ -272,7 +279,7 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
 
     @app_commands.command(name="status", description="This channel's boss: its HP and who has hit it.")
     async def status(self, interaction: discord.Interaction) -> None:
-        raid = await self.repo.live_raid(interaction.channel_id)
+        raid = await self.repo.live_raid(channel_id(interaction))
         if raid is None:
             raise UserError(NO_BOSS_HERE)
         totals = await self.repo.leaderboard(raid.id)
@@ -293,23 +300,22 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     @deck.command(name="save", description="Save your token deck for this server, so attacks need no attachment.")
     @app_commands.describe(deck=DECK_COLUMNS_HELP)
     async def deck_save(self, interaction: discord.Interaction, deck: discord.Attachment) -> None:
-        await defer_thinking(interaction, ephemeral=True)
-        text = await read_text_attachment(deck)
+        (text,) = await read_attachments(interaction, deck, ephemeral=True)
         parsed = await run_engine(self.bot, parse_deck, text, deck.filename)
-        await self.repo.save_deck(interaction.guild_id, interaction.user.id, text, deck.filename)
+        await self.repo.save_deck(guild_id(interaction), interaction.user.id, text, deck.filename)
         await interaction.followup.send(
-            f"✅ Saved {markdown_safe(deck.filename)}: {len(parsed.tokens)} tokens, {len(parsed.rows)} traits, "
+            f"✅ Saved {markdown_safe(deck.filename)}: {plural(len(parsed.tokens), 'token')}, {plural(len(parsed.rows), 'trait')}, "
             f"{num(parsed.health)} health in all.",
             ephemeral=True,
         )
 
     @deck.command(name="show", description="Show your saved token deck.")
     async def deck_show(self, interaction: discord.Interaction) -> None:
-        saved = await self.repo.saved_deck(interaction.guild_id, interaction.user.id)
+        saved = await self.repo.saved_deck(guild_id(interaction), interaction.user.id)
         if saved is None:
             raise UserError("You have no saved deck in this server; save one with `/bossfight deck save`.")
         await defer_thinking(interaction, ephemeral=True)
-        parsed = await self.parse_deck_from(None, saved)
+        parsed = await self.parse_deck_from(saved)
         lines = [
             f"{ELEMENT_ICONS[t.element]} **{markdown_safe(t.name)}** ({t.element}): {len(t.traits)} traits, HP {num(t.health)}, "
             f"physical {num(t.physical_damage)}, magical {num(t.magical_damage)}"
@@ -326,5 +332,5 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         )
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ArenaBot) -> None:
     await bot.add_cog(Bossfight(bot))

@@ -150,7 +150,7 @@ def read_csv(
         raise RuleInputError(InputProblem("has a header but no data rows", file))
     if max_rows is not None and len(data) > max_rows:
         raise RuleInputError(InputProblem(f"has {len(data)} rows; the limit is {max_rows}", file))
-    rows = []
+    rows: list[CsvRow] = []
     for line, values in data:
         if len(values) > len(headers) and any(v.strip() for v in values[len(headers):]):
             raise RuleInputError(

@@ -15,7 +15,7 @@ class InputProblem:
     column: str | None = None
 
     def __str__(self) -> str:
-        where = []
+        where: list[str] = []
         if self.file:
             where.append(self.file)
         if self.row is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.bossfight.models import Boss, hp_after
-from storage.database import Database
+from storage.database import Database, required
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ class BossfightRepository:
             async with conn.execute(
                 "UPDATE bossfight_raids SET hp = ? WHERE id = ? RETURNING *", (hp, live["id"])
             ) as cursor:
-                row = await cursor.fetchone()
+                row = required(await cursor.fetchone())
             defeated_now = row["hp"] <= 0
             if defeated_now:
                 await conn.execute(

@@ -17,6 +17,14 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
+def required(row: aiosqlite.Row | None) -> aiosqlite.Row:
+    """The row of a statement that always returns one (an aggregate, an INSERT or UPDATE ... RETURNING of a
+    row known to exist); its absence is a bug, not a user's mistake."""
+    if row is None:
+        raise RuntimeError("the statement returned no row")
+    return row
+
+
 class StaleUpdate(Exception):
     """A versioned row changed since it was read: someone else's update came first."""
 
@@ -62,7 +70,7 @@ class Database:
 
     async def schema_version(self) -> int:
         async with self.connection.execute("PRAGMA user_version") as cursor:
-            (version,) = await cursor.fetchone()
+            (version,) = required(await cursor.fetchone())
         return version
 
     async def migrate(self) -> None:

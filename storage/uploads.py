@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Generic, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Generic, Protocol, TypeVar
 
-from pydantic import BaseModel
+from storage.database import Database, required
 
-from storage.database import Database
 
-M = TypeVar("M", bound=BaseModel)
+class Stored(Protocol):
+    """What an upload is to storage: a pydantic model of the game's rules, stored as its JSON."""
+
+    def model_dump_json(self) -> str: ...
+
+
+M = TypeVar("M", bound=Stored)
 
 
 class RosterFull(Exception):
@@ -21,17 +26,18 @@ class RosterFull(Exception):
 
 
 class GuildUploads(Generic[M]):
-    """The uploads of one `kind`, stored as `model` JSON under the name keys the caller gives (rules.roster)."""
+    """The uploads of one `kind`, stored as JSON under the name keys the caller gives (rules.roster) and read
+    back by `load` (the model's `model_validate_json`)."""
 
-    def __init__(self, db: Database, kind: str, model: type[M]):
-        self.db, self.kind, self.model = db, kind, model
+    def __init__(self, db: Database, kind: str, load: Callable[[str], M]):
+        self.db, self.kind, self.load = db, kind, load
 
     async def all(self, guild_id: int) -> list[M]:
         rows = await self.db.fetch_all(
             "SELECT entry_json FROM guild_uploads WHERE guild_id = ? AND kind = ? ORDER BY name_key",
             (guild_id, self.kind),
         )
-        return [self.model.model_validate_json(row["entry_json"]) for row in rows]
+        return [self.load(row["entry_json"]) for row in rows]
 
     async def save(self, guild_id: int, entries: Sequence[tuple[str, M]], uploaded_by: int, *, limit: int) -> int:
         """Add or replace (by key) the `(name key, entry)` pairs; the guild's total after, or RosterFull."""
@@ -45,7 +51,7 @@ class GuildUploads(Generic[M]):
             async with conn.execute(
                 "SELECT count(*) FROM guild_uploads WHERE guild_id = ? AND kind = ?", (guild_id, self.kind)
             ) as cursor:
-                (total,) = await cursor.fetchone()
+                (total,) = required(await cursor.fetchone())
             if total > limit:
                 raise RosterFull(total, limit)  # rolls the upload back
         return total

@@ -5,6 +5,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from cogs.common.bot import arena_bot
+
 
 class NotGM(app_commands.CheckFailure):
     pass
@@ -16,7 +18,7 @@ def is_gm(interaction: discord.Interaction) -> bool:
         return False
     if interaction.permissions.manage_guild:
         return True
-    gm_role = interaction.client.settings.gm_role
+    gm_role = arena_bot(interaction).settings.gm_role
     return bool(gm_role) and any(role.name.lower() == gm_role.lower() for role in member.roles)
 
 
@@ -25,7 +27,7 @@ def require_gm(interaction: discord.Interaction) -> None:
     checks do not run for components); commands get it through `gm_only`."""
     if is_gm(interaction):
         return
-    gm_role = interaction.client.settings.gm_role
+    gm_role = arena_bot(interaction).settings.gm_role
     who = f"the Manage Server permission or the '{gm_role}' role" if gm_role else "the Manage Server permission"
     raise NotGM(f"Only a game master can do that: it needs {who}.")
 

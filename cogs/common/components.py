@@ -22,7 +22,7 @@ from cogs.common.errors import UserError, error_reply
 NUMERIC_ID = r"[0-9]{1,19}"
 VERSION = r"[0-9]{1,9}"
 
-I = TypeVar("I", discord.ui.Button, discord.ui.Select)
+ItemT = TypeVar("ItemT", discord.ui.Button, discord.ui.Select)
 
 
 def custom_id(game: str, item_id: int | str, version: int, action: str) -> str:
@@ -48,12 +48,12 @@ def running_cog(interaction: discord.Interaction, cog_name: str, game_title: str
     return cog
 
 
-class _GameComponent(Generic[I]):
+class _GameComponent(Generic[ItemT]):
     """What a game's button and select share: the parsed custom id and the dispatch to the game's cog."""
 
     cog_name: ClassVar[str]
     game_title: ClassVar[str]
-    item: I
+    item: ItemT
     template: ClassVar[re.Pattern[str]]
 
     def _parse(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 
 import discord
 from discord import app_commands
@@ -65,10 +65,8 @@ async def _send_ephemeral(interaction: discord.Interaction, text: str) -> None:
                 # The first followup would replace the "thinking…" placeholder (or the progress shown in it) and
                 # keep its visibility, showing the mistake to everyone after a public defer: remove it and answer
                 # privately. An answer that replaced it (see answer_shown) stays.
-                try:
+                with suppress(discord.HTTPException):
                     await interaction.delete_original_response()
-                except discord.HTTPException:
-                    pass
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)

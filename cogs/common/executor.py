@@ -9,24 +9,22 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable
-from concurrent.futures import Executor
-from typing import TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
-import discord
+if TYPE_CHECKING:
+    from bot import ArenaBot
 
+P = ParamSpec("P")
 T = TypeVar("T")
 
 
-async def _run_in(executor: Executor, func: Callable[..., T], args, kwargs) -> T:
+async def run_engine(bot: ArenaBot, func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+    """Quick engine work, in `bot.engine_executor`."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(executor, functools.partial(func, *args, **kwargs))
+    return await loop.run_in_executor(bot.engine_executor, functools.partial(func, *args, **kwargs))
 
 
-async def run_engine(client: discord.Client, func: Callable[..., T], /, *args, **kwargs) -> T:
-    """Quick engine work, in `client.engine_executor` (see ArenaBot)."""
-    return await _run_in(client.engine_executor, func, args, kwargs)
-
-
-async def run_long_engine(client: discord.Client, func: Callable[..., T], /, *args, **kwargs) -> T:
-    """Engine work that may take seconds (simulations, whole battles), in `client.long_job_executor`."""
-    return await _run_in(client.long_job_executor, func, args, kwargs)
+async def run_long_engine(bot: ArenaBot, func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+    """Engine work that may take seconds (simulations, whole battles), in `bot.long_job_executor`."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(bot.long_job_executor, functools.partial(func, *args, **kwargs))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import time
@@ -67,7 +68,5 @@ class ProgressMessage:
         self._closed = True
         if self._pending is not None and not self._pending.done():
             self._pending.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._pending
-            except (asyncio.CancelledError, Exception):
-                pass

@@ -5,24 +5,33 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import discord
 from discord import app_commands
-from pydantic import BaseModel
 
 from cogs.common.attachments import read_attachments
+from cogs.common.bot import guild_id
 from cogs.common.embeds import clip, markdown_safe
 from cogs.common.errors import UserError
 from cogs.common.executor import run_engine
-from rules.roster import N, NotInRoster, find, merge, name_key
+from rules.roster import N, Named, NotInRoster, find, merge, name_key
 from storage.database import Database
-from storage.uploads import GuildUploads, RosterFull
+from storage.uploads import GuildUploads, RosterFull, Stored
+
+if TYPE_CHECKING:
+    from bot import ArenaBot
 
 NAME_LIMIT = 100  # what Discord shows of an autocomplete choice
 MAX_CHOICES = 25
 
-E = TypeVar("E", bound=BaseModel)
+
+
+class RosterEntry(Named, Stored, Protocol):
+    """A boss, a monster: named, and stored as JSON."""
+
+
+E = TypeVar("E", bound=RosterEntry)
 
 
 @dataclass(frozen=True)
@@ -41,17 +50,17 @@ class UploadedRoster(Generic[E]):
 
     def __init__(
         self,
-        bot: discord.Client,
+        bot: ArenaBot,
         db: Database,
         *,
-        model: type[E],
+        load: Callable[[str], E],
         builtin: Callable[[], Sequence[E]],
         parse: Callable[[str, str], list[E]],
         limit: int,
         words: RosterWords,
     ):
         self.bot = bot
-        self.uploads: GuildUploads[E] = GuildUploads(db, words.kind, model)
+        self.uploads: GuildUploads[E] = GuildUploads(db, words.kind, load)
         self.builtin, self.parse, self.limit, self.words = builtin, parse, limit, words
 
     async def uploaded(self, guild_id: int) -> list[E]:
@@ -77,7 +86,7 @@ class UploadedRoster(Generic[E]):
         parsed = await run_engine(self.bot, self.parse, text, attachment.filename)
         try:
             total = await self.uploads.save(
-                interaction.guild_id, [(name_key(e.name), e) for e in parsed], interaction.user.id, limit=self.limit
+                guild_id(interaction), [(name_key(e.name), e) for e in parsed], interaction.user.id, limit=self.limit
             )
         except RosterFull as full:
             raise UserError(
@@ -90,7 +99,7 @@ class UploadedRoster(Generic[E]):
     async def remove(self, interaction: discord.Interaction, name: str, *, note: str = "") -> None:
         """Remove an upload by name and say so, naming the built-in entry it brings back."""
         shown = markdown_safe(name, NAME_LIMIT)
-        if not await self.uploads.remove(interaction.guild_id, name_key(name)):
+        if not await self.uploads.remove(guild_id(interaction), name_key(name)):
             raise UserError(
                 f"This server has no uploaded {self.words.kind} called '{shown}'; built-in {self.words.kinds} stay."
             )

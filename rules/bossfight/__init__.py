@@ -27,9 +27,9 @@ from rules.bossfight.parsing import parse_bosses, parse_deck
 from rules.bossfight.roster import BUILTIN_BOSSES, find_boss, guild_roster
 
 __all__ = [
+    "BUILTIN_BOSSES",
     "ELEMENTS",
     "AttackBreakdown",
-    "BUILTIN_BOSSES",
     "Boss",
     "Deck",
     "Token",

@@ -120,9 +120,9 @@ def damage_to_deck(boss: Boss, physical_modifier: float, magical_modifier: float
 
 def calculate_attack(boss: Boss, deck: Deck, boss_hp: float | None = None) -> AttackBreakdown:
     """One attack of `deck` on `boss`, whose current HP is `boss_hp` (its full health if None)."""
-    tokens = []
-    traits = []
-    element_factors = []
+    tokens: list[TokenBreakdown] = []
+    traits: list[TraitModifiers] = []
+    element_factors: list[float] = []
     for token in deck.tokens:
         player_elem = player_element_modifier(token.element, boss.element)
         tokens.append(

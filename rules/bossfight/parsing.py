@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
-from rules.bossfight.models import ELEMENTS, MAX_DECK_ROWS, MAX_ROSTER_ROWS, MAX_STAT, Boss, Deck, Token, TraitRow
+from typing import TypedDict, cast
+
+from rules.bossfight.models import (
+    ELEMENTS,
+    MAX_DECK_ROWS,
+    MAX_ROSTER_ROWS,
+    MAX_STAT,
+    Boss,
+    Deck,
+    Element,
+    Token,
+    TraitRow,
+)
 from rules.csvio import CsvRow, read_csv
-from rules.roster import name_key
 from rules.errors import InputProblem, RuleInputError
+from rules.roster import name_key
 
 STAT_COLUMNS = (
     "health",
@@ -21,7 +33,20 @@ DECK_COLUMNS = ("token", "trait", "element", *STAT_COLUMNS)
 ELEMENT_CHOICES = (*ELEMENTS, "None")
 
 
-def _stats(row: CsvRow, *, health_required: bool) -> dict:
+class Stats(TypedDict):
+    """The columns a boss and a trait row share."""
+
+    element: Element
+    health: float
+    physical_damage: float
+    physical_penetration: bool
+    physical_resistance: bool
+    magical_damage: float
+    magical_penetration: bool
+    magical_resistance: bool
+
+
+def _stats(row: CsvRow, *, health_required: bool) -> Stats:
     def amount(key: str, minimum: float = 0) -> float:
         return row.number(key, minimum=minimum, maximum=MAX_STAT)
 
@@ -29,7 +54,7 @@ def _stats(row: CsvRow, *, health_required: bool) -> dict:
     if health_required and health == 0:
         raise row.problem("health", "must be above 0")
     return {
-        "element": row.choice("element", ELEMENT_CHOICES, blank="None"),
+        "element": cast(Element, row.choice("element", ELEMENT_CHOICES, blank="None")),  # one of ELEMENT_CHOICES
         "health": health,
         "physical_damage": amount("physical_damage"),
         "physical_penetration": row.flag("physical_penetration"),

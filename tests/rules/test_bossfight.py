@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.__main__ import main as rules_main
 from rules.bossfight import (
     BUILTIN_BOSSES,
     Boss,
@@ -19,9 +20,8 @@ from rules.bossfight import (
     pen_res_modifier,
     player_element_modifier,
 )
-from rules.__main__ import main as rules_main
-from rules.bossfight.report import format_modifier
 from rules.bossfight.parsing import DECK_COLUMNS
+from rules.bossfight.report import format_modifier
 from rules.errors import RuleInputError
 
 HEADER = ",".join(DECK_COLUMNS)
@@ -32,10 +32,10 @@ def deck_csv(*rows: str) -> str:
 
 
 def boss(**overrides) -> Boss:
-    fields = dict(
-        name="Test Boss", level=1, element="None", health=1000, physical_damage=0, physical_penetration=False,
-        physical_resistance=False, magical_damage=0, magical_penetration=False, magical_resistance=False,
-    )
+    fields = {
+        "name": "Test Boss", "level": 1, "element": "None", "health": 1000, "physical_damage": 0, "physical_penetration": False,
+        "physical_resistance": False, "magical_damage": 0, "magical_penetration": False, "magical_resistance": False,
+    }
     return Boss(**(fields | overrides))
 
 

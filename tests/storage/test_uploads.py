@@ -13,7 +13,7 @@ from storage.uploads import GuildUploads, RosterFull
 async def test_uploads_are_kept_apart_by_kind_and_guild_and_replaced_by_key(tmp_path):
     db = await Database.open(tmp_path / "arena.sqlite3")
     try:
-        bosses, monsters = GuildUploads(db, "boss", Boss), GuildUploads(db, "monster", Monster)
+        bosses, monsters = GuildUploads(db, "boss", Boss.model_validate_json), GuildUploads(db, "monster", Monster.model_validate_json)
         dogemon, wolf = BUILTIN_BOSSES[0], next(m for m in builtin_monsters() if m.name == "Wolf")
         assert await bosses.save(1, [("inu dogemon", dogemon)], uploaded_by=7, limit=2) == 1
         assert await monsters.save(1, [("wolf", wolf)], uploaded_by=7, limit=1) == 1
@@ -53,7 +53,7 @@ async def test_the_migration_moves_both_games_uploads_into_one_table(tmp_path):
     try:
         rows = await db.fetch_all("SELECT guild_id, kind, name_key, uploaded_by FROM guild_uploads ORDER BY kind")
         assert [tuple(r) for r in rows] == [(1, "boss", "frost wyrm", 5), (2, "monster", "wolf", 6)]
-        assert await GuildUploads(db, "monster", Monster).all(2) == [wolf]
+        assert await GuildUploads(db, "monster", Monster.model_validate_json).all(2) == [wolf]
         tables = {r["name"] for r in await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert not {"bossfight_bosses", "andor_monsters"} & tables
     finally:
