@@ -11,15 +11,7 @@ def database_path(tmp_path):
 @pytest.fixture
 async def harness(database_path):
     """The bot with a fresh database; `harness.restart()` gives a new bot on the same file."""
-    fake = FakeDiscord()
-    bot = await start_bot(make_settings(database_path), fake)
-    h = Harness(bot, fake)
-
-    async def restart() -> Harness:
-        await h.bot.close()
-        h.bot = await start_bot(make_settings(database_path), fake)
-        return h
-
-    h.restart = restart
+    fake, settings = FakeDiscord(), make_settings(database_path)
+    h = Harness(await start_bot(settings, fake), fake, settings)
     yield h
     await h.bot.close()

@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -41,6 +41,7 @@ _ids = itertools.count(930000000000000001)
 EPHEMERAL = 64
 LOADING = 128  # the flag of a deferred response's "thinking" placeholder
 UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024  # a bot's upload limit in a server without boosts
+SETTLE_LIMIT = 30.0  # seconds: a hung handler fails its test instead of hanging the suite
 
 
 def discord_error(status: int, code: int, message: str) -> discord.HTTPException:
@@ -195,8 +196,8 @@ class Message:
         """The value of the first embed field whose name starts with `name_start`."""
         for embed in self.embeds:
             for f in embed.fields:
-                if f.name.startswith(name_start):
-                    return f.value
+                if (f.name or "").startswith(name_start):
+                    return f.value or ""
         raise AssertionError(f"no field starting with {name_start!r} in {[f.name for e in self.embeds for f in e.fields]}")
 
     @property
@@ -430,13 +431,20 @@ class FakeDiscord(AsyncWebhookAdapter):
 class Harness:
     """A bot on a real SQLite file, and the means to use it as members of one guild would."""
 
-    def __init__(self, bot: ArenaBot, fake: FakeDiscord):
+    def __init__(self, bot: ArenaBot, fake: FakeDiscord, settings: Settings):
         self.bot = bot
         self.fake = fake
+        self.settings = settings
         self.gm = User(800000000000000001, "GameMaster", MANAGE_GUILD)
         self.alice = User(800000000000000002, "Alice")
         self.bob = User(800000000000000003, "Bob")
         self._awaiting_answer: list[str] = []  # tokens of dispatched interactions, checked when the bot settles
+
+    async def restart(self) -> Harness:
+        """A new bot on the same SQLite file and the same Discord, as after a restart of the process."""
+        await self.bot.close()
+        self.bot = await start_bot(self.settings, self.fake)
+        return self
 
     # --- what was posted ---------------------------------------------------------------------------------
 
@@ -452,10 +460,10 @@ class Harness:
     def add_role(self, role_id: int, name: str) -> None:
         guild = self.bot._connection._get_or_create_unavailable_guild(GUILD_ID)
         self.bot._connection._add_guild(guild)  # as the gateway's GUILD_CREATE would
-        guild._add_role(discord.Role(guild=guild, state=self.bot._connection, data={
+        guild._add_role(discord.Role(guild=guild, state=self.bot._connection, data=cast(Any, {
             "id": str(role_id), "name": name, "permissions": "0", "position": 1, "color": 0, "hoist": False,
             "managed": False, "mentionable": False,
-        }))
+        })))
 
     # --- payloads ----------------------------------------------------------------------------------------
 
@@ -481,11 +489,12 @@ class Harness:
             raise AssertionError(f"no command /{names[0]}")
         chain = [node]
         for name in names[1:]:
-            node = node.get_command(name)
-            if node is None:
+            if not isinstance(node, app_commands.Group) or (node := node.get_command(name)) is None:
                 raise AssertionError(f"no command /{path}")
             chain.append(node)
         command = chain[-1]
+        if not isinstance(command, app_commands.Command):
+            raise AssertionError(f"/{path} is a group, not a command")
         leaf_options = []
         for name, value in options.items():
             param = command._params.get(name)
@@ -541,7 +550,8 @@ class Harness:
         before = len(self.fake.requests)
         await self._dispatch(payload, True)
         callbacks = [r for r in self.fake.requests[before:] if r.path.endswith("/callback")]
-        return callbacks[-1].payload["data"]["choices"]
+        answer = callbacks[-1].payload or {}
+        return answer["data"]["choices"]
 
     async def click(self, message: Message, label_or_id: str, user: User | None = None, *, values: list[str] | None = None,
                     wait: bool = True) -> list[Message]:
@@ -563,18 +573,18 @@ class Harness:
         self._awaiting_answer.append(payload["token"])
         token = async_context.set(self.fake)
         try:
-            self.bot._connection.parse_interaction_create(payload)
+            self.bot._connection.parse_interaction_create(cast(Any, payload))  # the gateway's JSON, as built here
             if wait:
                 await self.settle(before_tasks)
         finally:
             async_context.reset(token)
         return [m for i, m in self.fake.messages.items() if i not in before_ids]
 
-    async def settle(self, before: set[asyncio.Task] | None = None, timeout: float = 30.0) -> None:
+    async def settle(self, before: set[asyncio.Task] | None = None) -> None:
         """Wait until every task the bot started since `before` has finished (view timeouts excepted)."""
         before = before or set()
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + SETTLE_LIMIT
         current = asyncio.current_task()
         while True:
             pending = {
@@ -586,7 +596,7 @@ class Harness:
                 break
             remaining = deadline - loop.time()
             if remaining <= 0:
-                raise AssertionError(f"the bot's tasks did not finish in {timeout} s: {pending}")
+                raise AssertionError(f"the bot's tasks did not finish in {SETTLE_LIMIT} s: {pending}")
             await asyncio.wait(pending, timeout=remaining)
         # Everything the bot started has finished: an interaction still unanswered would fail in Discord.
         problems, self.fake.violations = self.fake.violations, []
@@ -599,7 +609,13 @@ class Harness:
 
 
 def make_settings(database_path: Path, **overrides: Any) -> Settings:
-    return Settings(discord_token="offline-test-token", database_path=database_path, _env_file=None, **overrides)
+    # _env_file=None: a developer's .env must not reach the tests (pydantic-settings' init keyword).
+    return Settings(
+        discord_token="offline-test-token",  # pyright: ignore[reportArgumentType]  # validated into a SecretStr
+        database_path=database_path,
+        _env_file=None,  # pyright: ignore[reportCallIssue]
+        **overrides,
+    )
 
 
 async def start_bot(settings: Settings, fake: FakeDiscord) -> ArenaBot:
@@ -608,7 +624,7 @@ async def start_bot(settings: Settings, fake: FakeDiscord) -> ArenaBot:
     await bot.__aenter__()
     bot.http.request = fake.http_request
     bot.http.get_from_cdn = fake.get_from_cdn
-    bot._connection.user = discord.ClientUser(state=bot._connection, data=BOT_USER)
+    bot._connection.user = discord.ClientUser(state=bot._connection, data=cast(Any, BOT_USER))
     bot._connection.application_id = APPLICATION_ID
     await bot.prepare()
     return bot

@@ -181,10 +181,10 @@ async def test_non_gm_cannot_spawn_upload_or_remove(harness):
 async def test_gm_role_setting_counts_as_gm(database_path):
     from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
 
-    fake = FakeDiscord()
-    bot = await start_bot(make_settings(database_path, gm_role="Raid Leader"), fake)
+    fake, settings = FakeDiscord(), make_settings(database_path, gm_role="Raid Leader")
+    bot = await start_bot(settings, fake)
     try:
-        h = Harness(bot, fake)
+        h = Harness(bot, fake, settings)
         h.add_role(555, "raid leader")
         leader = User(800000000000000009, "Leader", role_ids=(555,))
         (spawned,) = await run(h, "bossfight spawn", leader, boss="Inu Dogemon")

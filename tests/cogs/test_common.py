@@ -3,6 +3,7 @@
 import asyncio
 import re
 from types import SimpleNamespace
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -57,10 +58,10 @@ def test_fit_embed_respects_every_limit():
     for i in range(30):
         embed.add_field(name=f"f{i}", value="v" * 2000)
     fit_embed(embed)
-    assert len(embed.title) == EmbedLimits.TITLE
-    assert len(embed.description) <= EmbedLimits.DESCRIPTION
+    assert len(embed.title or "") == EmbedLimits.TITLE
+    assert len(embed.description or "") <= EmbedLimits.DESCRIPTION
     assert len(embed.fields) <= EmbedLimits.FIELDS
-    assert all(len(f.value) <= EmbedLimits.FIELD_VALUE for f in embed.fields)
+    assert all(len(f.value or "") <= EmbedLimits.FIELD_VALUE for f in embed.fields)
     assert len(embed) <= EmbedLimits.TOTAL
 
 
@@ -161,7 +162,7 @@ async def test_a_progress_edit_discord_refuses_is_logged_and_the_next_one_is_sho
 
     async def edit(step: int) -> None:
         if step == 1:
-            raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), "Unknown Message")
+            raise discord.NotFound(cast(Any, SimpleNamespace(status=404, reason="Not Found")), "Unknown Message")
         shown.append(step)
 
     progress = ProgressMessage(edit, what="job 7", min_interval=0)
@@ -178,6 +179,7 @@ def test_one_custom_id_layout_for_every_game():
     template = component_template("andor", ["attack", "flee"])
     assert custom_id("andor", 12, 3, "flee") == "andor:12:3:flee"
     match = re.fullmatch(template, "andor:12:3:flee")
+    assert match is not None
     assert (match["id"], match["version"], match["action"]) == ("12", "3", "flee")
     assert re.fullmatch(template, "andor:12:3:dance") is None
     assert re.fullmatch(component_template("deck", ["cancel"], ids="[0-9a-f]{8}"), "deck:00ff00ff:0:cancel")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from storage.database import Database, discover_migrations
+from storage.database import Database, discover_migrations, required
 
 
 async def test_open_applies_every_migration_and_sets_the_pragmas(tmp_path):
@@ -10,9 +10,9 @@ async def test_open_applies_every_migration_and_sets_the_pragmas(tmp_path):
     try:
         assert (tmp_path / "sub" / "arena.sqlite3").exists()
         assert await db.schema_version() == len(discover_migrations())
-        assert (await db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
-        assert (await db.fetch_one("PRAGMA foreign_keys"))[0] == 1
-        assert (await db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
+        assert required(await db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
+        assert required(await db.fetch_one("PRAGMA foreign_keys"))[0] == 1
+        assert required(await db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
         tables = {r["name"] for r in await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"bossfight_raids", "bossfight_attacks", "bossfight_decks", "guild_uploads"} <= tables
     finally:
