@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.bossfight.render import ELEMENT_ICONS, breakdown_fields, breakdown_file, describe_boss, leaderboard_lines
 from cogs.common import (
     COLOR_DEFEAT,
     COLOR_INFO,
@@ -21,15 +22,12 @@ from cogs.common import (
     EmbedLimits,
     UserError,
     answer_shown,
-    clip,
     defer_thinking,
     fit_embed,
     gm_only,
     hp_bar,
     lines_within,
     markdown_safe,
-    medal_lines,
-    mention,
     read_attachments,
     read_text_attachment,
     run_engine,
@@ -37,85 +35,20 @@ from cogs.common import (
 )
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.uploads import RosterWords, UploadedRoster, choices
-from rules.bossfight import BUILTIN_BOSSES, AttackBreakdown, Boss, Deck, calculate_attack, parse_bosses, parse_deck
+from rules.bossfight import BUILTIN_BOSSES, Boss, Deck, calculate_attack, parse_bosses, parse_deck
 from rules.bossfight.models import MAX_GUILD_BOSSES
-from rules.bossfight.report import format_breakdown, format_modifier
 from rules.roster import name_key
 from rules.text import format_number as num
 from rules.text import plural
-from storage.bossfight import BossfightRepository, DamageTotal, Raid, RaidAlreadyLive, RaidNotLive, SavedDeck
+from storage.bossfight import BossfightRepository, Raid, RaidAlreadyLive, RaidNotLive, SavedDeck
 
 if TYPE_CHECKING:
     from bot import ArenaBot
 
-ELEMENT_ICONS = {"Water": "💧", "Fire": "🔥", "Air": "🌪️", "Lightning": "⚡", "Earth": "🪨", "None": "◽"}
 NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."
 # Discord cuts option help at 100 characters: the column lists are written to fit.
 DECK_COLUMNS_HELP = "CSV: token, trait, element, health, then physical_ and magical_ damage, penetration, resistance"
 BOSS_COLUMNS_HELP = "CSV: name, level, element, health, then physical_ and magical_ damage, penetration, resistance"
-
-
-def describe_boss(boss: Boss) -> str:
-    def traits(penetration: bool, resistance: bool) -> str:
-        marks = [m for m, on in (("pen", penetration), ("res", resistance)) if on]
-        return f" ({', '.join(marks)})" if marks else ""
-
-    return (
-        f"{ELEMENT_ICONS[boss.element]} **{markdown_safe(boss.name)}**: level {num(boss.level)} {boss.element}, "
-        f"HP {num(boss.health)}, "
-        f"physical {num(boss.physical_damage)}{traits(boss.physical_penetration, boss.physical_resistance)}, "
-        f"magical {num(boss.magical_damage)}{traits(boss.magical_penetration, boss.magical_resistance)}"
-    )
-
-
-def leaderboard_lines(totals: list[DamageTotal]) -> list[str]:
-    return medal_lines(
-        f"{mention(t.user_id)}: {num(round(t.damage, 2))} damage ({plural(t.attacks, 'attack')})" for t in totals
-    )
-
-
-def token_table(result: AttackBreakdown) -> str:
-    def cell(text: str, width: int) -> str:
-        return clip(text.replace("`", "'"), width)  # a backtick would end the code block
-
-    rows = [
-        f"{cell(t.name, 14):<14} {cell(t.element, 5):<5} {format_modifier(t.boss_physical_modifier):>4} "
-        f"{format_modifier(t.boss_magical_modifier):>4} {format_modifier(t.boss_element_modifier):>4} "
-        f"{format_modifier(t.player_element_modifier):>4} {num(round(t.damage_dealt, 2)):>9}"
-        for t in result.tokens
-    ]
-    header = f"{'token':<14} {'elem':<5} {'phys':>4} {'mag':>4} {'elem':>4} {'you':>4} {'dealt':>9}"
-    return "```\n" + lines_within([header, *rows], EmbedLimits.FIELD_VALUE - 8) + "\n```"
-
-
-def breakdown_fields(embed: discord.Embed, result: AttackBreakdown) -> None:
-    boss = result.boss
-    mod = format_modifier
-    embed.add_field(name="Damage per token (modifiers: boss takes phys / mag / elem, you take elem)",
-                    value=token_table(result), inline=False)
-    embed.add_field(
-        name="Stacked modifiers of your deck",
-        value=f"physical ×{mod(result.deck_physical_modifier)} · magical ×{mod(result.deck_magical_modifier)} · "
-        f"element ×{mod(result.deck_element_modifier)} (over {len(result.traits)} traits; each trait's are in "
-        "attack-breakdown.txt)",
-        inline=False,
-    )
-    embed.add_field(
-        name="Damage your deck took",
-        value=f"{num(boss.physical_damage)} × {mod(result.deck_physical_modifier)} + {num(boss.magical_damage)} × "
-        f"{mod(result.deck_magical_modifier)} × {mod(result.deck_element_modifier)} = **{num(result.damage_to_deck)}**",
-        inline=False,
-    )
-    verdict = "survives ✅" if result.deck_survives else "is destroyed 💀"
-    embed.add_field(
-        name="Your deck",
-        value=f"{hp_bar(max(result.deck_hp_after, 0), result.deck_health)}\nleftover {num(result.deck_hp_after)}: {verdict}",
-        inline=False,
-    )
-
-
-def breakdown_file(result: AttackBreakdown) -> discord.File:
-    return text_file("attack-breakdown.txt", format_breakdown(result) + "\n")
 
 
 @app_commands.guild_only()
@@ -331,6 +264,3 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
             embed=fit_embed(embed), file=text_file(saved.file_name, saved.csv_text), ephemeral=True
         )
 
-
-async def setup(bot: ArenaBot) -> None:
-    await bot.add_cog(Bossfight(bot))
