@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import aiosqlite
+
 from rules.bossfight.models import Boss, hp_after
-from storage.database import Database, required
+from rules.bossfight.raid import RaidPlayer
+from storage.database import Database, StaleUpdate, required
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,25 @@ class Raid:
     hp: float
     status: str
     spawned_by: int
+    cooldown_seconds: int = 0
+
+
+@dataclass(frozen=True)
+class StoredPlayer:
+    """A player's standing in a raid as stored, with the version an update must still find."""
+
+    standing: RaidPlayer
+    version: int = 0  # 0: no row yet
+
+
+@dataclass(frozen=True)
+class PlayerUpdate:
+    """What one attack does to its player, worked out by the engine."""
+
+    deck_damage: float
+    deck_hp_after: float
+    knocked_out: bool
+    at: float  # unix seconds
 
 
 @dataclass(frozen=True)
@@ -40,8 +62,10 @@ class AttackRecord:
 @dataclass(frozen=True)
 class DamageTotal:
     user_id: int
-    damage: float
+    damage: float  # dealt to the boss
     attacks: int
+    taken: float  # dealt by the boss since the raid began or the last revive
+    knocked_out: bool
 
 
 class RaidNotLive(Exception):
@@ -64,7 +88,13 @@ def _raid(row) -> Raid:
         hp=row["hp"],
         status=row["status"],
         spawned_by=row["spawned_by"],
+        cooldown_seconds=row["cooldown_seconds"],
     )
+
+
+def _player(row: aiosqlite.Row) -> StoredPlayer:
+    standing = RaidPlayer(row["damage_taken"], bool(row["knocked_out"]), row["last_attack_at"])
+    return StoredPlayer(standing, row["version"])
 
 
 class BossfightRepository:
@@ -97,7 +127,9 @@ class BossfightRepository:
         )
         return _raid(row) if row else None
 
-    async def spawn(self, guild_id: int, channel_id: int, boss: Boss, spawned_by: int, *, replace: bool) -> Raid:
+    async def spawn(
+        self, guild_id: int, channel_id: int, boss: Boss, spawned_by: int, *, replace: bool, cooldown_seconds: int = 0
+    ) -> Raid:
         """Start a raid; a live one in the channel is replaced only when asked, else RaidAlreadyLive."""
         async with self.db.transaction() as conn:
             async with conn.execute(
@@ -113,27 +145,47 @@ class BossfightRepository:
                     (live["id"],),
                 )
             async with conn.execute(
-                "INSERT INTO bossfight_raids (guild_id, channel_id, boss_json, max_hp, hp, status, spawned_by) "
-                "VALUES (?, ?, ?, ?, ?, 'live', ?) RETURNING *",
-                (guild_id, channel_id, boss.model_dump_json(), boss.health, boss.health, spawned_by),
+                "INSERT INTO bossfight_raids (guild_id, channel_id, boss_json, max_hp, hp, status, spawned_by, "
+                "cooldown_seconds) VALUES (?, ?, ?, ?, ?, 'live', ?, ?) RETURNING *",
+                (guild_id, channel_id, boss.model_dump_json(), boss.health, boss.health, spawned_by, cooldown_seconds),
             ) as cursor:
-                return _raid(await cursor.fetchone())
+                return _raid(required(await cursor.fetchone()))
 
-    async def record_attack(self, channel_id: int, user_id: int, damage: float, deck_hp_after: float) -> AttackRecord:
-        """Subtract `damage` from the live boss and log the attack, atomically.
+    async def player(self, raid_id: int, user_id: int) -> StoredPlayer:
+        row = await self.db.fetch_one(
+            "SELECT * FROM bossfight_players WHERE raid_id = ? AND user_id = ?", (raid_id, user_id)
+        )
+        return _player(row) if row else StoredPlayer(RaidPlayer())
 
-        Concurrent attacks each subtract from the HP as it stands when their transaction runs, so all count.
+    async def record_attack(
+        self, raid_id: int, user_id: int, player: StoredPlayer, damage: float, update: PlayerUpdate
+    ) -> AttackRecord:
+        """Subtract `damage` from the live boss, apply `update` to the player and log the attack, atomically.
+
+        Concurrent attacks each subtract from the boss's HP as it stands when their transaction runs, so all
+        count. The player's row must still be at `player.version` (else StaleUpdate, nothing changed): the
+        update was worked out from that standing.
         """
         async with self.db.transaction() as conn:
             async with conn.execute(
-                "SELECT id, hp FROM bossfight_raids WHERE channel_id = ? AND status = 'live'", (channel_id,)
+                "SELECT id, hp FROM bossfight_raids WHERE id = ? AND status = 'live'", (raid_id,)
             ) as cursor:
                 live = await cursor.fetchone()
             if live is None:
                 raise RaidNotLive()
+            taken = player.standing.damage_taken + update.deck_damage
+            async with conn.execute(
+                "INSERT INTO bossfight_players (raid_id, user_id, damage_taken, knocked_out, last_attack_at, version) "
+                "VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (raid_id, user_id) DO UPDATE SET "
+                "damage_taken = excluded.damage_taken, knocked_out = excluded.knocked_out, "
+                "last_attack_at = excluded.last_attack_at, version = version + 1 WHERE version = ? RETURNING version",
+                (raid_id, user_id, taken, update.knocked_out, update.at, player.version),
+            ) as cursor:
+                if await cursor.fetchone() is None:
+                    raise StaleUpdate(user_id)  # rolls the transaction back
             hp = max(0.0, hp_after(live["hp"], damage))
             async with conn.execute(
-                "UPDATE bossfight_raids SET hp = ? WHERE id = ? RETURNING *", (hp, live["id"])
+                "UPDATE bossfight_raids SET hp = ? WHERE id = ? RETURNING *", (hp, raid_id)
             ) as cursor:
                 row = required(await cursor.fetchone())
             defeated_now = row["hp"] <= 0
@@ -141,22 +193,44 @@ class BossfightRepository:
                 await conn.execute(
                     "UPDATE bossfight_raids SET status = 'defeated', "
                     "ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
-                    (row["id"],),
+                    (raid_id,),
                 )
             await conn.execute(
-                "INSERT INTO bossfight_attacks (raid_id, user_id, damage, deck_hp_after, boss_hp_after) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (row["id"], user_id, damage, deck_hp_after, row["hp"]),
+                "INSERT INTO bossfight_attacks (raid_id, user_id, damage, deck_damage, deck_hp_after, boss_hp_after) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (raid_id, user_id, damage, update.deck_damage, update.deck_hp_after, row["hp"]),
             )
         raid = _raid(row)
         if defeated_now:
             raid = replace(raid, status="defeated")
         return AttackRecord(raid=raid, hp_before=live["hp"], damage=damage, defeated_now=defeated_now)
 
+    async def revive(self, raid_id: int, user_id: int) -> float | None:
+        """Back to no damage taken; the damage the player had taken, or None when they had taken none."""
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                "SELECT damage_taken FROM bossfight_players WHERE raid_id = ? AND user_id = ? AND damage_taken > 0",
+                (raid_id, user_id),
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                return None
+            await conn.execute(
+                "UPDATE bossfight_players SET damage_taken = 0, knocked_out = 0, version = version + 1 "
+                "WHERE raid_id = ? AND user_id = ?",
+                (raid_id, user_id),
+            )
+            return row["damage_taken"]
+
     async def leaderboard(self, raid_id: int) -> list[DamageTotal]:
         rows = await self.db.fetch_all(
-            "SELECT user_id, sum(damage) AS damage, count(*) AS attacks FROM bossfight_attacks "
-            "WHERE raid_id = ? GROUP BY user_id ORDER BY damage DESC, min(id)",
+            "SELECT a.user_id, sum(a.damage) AS damage, count(*) AS attacks, "
+            "coalesce(p.damage_taken, 0) AS taken, coalesce(p.knocked_out, 0) AS knocked_out "
+            "FROM bossfight_attacks AS a LEFT JOIN bossfight_players AS p "
+            "ON p.raid_id = a.raid_id AND p.user_id = a.user_id "
+            "WHERE a.raid_id = ? GROUP BY a.user_id ORDER BY damage DESC, min(a.id)",
             (raid_id,),
         )
-        return [DamageTotal(r["user_id"], r["damage"], r["attacks"]) for r in rows]
+        return [
+            DamageTotal(r["user_id"], r["damage"], r["attacks"], r["taken"], bool(r["knocked_out"])) for r in rows
+        ]

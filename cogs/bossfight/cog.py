@@ -28,6 +28,7 @@ from cogs.common import (
     hp_bar,
     lines_within,
     markdown_safe,
+    mention,
     read_attachments,
     read_text_attachment,
     run_engine,
@@ -37,14 +38,25 @@ from cogs.common.bot import channel_id, guild_id
 from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.bossfight import BUILTIN_BOSSES, Boss, Deck, calculate_attack, parse_bosses, parse_deck
 from rules.bossfight.models import MAX_GUILD_BOSSES
+from rules.bossfight.raid import MAX_COOLDOWN_SECONDS, attack_refusal, duration_text
 from rules.roster import name_key
 from rules.text import format_number as num
 from rules.text import plural
-from storage.bossfight import BossfightRepository, Raid, RaidAlreadyLive, RaidNotLive, SavedDeck
+from storage.bossfight import (
+    BossfightRepository,
+    PlayerUpdate,
+    Raid,
+    RaidAlreadyLive,
+    RaidNotLive,
+    SavedDeck,
+    StoredPlayer,
+)
+from storage.database import StaleUpdate
 
 if TYPE_CHECKING:
     from bot import ArenaBot
 
+ATTACK_ATTEMPTS = 3  # a player's own attacks landing at once: each later one is worked out again
 NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."
 # Discord cuts option help at 100 characters: the column lists are written to fit.
 DECK_COLUMNS_HELP = "CSV: token, trait, element, health, then physical_ and magical_ damage, penetration, resistance"
@@ -123,14 +135,25 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     # --- raids -----------------------------------------------------------------------------------------
 
     @app_commands.command(name="spawn", description="GM: start a raid against a boss in this channel.")
-    @app_commands.describe(boss="The boss from this server's roster", replace="End the channel's live raid and start this one")
+    @app_commands.describe(
+        boss="The boss from this server's roster",
+        cooldown="Seconds each player must wait between attacks (default 0: no wait)",
+        replace="End the channel's live raid and start this one",
+    )
     @app_commands.autocomplete(boss=boss_autocomplete)
     @gm_only()
-    async def spawn(self, interaction: discord.Interaction, boss: str, replace: bool = False) -> None:
+    async def spawn(
+        self,
+        interaction: discord.Interaction,
+        boss: str,
+        cooldown: app_commands.Range[int, 0, MAX_COOLDOWN_SECONDS] = 0,
+        replace: bool = False,
+    ) -> None:
         chosen = await self.bosses.find(guild_id(interaction), boss)
         try:
             raid = await self.repo.spawn(
-                guild_id(interaction), channel_id(interaction), chosen, interaction.user.id, replace=replace
+                guild_id(interaction), channel_id(interaction), chosen, interaction.user.id, replace=replace,
+                cooldown_seconds=cooldown,
             )
         except RaidAlreadyLive as live:
             raise UserError(
@@ -142,6 +165,10 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
             description=f"{describe_boss(chosen)}\n\n{hp_bar(raid.hp, raid.max_hp)}",
             color=COLOR_DEFEAT,
         )
+        rules = "The boss's damage to you adds up over the raid; at 0 you are out until a GM revives you."
+        if cooldown:
+            rules += f" Each player attacks at most once every {duration_text(cooldown)}."
+        embed.add_field(name="Raid rules", value=rules, inline=False)
         embed.set_footer(text="Attack with /bossfight attack (attach a deck CSV or use your saved deck).")
         await interaction.response.send_message(embed=fit_embed(embed))
 
@@ -151,16 +178,25 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         raid = await self.repo.live_raid(channel_id(interaction))
         if raid is None:
             raise UserError(NO_BOSS_HERE)
+        user, now = interaction.user.id, interaction.created_at.timestamp()
+        player = await self.allowed_attacker(raid, user, now)
         source = deck if deck is not None else await self.saved_deck_or_refuse(interaction)
         await defer_thinking(interaction, ephemeral=False)
         parsed = await self.parse_deck_from(source)
-        result = await run_engine(self.bot, calculate_attack, raid.boss, parsed, raid.hp)
-        try:
-            record = await self.repo.record_attack(
-                channel_id(interaction), interaction.user.id, result.damage_to_boss, result.deck_hp_after
-            )
-        except RaidNotLive:
-            raise UserError(f"{markdown_safe(raid.boss.name)} fell before your attack landed; nothing was changed.") from None
+        for _ in range(ATTACK_ATTEMPTS):
+            result = await run_engine(self.bot, calculate_attack, raid.boss, parsed, raid.hp, player.standing.damage_taken)
+            update = PlayerUpdate(result.damage_to_deck, result.deck_hp_after, not result.deck_survives, now)
+            try:
+                record = await self.repo.record_attack(raid.id, user, player, result.damage_to_boss, update)
+                break
+            except RaidNotLive:
+                raise UserError(
+                    f"{markdown_safe(raid.boss.name)} fell before your attack landed; nothing was changed."
+                ) from None
+            except StaleUpdate:  # another attack of this player landed first: work this one out from there
+                player = await self.allowed_attacker(raid, user, now)
+        else:
+            raise UserError("Your other attacks kept landing first; nothing was changed by this one. Try again.")
         # Others' attacks may have landed since the HP was read: show the HP this attack really hit.
         result = replace(result, boss_hp_before=record.hp_before)
         embed = discord.Embed(
@@ -174,6 +210,29 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         answer_shown(interaction)
         if record.defeated_now:
             await interaction.followup.send(embed=await self.victory_embed(record.raid))
+
+    async def allowed_attacker(self, raid: Raid, user_id: int, now: float) -> StoredPlayer:
+        """The player's standing in the raid, or a refusal when they are knocked out or cooling down."""
+        player = await self.repo.player(raid.id, user_id)
+        refusal = attack_refusal(player.standing, raid.cooldown_seconds, now)
+        if refusal is not None:
+            raise UserError(refusal)
+        return player
+
+    @app_commands.command(name="revive", description="GM: bring a player back into this channel's raid, unhurt.")
+    @app_commands.describe(member="The player to revive: the boss's damage to them so far is forgotten")
+    @gm_only()
+    async def revive(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        raid = await self.repo.live_raid(channel_id(interaction))
+        if raid is None:
+            raise UserError(NO_BOSS_HERE)
+        taken = await self.repo.revive(raid.id, member.id)
+        if taken is None:
+            raise UserError(f"{mention(member.id)} has taken no damage in this raid; there is nothing to revive.")
+        await interaction.response.send_message(
+            f"✨ {mention(member.id)} is back in the raid against {markdown_safe(raid.boss.name)}: the "
+            f"{num(taken)} damage the boss had dealt them is forgotten."
+        )
 
     async def victory_embed(self, raid: Raid) -> discord.Embed:
         totals = await self.repo.leaderboard(raid.id)
@@ -194,14 +253,16 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
     async def preview(self, interaction: discord.Interaction, boss: str, deck: discord.Attachment) -> None:
         live = await self.repo.live_raid(channel_id(interaction))
         if live is not None and name_key(live.boss.name) == name_key(boss):
-            # The boss as it was spawned (a later upload may have changed the roster's), at its current HP.
+            # The boss as it was spawned (a later upload may have changed the roster's), at its current HP,
+            # against this player as the raid has left them.
             chosen, hp, max_hp = live.boss, live.hp, live.max_hp
+            taken = (await self.repo.player(live.id, interaction.user.id)).standing.damage_taken
         else:
             chosen = await self.bosses.find(guild_id(interaction), boss)
-            hp, max_hp = None, chosen.health
+            hp, max_hp, taken = None, chosen.health, 0.0
         await defer_thinking(interaction, ephemeral=True)
         parsed = await self.parse_deck_from(deck)
-        result = await run_engine(self.bot, calculate_attack, chosen, parsed, hp)
+        result = await run_engine(self.bot, calculate_attack, chosen, parsed, hp, taken)
         embed = discord.Embed(
             title=f"🔍 Preview: your deck against {markdown_safe(chosen.name)} would deal {num(round(result.damage_to_boss, 2))}",
             description=f"**Boss HP after**\n{hp_bar(result.boss_hp_after, max_hp)}\n(dry run: nothing was changed)",

@@ -28,8 +28,11 @@ def describe_boss(boss: Boss) -> str:
 
 
 def leaderboard_lines(totals: list[DamageTotal]) -> list[str]:
+    """Each attacker, most damage first: damage dealt, damage taken, and whether they are knocked out."""
     return medal_lines(
-        f"{mention(t.user_id)}: {num(round(t.damage, 2))} damage ({plural(t.attacks, 'attack')})" for t in totals
+        f"{mention(t.user_id)}: {num(round(t.damage, 2))} damage dealt ({plural(t.attacks, 'attack')}), "
+        f"{num(round(t.taken, 2))} taken{' · 💀 knocked out' if t.knocked_out else ''}"
+        for t in totals
     )
 
 
@@ -65,10 +68,16 @@ def breakdown_fields(embed: discord.Embed, result: AttackBreakdown) -> None:
         f"{mod(result.deck_magical_modifier)} × {mod(result.deck_element_modifier)} = **{num(result.damage_to_deck)}**",
         inline=False,
     )
-    verdict = "survives ✅" if result.deck_survives else "is destroyed 💀"
+    verdict = (
+        "still in the raid ✅"
+        if result.deck_survives
+        else "💀 knocked out of the raid: a GM can bring you back with `/bossfight revive`"
+    )
     embed.add_field(
         name="Your deck",
-        value=f"{hp_bar(max(result.deck_hp_after, 0), result.deck_health)}\nleftover {num(result.deck_hp_after)}: {verdict}",
+        value=f"health {num(result.deck_health)} − taken earlier in the raid {num(result.damage_taken_before)} − "
+        f"this attack {num(result.damage_to_deck)} = **{num(result.deck_hp_after)}** left\n"
+        f"{hp_bar(max(result.deck_hp_after, 0), result.deck_health)}\n{verdict}",
         inline=False,
     )
 

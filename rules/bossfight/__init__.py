@@ -4,6 +4,12 @@ Rulings of section 6 played here:
 - HP after damage (the boss's and the deck's) is rounded to 6 decimals before it is compared with 0, so
   decimal damage that adds up to the HP fells the boss (333.3 + 333.3 + 333.4 fell 1000 HP); damage itself
   is shown and summed unrounded.
+- The boss's damage to a player adds up over a raid (rules.bossfight.raid): each attack's deck starts at its
+  health less what the boss dealt that player earlier in the raid, whatever deck they used then. A deck that
+  ends an attack at 0 or below knocks its player out of the raid until a GM revives them (back to no damage
+  taken). A raid may set a cooldown between a player's attacks.
+- Choice: a deck that the raid's earlier damage would already leave at 0 or below cannot attack (the attack is
+  refused and changes nothing); a player who is not knocked out may bring a bigger deck.
 
 Choices where the documents are silent:
 - A deck may hold at most MAX_DECK_ROWS trait rows and every number is at most MAX_STAT, so sums and

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 
 from rules.bossfight.models import ELEMENTS, Boss, Deck, hp_after
+from rules.bossfight.raid import check_deck_can_attack
 
 # Index distance around the element cycle -> modifier; any other distance is neutral.
 ELEMENT_RULE: dict[int, float] = {1: 2.0, 4: 0.5, 0: 0.0}
@@ -86,6 +87,7 @@ class AttackBreakdown:
     deck_magical_modifier: float
     deck_element_modifier: float
     deck_health: float
+    damage_taken_before: float = 0.0  # what the boss dealt this player earlier in the raid (RULINGS 6)
 
     @property
     def damage_to_boss(self) -> float:
@@ -102,11 +104,17 @@ class AttackBreakdown:
         return max(0.0, hp_after(self.boss_hp_before, self.damage_to_boss))
 
     @property
+    def deck_hp_before(self) -> float:
+        """The deck's health at the start of this attack: its total less the raid's earlier damage to the player."""
+        return hp_after(self.deck_health, self.damage_taken_before)
+
+    @property
     def deck_hp_after(self) -> float:
-        return hp_after(self.deck_health, self.damage_to_deck)
+        return hp_after(self.deck_hp_before, self.damage_to_deck)
 
     @property
     def deck_survives(self) -> bool:
+        """False: the player is knocked out of the raid."""
         return self.deck_hp_after > 0
 
     @property
@@ -118,8 +126,12 @@ def damage_to_deck(boss: Boss, physical_modifier: float, magical_modifier: float
     return boss.physical_damage * physical_modifier + boss.magical_damage * magical_modifier * element_modifier
 
 
-def calculate_attack(boss: Boss, deck: Deck, boss_hp: float | None = None) -> AttackBreakdown:
-    """One attack of `deck` on `boss`, whose current HP is `boss_hp` (its full health if None)."""
+def calculate_attack(
+    boss: Boss, deck: Deck, boss_hp: float | None = None, damage_taken: float = 0.0
+) -> AttackBreakdown:
+    """One attack of `deck` on `boss`, whose current HP is `boss_hp` (its full health if None), by a player the
+    boss has already dealt `damage_taken` in this raid (a deck left at 0 or below by it cannot attack)."""
+    check_deck_can_attack(deck.health, damage_taken)
     tokens: list[TokenBreakdown] = []
     traits: list[TraitModifiers] = []
     element_factors: list[float] = []
@@ -164,4 +176,5 @@ def calculate_attack(boss: Boss, deck: Deck, boss_hp: float | None = None) -> At
         deck_magical_modifier=math.prod(t.magical for t in traits),
         deck_element_modifier=math.prod(element_factors),
         deck_health=deck.health,
+        damage_taken_before=damage_taken,
     )

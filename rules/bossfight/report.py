@@ -86,7 +86,9 @@ def format_breakdown(result: AttackBreakdown) -> str:
         "",
         f"Boss HP: {num(result.boss_hp_before)} - {num(result.damage_to_boss)} -> {num(result.boss_hp_after)}"
         + (" (defeated)" if result.boss_defeated else ""),
-        f"Deck HP: {num(result.deck_health)} - {num(result.damage_to_deck)} = {num(result.deck_hp_after)}"
-        + (" (survives)" if result.deck_survives else " (destroyed)"),
+        f"Deck HP: {num(result.deck_health)}"
+        + (f" - {num(result.damage_taken_before)} taken earlier in the raid" if result.damage_taken_before else "")
+        + f" - {num(result.damage_to_deck)} = {num(result.deck_hp_after)}"
+        + (" (survives)" if result.deck_survives else " (knocked out of the raid)"),
     ]
     return "\n".join(lines)

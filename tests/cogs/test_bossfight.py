@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from rules.text import format_number as num
 from tests.cogs.harness import GUILD_ID, User
 
 DECK_HEADER = ("token,trait,element,health,physical_damage,physical_penetration,physical_resistance,"
@@ -44,7 +45,8 @@ async def test_spawn_attack_twice_status_and_the_fall(harness):
     assert first.embed.title == "⚔️ Alice hits Inu Dogemon for 400"
     assert "600/1000" in first.embed.description
     assert "= **200**" in first.field("Damage your deck took")
-    assert "leftover 1000: survives" in first.field("Your deck")
+    assert first.field("Your deck").splitlines()[::2] == [
+        "health 1200 − taken earlier in the raid 0 − this attack 200 = **1000** left", "still in the raid ✅"]
     assert "physical ×0.5 · magical ×1 · element ×1 (over 2 traits" in first.field("Stacked modifiers of your deck")
     breakdown = first.files["attack-breakdown.txt"].decode()
     assert "Boss HP: 1000 - 400 -> 600" in breakdown
@@ -53,16 +55,21 @@ async def test_spawn_attack_twice_status_and_the_fall(harness):
     (status,) = await run(h, "bossfight status", h.alice)
     assert "200/1000" in status.embed.description
     attackers = status.field("Attackers (2)")
-    assert "<@800000000000000002>: 400 damage (1 attack)" in attackers
-    assert "<@800000000000000003>: 400 damage (1 attack)" in attackers
+    assert "<@800000000000000002>: 400 damage dealt (1 attack), 200 taken" in attackers
+    assert "<@800000000000000003>: 400 damage dealt (1 attack), 200 taken" in attackers
 
+    # The boss's damage to Alice adds up over the raid: her second attack starts at 1200 - 200.
     hit, announcement = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert "0/1000" in hit.embed.description
+    assert hit.field("Your deck").startswith(
+        "health 1200 − taken earlier in the raid 200 − this attack 200 = **800** left")
+    assert "Deck HP: 1200 - 200 taken earlier in the raid - 200 = 800 (survives)" in hit.files[
+        "attack-breakdown.txt"].decode()
     assert "Boss HP: 200 - 400 -> 0 (defeated)" in hit.files["attack-breakdown.txt"].decode()
     assert not announcement.ephemeral and announcement.embed.title == "🏆 Inu Dogemon has fallen!"
     board = announcement.embed.description.splitlines()
-    assert board[1] == "🥇 <@800000000000000002>: 800 damage (2 attacks)"
-    assert board[2] == "🥈 <@800000000000000003>: 400 damage (1 attack)"
+    assert board[1] == "🥇 <@800000000000000002>: 800 damage dealt (2 attacks), 400 taken"
+    assert board[2] == "🥈 <@800000000000000003>: 400 damage dealt (1 attack), 200 taken"
 
     rows = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids")
     assert [tuple(r) for r in rows] == [("defeated", 0)]
@@ -90,8 +97,8 @@ async def test_three_decimal_attacks_fell_the_boss_with_the_announcement(harness
     assert "Boss HP: 333.4 - 333.4 -> 0 (defeated)" in hit.files["attack-breakdown.txt"].decode()
     assert announcement.embed.title == "🏆 Inu Dogemon has fallen!"
     board = announcement.embed.description.splitlines()
-    assert board[1:3] == ["🥇 <@800000000000000002>: 666.7 damage (2 attacks)",
-                          "🥈 <@800000000000000003>: 333.3 damage (1 attack)"]
+    assert board[1:3] == ["🥇 <@800000000000000002>: 666.7 damage dealt (2 attacks), 600 taken",
+                          "🥈 <@800000000000000003>: 333.3 damage dealt (1 attack), 300 taken"]
     (raid,) = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids")
     assert tuple(raid) == ("defeated", 0)
 
@@ -125,7 +132,7 @@ async def test_the_attack_reply_can_be_checked_by_hand(harness):
         "Stone Golem    Earth    1    1    2  0.5      3500",
     ]
     assert hit.field("Damage your deck took") == "2000 × 0.125 + 1500 × 1 × 1 = **1750**"
-    assert "leftover 10050: survives" in hit.field("Your deck")
+    assert "this attack 1750 = **10050** left" in hit.field("Your deck")
 
     breakdown = hit.files["attack-breakdown.txt"].decode().splitlines()
     assert "  physical damage 2000, penetration N, resistance Y" in breakdown
@@ -451,3 +458,102 @@ def test_deck_help_names_the_columns(harness):
     columns = "CSV: token, trait, element, health, then physical_ and magical_ damage, penetration, resistance"
     assert str(group.get_command("deck").get_command("save")._params["deck"].description) == columns
     assert "lists the columns" in str(group.get_command("attack")._params["deck"].description)
+
+
+# --- RULINGS 6: the boss's damage to players counts -----------------------------------------------------
+
+# Against Inu Dogemon (200 physical + 100 magical, no penetration): 300 damage to a deck without resistance.
+DECK_300_HEALTH = csv(DECK_HEADER, "Fox,Bite,None,300,100,N,N,0,N,N")
+
+
+async def player_rows(h):
+    rows = await h.bot.db.fetch_all(
+        "SELECT user_id, damage_taken, knocked_out FROM bossfight_players ORDER BY user_id")
+    return [tuple(r) for r in rows]
+
+
+async def test_a_deck_brought_to_0_knocks_its_player_out_until_a_gm_revives_them(harness):
+    h = harness
+    await spawn(h)
+    (hit,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_300_HEALTH))
+    assert hit.field("Your deck").splitlines()[::2] == [
+        "health 300 − taken earlier in the raid 0 − this attack 300 = **0** left",
+        "💀 knocked out of the raid: a GM can bring you back with `/bossfight revive`"]
+    assert await player_rows(h) == [(h.alice.id, 300, 1)]
+
+    (refusal,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    assert refusal.ephemeral and refusal.content == (
+        "❌ You are knocked out of this raid: the boss has dealt you 300 in all. A GM can bring you back with "
+        "`/bossfight revive`.")
+    (status,) = await run(h, "bossfight status", h.bob)
+    assert status.field("Attackers (1)") == "🥇 <@800000000000000002>: 100 damage dealt (1 attack), 300 taken · 💀 knocked out"
+
+    (not_gm,) = await run(h, "bossfight revive", h.bob, member=h.alice)
+    assert not_gm.ephemeral and not_gm.content.startswith("❌ Only a game master can do that")
+    (revived,) = await run(h, "bossfight revive", h.gm, member=h.alice)
+    assert not revived.ephemeral and revived.content == (
+        "✨ <@800000000000000002> is back in the raid against Inu Dogemon: the 300 damage the boss had dealt them "
+        "is forgotten.")
+    assert await player_rows(h) == [(h.alice.id, 0, 0)]
+    (again,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    assert again.field("Your deck").startswith("health 1200 − taken earlier in the raid 0 − this attack 200")
+    (nothing,) = await run(h, "bossfight revive", h.gm, member=h.bob)
+    assert nothing.ephemeral and nothing.content == (
+        "❌ <@800000000000000003> has taken no damage in this raid; there is nothing to revive.")
+    # The revive names the player with a mention that does not ping (the bot allows no mentions).
+    sent = [r.payload.get("data", r.payload) for r in h.fake.requests if r.payload]
+    assert all(m["allowed_mentions"] == {"parse": []} for m in sent if "allowed_mentions" in m)
+
+
+async def test_a_deck_the_raid_has_already_spent_cannot_attack_and_nothing_changes(harness):
+    h = harness
+    await spawn(h)
+    await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))  # 200 taken
+    small = csv(DECK_HEADER, "Mouse,Nibble,None,150,5,N,N,0,N,N")
+    (refusal,) = await run(h, "bossfight attack", h.alice, deck=("small.csv", small))
+    assert refusal.ephemeral and refusal.content == (
+        "❌ this deck has 150 health and the boss has dealt you 200 in this raid, so it would start at -50: "
+        "attack with a deck of more than 200 health")
+    assert await player_rows(h) == [(h.alice.id, 200, 0)]
+    (raid,) = await h.bot.db.fetch_all("SELECT hp FROM bossfight_raids")
+    assert raid["hp"] == 600
+
+
+async def test_a_cooldown_set_at_spawn_makes_each_player_wait_between_attacks(harness):
+    h = harness
+    (spawned,) = await spawn(h, cooldown=90)
+    assert spawned.field("Raid rules").endswith("Each player attacks at most once every 1 min 30 s.")
+    await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    (wait,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    # The harness's interactions are milliseconds apart: the whole cooldown is left.
+    assert wait.ephemeral and wait.content == (
+        "❌ This raid lets each player attack once every 1 min 30 s: try again in 1 min 30 s.")
+    (other,) = await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400))  # per player
+    assert "200/1000" in other.embed.description
+    await h.bot.db.connection.execute("UPDATE bossfight_players SET last_attack_at = last_attack_at - 91")
+    later, fallen = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    assert "0/1000" in later.embed.description and fallen.embed.title == "🏆 Inu Dogemon has fallen!"
+
+
+async def test_damage_taken_survives_a_restart(harness):
+    h = harness
+    await spawn(h)
+    await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    await h.restart()
+    (hit,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    assert hit.field("Your deck").startswith("health 1200 − taken earlier in the raid 200 − this attack 200")
+
+
+async def test_one_players_attacks_at_once_all_count_against_their_deck(harness):
+    h = harness
+    await spawn(h)
+    for _ in range(3):
+        await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400), wait=False)
+    await h.settle()
+    taken = [r["deck_damage"] for r in await h.bot.db.fetch_all("SELECT deck_damage FROM bossfight_attacks")]
+    assert len(taken) == 3
+    assert await player_rows(h) == [(h.alice.id, sum(taken), 0)]
+    lefts = sorted(m.field("Your deck").split(" = ")[0] for m in public(h) if m.files)
+    step = taken[0]
+    assert lefts == sorted(
+        f"health 1200 − taken earlier in the raid {num(i * step)} − this attack {num(step)}" for i in range(3))

@@ -21,7 +21,8 @@ from rules.bossfight import (
     player_element_modifier,
 )
 from rules.bossfight.parsing import DECK_COLUMNS
-from rules.bossfight.report import format_modifier
+from rules.bossfight.raid import RaidPlayer, attack_refusal, cooldown_left, duration_text
+from rules.bossfight.report import format_breakdown, format_modifier
 from rules.errors import RuleInputError
 
 HEADER = ",".join(DECK_COLUMNS)
@@ -373,3 +374,41 @@ def test_an_attack_is_the_formula_of_the_rulings_whatever_the_row_order(rows, to
         assert t.boss_magical_modifier == (0.5 if mr and not t.magical_penetration else 1)
     assert result.deck_health == sum(r[2] + 1 for r in rows)
     assert result.boss_hp_after == max(0, 10**7 - result.damage_to_boss)
+
+
+# --- RULINGS 6: a player's standing in a raid ------------------------------------------------------------
+
+def test_the_deck_starts_at_its_health_less_the_raids_earlier_damage():
+    deck = parse_deck(deck_csv("Fox,Bite,None,500,10,N,N,0,N,N", "Owl,Hoot,None,700,0,N,N,0,N,N"))
+    result = calculate_attack(boss(physical_damage=300), deck, damage_taken=800)
+    assert (result.deck_health, result.deck_hp_before, result.damage_to_deck, result.deck_hp_after) == (
+        1200, 400, 300, 100)
+    assert result.deck_survives
+    assert not calculate_attack(boss(physical_damage=300), deck, damage_taken=900).deck_survives  # exactly 0: out
+    assert format_breakdown(result).endswith("Deck HP: 1200 - 800 taken earlier in the raid - 300 = 100 (survives)")
+
+
+def test_a_deck_the_raid_has_spent_cannot_attack():
+    deck = parse_deck(deck_csv("Fox,Bite,None,150,10,N,N,0,N,N"))
+    with pytest.raises(RuleInputError, match="it would start at 0: attack with a deck of more than 150 health"):
+        calculate_attack(boss(), deck, damage_taken=150)
+
+
+def test_who_may_attack_now():
+    fresh = RaidPlayer()
+    assert attack_refusal(fresh, 60, now=1000) is None
+    cooling = RaidPlayer(damage_taken=10, last_attack_at=990.5)
+    assert cooldown_left(cooling, 60, now=1000) == 50.5
+    assert attack_refusal(cooling, 60, now=1000) == (
+        "This raid lets each player attack once every 1 min: try again in 51 s.")
+    assert attack_refusal(cooling, 60, now=1050.5) is None
+    assert attack_refusal(cooling, 0, now=1000) is None
+    out = RaidPlayer(damage_taken=1234.5, knocked_out=True, last_attack_at=0)
+    assert attack_refusal(out, 0, now=1000) == (
+        "You are knocked out of this raid: the boss has dealt you 1234.5 in all. A GM can bring you back with "
+        "`/bossfight revive`.")
+
+
+def test_waits_read_as_a_player_reads_them():
+    assert [duration_text(s) for s in (0, 0.2, 45, 60, 125, 3600, 3725, 86400)] == [
+        "0 s", "1 s", "45 s", "1 min", "2 min 5 s", "1 h", "1 h 2 min 5 s", "24 h"]
