@@ -1,6 +1,8 @@
 """Boss raid engine: the RULINGS section 1 checks as exact values, and every CSV mistake located."""
 
 import math
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -412,3 +414,16 @@ def test_who_may_attack_now():
 def test_waits_read_as_a_player_reads_them():
     assert [duration_text(s) for s in (0, 0.2, 45, 60, 125, 3600, 3725, 86400)] == [
         "0 s", "1 s", "45 s", "1 min", "2 min 5 s", "1 h", "1 h 2 min 5 s", "24 h"]
+
+
+def test_a_games_command_line_imports_only_that_game(tmp_path):
+    deck = tmp_path / "deck.csv"
+    deck.write_text(deck_csv("A,a,None,10,1,N,N,1,N,N"), encoding="utf-8")
+    program = (
+        "import sys\nfrom rules.__main__ import main\n"
+        f"code = main(['bossfight', '--boss', 'Inu Dogemon', '--deck', {str(deck)!r}])\n"
+        "print(code, sorted(name for name in ('rules.deck', 'rules.mma', 'rules.mfd', 'rules.andor', 'numba')"
+        " if name in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert result.stdout.splitlines()[-1] == "0 []"
