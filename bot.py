@@ -24,6 +24,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 import cogs
 from cogs.common import ArenaTree, report_error
 from storage import Database
+from storage.database import StorageUnavailable
 
 log = logging.getLogger("arena")
 
@@ -79,9 +80,13 @@ class ArenaBot(commands.Bot):
             raise RuntimeError("storage is not open")
         return self._db
 
+    async def open_storage(self) -> None:
+        if self._db is None:
+            self._db = await Database.open(self.settings.database_path)
+
     async def prepare(self) -> None:
         """Open storage (applying migrations) and load every cog; no network involved."""
-        self._db = await Database.open(self.settings.database_path)
+        await self.open_storage()
         for module in pkgutil.iter_modules(cogs.__path__):
             if module.name != "common":
                 await self.load_extension(f"cogs.{module.name}")
@@ -164,6 +169,7 @@ def load_settings() -> Settings:
 
 async def run(settings: Settings) -> None:
     async with ArenaBot(settings) as bot:
+        await bot.open_storage()  # before Discord: a database problem is reported as one, not as the network
         # A service manager stops the bot with SIGTERM: close cleanly, as on Ctrl+C.
         with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
@@ -175,6 +181,8 @@ def main() -> None:
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     try:
         asyncio.run(run(settings))
+    except StorageUnavailable as exc:
+        raise SystemExit(f"Arena cannot start: {exc}.") from None
     except discord.LoginFailure:
         raise SystemExit(TOKEN_HELP.format(problem="Discord rejected the DISCORD_TOKEN it was given")) from None
     except (OSError, aiohttp.ClientError) as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,6 +16,24 @@ log = logging.getLogger("arena.storage")
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+class StorageUnavailable(Exception):
+    """The database cannot be used; the text is one plain sentence naming the path and the problem."""
+
+
+SQLITE_REASONS = {  # SQLite's message -> what the person running the bot can do about it
+    "file is not a database": "the file is not an SQLite database (move it away, or point DATABASE_PATH elsewhere)",
+    "database is locked": "another program holds a lock on it (is another copy of Arena running?)",
+    "unable to open database file": "the file cannot be opened or created there (check the folder's permissions)",
+    "attempt to write a readonly database": "it is read-only (check the file's and its folder's permissions)",
+    "database or disk is full": "the disk is full",
+}
+
+
+def _reason(error: sqlite3.Error) -> str:
+    message = str(error)
+    return next((reason for known, reason in SQLITE_REASONS.items() if known in message), message)
 
 
 def required(row: aiosqlite.Row | None) -> aiosqlite.Row:
@@ -52,18 +71,29 @@ class Database:
 
     @classmethod
     async def open(cls, path: Path | str) -> Database:
+        """Open (creating it and its folder if need be) and migrate; StorageUnavailable, with the connection
+        closed, when the file cannot serve as the database."""
         path = Path(path)
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path, isolation_level=None)
-        connection.row_factory = aiosqlite.Row
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
-        await connection.execute("PRAGMA busy_timeout=5000")
-        await connection.execute("PRAGMA synchronous=NORMAL")
-        database = cls(connection, path)
-        await database.migrate()
-        return database
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StorageUnavailable(f"the folder {path.parent} cannot be created ({exc.strerror})") from None
+        connection: aiosqlite.Connection | None = None
+        try:
+            connection = await aiosqlite.connect(path, isolation_level=None)
+            connection.row_factory = aiosqlite.Row
+            await connection.execute("PRAGMA busy_timeout=5000")  # first: the pragmas below may wait for a lock
+            await connection.execute("PRAGMA journal_mode=WAL")
+            await connection.execute("PRAGMA foreign_keys=ON")
+            await connection.execute("PRAGMA synchronous=NORMAL")
+            database = cls(connection, path)
+            await database.migrate()
+            return database
+        except sqlite3.Error as exc:
+            if connection is not None:
+                await connection.close()  # its worker thread would otherwise keep the process alive
+            raise StorageUnavailable(f"{path} cannot be used as Arena's database: {_reason(exc)}") from None
 
     async def close(self) -> None:
         await self.connection.close()

@@ -67,3 +67,24 @@ def test_a_rejected_token_is_explained(monkeypatch, tmp_path, capsys):
     with pytest.raises(SystemExit) as stopped:
         bot.main()
     assert "Discord rejected the DISCORD_TOKEN it was given" in str(stopped.value)
+
+
+def test_a_database_that_cannot_be_used_ends_the_bot_with_one_sentence(tmp_path):
+    not_sqlite = tmp_path / "notes.sqlite3"
+    not_sqlite.write_text("these are notes, not a database\n" * 200)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    cases = {
+        str(not_sqlite): f"Arena cannot start: {not_sqlite} cannot be used as Arena's database: the file is not an "
+        "SQLite database (move it away, or point DATABASE_PATH elsewhere).",
+        str(blocker / "data" / "arena.sqlite3"): f"Arena cannot start: the folder {blocker / 'data'} cannot be "
+        "created (Not a directory).",
+        "/sys/arena.sqlite3": "Arena cannot start: /sys/arena.sqlite3 cannot be used as Arena's database: the file "
+        "cannot be opened or created there (check the folder's permissions).",
+    }
+    for path, sentence in cases.items():
+        # The token is never tried: the database is opened before Discord is reached.
+        result = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_PATH=path)
+        assert result.returncode == 1, result.stderr
+        assert result.stderr.strip().splitlines()[-1] == sentence
+        assert "Traceback" not in result.stderr
