@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 STARTUP_PROBE = """
 import time
@@ -53,9 +54,9 @@ def main() -> int:
     fast.batch_results(codes_1, codes_2, 1000, 0)
 
     threads = numba.get_num_threads()
+    games = 500_000
     for n_threads in sorted({1, threads}):
         numba.set_num_threads(n_threads)
-        games = 500_000
         best = min(_timed(lambda: fast.batch_results(codes_1, codes_2, games, 7)) for _ in range(3))
         print(f"  fast path, {n_threads} thread(s): {games / best:,.0f} games/s")
     numba.set_num_threads(threads)
@@ -79,7 +80,7 @@ def main() -> int:
     return 0
 
 
-def _timed(work) -> float:
+def _timed(work: Callable[[], object]) -> float:
     started = time.perf_counter()
     work()
     return time.perf_counter() - started

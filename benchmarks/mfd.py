@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 import time
 import tracemalloc
+from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 
@@ -23,6 +25,8 @@ from rules.mfd.engine import MAX_ATTACKS_PER_ROUND, run_battle, simulate_odds
 from rules.mfd.models import Buff, Fighter, Roster
 
 BOT_FILES_LIMIT = 10 * 1024 * 1024  # the bot's log and final CSVs share one message of 10 MiB
+
+T = TypeVar("T")
 
 
 def synthetic_roster(side: str, size: int, seed: int) -> Roster:
@@ -46,28 +50,35 @@ def synthetic_roster(side: str, size: int, seed: int) -> Roster:
     return Roster(side, f"{side}.csv", tuple(fighters))
 
 
-def timed(label: str, target: float, work, repeat: int = 3):
-    best, value = float("inf"), None
-    for _ in range(repeat):
+def timed(label: str, target: float, work: Callable[[], T], repeat: int = 3) -> T:
+    """The value of `work`, after printing the best of `repeat` timings."""
+    start = time.perf_counter()
+    value = work()
+    best = time.perf_counter() - start
+    for _ in range(repeat - 1):
         start = time.perf_counter()
-        value = work()
+        work()
         best = min(best, time.perf_counter() - start)
     verdict = "ok" if best < target else "SLOW"
     print(f"{label:<62} {best:7.3f} s  (target < {target} s: {verdict})")
     return value
 
 
+def battle_to_the_end(size: int, target: float) -> None:
+    heroes, villains = synthetic_roster("Heroes", size, 1), synthetic_roster("Villains", size, 2)
+    result = timed(f"{size} vs {size}, engine only, to the end", target,
+                   lambda: run_battle(heroes, villains, np.random.default_rng(7)))
+    print(f"    {result.rounds_fought} rounds, {result.outcome.value}")
+    battle = timed(f"{size} vs {size}, with log and final CSVs (as the bot)", target,
+                   lambda: start_battle(heroes, villains, seed=7, files_limit=BOT_FILES_LIMIT), repeat=1)
+    sizes = [len(text.encode()) / 1e6 for text in (battle.log, battle.heroes_csv, battle.villains_csv)]
+    print(f"    log {sizes[0]:.2f} MB + final CSVs {sizes[1]:.2f} + {sizes[2]:.2f} MB")
+
+
 def main() -> None:
     simulate_odds(synthetic_roster("Heroes", 5, 1), synthetic_roster("Villains", 5, 2), 10, seed=0)  # warm up
     for size, target in ((500, 0.5), (2000, 0.5), (20000, 5.0)):
-        heroes, villains = synthetic_roster("Heroes", size, 1), synthetic_roster("Villains", size, 2)
-        result = timed(f"{size} vs {size}, engine only, to the end", target,
-                       lambda: run_battle(heroes, villains, np.random.default_rng(7)))
-        print(f"    {result.rounds_fought} rounds, {result.outcome.value}")
-        battle = timed(f"{size} vs {size}, with log and final CSVs (as the bot)", target,
-                       lambda: start_battle(heroes, villains, seed=7, files_limit=BOT_FILES_LIMIT), repeat=1)
-        sizes = [len(text.encode()) / 1e6 for text in (battle.log, battle.heroes_csv, battle.villains_csv)]
-        print(f"    log {sizes[0]:.2f} MB + final CSVs {sizes[1]:.2f} + {sizes[2]:.2f} MB")
+        battle_to_the_end(size, target)
     heroes, villains = synthetic_roster("Heroes", 30, 3), synthetic_roster("Villains", 30, 4)
     odds = timed("odds: 1000 battles of 30 vs 30", 3.0, lambda: simulate_odds(heroes, villains, 1000, seed=5))
     print(f"    heroes {odds.heroes_wins}, villains {odds.villains_wins}, draws {odds.draws}")

@@ -1,7 +1,8 @@
 """Marked for Death storage: each channel's battle, its state compressed, updated with a version check.
 
 A state can hold tens of thousands of fighters, so encoding and decoding (`encode_state`,
-`StoredBattle.state`) are CPU work the cog runs in the engine executor, not on the event loop.
+`StoredBattle.state`) are CPU work the cog does in an engine worker thread (`run_engine` and
+`run_long_engine`, with the run itself), not on the event loop.
 """
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
+import aiosqlite
+
 from rules.mfd.models import BattleState
-from storage.database import Database, StaleUpdate
+from storage.database import Database, StaleUpdate, required
 
 
 def encode_state(state: BattleState) -> bytes:
@@ -37,7 +40,7 @@ class StoredBattle:
         return BattleState.from_json(zlib.decompress(self.state_zlib).decode())
 
 
-def _battle(row) -> StoredBattle:
+def _battle(row: aiosqlite.Row) -> StoredBattle:
     return StoredBattle(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], version=row["version"],
         seed=row["seed"], rounds_fought=row["rounds_fought"], outcome=row["outcome"],
@@ -46,7 +49,7 @@ def _battle(row) -> StoredBattle:
     )
 
 
-def _summary(state: BattleState) -> tuple:
+def _summary(state: BattleState) -> tuple[int, int, str, int, int]:
     return (state.seed, state.rounds_fought, state.outcome.value, len(state.heroes.fighters),
             len(state.villains.fighters))
 
@@ -70,7 +73,7 @@ class MfdRepository:
                 "RETURNING *",
                 (guild_id, channel_id, state_zlib, *_summary(state), user_id, user_id),
             ) as cursor:
-                return _battle(await cursor.fetchone())
+                return _battle(required(await cursor.fetchone()))
 
     async def save(self, battle: StoredBattle, state: BattleState, state_zlib: bytes, user_id: int) -> StoredBattle:
         """Store the battle's next state if nobody saved it (or replaced it) since `battle` was read;

@@ -37,21 +37,25 @@ def markdown_safe(text: str, limit: int | None = None) -> str:
     return discord.utils.escape_markdown(clip(text, limit) if limit is not None else text)
 
 
-def lines_within(lines: Iterable[str], limit: int, *, more: str = "… and {n} more") -> str:
-    """Join lines, stopping before `limit` characters and saying how many were left out."""
+def lines_within(lines: Iterable[str], limit: int, *, more: str = "… and {n} more", sep: str = "\n") -> str:
+    """Join lines (or, with `sep=", "`, a list), stopping before `limit` characters and saying how many were
+    left out."""
     lines = list(lines)
+    whole = sep.join(lines)
+    if len(whole) <= limit:
+        return whole
     kept: list[str] = []
-    length = -1  # no newline before the first line
+    length = -len(sep)  # no separator before the first line
     for index, line in enumerate(lines):
         left_after = len(lines) - index - 1
-        # Room is kept for the "and N more" line that would follow if a later line does not fit.
-        reserve = len(more.format(n=left_after)) + 1 if left_after else 0
-        if length + 1 + len(line) + reserve > limit:
+        # Room is kept for the "and N more" that would follow if a later line does not fit.
+        reserve = len(more.format(n=left_after)) + len(sep) if left_after else 0
+        if length + len(sep) + len(line) + reserve > limit:
             kept.append(more.format(n=len(lines) - index))
             break
         kept.append(line)
-        length += 1 + len(line)
-    return clip("\n".join(kept), limit)
+        length += len(sep) + len(line)
+    return clip(sep.join(kept), limit)
 
 
 def tail_within(lines: Sequence[str], limit: int) -> str:

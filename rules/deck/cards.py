@@ -93,9 +93,9 @@ def set_list(keywords: Iterable[Keyword] = ALL_KEYWORDS) -> tuple[Card, ...]:
 
 @functools.cache  # 16 keyword choices at most; building one takes ~20 ms, too long to repeat per command
 def _set_list(enabled: frozenset[Keyword]) -> tuple[Card, ...]:
-    cards = []
+    cards: list[Card] = []
     # cost <= 8 means ATK + DEF <= 16, so 0..16 covers every card
-    for atk in range(0, 2 * MAX_COST + 1):
+    for atk in range(2 * MAX_COST + 1):
         for defense in range(1, 2 * MAX_COST + 1):
             for mask in range(16):
                 flags = {k.column: bool(mask & k.bit) for k in Keyword}
@@ -148,7 +148,7 @@ def _card_order(card: Card) -> tuple[int, int, int, int]:
 
 
 def deck_problems(cards: Sequence[Card]) -> list[InputProblem]:
-    problems = []
+    problems: list[InputProblem] = []
     if len(cards) != DECK_SIZE:
         problems.append(InputProblem(f"a deck has exactly {DECK_SIZE} cards; this one has {len(cards)}"))
     for card, n in Counter(cards).items():
@@ -187,7 +187,7 @@ def read_deck_csv(text: str, file: str, keywords: Iterable[Keyword] = ALL_KEYWOR
     counts: Counter[Card] = Counter()
     for row in table.rows:
         card = _read_card(row, enabled)
-        copies = row.number("copies", minimum=1, maximum=MAX_COPIES, integer=True, blank=1)
+        copies = int(row.number("copies", minimum=1, maximum=MAX_COPIES, integer=True, blank=1))
         counts[card] += copies
         if counts[card] > MAX_COPIES:
             raise row.problem(
@@ -201,9 +201,9 @@ def read_deck_csv(text: str, file: str, keywords: Iterable[Keyword] = ALL_KEYWOR
 
 
 def _read_card(row: CsvRow, enabled: frozenset[Keyword]) -> Card:
-    atk = row.number("atk", minimum=0, maximum=2 * MAX_COST, integer=True, blank=None)
-    defense = row.number("def", minimum=1, maximum=2 * MAX_COST, integer=True, blank=None)
-    flags = {}
+    atk = int(row.number("atk", minimum=0, maximum=2 * MAX_COST, integer=True, blank=None))
+    defense = int(row.number("def", minimum=1, maximum=2 * MAX_COST, integer=True, blank=None))
+    flags: dict[str, bool] = {}
     for keyword in Keyword:
         flags[keyword.column] = row.flag(keyword.column)
         if flags[keyword.column] and keyword not in enabled:

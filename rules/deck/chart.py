@@ -8,8 +8,13 @@ with their 95% intervals (RULINGS 6).
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 from rules.deck.optimize import OptimizeResult, Score
+from rules.text import plural
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 def measured_label(name: str, score: Score) -> str:
@@ -18,43 +23,43 @@ def measured_label(name: str, score: Score) -> str:
             f"(95% interval {100 * low:.1f}–{100 * high:.1f}%)")
 
 
-def winrate_figure(result: OptimizeResult, title: str):
+def winrate_figure(result: OptimizeResult, title: str) -> Figure:
     """The chart as a matplotlib Figure (on an Agg canvas)."""
     # imported here: matplotlib costs a noticeable fraction of a second to import
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    # The ignores below: matplotlib's stubs leave the **kwargs of its drawing calls untyped.
     figure = Figure(figsize=(8, 5.5), dpi=100)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     xs = range(len(result.curve) + 1)
     ys = [100 * result.start_winrate, *(100 * w for w in result.curve)]
-    games = result.settings.games
-    axes.step(xs, ys, where="post", color="#2b7bb9", linewidth=1.8,
-              label=f"best measurement so far ({games:,} game{'s' if games != 1 else ''} each)")
+    axes.step(xs, ys, where="post", color="#2b7bb9", linewidth=1.8,  # pyright: ignore[reportUnknownMemberType]
+              label=f"best measurement so far ({plural(result.settings.games, 'game')} each)")
     shown = list(ys)
     for name, score, color in (("start deck", result.fresh.start, "#999999"),
                                ("final deck", result.fresh.final, "#2e9e4f")):
         low, high = score.interval
-        axes.axhspan(100 * low, 100 * high, color=color, alpha=0.2, linewidth=0)
-        axes.axhline(100 * score.winrate, color=color, linestyle="--", linewidth=1.2,
+        axes.axhspan(100 * low, 100 * high, color=color, alpha=0.2, linewidth=0)  # pyright: ignore[reportUnknownMemberType]
+        axes.axhline(100 * score.winrate, color=color, linestyle="--", linewidth=1.2,  # pyright: ignore[reportUnknownMemberType]
                      label=measured_label(name, score))
         shown += [100 * low, 100 * high]
-    axes.set_xlabel("iteration")
-    axes.set_ylabel("winrate of player 1 (%)")
+    axes.set_xlabel("iteration")  # pyright: ignore[reportUnknownMemberType]
+    axes.set_ylabel("winrate of player 1 (%)")  # pyright: ignore[reportUnknownMemberType]
     axes.set_xlim(0, max(1, len(result.curve)))
     low, high = min(shown), max(shown)
     pad = max(2.0, (high - low) * 0.1)
     axes.set_ylim(max(0.0, low - pad), min(100.0, high + pad))
-    axes.set_title(title)
-    axes.grid(True, alpha=0.3)
+    axes.set_title(title)  # pyright: ignore[reportUnknownMemberType]
+    axes.grid(True, alpha=0.3)  # pyright: ignore[reportUnknownMemberType]
     # under the axes: inside, it would hide the start line or the curve, wherever they run
-    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize="small", frameon=False)
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize="small", frameon=False)  # pyright: ignore[reportUnknownMemberType]
     figure.tight_layout()
     return figure
 
 
 def winrate_chart_png(result: OptimizeResult, title: str) -> bytes:
     out = io.BytesIO()
-    winrate_figure(result, title).savefig(out, format="png")
+    winrate_figure(result, title).savefig(out, format="png")  # pyright: ignore[reportUnknownMemberType]  # see above
     return out.getvalue()

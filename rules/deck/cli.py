@@ -6,10 +6,11 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from rules.csvio import read_text_file
-from rules.deck.cards import Keyword, random_deck, read_deck_csv, set_list
+from rules.deck.cards import ALL_KEYWORDS, Deck, Keyword, random_deck, read_deck_csv, set_list
 from rules.deck.chart import winrate_chart_png
 from rules.deck.optimize import (
     DEFAULT_GAMES,
@@ -23,7 +24,8 @@ from rules.deck.optimize import (
     optimize,
 )
 from rules.errors import RuleInputError
-from rules.seeds import new_seed
+from rules.seeds import seed_or_new
+from rules.text import plural
 
 NAME = "deck"
 HELP = "Deck optimizer: Monte-Carlo deck optimization, deck-vs-deck duels, random decks."
@@ -74,9 +76,8 @@ def _write(path: Path, data: str | bytes) -> None:
         raise RuleInputError(f"{path}: cannot be written ({exc.strerror or exc})") from None
 
 
-def _read_deck(path: Path, keywords=None):
-    text = read_text_file(path)
-    return read_deck_csv(text, path.name) if keywords is None else read_deck_csv(text, path.name, keywords)
+def _read_deck(path: Path, keywords: Iterable[Keyword] = ALL_KEYWORDS) -> Deck:
+    return read_deck_csv(read_text_file(path), path.name, keywords)
 
 
 class ProgressBar:
@@ -106,7 +107,7 @@ class ProgressBar:
 
 def run_optimize(args: argparse.Namespace) -> int:
     keywords = keywords_without(k for k in Keyword if getattr(args, f"no_{k.column}"))
-    seed = check_seed(args.seed) if args.seed is not None else new_seed()
+    seed = check_seed(seed_or_new(args.seed))
     opponent = _read_deck(args.opponent, keywords) if args.opponent else None
     settings = OptimizeSettings(args.iterations, args.games, seed, keywords, opponent)
     try:  # before the run, so a bad folder does not waste it
@@ -131,9 +132,8 @@ def run_optimize(args: argparse.Namespace) -> int:
         f"({result.games_played / elapsed:,.0f} games/s)"
     )
     print(f"winrate measured afresh: start {measured(fresh.start)} -> final {measured(fresh.final)}"
-          f" ({len(result.accepted)} swaps kept)")
-    print(f"best measurement during the run: {100 * result.best_winrate:.1f}% over {settings.games} "
-          f"game{'s' if settings.games != 1 else ''}"
+          f" ({plural(len(result.accepted), 'swap')} kept)")
+    print(f"best measurement during the run: {100 * result.best_winrate:.1f}% over {plural(settings.games, 'game')}"
           " (the chart's curve; the best of many noisy measurements, so biased high)")
     print(result.best.compact())
     print(f"wrote {deck_path}, {opponent_path}, {chart_path}")
@@ -146,7 +146,7 @@ def measured(score: Score) -> str:
 
 
 def run_duel(args: argparse.Namespace) -> int:
-    seed = check_seed(args.seed) if args.seed is not None else new_seed()
+    seed = check_seed(seed_or_new(args.seed))
     result = duel(_read_deck(args.deck_a), _read_deck(args.deck_b), args.games, seed)
     s = result.score
     low, high = s.interval
@@ -157,7 +157,7 @@ def run_duel(args: argparse.Namespace) -> int:
 
 
 def run_random(args: argparse.Namespace) -> int:
-    seed = check_seed(args.seed) if args.seed is not None else new_seed()
+    seed = check_seed(seed_or_new(args.seed))
     deck = random_deck(set_list(), random.Random(seed))
     if args.out:
         _write(args.out, deck.to_csv())

@@ -1,3 +1,6 @@
+# pyright: basic
+# (numba kernels: njit code over numpy arrays carries no static types for strict mode to check; the typed
+# wrappers at the end are what the rest of the engine calls)
 """The fast path: the game of `rules.deck.game`, compiled with numba, for the optimizer and duels.
 
 It plays exactly the reference game; with the same `SplitMix64` stream it makes the same draws and the same
@@ -319,7 +322,8 @@ def batch_results(deck_1: np.ndarray, deck_2: np.ndarray, games: int, seed: int)
     return int(wins_1), int(wins_2), int(ties)
 
 
-def single_game(deck_1: Sequence[Card], deck_2: Sequence[Card], player_1_starts: bool, state: int):
+def single_game(deck_1: Sequence[Card], deck_2: Sequence[Card], player_1_starts: bool,
+                state: int) -> tuple[int, int, int, int]:
     """One fast-path game from a raw SplitMix64 state: (outcome, rounds, life 1, life 2)."""
     outcome, rounds, life_1, life_2 = _single_game(
         encode_deck(deck_1), encode_deck(deck_2), bool(player_1_starts), np.uint64(state)
@@ -327,7 +331,7 @@ def single_game(deck_1: Sequence[Card], deck_2: Sequence[Card], player_1_starts:
     return int(outcome), int(rounds), int(life_1), int(life_2)
 
 
-def attack_phase(attackers: Sequence[Card], defenders: Sequence[Card]):
+def attack_phase(attackers: Sequence[Card], defenders: Sequence[Card]) -> tuple[int, list[Card], list[Card]]:
     """One attack phase on hand-built boards: (damage, attackers left, defenders left) as cards in order."""
     by_code = {encode(c): c for c in [*attackers, *defenders]}
     damage, att_left, dfd_left = _single_attack_phase(encode_deck(attackers), encode_deck(defenders))

@@ -48,7 +48,7 @@ _GOLDEN = 0x9E3779B97F4A7C15
 
 
 class RandomSource(Protocol):
-    def randrange(self, n: int) -> int: ...
+    def randrange(self, n: int, /) -> int: ...
 
 
 def mix64(z: int) -> int:
@@ -141,7 +141,7 @@ def clash(attacker: Creature, defender: Creature) -> int:
 def attack_phase(attackers: list[Creature], defenders: list[Creature]) -> AttackPhase:
     """Every attacker with ATK > 0 attacks in board order; destroyed creatures leave both boards."""
     damage = 0
-    clashes = []
+    clashes: list[Clash] = []
     for index, attacker in enumerate(attackers):
         if attacker.card.atk <= 0:
             continue
@@ -163,8 +163,8 @@ def attack_phase(attackers: list[Creature], defenders: list[Creature]) -> Attack
 @dataclass
 class Player:
     library: list[Card]  # the cards not drawn yet
-    hand: list[Card] = field(default_factory=list)
-    board: list[Creature] = field(default_factory=list)
+    hand: list[Card] = field(default_factory=list[Card])
+    board: list[Creature] = field(default_factory=list[Creature])
     life: int = STARTING_LIFE
 
     def draw(self, rng: RandomSource) -> Card | None:

@@ -271,7 +271,7 @@ def optimize(
     searched = (len(curve) + 1) * settings.games
     total = searched + 2 * per_deck
     seed = fresh_seed(settings.seed)
-    scores = []
+    scores: list[Score] = []
     for deck in (start, best):  # as Decks (cards in cost order): the games of score(deck, opponent, ...)
         report(searched + len(scores) * per_deck, total, measuring=True)
         scores.append(Score(*batch_results(encode_deck(deck.cards), opponent_codes, per_deck, seed)))

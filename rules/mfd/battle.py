@@ -28,7 +28,7 @@ import numpy as np
 from rules.errors import InputProblem, RuleInputError
 from rules.mfd.engine import run_battle
 from rules.mfd.log import LOG_LIMIT_BYTES, BattleLog, mib
-from rules.mfd.models import BattleResult, BattleState, Roster
+from rules.mfd.models import BattleResult, BattleState, Casualty, RngState, Roster
 from rules.mfd.roster import final_csv, final_csv_bound
 
 LOG_FILE = "BattleLog.txt"
@@ -50,10 +50,15 @@ class BattleRun:
     warnings: tuple[InputProblem, ...]
 
 
-def generator_from_state(rng_state: dict) -> np.random.Generator:
-    bit_generator = np.random.PCG64()
-    bit_generator.state = rng_state
-    return np.random.Generator(bit_generator)
+def bits_from_state(rng_state: RngState) -> np.random.PCG64:
+    """The bit generator whose stream `rng_state` saved."""
+    bits = np.random.PCG64()
+    bits.state = rng_state
+    return bits
+
+
+def generator_from_state(rng_state: RngState) -> np.random.Generator:
+    return np.random.Generator(bits_from_state(rng_state))
 
 
 def _log_limit(heroes: Roster, villains: Roster, files_limit: int | None) -> int:
@@ -69,15 +74,16 @@ def _log_limit(heroes: Roster, villains: Roster, files_limit: int | None) -> int
     return min(LOG_LIMIT_BYTES, files_limit - csv_room)
 
 
-def _run(heroes: Roster, villains: Roster, rng: np.random.Generator, *, seed: int, max_rounds: int | None,
-         rounds_before: int, fallen_before: tuple, files_limit: int | None) -> BattleRun:
+def _run(heroes: Roster, villains: Roster, bits: np.random.PCG64, *, seed: int, max_rounds: int | None,
+         rounds_before: int, fallen_before: tuple[Casualty, ...], files_limit: int | None) -> BattleRun:
+    """Fight with the random stream of `bits`, whose state after the run is the battle's to continue from."""
     log_limit = _log_limit(heroes, villains, files_limit)
     log = BattleLog(heroes, villains, seed=seed, first_round=rounds_before + 1, limit_bytes=log_limit)
-    result = run_battle(heroes, villains, rng, max_rounds=max_rounds, first_round=rounds_before + 1,
-                        observer=log.add_round)
+    result = run_battle(heroes, villains, np.random.Generator(bits), max_rounds=max_rounds,
+                        first_round=rounds_before + 1, observer=log.add_round)
     state = BattleState(
         heroes=result.heroes, villains=result.villains, rounds_fought=result.last_round, seed=seed,
-        rng_state=rng.bit_generator.state, outcome=result.outcome, fallen=fallen_before + result.fallen,
+        rng_state=bits.state, outcome=result.outcome, fallen=fallen_before + result.fallen,
     )
     return BattleRun(result, log.finish(result), final_csv(result.heroes), final_csv(result.villains), state,
                      heroes.warnings + villains.warnings)
@@ -85,8 +91,8 @@ def _run(heroes: Roster, villains: Roster, rng: np.random.Generator, *, seed: in
 
 def start_battle(heroes: Roster, villains: Roster, *, seed: int, max_rounds: int | None = None,
                  files_limit: int | None = None) -> BattleRun:
-    return _run(heroes, villains, np.random.Generator(np.random.PCG64(seed)), seed=seed, max_rounds=max_rounds,
-                rounds_before=0, fallen_before=(), files_limit=files_limit)
+    return _run(heroes, villains, np.random.PCG64(seed), seed=seed, max_rounds=max_rounds, rounds_before=0,
+                fallen_before=(), files_limit=files_limit)
 
 
 def continue_battle(state: BattleState, *, max_rounds: int | None = None, heroes: Roster | None = None,
@@ -103,5 +109,5 @@ def continue_battle(state: BattleState, *, max_rounds: int | None = None, heroes
         raise RuleInputError(
             f"the battle is over: {' and '.join(empty)} have no one standing; attach a CSV for "
             f"{'that side' if len(empty) == 1 else 'both sides'} to fight on")
-    return _run(heroes, villains, generator_from_state(state.rng_state), seed=state.seed, max_rounds=max_rounds,
+    return _run(heroes, villains, bits_from_state(state.rng_state), seed=state.seed, max_rounds=max_rounds,
                 rounds_before=state.rounds_fought, fallen_before=state.fallen, files_limit=files_limit)

@@ -26,7 +26,8 @@ def odds_chart_png(odds: OddsResult) -> bytes:
     rows = outcome_rows(odds)
     rates = [count / odds.battles for _, count in rows]
     intervals = [wilson_interval(count, odds.battles) for _, count in rows]
-    errors = [[r - low for r, (low, _) in zip(rates, intervals)], [high - r for r, (_, high) in zip(rates, intervals)]]
+    errors = [[r - low for r, (low, _) in zip(rates, intervals, strict=True)],
+              [high - r for r, (_, high) in zip(rates, intervals, strict=True)]]
     labels = [f"Unfinished\n({odds.max_rounds} rounds)" if label.startswith("Both") else label.replace(" ", "\n")
               for label, _ in rows]
     bars = outcomes.bar(labels, [100 * r for r in rates], yerr=[[100 * e for e in side] for side in errors],
@@ -43,8 +44,9 @@ def odds_chart_png(odds: OddsResult) -> bytes:
     rounds.set_title("Battle length")
     if len(lengths) <= 20:
         rounds.set_xticks(lengths)
-    figure.suptitle(f"Marked for Death odds (seed {odds.seed})", fontsize=10)
+    # matplotlib's stubs leave the **kwargs of its drawing calls untyped
+    figure.suptitle(f"Marked for Death odds (seed {odds.seed})", fontsize=10)  # pyright: ignore[reportUnknownMemberType]
 
     out = io.BytesIO()
-    figure.savefig(out, format="png")
+    figure.savefig(out, format="png")  # pyright: ignore[reportUnknownMemberType]
     return out.getvalue()

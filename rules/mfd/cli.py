@@ -20,7 +20,7 @@ from rules.mfd.engine import SAFETY_ROUND_LIMIT, simulate_odds
 from rules.mfd.models import Roster
 from rules.mfd.odds import describe_odds
 from rules.mfd.roster import read_roster
-from rules.seeds import new_seed
+from rules.seeds import seed_or_new
 
 NAME = "mfd"
 HELP = "Marked for Death: run a battle between a heroes CSV and a villains CSV"
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     villains = load_roster(args.villains, "Villains")
     for warning in heroes.warnings + villains.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    seed = args.seed if args.seed is not None else new_seed()
+    seed = seed_or_new(args.seed)
     if args.odds is not None:
         odds = simulate_odds(heroes, villains, args.odds, seed=seed, max_rounds=args.max_rounds)
         print(describe_odds(odds))

@@ -56,8 +56,21 @@ import numpy as np
 
 from rules.errors import RuleInputError
 from rules.mfd.models import (
-    BASE_TO_DEFEND, BASE_TO_HIT, EXHAUSTION_PENALTY, MAX_TO_DEFEND, MAX_TO_HIT, MIN_TO_DEFEND, MIN_TO_HIT,
-    SIDES, XP_PER_DIE, BattleResult, Casualty, DerivedStats, OddsResult, Outcome, Roster,
+    BASE_TO_DEFEND,
+    BASE_TO_HIT,
+    EXHAUSTION_PENALTY,
+    MAX_TO_DEFEND,
+    MAX_TO_HIT,
+    MIN_TO_DEFEND,
+    MIN_TO_HIT,
+    SIDES,
+    XP_PER_DIE,
+    BattleResult,
+    Casualty,
+    DerivedStats,
+    OddsResult,
+    Outcome,
+    Roster,
 )
 
 SAFETY_ROUND_LIMIT = 1000
@@ -122,7 +135,7 @@ def _side_template(roster: Roster) -> dict[str, np.ndarray]:
     index = {f.name: i for i, f in enumerate(fighters)}
     edges = [(i, index[name], buff.offense, buff.defense)
              for i, f in enumerate(fighters) for buff in f.buffs for name in buff.who if name in index]
-    edge_cols = list(zip(*edges)) if edges else [(), (), (), ()]
+    edge_cols = list(zip(*edges, strict=True)) if edges else [(), (), (), ()]
     total_xp = np.array([f.total_xp for f in fighters], dtype=np.float64)
     return {
         "hp": np.array([f.hp for f in fighters], dtype=np.float64),
@@ -426,11 +439,11 @@ def run_battle(
         f = _after_round(f, record.hp_end, record.death == NEVER)
     counts = np.bincount(f.side, minlength=2)
     outcome = _outcome(*counts)
-    survivors = []
+    survivors: list[Roster] = []
     for side, roster in enumerate(rosters):
         mine = np.flatnonzero(f.side == side)
         survivors.append(Roster(roster.side, roster.file, tuple(
-            replace(roster.fighters[f.origin[i]], hp=float(f.hp[i]), bonus_to_defend=float(f.bonus_def[i]))
+            replace(roster.fighters[int(f.origin[i])], hp=float(f.hp[i]), bonus_to_defend=float(f.bonus_def[i]))
             for i in mine), buff_groups=roster.buff_groups))
     return BattleResult(
         heroes=survivors[0], villains=survivors[1], outcome=outcome, first_round=first_round,

@@ -10,11 +10,13 @@ lists of names are cut with a count, and the final CSV files always carry everyo
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from rules.text import format_number
 from rules.mfd.engine import NEVER, RoundRecord, derived_stats
 from rules.mfd.models import SIDES, BattleResult, DerivedStats, Outcome, Roster
+from rules.text import format_number, plural
 
 LOG_LIMIT_BYTES = 10 * 1024 * 1024
 _END_SHARE = 8  # the end section may use 1/8 of the limit, the start rosters 1/4
@@ -37,7 +39,7 @@ def mib(size: int) -> str:
 def describe_outcome(result: BattleResult) -> str:
     n = result.last_round
     if result.rounds_fought == 0:
-        standing = [s for s, r in zip(SIDES, (result.heroes, result.villains)) if not r.fighters]
+        standing = [s for s, r in zip(SIDES, (result.heroes, result.villains), strict=True) if not r.fighters]
         return f"No round fought: {' and '.join(standing)} have no one standing."
     if result.outcome is Outcome.HEROES_WIN:
         return f"Heroes win: the last villain fell in round {n}."
@@ -70,11 +72,12 @@ class _Budget:
 
 def _bounded_lines(lines: list[str], budget: int, more: str) -> list[str]:
     """`lines` cut to fit `budget` bytes, ending with `more` (given the count left out) when cut."""
-    kept, size = [], 0
+    kept: list[str] = []
+    size = 0
     for i, line in enumerate(lines):
         size += len(line.encode()) + 1
         if size > budget:
-            return kept + [more.format(len(lines) - i)]
+            return [*kept, more.format(len(lines) - i)]
         kept.append(line)
     return kept
 
@@ -92,7 +95,7 @@ class BattleLog:
         if first_round > 1:
             title += f", continued from round {first_round}"
         self.out.add(title + (f" (seed {seed})" if seed is not None else "") + "\n")
-        lines = []
+        lines: list[str] = []
         for roster in self.rosters:
             lines.append(f"\n{roster.side} ({len(roster.fighters)}), from {roster.file}:")
             lines += [f"  {stats_line(s)}" for s in derived_stats(roster)]
@@ -101,8 +104,8 @@ class BattleLog:
                                "  ... {} more lines left out to keep the log within its size limit")
         self.out.add("\n".join(lines) + "\n")
 
-    def name(self, record: RoundRecord, entry: int) -> str:
-        return self.rosters[record.side[entry]].fighters[record.origin[entry]].name
+    def name(self, record: RoundRecord, entry: int | np.integer[Any]) -> str:
+        return self.rosters[int(record.side[entry])].fighters[int(record.origin[entry])].name
 
     def add_round(self, record: RoundRecord) -> None:
         room = self.limit - self.limit // _END_SHARE - self.out.size
@@ -118,10 +121,10 @@ class BattleLog:
 
     def _fallen(self, record: RoundRecord) -> list[int]:
         died = np.flatnonzero(record.death != NEVER)
-        return list(died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))])
+        return [int(i) for i in died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))]]
 
     def _standing_lines(self, record: RoundRecord) -> list[str]:
-        lines = []
+        lines: list[str] = []
         for side, label in enumerate(SIDES):
             alive = np.flatnonzero((record.side == side) & (record.death == NEVER))
             names = ", ".join(f"{self.name(record, i)} {hp_text(record.hp_end[i])} HP" for i in alive)
@@ -133,9 +136,10 @@ class BattleLog:
         lines = [f"\nRound {r.number}", "  Targets:"]
         slot, attacks = 0, len(r.attacker)
         while slot < attacks:
-            who, picks = r.attacker[slot], []
+            who = int(r.attacker[slot])
+            picks: list[str] = []
             while slot < attacks and r.attacker[slot] == who:
-                p, d = r.picked[slot], r.defender[slot]
+                p, d = int(r.picked[slot]), int(r.defender[slot])
                 picks.append(name[p] if p == d else f"{name[p]} (bodyguard {name[d]} steps in)")
                 slot += 1
             lines.append(f"    {name[who]}: {', '.join(picks)}")
@@ -145,7 +149,7 @@ class BattleLog:
         for i in np.flatnonzero(r.linked_via >= 0):
             linked_at.setdefault(int(r.death[i]), []).append(int(i))
         for s in range(attacks):
-            a, p, d = r.attacker[s], r.picked[s], r.defender[s]
+            a, p, d = int(r.attacker[s]), int(r.picked[s]), int(r.defender[s])
             target = name[d] if p == d else f"{name[d]} (guarding {name[p]})"
             if r.skipped[s]:
                 lines.append(f"    {name[a]} -> {target}: skipped, {name[d]} has already fallen")
@@ -160,7 +164,7 @@ class BattleLog:
                 line += f"; {name[d]} falls"
             lines.append(line)
             for x in linked_at.get(s, ()):
-                lines.append(f"      {name[x]} falls with {name[r.linked_via[x]]} (linked), "
+                lines.append(f"      {name[x]} falls with {name[int(r.linked_via[x])]} (linked), "
                              f"HP {hp_text(hp[x])} -> {hp_text(r.hp_end[x])}")
                 hp[x] = float(r.hp_end[x])
         fallen = self._fallen(r)
@@ -191,8 +195,8 @@ class BattleLog:
     def finish(self, result: BattleResult) -> str:
         lines = ["", f"The end: {describe_outcome(result)}"]
         if self.summarized_rounds:
-            lines.append(f"({self.summarized_rounds} round(s) are summarized to keep this log within "
-                         f"{mib(self.limit)}.)")
+            summarized = plural(self.summarized_rounds, "round is", "rounds are")
+            lines.append(f"({summarized} summarized to keep this log within {mib(self.limit)}.)")
         for roster in (result.heroes, result.villains):
             lines.append(f"{roster.side} standing: {len(roster.fighters) or 'none'}")
             lines += [f"  {f.name}: {hp_text(f.hp)} HP" for f in roster.fighters]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
+from typing import Any, TypedDict
 
 from rules.errors import InputProblem
 
@@ -93,7 +94,7 @@ def name_warnings(unknown: tuple[UnknownName, ...]) -> tuple[InputProblem, ...]:
     kinds: dict[tuple[str, str, str], list[int]] = {}
     for u in unknown:
         kinds.setdefault((u.file, u.column, u.message), []).append(u.row)
-    warnings = []
+    warnings: list[InputProblem] = []
     for (file, column, message), rows in kinds.items():
         if len(rows) == 1:
             warnings.append(InputProblem(message, file, rows[0], column))
@@ -150,7 +151,7 @@ class DerivedStats:
     linked_to: str
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     HEROES_WIN = "heroes"
     VILLAINS_WIN = "villains"
     DRAW = "draw"  # both sides fell in the same round
@@ -200,6 +201,20 @@ class OddsResult:
     seed: int
 
 
+class PCG64Counter(TypedDict):
+    state: int
+    inc: int
+
+
+class RngState(TypedDict):
+    """numpy's PCG64 generator state, as `PCG64.state` gives and takes it (plain JSON data)."""
+
+    bit_generator: str
+    state: PCG64Counter
+    has_uint32: int
+    uinteger: int
+
+
 @dataclass(frozen=True)
 class BattleState:
     """A channel's battle between runs: both sides as they stand, the rounds fought so far, who fell,
@@ -209,8 +224,8 @@ class BattleState:
     villains: Roster
     rounds_fought: int
     seed: int
-    rng_state: dict
-    outcome: Outcome | None = None  # None before any round
+    rng_state: RngState
+    outcome: Outcome  # of the last run
     fallen: tuple[Casualty, ...] = field(default_factory=tuple)
 
     @property
@@ -223,7 +238,7 @@ class BattleState:
 
     def to_json(self) -> str:
         data = asdict(self)
-        data["outcome"] = self.outcome.value if self.outcome else None
+        data["outcome"] = self.outcome.value
         for side in ("heroes", "villains"):
             data[side]["unknown_names"] = []  # warnings belong to the upload that produced them
         return json.dumps(data, separators=(",", ":"))
@@ -232,12 +247,13 @@ class BattleState:
     def from_json(cls, text: str) -> BattleState:
         data = json.loads(text)
 
-        def roster(d: dict) -> Roster:
-            fighters = tuple(
-                Fighter(**{**f, "buffs": tuple(Buff(b["name"], tuple(b["who"]), b["offense"], b["defense"])
-                                                for b in f["buffs"])})
-                for f in d["fighters"]
-            )
+        def fighter(f: dict[str, Any]) -> Fighter:
+            buffs = tuple(Buff(b["name"], tuple(b["who"]), b["offense"], b["defense"]) for b in f["buffs"])
+            fields: dict[str, Any] = {**f, "buffs": buffs}
+            return Fighter(**fields)
+
+        def roster(d: dict[str, Any]) -> Roster:
+            fighters = tuple(fighter(f) for f in d["fighters"])
             # States stored before `buff_groups` existed have none: their files get the fighters' groups.
             return Roster(d["side"], d["file"], fighters, buff_groups=d.get("buff_groups", 0))
 
@@ -247,6 +263,6 @@ class BattleState:
             rounds_fought=data["rounds_fought"],
             seed=data["seed"],
             rng_state=data["rng_state"],
-            outcome=Outcome(data["outcome"]) if data["outcome"] else None,
+            outcome=Outcome(data["outcome"]),
             fallen=tuple(Casualty(**c) for c in data["fallen"]),
         )

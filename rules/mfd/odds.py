@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.mfd.models import OddsResult
 from rules.stats import wilson_interval
 
+
 def rate_text(successes: int, trials: int) -> str:
     low, high = wilson_interval(successes, trials)
     return f"{successes / trials:.1%} (95% CI {low:.1%} to {high:.1%})"
@@ -29,5 +30,5 @@ def describe_odds(odds: OddsResult) -> str:
     for side, names, survivals in (("Heroes", odds.hero_names, odds.hero_survivals),
                                    ("Villains", odds.villain_names, odds.villain_survivals)):
         lines.append(f"{side} survival:")
-        lines += [f"  {name}: {count / odds.battles:.1%}" for name, count in zip(names, survivals)]
+        lines += [f"  {name}: {count / odds.battles:.1%}" for name, count in zip(names, survivals, strict=True)]
     return "\n".join(lines)

@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from rules.csvio import CsvRow, normalize_header, read_csv, write_csv
 from rules.errors import InputProblem, RuleInputError
 from rules.mfd.models import BASE_HP, Buff, Fighter, Roster, UnknownName, name_order
+from rules.text import plural
 
 BASE_COLUMNS = ("Name", "XP", "BonusXP", "BonusHP", "BonusToHit", "BonusToDefend", "AOE", "BodyguardFor",
                 "LinkedTo", "HP")
@@ -48,6 +49,7 @@ MAX_AOE = 1000
 MAX_PROBLEMS_LISTED = 20
 
 _BUFF_KEYS = tuple(normalize_header(c) for c in BUFF_COLUMNS)
+Reference = tuple[CsvRow, str, str, str]  # a name a row refers to: (row, column key, name, what names it)
 _QUOTE_HINT = "; a BuffWho list of several names must be inside double quotes, e.g. \"Alice,Bob\""
 
 
@@ -56,25 +58,33 @@ def _buff_key(column: str, group: int) -> str:
     return normalize_header(column) if group == 1 else f"{normalize_header(column)} #{group}"
 
 
+def _header(text: str) -> tuple[int, int, str, list[str]] | None:
+    """The header: its line number, where it starts in `text`, the line and its cells (None when there is
+    none, or when the CSV is malformed, which the shared reader reports with its location)."""
+    start = 0
+    for number, line in enumerate(io.StringIO(text, newline=""), start=1):
+        try:
+            cells = next(csv.reader([line], skipinitialspace=True), list[str]())
+        except csv.Error:
+            return None
+        if any(cell.strip() for cell in cells):
+            return number, start, line, cells
+        start += len(line)
+    return None
+
+
 def _number_buff_groups(text: str, file: str) -> tuple[str, int]:
     """Check the header's buff columns and give repeated groups distinct names (`BuffWho #2`, ...).
 
     The shared CSV reader refuses repeated headers; renaming them here keeps its other checks and its row
     numbers (only the header line changes). Returns the text to read and the number of buff groups.
     """
-    header_start = 0
-    for header_line, line in enumerate(io.StringIO(text, newline=""), start=1):
-        try:
-            cells = next(csv.reader([line], skipinitialspace=True), [])
-        except csv.Error:
-            return text, 0  # the shared reader reports malformed CSV with its location
-        if any(cell.strip() for cell in cells):
-            break
-        header_start += len(line)
-    else:
+    header = _header(text)
+    if header is None:
         return text, 0
+    header_line, header_start, line, cells = header
     seen = 0
-    renamed = []
+    renamed: list[str] = []
     last_buff_column = ""
     for cell in cells:
         key = normalize_header(cell)
@@ -117,7 +127,7 @@ def read_roster(text: str, file: str, side: str) -> Roster:
     problems: list[InputProblem] = []
     fighters: list[Fighter] = []
     rows_of: dict[str, int] = {}
-    references: list[tuple[CsvRow, str, str, str]] = []  # (row, column key, name, what names it)
+    references: list[Reference] = []
     for row in table.rows:
         name = row.text("name")
         if name and name in rows_of:
@@ -134,16 +144,16 @@ def read_roster(text: str, file: str, side: str) -> Roster:
     if problems:
         if len(problems) > MAX_PROBLEMS_LISTED:
             more = len(problems) - MAX_PROBLEMS_LISTED
-            problems = problems[:MAX_PROBLEMS_LISTED] + [InputProblem(f"... and {more} more problem(s)", file)]
+            problems = [*problems[:MAX_PROBLEMS_LISTED], InputProblem(f"... and {plural(more, 'more problem')}", file)]
         raise RuleInputError(problems)
     fighters.sort(key=lambda f: name_order(f.name))
-    label = {key: header.strip() for key, header in zip(table.keys, table.headers)}
+    label = {key: header.strip() for key, header in zip(table.keys, table.headers, strict=True)}
     unknown = tuple(UnknownName(file, row.line, label[key], name, named_by)
                     for row, key, name, named_by in references if name not in rows_of)
     return Roster(side, file, tuple(fighters), unknown, groups)
 
 
-def _read_fighter(row: CsvRow, groups: int, references: list) -> Fighter:
+def _read_fighter(row: CsvRow, groups: int, references: list[Reference]) -> Fighter:
     """One fighter from its row; the names it refers to are appended to `references`."""
     name = row.text("name")
     if not name:
@@ -163,8 +173,8 @@ def _read_fighter(row: CsvRow, groups: int, references: list) -> Fighter:
         hp = BASE_HP + bonus_hp
         if hp <= 0:
             raise row.problem("bonushp", f"starting HP (2 + BonusHP) is {_cell(hp)}; it must be above 0")
-    aoe = row.number("aoe", integer=True, maximum=MAX_AOE)
-    buffs = []
+    aoe = int(row.number("aoe", integer=True, maximum=MAX_AOE))
+    buffs: list[Buff] = []
     for group in range(1, groups + 1):
         keys = [_buff_key(c, group) for c in BUFF_COLUMNS]
         if not any(row.text(k) for k in keys):
@@ -230,7 +240,7 @@ def write_roster(fighters: Iterable[Fighter], *, buff_groups: int = 0) -> str:
     fighters = list(fighters)
     groups = max([buff_groups, *(len(f.buffs) for f in fighters)])
     headers = list(BASE_COLUMNS) + list(BUFF_COLUMNS) * groups
-    rows = []
+    rows: list[list[str]] = []
     for f in fighters:
         row = [f.name, _cell(f.xp), _cell(f.bonus_xp), _cell(f.bonus_hp), _cell(f.bonus_to_hit),
                _cell(f.bonus_to_defend), str(f.aoe), f.bodyguard_for, f.linked_to, _cell(f.hp)]

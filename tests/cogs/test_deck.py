@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from cogs.deck import Job, cancel_view, progress_embed
+from cogs.deck.jobs import Job
+from cogs.deck.render import cancel_view, progress_embed
 from rules.deck.cards import random_deck, read_deck_csv, set_list
 from rules.deck.fast import compile_kernels
 from rules.deck.optimize import (
@@ -54,8 +55,12 @@ def cog(h):
     return h.bot.get_cog("DeckOptimizer")
 
 
-async def wait_for(condition, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
+def jobs(h):
+    return cog(h).jobs
+
+
+async def wait_for(condition, within: float = 30.0) -> None:
+    deadline = time.monotonic() + within
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError("timed out waiting")
@@ -65,7 +70,7 @@ async def wait_for(condition, timeout: float = 30.0) -> None:
 async def start_long_job(h, user, job=LONG_JOB, **options):
     """Start a job that would take minutes; return its progress message once the job has made progress."""
     await h.run("deck optimize", user, wait=False, **job, **options)
-    await wait_for(lambda: (job := cog(h).jobs_by_user.get(user.id)) is not None and job.progress is not None)
+    await wait_for(lambda: (job := jobs(h).by_user.get(user.id)) is not None and job.progress is not None)
     (message,) = [m for m in h.messages if m.embeds and m.embed.title == "🃏 Optimizing a deck…"
                   and f"Requested by {user.name}" in m.embed.footer.text]
     return message
@@ -92,7 +97,8 @@ async def test_optimize_runs_to_completion_with_its_files(harness):
         f"games each\nbest measurement during the run (the chart's curve, 200 games each, biased high): "
         f"{100 * expected.best_winrate:.1f}%"
     )
-    assert "30 iterations × 200 games · seed 5 · all keywords on" in message.field("Run")
+    assert "30 iterations × 200 games · all keywords on" in message.field("Run")
+    assert embed.footer.text.startswith("seed 5 · Files: the best deck and the opponent as CSV")
     assert "opponent: a random deck from the seed" in message.field("Run")
     assert "26,200 games (20,000 of them measuring afresh) in" in message.field("Work")
     assert expected.best.compact() in embed.description
@@ -102,7 +108,7 @@ async def test_optimize_runs_to_completion_with_its_files(harness):
     assert message.files["winrate-5.png"].startswith(b"\x89PNG")
     assert message.components == []  # the Cancel button is gone
     assert not message.ephemeral
-    assert cog(h).jobs_by_user == {}
+    assert jobs(h).by_user == {}
 
 
 async def test_optimize_with_an_opponent_file_and_keywords_off(harness):
@@ -130,7 +136,7 @@ async def test_bad_opponent_csv_is_rejected_with_row_and_column(harness):
     short = b"atk,def,copies\n1,1,2\n2,2,2\n"
     (reply,) = await h.run("deck optimize", h.alice, iterations=5, games=10, opponent=("opp.csv", short))
     assert reply.content == "❌ opp.csv: has 4 cards; a deck has exactly 30"
-    assert cog(h).jobs_by_user == {} and not cog(h).reserved
+    assert jobs(h).by_user == {} and not jobs(h).reserved
 
 
 async def test_a_failing_job_says_so_on_its_message_and_frees_the_user(harness, monkeypatch):
@@ -139,13 +145,13 @@ async def test_a_failing_job_says_so_on_its_message_and_frees_the_user(harness, 
     def broken_chart(*_):
         raise RuntimeError("chart backend missing")
 
-    monkeypatch.setattr(sys.modules[type(cog(h)).__module__], "winrate_chart_png", broken_chart)
+    monkeypatch.setattr(sys.modules["cogs.deck.jobs"], "winrate_chart_png", broken_chart)  # the module the bot loaded
     posted = await h.run("deck optimize", h.alice, iterations=3, games=10, seed=6)
     failed, apology = posted
-    assert failed.embed.title == "⚠️ The optimization failed" and "seed 6" in failed.embed.description
+    assert failed.embed.title == "⚠️ The optimization failed" and failed.embed.footer.text == "seed 6"
     assert failed.components == []
     assert apology.ephemeral and apology.content.startswith("⚠️ Something went wrong on our side (error id `")
-    assert cog(h).jobs_by_user == {} and cog(h).jobs_by_id == {}
+    assert jobs(h).by_user == {} and jobs(h).by_id == {}
 
 
 async def test_one_game_per_iteration_reports_the_fresh_winrate_not_100_percent(harness):
@@ -177,14 +183,15 @@ async def test_the_work_cap_is_stated(harness):
 async def test_progress_then_cancel_by_the_requester_only(harness):
     h = harness
     message = await start_long_job(h, h.alice, seed=3)
-    assert message.component("Cancel")["custom_id"].startswith("deck:")
-    assert "100,000 iterations × 199 games · seed 3" in message.field("Run")
+    assert re.fullmatch(r"deck:[0-9a-f]{8}:0:cancel", message.component("Cancel")["custom_id"])
+    assert "100,000 iterations × 199 games · all keywords on" in message.field("Run")
+    assert message.embed.footer.text.startswith("seed 3 · Requested by Alice")
 
     as_shown = copy.deepcopy(message)
     (refusal,) = await h.click(message, "Cancel", h.bob)
     assert refusal.ephemeral and refusal.content == (
         f"❌ Only <@{h.alice.id}>, who started this optimization, can cancel it.")
-    assert cog(h).jobs_by_user[h.alice.id].cancel.is_set() is False
+    assert jobs(h).by_user[h.alice.id].cancel.is_set() is False
 
     (ack,) = await h.click(message, "Cancel", h.alice)
     assert ack.ephemeral and ack.content.startswith("⏹️ Cancelling")
@@ -193,7 +200,7 @@ async def test_progress_then_cancel_by_the_requester_only(harness):
     assert final.embed.title.startswith("⏹️ Optimization cancelled after ")
     assert "/100,000 iterations" in final.embed.title
     assert final.components == [] and "deck-3.csv" in final.files and "winrate-3.png" in final.files
-    assert cog(h).jobs_by_user == {} and cog(h).jobs_by_id == {}
+    assert jobs(h).by_user == {} and jobs(h).by_id == {}
 
     (late,) = await h.click(stale_button(final, as_shown), "Cancel", h.alice)
     assert late.content.startswith("❌ This optimization is not running any more")
@@ -211,7 +218,7 @@ async def test_progress_edits_are_at_least_two_seconds_apart(harness, monkeypatc
 
     monkeypatch.setattr(h.fake, "request", timed)
     message = await start_long_job(h, h.alice)
-    await wait_for(lambda: len(edits) >= 2, timeout=10)
+    await wait_for(lambda: len(edits) >= 2, within=10)
     (first, _), (second, shown) = edits[:2]
     assert second - first >= 1.95  # the job reports every 0.5 s; the message shows one report per 2 s
     assert "iteration " in shown and "best measurement so far **" in shown and "(start " in shown
@@ -236,7 +243,7 @@ async def test_one_job_per_user_and_others_still_served(harness):
 async def test_the_event_loop_keeps_answering_during_a_job(harness):
     h = harness
     message = await start_long_job(h, h.alice, HEAVY_JOB)
-    job = cog(h).jobs_by_user[h.alice.id]
+    job = jobs(h).by_user[h.alice.id]
     iterations_before = job.progress.iteration
     lags = []
 
@@ -259,7 +266,7 @@ async def test_the_event_loop_keeps_answering_during_a_job(harness):
     await tick
     # the job computed all along: it played more 100,000-game batches and is still running
     assert job.progress.iteration >= iterations_before + 3
-    assert cog(h).jobs_by_user[h.alice.id] is job and not job.cancel.is_set()
+    assert jobs(h).by_user[h.alice.id] is job and not job.cancel.is_set()
     assert max(answer_times) < 1.0, answer_times
     assert max(lags) < 1.0, max(lags)
     await h.click(message, "Cancel", h.alice)
@@ -268,12 +275,11 @@ async def test_the_event_loop_keeps_answering_during_a_job(harness):
 
 async def test_the_number_of_jobs_in_the_bot_is_capped(harness, monkeypatch):
     h = harness
-    # the module the bot loaded (load_extension makes a new module object each time)
-    monkeypatch.setattr(sys.modules[type(cog(h)).__module__], "MAX_JOBS", 1)
+    monkeypatch.setattr(jobs(h), "max_jobs", 1)
     message = await start_long_job(h, h.alice)
     (refusal,) = await h.run("deck optimize", h.bob, iterations=5, games=10)
-    assert refusal.ephemeral and refusal.content == "❌ The bot is already running 1 optimizations; try again in a minute."
-    assert list(cog(h).jobs_by_user) == [h.alice.id]
+    assert refusal.ephemeral and refusal.content == "❌ The bot is already running 1 optimization; try again in a minute."
+    assert list(jobs(h).by_user) == [h.alice.id]
     await h.click(message, "Cancel", h.alice)
     await h.settle()
 
@@ -281,7 +287,8 @@ async def test_the_number_of_jobs_in_the_bot_is_capped(harness, monkeypatch):
 async def test_a_clean_restart_stops_the_job_and_shows_the_best_deck_so_far(harness):
     h = harness
     message = await start_long_job(h, h.alice, seed=4)
-    assert message.embed.footer.text == "Requested by Alice; only they can cancel it. If the bot restarts, this run stops."
+    assert message.embed.footer.text == (
+        "seed 4 · Requested by Alice; only they can cancel it. If the bot restarts, this run stops.")
     as_shown = copy.deepcopy(message)
     await h.restart()
     final = h.fake.messages[message.id]
@@ -300,7 +307,7 @@ async def test_a_progress_message_left_by_a_crash_is_marked_stopped_when_its_but
     h = harness
     # What a bot that died mid-job leaves behind: its progress message, with the Cancel button of a job
     # started by that earlier process.
-    earlier_boot = f"{(int(cog(h).boot, 16) + 1) % 0x10000:04x}"
+    earlier_boot = f"{(int(jobs(h).boot, 16) + 1) % 0x10000:04x}"
     job = Job(earlier_boot + "0001", h.alice.id, OptimizeSettings(iterations=500, games=1000, seed=8), "opp.csv")
     left = h.fake._post(CHANNEL_ID, {"embeds": [progress_embed(job, "Alice").to_dict()],
                                      "components": cancel_view(job.id).to_components()}, {})
@@ -308,9 +315,42 @@ async def test_a_progress_message_left_by_a_crash_is_marked_stopped_when_its_but
     stopped = h.fake.messages[left.id]
     assert stopped.embed.title == "⏹️ Optimization stopped: the bot restarted"
     assert stopped.embed.description.startswith("The bot restarted during this run, which ended it")
-    assert "500 iterations × 1,000 games · seed 8" in stopped.field("Run")
-    assert stopped.embed.footer.text == "Run /deck optimize again with the same seed to replay it."
+    assert "500 iterations × 1,000 games · all keywords on" in stopped.field("Run")
+    assert stopped.embed.footer.text == "seed 8 · Run /deck optimize again with the same seed to replay it."
     assert stopped.components == []
+
+
+async def test_a_cancel_button_in_the_layout_before_the_shared_one_is_no_longer_active(harness):
+    """`deck:<job>:cancel`, as buttons were drawn before every game's custom ids became `<game>:<id>:<version>:
+    <action>`, matches no template: the click gets the bot-wide answer and the message is left as it was."""
+    h = harness
+    job = Job("00000001", h.alice.id, OptimizeSettings(iterations=500, games=1000, seed=8), None)
+    components = cancel_view(job.id).to_components()
+    components[0]["components"][0]["custom_id"] = f"deck:{job.id}:cancel"
+    left = h.fake._post(CHANNEL_ID, {"embeds": [progress_embed(job, "Alice").to_dict()], "components": components}, {})
+    (reply,) = await h.click(left, "Cancel", h.alice)
+    assert reply.ephemeral
+    assert reply.content == "⌛ These buttons are no longer active. Run the command again for fresh ones."
+    assert h.fake.messages[left.id].embed.title == "🃏 Optimizing a deck…"
+    assert h.fake.messages[left.id].components == components[0]["components"]
+
+
+def test_names_in_a_jobs_message_are_shown_as_written():
+    job = Job("00000001", 1, OptimizeSettings(iterations=10, games=10, seed=8), "my_deck_v2.csv")
+    embed = progress_embed(job, "Star_Lord_")
+    assert embed.fields[0].value == "10 iterations × 10 games · all keywords on\nopponent: my\\_deck\\_v2.csv"
+    assert embed.footer.text == (
+        "seed 8 · Requested by Star\\_Lord\\_; only they can cancel it. If the bot restarts, this run stops.")
+    job.progress = Progress(1, 10, 0.4, 0.5, 1, 20, 220)
+    assert progress_embed(job, "Alice").description == (
+        "`█░░░░░░░░░░░░░░░░░░░` 9%\niteration 1/10 · best measurement so far **50.0%** (start 40.0%) · 1 swap kept"
+    )
+
+
+async def test_a_bad_opponent_file_is_named_as_written(harness):
+    bad = b"atk,def,copies\n1,1,2\nx,2,2\n"
+    (reply,) = await harness.run("deck optimize", harness.alice, iterations=5, games=10, opponent=("my_opp_.csv", bad))
+    assert reply.ephemeral and reply.content == "❌ my\\_opp\\_.csv, row 3, column 'atk': 'x' is not a number"
 
 
 def test_progress_counts_the_fresh_measurement():
@@ -334,7 +374,7 @@ async def test_duel_reports_winrate_with_interval(harness):
     assert reply.embed.title == f"⚔️ best.csv vs opp.csv: {100 * s.winrate:.2f}%"
     assert f"won **{s.wins:,}** of 4,000 games, lost {s.losses:,}, tied {s.ties:,}" in reply.embed.description
     assert f"95% interval: **{100 * low:.2f}% – {100 * high:.2f}%**" in reply.embed.description
-    assert reply.embed.footer.text.startswith("seed 9")
+    assert reply.embed.footer.text == "seed 9 · each deck started half the games"
 
 
 async def test_duel_rejects_a_bad_deck(harness):
@@ -345,14 +385,16 @@ async def test_duel_rejects_a_bad_deck(harness):
 
 async def test_random_deck_table_and_csv(harness):
     (reply,) = await harness.run("deck random", harness.alice, seed=7)
-    assert reply.embed.title == "🎲 Random deck (seed 7)"
+    assert reply.embed.title == "🎲 Random deck"
+    assert reply.embed.footer.text == (
+        "seed 7 · 30 cards, mean cost 5.90. Use the CSV with /deck duel or as an opponent.")
     assert reply.files["deck-7.csv"] == RANDOM_7
     deck = read_deck_csv(RANDOM_7.decode(), "r")
     table = reply.embed.description
     assert table.count("\n") == len(deck.counts()) + 3  # fence, header, one row per card, fence, legend
     assert "   4   0   2   .   Y   Y   Y  1" in table  # the 0/2 Trample+Distortion+First Strike
     (other,) = await harness.run("deck random", harness.alice)
-    assert other.embed.title.startswith("🎲 Random deck (seed ")
+    assert re.fullmatch(r"seed [0-9]+ · 30 cards, .*", other.embed.footer.text)
 
 
 async def test_every_command_and_option_has_help_within_limits(harness):
@@ -366,6 +408,6 @@ async def test_every_command_and_option_has_help_within_limits(harness):
 @pytest.fixture(autouse=True)
 async def no_job_left(harness):
     yield
-    for job in list(cog(harness).jobs_by_id.values()) if cog(harness) else []:
+    for job in list(cog(harness).jobs.by_id.values()) if cog(harness) else []:
         job.cancel.set()
     await harness.settle()

@@ -5,17 +5,30 @@ from __future__ import annotations
 from pathlib import Path
 
 from cogs.common import EmbedLimits
+from cogs.mfd.render import fallen_lines
 from rules.errors import InputProblem
 from rules.mfd import engine
-from rules.mfd.models import Fighter
+from rules.mfd.models import Casualty, Fighter
 from rules.mfd.roster import write_roster
 from tests.cogs.harness import CHANNEL_ID, User
 from tests.rules.test_mfd_continuing import (
-    AFTER_ROUND_1_WARNINGS, AFTER_ROUND_3_WARNINGS, BUFF_GROUP, FINAL_HEADER, ORIGINAL_VILLAINS_CSV,
-    ORIGINAL_WARNINGS, REINFORCEMENTS, original_heroes_csv,
+    AFTER_ROUND_1_WARNINGS,
+    AFTER_ROUND_3_WARNINGS,
+    BUFF_GROUP,
+    FINAL_HEADER,
+    ORIGINAL_VILLAINS_CSV,
+    ORIGINAL_WARNINGS,
+    REINFORCEMENTS,
+    original_heroes_csv,
 )
 from tests.rules.test_mfd_engine import (
-    EXPECTED_LOG, EXPECTED_ROUND_2, FOCUS_HEROES_CSV, FOCUS_ROUND_1, FOCUS_ROUND_2, FOCUS_VILLAINS_CSV, VILLAINS_CSV,
+    EXPECTED_LOG,
+    EXPECTED_ROUND_2,
+    FOCUS_HEROES_CSV,
+    FOCUS_ROUND_1,
+    FOCUS_ROUND_2,
+    FOCUS_VILLAINS_CSV,
+    VILLAINS_CSV,
 )
 from tests.rules.test_mfd_roster import DRAGON_CSV, ROSTER_ERRORS
 
@@ -35,10 +48,12 @@ async def battles(h) -> list[tuple]:
 
 async def test_battle_with_attachments_replies_with_outcome_files_and_stores_the_battle(harness):
     h = harness
-    thinking, reply = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    _, reply = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     assert not reply.ephemeral
     assert reply.embed.title == "⏸️ After round 1 both sides still stand"
-    assert reply.embed.description.startswith("Round 1 fought · seed 1")
+    assert reply.embed.description == ("Round 1 fought\nFight on with the button below or `/mfd continue` (attach a "
+                                       "CSV to replace a side).")
+    assert reply.embed.footer.text.startswith("seed 1 · BattleLog.txt has every attack.")
     assert reply.field("Heroes standing (2)") == "Dragon: 1 HP\nSummoner: 3 HP"
     assert reply.field("Villains standing (1)") == "Boss: 3 HP"
     assert reply.field("Fallen this run (4)") == ("Round 1, Villains (3): Clone, Grunt A, Grunt B\n"
@@ -95,13 +110,15 @@ async def test_the_button_fights_one_round_once(harness):
     assert refused.ephemeral
     assert refused.content == "❌ Only a game master can do that: it needs the Manage Server permission."
     (second,) = await h.click(first, "Fight one more round", h.gm)
-    assert second.embed.description.startswith("Round 2 fought (continued) · seed 5")
+    assert second.embed.description.startswith("Round 2 fought (continued)\n")
+    assert second.embed.footer.text.startswith("seed 5 · ")
     assert first.components == []  # the pressed button is gone
     (status,) = await h.run("mfd status", h.alice)  # carries a button for the battle as it stands
     (third,) = await h.click(second, "Fight one more round", h.gm)
     assert third.embed.description.startswith("Round 3 fought (continued)")
     (stale,) = await h.click(status, "Fight one more round", h.gm)
-    assert stale.ephemeral and "This button is from an earlier run: the battle is at round 3 now" in stale.content
+    assert stale.ephemeral and stale.content == (
+        "❌ These buttons are from an earlier moment of this battle, so nothing was changed. Use the latest ones.")
     (row,) = await battles(h)
     assert row[1] == 3 and row[5] == 3
 
@@ -117,6 +134,8 @@ async def test_odds_with_chart_progress_and_every_fighter(harness):
     assert message.files["Odds.txt"].decode().startswith("300 battles (seed 3)")
     shown = [r.payload for r in h.fake.requests if r.method == "PATCH" and r.payload and r.payload.get("embeds")]
     assert shown[0]["embeds"][0]["title"] == "🎲 Simulating 300 battles…"
+    assert shown[0]["embeds"][0]["footer"]["text"] == "seed 3"
+    assert message.embed.footer.text == "seed 3 · 95% Wilson intervals · Odds.txt lists every fighter"
     assert await battles(h) == []  # odds store nothing
 
 
@@ -245,6 +264,28 @@ async def test_bad_csvs_get_their_specific_messages_and_nothing_is_stored(harnes
     assert (await battles(h))[0][5] == 1  # version unchanged
 
 
+async def test_names_in_a_rosters_problems_are_shown_as_written(harness):
+    h = harness
+    twice = b"Name,XP\nSub_Zero_,1000\nSub_Zero_,5\n"
+    (reply,) = await h.run("mfd odds", h.alice, heroes=("my_heroes.csv", twice), villains=VILLAINS)
+    assert reply.ephemeral and reply.content == (
+        "❌ my\\_heroes.csv, row 3, column 'Name': 'Sub\\_Zero\\_' is already the name of the fighter on row 2; "
+        "names must be unique within a file")
+    huge = b"Name,XP\n" + b"x" * (3 * 1024 * 1024)
+    (reply,) = await h.run("mfd odds", h.alice, heroes=HEROES, villains=("big_one.csv", huge))
+    assert reply.content.startswith("❌ big\\_one.csv is 3.0 MiB; a roster file may be at most 3 MiB")
+
+
+def test_the_fallen_of_a_round_are_one_line_cut_with_a_count():
+    fallen = tuple(Casualty("Villains", f"Fighter {i:03d}", 1) for i in range(100))
+    (line,) = fallen_lines(fallen)
+    # 22 names of 11 characters fit in 300 with the "… and 78 more" after them; a 23rd would not
+    shown = ", ".join(f"Fighter {i:03d}" for i in range(22))
+    assert line == f"Round 1, Villains (100): {shown}, … and 78 more"
+    linked = (Casualty("Heroes", "Tom_the_Great", 2), Casualty("Heroes", "Clone_1", 2, linked_to="Tom_the_Great"))
+    assert fallen_lines(linked) == ["Round 2, Heroes (2): Tom\\_the\\_Great, Clone\\_1 (with Tom\\_the\\_Great)"]
+
+
 async def test_warnings_are_shown_but_the_battle_runs(harness):
     h = harness
     heroes = ("H.csv", b"Name,XP,LinkedTo\nSolo,5000,Ghost\n")
@@ -316,7 +357,9 @@ async def test_status_and_no_battle(harness):
     await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     (status,) = await h.run("mfd status", h.alice)
     assert status.embed.title == "⏸️ After round 1 both sides still stand"
-    assert "1 round fought · seed 1" in status.embed.description
+    assert status.embed.description.startswith(
+        f"1 round fought\nStarted by {h.gm.mention}; last run by {h.gm.mention} (")
+    assert status.embed.footer.text.startswith("seed 1 · The files are both sides as they stand")
     assert status.field("Fallen (4)").startswith("Round 1, Villains (3)")
     assert status.files["Villains-final.csv"].decode().splitlines()[1] == "Boss,9000,0,1,0.2,0,2,,,3"
 

@@ -3,6 +3,7 @@ fast path alike), whole games, agreement of the two implementations, duels and t
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import re
@@ -417,7 +418,7 @@ def test_optimizer_never_accepts_a_worse_deck_and_keeps_decks_legal():
         assert len(result.curve) == 80 and not result.cancelled
         assert all(a <= b for a, b in zip((result.start_winrate, *result.curve), result.curve))
         rates = [result.start_winrate, *(s.winrate for s in result.accepted)]
-        assert all(a < b for a, b in zip(rates, rates[1:]))
+        assert all(a < b for a, b in itertools.pairwise(rates))
         assert result.best_winrate == result.curve[-1] == rates[-1]
         assert len(result.best.cards) == 30 and max(result.best.cards.count(c) for c in result.best.cards) <= 2
         # the best deck is the start deck with the accepted swaps applied
@@ -495,6 +496,7 @@ def test_the_fresh_measurement_plays_ten_times_the_games_and_at_least_10000(game
 def test_the_chart_labels_the_curve_and_shows_both_fresh_winrates():
     result = optimize(OptimizeSettings(iterations=10, games=100, seed=2))
     legend = winrate_figure(result, "Deck optimization, seed 2").axes[0].get_legend()
+    assert legend is not None
     labels = []
     for s in (result.fresh.start, result.fresh.final):
         low, high = s.interval

@@ -15,12 +15,18 @@ from rules.mfd import engine
 from rules.mfd.battle import MIN_LOG_BYTES, continue_battle, generator_from_state, start_battle
 from rules.mfd.chart import odds_chart_png
 from rules.mfd.engine import (
-    MAX_ATTACKS_PER_ROUND, MAX_ODDS_ATTACKS, NEVER, SAFETY_ROUND_LIMIT, RoundRecord, run_battle, simulate_odds,
+    MAX_ATTACKS_PER_ROUND,
+    MAX_ODDS_ATTACKS,
+    NEVER,
+    SAFETY_ROUND_LIMIT,
+    RoundRecord,
+    run_battle,
+    simulate_odds,
 )
 from rules.mfd.log import BattleLog
 from rules.mfd.models import BattleState, Buff, Fighter, Outcome, Roster
-from rules.stats import wilson_interval
 from rules.mfd.roster import final_csv_bound, read_roster, write_roster
+from rules.stats import wilson_interval
 from tests.rules.test_mfd_roster import DRAGON_CSV
 
 VILLAINS_CSV = """\
@@ -235,7 +241,7 @@ def check_targets(record: RoundRecord, rosters, names):
     n = len(record.side)
     guards: dict[int, list[int]] = {}
     entry = {key: i for i, key in enumerate(names)}
-    for i, (side, name) in enumerate(names):
+    for i, (side, _name) in enumerate(names):
         protectee = entry.get((side, rosters[side].fighters[record.origin[i]].bodyguard_for))
         if protectee is not None:
             guards.setdefault(protectee, []).append(i)
@@ -322,8 +328,8 @@ def test_continuing_from_the_final_csvs_equals_running_on(seed):
     if first.result.outcome is not Outcome.ROUND_LIMIT:  # over before round k + 1 (a few seeds)
         assert whole.log.split("\nThe end:")[0] == first.log.split("\nThe end:")[0]
         return
-    back = [read_roster(first.heroes_csv, "Heroes-final.csv", "Heroes"),
-            read_roster(first.villains_csv, "Villains-final.csv", "Villains")]
+    back = (read_roster(first.heroes_csv, "Heroes-final.csv", "Heroes"),
+            read_roster(first.villains_csv, "Villains-final.csv", "Villains"))
     assert [r.fighters for r in back] == [first.result.heroes.fighters, first.result.villains.fighters]
     log = BattleLog(*back)
     result = run_battle(*back, generator_from_state(first.state.rng_state), max_rounds=more, first_round=k + 1,
@@ -458,7 +464,7 @@ def test_odds_agree_with_single_battles():
 
 
 def test_the_chart_of_a_certain_outcome():
-    heroes, villains = dragon_battle()
+    heroes, _ = dragon_battle()
     sure = simulate_odds(heroes, Roster("Villains", "v", (Fighter("Rat", 1, 1),)), 10, seed=1)
     assert sure.heroes_wins == 10
     assert odds_chart_png(sure).startswith(b"\x89PNG")

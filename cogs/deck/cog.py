@@ -1,0 +1,188 @@
+"""/deck: Monte-Carlo deck optimization with live progress and a Cancel button, deck-vs-deck duels, random decks.
+
+An optimization is a job of the cog's job manager (`cogs.deck.jobs`: its threads, the limits, cancelling and
+restarts); the cog turns commands and clicks into jobs and shows them (`cogs.deck.render`). Reading a deck
+file and a duel run in the bot's engine pools, like every game's engine work.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import (
+    ProgressMessage,
+    UserError,
+    answer_shown,
+    markdown_safe,
+    read_attachments,
+    report_error,
+    run_engine,
+    run_long_engine,
+)
+from cogs.deck.items import COG_NAME, DeckButton
+from cogs.deck.jobs import Job, JobManager
+from cogs.deck.render import (
+    cancel_view,
+    duel_embed,
+    failed_embed,
+    progress_embed,
+    random_deck_embed,
+    random_deck_file,
+    result_embed,
+    result_files,
+    shows_a_running_job,
+    stopped_by_restart_embed,
+)
+from rules.deck.cards import Keyword, random_deck, read_deck_csv, set_list
+from rules.deck.optimize import OptimizeSettings, Progress, check_work, duel, keywords_without
+from rules.seeds import MAX_SEED, seed_or_new
+
+if TYPE_CHECKING:
+    from bot import ArenaBot
+
+# games of one /deck optimize (iterations x games plus the fresh measurement of the start and final decks):
+# about 12 s of work on 2 cores, a minute with MAX_JOBS sharing them, well inside the 15 minutes for which a
+# job may edit its message through its interaction
+MAX_TOTAL_GAMES = 20_000_000
+MAX_OPTION = 100_000  # iterations or games of one job
+MAX_DUEL_GAMES = 1_000_000
+PROGRESS_INTERVAL = 2.0  # seconds between edits of a job's message
+
+OPPONENT_HELP = "CSV with atk, def (and taunt, trample, distortion, first_strike, copies, cost); default: random"
+
+
+class DeckOptimizer(commands.GroupCog, name=COG_NAME, group_name="deck",
+                    group_description="Deck optimizer: Monte-Carlo deck building, duels, random decks."):
+    def __init__(self, bot: ArenaBot):
+        self.bot = bot
+        self.jobs = JobManager()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(DeckButton)
+        self.jobs.warm_up()
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(DeckButton)
+        await self.jobs.shutdown()
+
+    async def on_component(self, interaction: discord.Interaction, component: DeckButton) -> None:
+        await self.cancel_pressed(interaction, component.item_id)  # Cancel is the only action
+
+    # --- /deck optimize ------------------------------------------------------------------------------
+
+    @app_commands.command(name="optimize", description="Optimize a random deck against an opponent deck, with live progress.")
+    @app_commands.describe(
+        iterations="Iterations: one card swapped per iteration (default 1000)",
+        games="Games per iteration (default 1000); all games of a run, final measurement included, ≤ 20,000,000",
+        seed="Replay a run with its seed (default: a new one)",
+        opponent=OPPONENT_HELP,
+        taunt="Keep Taunt cards in the set list (default yes)",
+        trample="Keep Trample cards in the set list (default yes)",
+        distortion="Keep Distortion cards in the set list (default yes)",
+        first_strike="Keep First Strike cards in the set list (default yes)",
+    )
+    async def optimize_command(
+        self,
+        interaction: discord.Interaction,
+        iterations: app_commands.Range[int, 1, MAX_OPTION] = 1000,
+        games: app_commands.Range[int, 1, MAX_OPTION] = 1000,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+        opponent: discord.Attachment | None = None,
+        taunt: bool = True,
+        trample: bool = True,
+        distortion: bool = True,
+        first_strike: bool = True,
+    ) -> None:
+        with self.jobs.reservation(interaction.user.id):
+            check_work(iterations, games, MAX_TOTAL_GAMES)
+            switched_on = {Keyword.TAUNT: taunt, Keyword.TRAMPLE: trample, Keyword.DISTORTION: distortion,
+                           Keyword.FIRST_STRIKE: first_strike}
+            keywords = keywords_without(k for k, on in switched_on.items() if not on)
+            opponent_deck = None
+            if opponent is not None:
+                (text,) = await read_attachments(interaction, opponent, ephemeral=False)
+                opponent_deck = await run_engine(
+                    self.bot, read_deck_csv, text, markdown_safe(opponent.filename), keywords
+                )
+            settings = OptimizeSettings(iterations, games, seed_or_new(seed), keywords, opponent_deck,
+                                        max_total_games=MAX_TOTAL_GAMES)
+            job = self.jobs.register(interaction.user.id, settings, opponent.filename if opponent else None)
+        try:
+            await self.run_job(interaction, job)
+        finally:
+            self.jobs.finish(job)
+
+    async def run_job(self, interaction: discord.Interaction, job: Job) -> None:
+        """Post the progress message, run the job, and end with its result (or failure)."""
+        requester = interaction.user.display_name
+        if interaction.response.is_done():  # deferred to read the opponent's file
+            await interaction.edit_original_response(embed=progress_embed(job, requester), view=cancel_view(job.id))
+            answer_shown(interaction)
+        else:
+            await interaction.response.send_message(embed=progress_embed(job, requester), view=cancel_view(job.id))
+
+        async def show(_: Progress) -> None:
+            await interaction.edit_original_response(embed=progress_embed(job, requester))
+
+        progress = ProgressMessage(show, what=f"deck job {job.id}", min_interval=PROGRESS_INTERVAL)
+        try:
+            done = await self.jobs.run(job, progress.report)
+        except Exception as exc:
+            await progress.close()
+            await interaction.edit_original_response(embed=failed_embed(job), view=None)
+            await report_error(interaction, exc)
+            return
+        await progress.close()
+        await interaction.edit_original_response(embed=result_embed(job, done), attachments=result_files(done),
+                                                 view=None)
+
+    async def cancel_pressed(self, interaction: discord.Interaction, job_id: str) -> None:
+        job = self.jobs.by_id.get(job_id)
+        if job is None:
+            message = interaction.message
+            if self.jobs.from_earlier_process(job_id) and message is not None and shows_a_running_job(message):
+                # A job of an earlier process that stopped without a word (a crash): say so on its message.
+                await interaction.response.edit_message(embed=stopped_by_restart_embed(message.embeds[0]), view=None)
+                return
+            raise UserError("This optimization is not running any more: it finished, was cancelled, or the bot restarted.")
+        self.jobs.cancel(job, interaction.user.id)
+        await interaction.response.send_message(
+            "⏹️ Cancelling: the run stops after its current iteration and shows the best deck so far.", ephemeral=True
+        )
+
+    # --- /deck duel and /deck random -----------------------------------------------------------------
+
+    @app_commands.command(name="duel", description="Winrate of deck A against deck B, with a 95% interval.")
+    @app_commands.describe(
+        deck_a="Deck A (player 1) as CSV: atk, def, taunt, trample, distortion, first_strike, copies",
+        deck_b="Deck B (player 2) as CSV, same columns",
+        games="Games to play (default 10,000; at most 1,000,000); each deck starts half of them",
+        seed="Replay a duel with its seed (default: a new one)",
+    )
+    async def duel_command(
+        self,
+        interaction: discord.Interaction,
+        deck_a: discord.Attachment,
+        deck_b: discord.Attachment,
+        games: app_commands.Range[int, 1, MAX_DUEL_GAMES] = 10_000,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+    ) -> None:
+        text_a, text_b = await read_attachments(interaction, deck_a, deck_b, ephemeral=False)
+        a = await run_engine(self.bot, read_deck_csv, text_a, markdown_safe(deck_a.filename))
+        b = await run_engine(self.bot, read_deck_csv, text_b, markdown_safe(deck_b.filename))
+        result = await run_long_engine(self.bot, duel, a, b, games, seed_or_new(seed))
+        await interaction.edit_original_response(embed=duel_embed(result, deck_a.filename, deck_b.filename))
+
+    @app_commands.command(name="random", description="A random legal deck (30 cards, at most 2 copies), as a table and CSV.")
+    @app_commands.describe(seed="Get the same deck again with its seed (default: a new one)")
+    async def random_command(
+        self, interaction: discord.Interaction, seed: app_commands.Range[int, 0, MAX_SEED] | None = None
+    ) -> None:
+        seed = seed_or_new(seed)
+        deck = random_deck(set_list(), random.Random(seed))
+        await interaction.response.send_message(embed=random_deck_embed(deck, seed), file=random_deck_file(deck, seed))
