@@ -81,6 +81,9 @@ class Database:
                 raise StorageUnavailable(f"the folder {path.parent} cannot be created ({exc.strerror})") from None
         connection: aiosqlite.Connection | None = None
         try:
+            # Opened once directly first: aiosqlite's worker thread, when its own connect fails, outlives the
+            # event loop and dies with a traceback of its own.
+            sqlite3.connect(path).close()
             connection = await aiosqlite.connect(path, isolation_level=None)
             connection.row_factory = aiosqlite.Row
             await connection.execute("PRAGMA busy_timeout=5000")  # first: the pragmas below may wait for a lock
