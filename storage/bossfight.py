@@ -8,7 +8,7 @@ import aiosqlite
 
 from rules.bossfight.models import Boss, hp_after
 from rules.bossfight.raid import RaidPlayer
-from storage.database import Database, StaleUpdate, required
+from storage.database import Database, StaleUpdate, from_row, required
 
 
 @dataclass(frozen=True)
@@ -78,18 +78,8 @@ class RaidAlreadyLive(Exception):
         self.raid = raid
 
 
-def _raid(row) -> Raid:
-    return Raid(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        boss=Boss.model_validate_json(row["boss_json"]),
-        max_hp=row["max_hp"],
-        hp=row["hp"],
-        status=row["status"],
-        spawned_by=row["spawned_by"],
-        cooldown_seconds=row["cooldown_seconds"],
-    )
+def _raid(row: aiosqlite.Row) -> Raid:
+    return from_row(Raid, row, boss=Boss.model_validate_json(row["boss_json"]))
 
 
 def _player(row: aiosqlite.Row) -> StoredPlayer:

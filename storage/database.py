@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiosqlite
 
@@ -42,6 +44,19 @@ def required(row: aiosqlite.Row | None) -> aiosqlite.Row:
     if row is None:
         raise RuntimeError("the statement returned no row")
     return row
+
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+D = TypeVar("D", bound="DataclassInstance")
+
+
+def from_row(cls: type[D], row: aiosqlite.Row, **converted: Any) -> D:
+    """A dataclass from the row's columns of the same names; `converted` gives the fields stored otherwise
+    (JSON, flags) or named differently."""
+    names = {field.name for field in dataclasses.fields(cls)} - converted.keys()
+    return cls(**{name: row[name] for name in names}, **converted)
 
 
 class StaleUpdate(Exception):
