@@ -76,44 +76,55 @@ def discover_migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Pat
     return found
 
 
-class Database:
-    """Owns the connection. Writes go through `transaction()`, which serializes them across tasks."""
+async def _connect(path: Path, opened: list[aiosqlite.Connection]) -> aiosqlite.Connection:
+    connection = await aiosqlite.connect(path, isolation_level=None)
+    opened.append(connection)
+    connection.row_factory = aiosqlite.Row
+    await connection.execute("PRAGMA busy_timeout=5000")  # first: what follows may wait for a lock
+    await connection.execute("PRAGMA foreign_keys=ON")
+    return connection
 
-    def __init__(self, connection: aiosqlite.Connection, path: Path):
-        self.connection = connection
+
+class Database:
+    """Owns the connections. Writes go through `transaction()`, which serializes them across tasks on the
+    writing connection; `fetch_one` and `fetch_all` read on a second connection, which under WAL sees only
+    committed data, never another task's transaction that may still roll back."""
+
+    def __init__(self, connection: aiosqlite.Connection, reader: aiosqlite.Connection, path: Path):
+        self.connection = connection  # the writer
+        self.reader = reader
         self.path = path
         self._write_lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path | str) -> Database:
-        """Open (creating it and its folder if need be) and migrate; StorageUnavailable, with the connection
+        """Open (creating it and its folder if need be) and migrate; StorageUnavailable, with the connections
         closed, when the file cannot serve as the database."""
         path = Path(path)
-        if str(path) != ":memory:":
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StorageUnavailable(f"the folder {path.parent} cannot be created ({exc.strerror})") from None
-        connection: aiosqlite.Connection | None = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageUnavailable(f"the folder {path.parent} cannot be created ({exc.strerror})") from None
+        opened: list[aiosqlite.Connection] = []
         try:
             # Opened once directly first: aiosqlite's worker thread, when its own connect fails, outlives the
             # event loop and dies with a traceback of its own.
             sqlite3.connect(path).close()
-            connection = await aiosqlite.connect(path, isolation_level=None)
-            connection.row_factory = aiosqlite.Row
-            await connection.execute("PRAGMA busy_timeout=5000")  # first: the pragmas below may wait for a lock
-            await connection.execute("PRAGMA journal_mode=WAL")
-            await connection.execute("PRAGMA foreign_keys=ON")
-            await connection.execute("PRAGMA synchronous=NORMAL")
-            database = cls(connection, path)
+            writer = await _connect(path, opened)
+            await writer.execute("PRAGMA journal_mode=WAL")
+            await writer.execute("PRAGMA synchronous=NORMAL")
+            reader = await _connect(path, opened)
+            await reader.execute("PRAGMA query_only=ON")
+            database = cls(writer, reader, path)
             await database.migrate()
             return database
         except sqlite3.Error as exc:
-            if connection is not None:
+            for connection in opened:
                 await connection.close()  # its worker thread would otherwise keep the process alive
             raise StorageUnavailable(f"{path} cannot be used as Arena's database: {_reason(exc)}") from None
 
     async def close(self) -> None:
+        await self.reader.close()
         await self.connection.close()
 
     async def schema_version(self) -> int:
@@ -145,9 +156,11 @@ class Database:
                 await self.connection.execute("COMMIT")
 
     async def fetch_one(self, sql: str, params: tuple | dict = ()) -> aiosqlite.Row | None:
-        async with self.connection.execute(sql, params) as cursor:
+        """One row of committed data."""
+        async with self.reader.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
     async def fetch_all(self, sql: str, params: tuple | dict = ()) -> list[aiosqlite.Row]:
-        async with self.connection.execute(sql, params) as cursor:
+        """Committed data."""
+        async with self.reader.execute(sql, params) as cursor:
             return list(await cursor.fetchall())

@@ -1,5 +1,7 @@
 """The connection's pragmas, the migrations and the transaction helper, on a real SQLite file."""
 
+import asyncio
+
 import pytest
 
 from storage.database import Database, discover_migrations, required
@@ -48,3 +50,34 @@ def test_migrations_must_be_numbered_without_gaps(tmp_path):
     (tmp_path / "0003_c.sql").write_text("")
     with pytest.raises(RuntimeError, match=r"without gaps, found \[1, 3\]"):
         discover_migrations(tmp_path)
+
+
+async def test_a_read_never_sees_a_write_that_may_still_roll_back(tmp_path):
+    db = await Database.open(tmp_path / "arena.sqlite3")
+    try:
+        inside_transaction = asyncio.Event()
+        read_done = asyncio.Event()
+        seen_during: list[int] = []
+
+        async def write_then_roll_back() -> None:
+            with pytest.raises(RuntimeError):
+                async with db.transaction() as conn:
+                    await conn.execute(
+                        "INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, 2, 'x', 'y')")
+                    inside_transaction.set()
+                    await read_done.wait()  # another task reads while this transaction is open
+                    raise RuntimeError("the move failed after its write")
+
+        async def read_meanwhile() -> None:
+            await inside_transaction.wait()
+            seen_during.append(len(await db.fetch_all("SELECT * FROM bossfight_decks")))
+            read_done.set()
+
+        await asyncio.gather(write_then_roll_back(), read_meanwhile())
+        assert seen_during == [0]
+        assert await db.fetch_all("SELECT * FROM bossfight_decks") == []
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, 2, 'x', 'y')")
+        assert len(await db.fetch_all("SELECT * FROM bossfight_decks")) == 1  # a committed write is read at once
+    finally:
+        await db.close()
