@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -249,6 +250,7 @@ class FakeDiscord(AsyncWebhookAdapter):
         self.cdn: dict[str, bytes] = {}
         self.clicked_message: dict[int, int] = {}  # component interaction id -> the message clicked
         self.answered: set[str] = set()  # tokens of the interactions that got their one response
+        self.answered_at: dict[str, float] = {}  # token -> time.perf_counter() of that response (benchmarks)
         self.thinking: set[str] = set()  # tokens whose deferred placeholder awaits its first followup or edit
         self.option_types: dict[str, int] = {}  # autocomplete token -> the focused option's type
         # What Discord would refuse or show differently: each fails the test when the bot settles.
@@ -270,6 +272,7 @@ class FakeDiscord(AsyncWebhookAdapter):
                 raise self.refuse(discord_error(400, 40060, "Interaction has already been acknowledged."))
             result = self._callback(route.webhook_id, token, payload, sent_files)
             self.answered.add(token)
+            self.answered_at[token] = time.perf_counter()
             return result
         if method == "POST":  # followup
             if token in self.thinking:
@@ -439,6 +442,7 @@ class Harness:
         self.alice = User(800000000000000002, "Alice")
         self.bob = User(800000000000000003, "Bob")
         self._awaiting_answer: list[str] = []  # tokens of dispatched interactions, checked when the bot settles
+        self.last_token = ""
 
     async def restart(self) -> Harness:
         """A new bot on the same SQLite file and the same Discord, as after a restart of the process."""
@@ -571,6 +575,7 @@ class Harness:
         before_ids = set(self.fake.messages)
         before_tasks = asyncio.all_tasks()
         self._awaiting_answer.append(payload["token"])
+        self.last_token = payload["token"]  # the interaction just sent, for benchmarks timing its answer
         token = async_context.set(self.fake)
         try:
             self.bot._connection.parse_interaction_create(cast(Any, payload))  # the gateway's JSON, as built here
