@@ -94,8 +94,8 @@ async def click_times(folder: Path, clicks: int) -> list[float]:
             sent = time.perf_counter()
             await h.click(board, "My hand", h.bob, wait=False)
             token = h.last_token
-            while token not in fake.answered_at:  # polled: the harness has no event for one answer
-                await asyncio.sleep(0.0005)  # noqa: ASYNC110
+            while token not in fake.answered_at:  # noqa: ASYNC110  # polled: the harness has no event per answer
+                await asyncio.sleep(0.0005)
             times.append(fake.answered_at[token] - sent)
         return times
     finally:
