@@ -37,8 +37,10 @@ def main() -> int:
     print("deck optimizer benchmark")
     with tempfile.TemporaryDirectory() as empty_cache:
         cold, warm = startup_seconds(empty_cache), startup_seconds(empty_cache)
-    print(f"  kernels ready in a fresh process: {cold:.2f} s with an empty cache (compiling), "
-          f"{warm:.2f} s in the next process (loading the cache)")
+    print(
+        f"  kernels ready in a fresh process: {cold:.2f} s with an empty cache (compiling), "
+        f"{warm:.2f} s in the next process (loading the cache)"
+    )
 
     import numba
 

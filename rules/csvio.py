@@ -152,7 +152,7 @@ def read_csv(
         raise RuleInputError(InputProblem(f"has {len(data)} rows; the limit is {max_rows}", file))
     rows: list[CsvRow] = []
     for line, values in data:
-        if len(values) > len(headers) and any(v.strip() for v in values[len(headers):]):
+        if len(values) > len(headers) and any(v.strip() for v in values[len(headers) :]):
             raise RuleInputError(
                 InputProblem(f"has {len(values)} cells but the header has {len(headers)} columns", file, line)
             )

@@ -221,6 +221,4 @@ class BossfightRepository:
             "WHERE a.raid_id = ? GROUP BY a.user_id ORDER BY damage DESC, min(a.id)",
             (raid_id,),
         )
-        return [
-            DamageTotal(r["user_id"], r["damage"], r["attacks"], r["taken"], bool(r["knocked_out"])) for r in rows
-        ]
+        return [DamageTotal(r["user_id"], r["damage"], r["attacks"], r["taken"], bool(r["knocked_out"])) for r in rows]

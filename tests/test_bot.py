@@ -13,7 +13,12 @@ ROOT = Path(__file__).resolve().parents[1]
 def run_bot(tmp_path, **env):
     clean = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID"}}
     return subprocess.run(
-        [sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=clean | env, capture_output=True, text=True, timeout=60
+        [sys.executable, str(ROOT / "bot.py")],
+        cwd=tmp_path,
+        env=clean | env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 

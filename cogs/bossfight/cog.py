@@ -64,14 +64,23 @@ BOSS_COLUMNS_HELP = "CSV: name, level, element, health, then physical_ and magic
 
 
 @app_commands.guild_only()
-class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Raid bosses: spawn one, attack it with your token deck."):
+class Bossfight(
+    commands.GroupCog,
+    group_name="bossfight",
+    group_description="Raid bosses: spawn one, attack it with your token deck.",
+):
     deck = app_commands.Group(name="deck", description="Your saved token deck in this server.")
 
     def __init__(self, bot: ArenaBot):
         self.bot = bot
         self.repo = BossfightRepository(bot.db)
         self.bosses = UploadedRoster(
-            bot, bot.db, load=Boss.model_validate_json, builtin=lambda: BUILTIN_BOSSES, parse=parse_bosses, limit=MAX_GUILD_BOSSES,
+            bot,
+            bot.db,
+            load=Boss.model_validate_json,
+            builtin=lambda: BUILTIN_BOSSES,
+            parse=parse_bosses,
+            limit=MAX_GUILD_BOSSES,
             words=RosterWords("boss", "bosses", "roster", "/bossfight roster", "/bossfight remove"),
         )
 
@@ -109,8 +118,10 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
             description=lines_within([describe_boss(b) for b in bosses], EmbedLimits.DESCRIPTION),
             color=COLOR_INFO,
         )
-        embed.set_footer(text="GMs: /bossfight spawn to start a raid, /bossfight upload to add bosses, "
-                              "/bossfight remove to take uploaded ones out.")
+        embed.set_footer(
+            text="GMs: /bossfight spawn to start a raid, /bossfight upload to add bosses, "
+            "/bossfight remove to take uploaded ones out."
+        )
         await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
 
     @app_commands.command(name="upload", description="GM: add bosses to this server's roster, or replace them by name.")
@@ -152,7 +163,11 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         chosen = await self.bosses.find(guild_id(interaction), boss)
         try:
             raid = await self.repo.spawn(
-                guild_id(interaction), channel_id(interaction), chosen, interaction.user.id, replace=replace,
+                guild_id(interaction),
+                channel_id(interaction),
+                chosen,
+                interaction.user.id,
+                replace=replace,
                 cooldown_seconds=cooldown,
             )
         except RaidAlreadyLive as live:
@@ -173,7 +188,9 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         await interaction.response.send_message(embed=fit_embed(embed))
 
     @app_commands.command(name="attack", description="Attack this channel's boss with your deck.")
-    @app_commands.describe(deck="A deck CSV to attack with (default: your saved deck; /bossfight deck save lists the columns)")
+    @app_commands.describe(
+        deck="A deck CSV to attack with (default: your saved deck; /bossfight deck save lists the columns)"
+    )
     async def attack(self, interaction: discord.Interaction, deck: discord.Attachment | None = None) -> None:
         raid = await self.repo.live_raid(channel_id(interaction))
         if raid is None:
@@ -184,7 +201,9 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         await defer_thinking(interaction, ephemeral=False)
         parsed = await self.parse_deck_from(source)
         for _ in range(ATTACK_ATTEMPTS):
-            result = await run_engine(self.bot, calculate_attack, raid.boss, parsed, raid.hp, player.standing.damage_taken)
+            result = await run_engine(
+                self.bot, calculate_attack, raid.boss, parsed, raid.hp, player.standing.damage_taken
+            )
             update = PlayerUpdate(result.damage_to_deck, result.deck_hp_after, not result.deck_survives, now)
             try:
                 record = await self.repo.record_attack(raid.id, user, player, result.damage_to_boss, update)
@@ -238,7 +257,8 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
         totals = await self.repo.leaderboard(raid.id)
         embed = discord.Embed(
             title=f"🏆 {markdown_safe(raid.boss.name)} has fallen!",
-            description="**Damage leaderboard**\n" + lines_within(leaderboard_lines(totals), EmbedLimits.DESCRIPTION - 30),
+            description="**Damage leaderboard**\n"
+            + lines_within(leaderboard_lines(totals), EmbedLimits.DESCRIPTION - 30),
             color=COLOR_VICTORY,
         )
         embed.set_footer(text="The raid is archived. A GM can spawn the next boss with /bossfight spawn.")
@@ -320,8 +340,9 @@ class Bossfight(commands.GroupCog, group_name="bossfight", group_description="Ra
             description=lines_within(lines, EmbedLimits.DESCRIPTION),
             color=COLOR_INFO,
         )
-        embed.set_footer(text=f"{len(parsed.tokens)} tokens, {num(parsed.health)} health; saved {saved.saved_at[:16]} UTC")
+        embed.set_footer(
+            text=f"{len(parsed.tokens)} tokens, {num(parsed.health)} health; saved {saved.saved_at[:16]} UTC"
+        )
         await interaction.followup.send(
             embed=fit_embed(embed), file=text_file(saved.file_name, saved.csv_text), ephemeral=True
         )
-

@@ -53,8 +53,11 @@ def token_table(result: AttackBreakdown) -> str:
 def breakdown_fields(embed: discord.Embed, result: AttackBreakdown) -> None:
     boss = result.boss
     mod = format_modifier
-    embed.add_field(name="Damage per token (modifiers: boss takes phys / mag / elem, you take elem)",
-                    value=token_table(result), inline=False)
+    embed.add_field(
+        name="Damage per token (modifiers: boss takes phys / mag / elem, you take elem)",
+        value=token_table(result),
+        inline=False,
+    )
     embed.add_field(
         name="Stacked modifiers of your deck",
         value=f"physical ×{mod(result.deck_physical_modifier)} · magical ×{mod(result.deck_magical_modifier)} · "

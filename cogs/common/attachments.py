@@ -17,7 +17,9 @@ async def read_text_attachment(attachment: discord.Attachment, *, limit: int = M
     try:
         data = await attachment.read()
     except discord.HTTPException as exc:
-        raise UserError(f"{name} could not be downloaded from Discord ({exc.status}); try attaching it again.") from None
+        raise UserError(
+            f"{name} could not be downloaded from Discord ({exc.status}); try attaching it again."
+        ) from None
     if len(data) > limit:  # the declared size can lie
         raise UserError(f"{name} is {len(data) / 1024:.0f} KiB; the limit is {limit // 1024} KiB.")
     try:

@@ -37,7 +37,9 @@ def component_template(game: str, actions: Iterable[str], *, ids: str = NUMERIC_
 
 def stale(what: str) -> UserError:
     """The one refusal of a click on components drawn for an earlier moment of `what` (a match, a fight ...)."""
-    return UserError(f"These buttons are from an earlier moment of this {what}, so nothing was changed. Use the latest ones.")
+    return UserError(
+        f"These buttons are from an earlier moment of this {what}, so nothing was changed. Use the latest ones."
+    )
 
 
 def running_cog(interaction: discord.Interaction, cog_name: str, game_title: str) -> Any:
@@ -81,11 +83,29 @@ class GameButton(_GameComponent[discord.ui.Button], discord.ui.DynamicItem[disco
         self._parse()
 
     @classmethod
-    def make(cls, game: str, item_id: int | str, version: int, action: str, *, label: str | None = None,
-             style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
-             disabled: bool = False, row: int | None = None):
-        return cls(discord.ui.Button(label=label, style=style, emoji=emoji, disabled=disabled,
-                                     custom_id=custom_id(game, item_id, version, action)), row=row)
+    def make(
+        cls,
+        game: str,
+        item_id: int | str,
+        version: int,
+        action: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ):
+        return cls(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                emoji=emoji,
+                disabled=disabled,
+                custom_id=custom_id(game, item_id, version, action),
+            ),
+            row=row,
+        )
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]):
@@ -100,10 +120,27 @@ class GameSelect(_GameComponent[discord.ui.Select], discord.ui.DynamicItem[disco
         self._parse()
 
     @classmethod
-    def make(cls, game: str, item_id: int | str, version: int, action: str, options: list[discord.SelectOption], *,
-             placeholder: str | None = None, row: int | None = None):
-        return cls(discord.ui.Select(custom_id=custom_id(game, item_id, version, action), options=options,
-                                     placeholder=placeholder, min_values=1, max_values=1), row=row)
+    def make(
+        cls,
+        game: str,
+        item_id: int | str,
+        version: int,
+        action: str,
+        options: list[discord.SelectOption],
+        *,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ):
+        return cls(
+            discord.ui.Select(
+                custom_id=custom_id(game, item_id, version, action),
+                options=options,
+                placeholder=placeholder,
+                min_values=1,
+                max_values=1,
+            ),
+            row=row,
+        )
 
     @property
     def values(self) -> list[str]:

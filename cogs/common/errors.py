@@ -83,12 +83,17 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     original = getattr(error, "original", error)
     log.error(
         "error %s in interaction %s (user %s, guild %s, data %s)",
-        error_id, interaction.id, interaction.user.id if interaction.user else None,
-        interaction.guild_id, interaction.data, exc_info=original,
+        error_id,
+        interaction.id,
+        interaction.user.id if interaction.user else None,
+        interaction.guild_id,
+        interaction.data,
+        exc_info=original,
     )
     await _send_ephemeral(
-        interaction, f"⚠️ Something went wrong on our side (error id `{error_id}`). If it keeps happening, give the "
-        "bot's owner this id."
+        interaction,
+        f"⚠️ Something went wrong on our side (error id `{error_id}`). If it keeps happening, give the "
+        "bot's owner this id.",
     )
 
 

@@ -26,7 +26,6 @@ NAME_LIMIT = 100  # what Discord shows of an autocomplete choice
 MAX_CHOICES = 25
 
 
-
 class RosterEntry(Named, Stored, Protocol):
     """A boss, a monster: named, and stored as JSON."""
 
@@ -74,7 +73,11 @@ class UploadedRoster(Generic[E]):
         try:
             return find(await self.book(guild_id), name, kind=self.words.kind)
         except NotInRoster as missing:
-            hint = f" Did you mean {', '.join(markdown_safe(s) for s in missing.suggestions)}?" if missing.suggestions else ""
+            hint = (
+                f" Did you mean {', '.join(markdown_safe(s) for s in missing.suggestions)}?"
+                if missing.suggestions
+                else ""
+            )
             raise UserError(
                 f"There is no {self.words.kind} called '{markdown_safe(name, NAME_LIMIT)}' in this server's "
                 f"{self.words.roster}.{hint} `{self.words.list_command}` lists them."

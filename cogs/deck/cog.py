@@ -56,8 +56,12 @@ PROGRESS_INTERVAL = 2.0  # seconds between edits of a job's message
 OPPONENT_HELP = "CSV with atk, def (and taunt, trample, distortion, first_strike, copies, cost); default: random"
 
 
-class DeckOptimizer(commands.GroupCog, name=COG_NAME, group_name="deck",
-                    group_description="Deck optimizer: Monte-Carlo deck building, duels, random decks."):
+class DeckOptimizer(
+    commands.GroupCog,
+    name=COG_NAME,
+    group_name="deck",
+    group_description="Deck optimizer: Monte-Carlo deck building, duels, random decks.",
+):
     def __init__(self, bot: ArenaBot):
         self.bot = bot
         self.jobs = JobManager()
@@ -75,7 +79,9 @@ class DeckOptimizer(commands.GroupCog, name=COG_NAME, group_name="deck",
 
     # --- /deck optimize ------------------------------------------------------------------------------
 
-    @app_commands.command(name="optimize", description="Optimize a random deck against an opponent deck, with live progress.")
+    @app_commands.command(
+        name="optimize", description="Optimize a random deck against an opponent deck, with live progress."
+    )
     @app_commands.describe(
         iterations="Iterations: one card swapped per iteration (default 1000)",
         games="Games per iteration (default 1000); all games of a run, final measurement included, ≤ 20,000,000",
@@ -100,8 +106,12 @@ class DeckOptimizer(commands.GroupCog, name=COG_NAME, group_name="deck",
     ) -> None:
         with self.jobs.reservation(interaction.user.id):
             check_work(iterations, games, MAX_TOTAL_GAMES)
-            switched_on = {Keyword.TAUNT: taunt, Keyword.TRAMPLE: trample, Keyword.DISTORTION: distortion,
-                           Keyword.FIRST_STRIKE: first_strike}
+            switched_on = {
+                Keyword.TAUNT: taunt,
+                Keyword.TRAMPLE: trample,
+                Keyword.DISTORTION: distortion,
+                Keyword.FIRST_STRIKE: first_strike,
+            }
             keywords = keywords_without(k for k, on in switched_on.items() if not on)
             opponent_deck = None
             if opponent is not None:
@@ -109,8 +119,9 @@ class DeckOptimizer(commands.GroupCog, name=COG_NAME, group_name="deck",
                 opponent_deck = await run_engine(
                     self.bot, read_deck_csv, text, markdown_safe(opponent.filename), keywords
                 )
-            settings = OptimizeSettings(iterations, games, seed_or_new(seed), keywords, opponent_deck,
-                                        max_total_games=MAX_TOTAL_GAMES)
+            settings = OptimizeSettings(
+                iterations, games, seed_or_new(seed), keywords, opponent_deck, max_total_games=MAX_TOTAL_GAMES
+            )
             job = self.jobs.register(interaction.user.id, settings, opponent.filename if opponent else None)
         try:
             await self.run_job(interaction, job)
@@ -138,8 +149,9 @@ class DeckOptimizer(commands.GroupCog, name=COG_NAME, group_name="deck",
             await report_error(interaction, exc)
             return
         await progress.close()
-        await interaction.edit_original_response(embed=result_embed(job, done), attachments=result_files(done),
-                                                 view=None)
+        await interaction.edit_original_response(
+            embed=result_embed(job, done), attachments=result_files(done), view=None
+        )
 
     async def cancel_pressed(self, interaction: discord.Interaction, job_id: str) -> None:
         job = self.jobs.by_id.get(job_id)
@@ -149,7 +161,9 @@ class DeckOptimizer(commands.GroupCog, name=COG_NAME, group_name="deck",
                 # A job of an earlier process that stopped without a word (a crash): say so on its message.
                 await interaction.response.edit_message(embed=stopped_by_restart_embed(message.embeds[0]), view=None)
                 return
-            raise UserError("This optimization is not running any more: it finished, was cancelled, or the bot restarted.")
+            raise UserError(
+                "This optimization is not running any more: it finished, was cancelled, or the bot restarted."
+            )
         self.jobs.cancel(job, interaction.user.id)
         await interaction.response.send_message(
             "⏹️ Cancelling: the run stops after its current iteration and shows the best deck so far.", ephemeral=True
@@ -178,7 +192,9 @@ class DeckOptimizer(commands.GroupCog, name=COG_NAME, group_name="deck",
         result = await run_long_engine(self.bot, duel, a, b, games, seed_or_new(seed))
         await interaction.edit_original_response(embed=duel_embed(result, deck_a.filename, deck_b.filename))
 
-    @app_commands.command(name="random", description="A random legal deck (30 cards, at most 2 copies), as a table and CSV.")
+    @app_commands.command(
+        name="random", description="A random legal deck (30 cards, at most 2 copies), as a table and CSV."
+    )
     @app_commands.describe(seed="Get the same deck again with its seed (default: a new one)")
     async def random_command(
         self, interaction: discord.Interaction, seed: app_commands.Range[int, 0, MAX_SEED] | None = None

@@ -64,16 +64,23 @@ def progress_embed(job: Job, requester: str) -> discord.Embed:
     if p is None:
         text = f"{progress_bar(0)}\nstarting…"
     else:
-        text = (f"{progress_bar(p.fraction)}\niteration {p.iteration:,}/{p.iterations:,} · "
-                f"best measurement so far **{percent(p.best_winrate)}** (start {percent(p.start_winrate)}) · "
-                f"{plural(p.accepted, 'swap')} kept")
+        text = (
+            f"{progress_bar(p.fraction)}\niteration {p.iteration:,}/{p.iterations:,} · "
+            f"best measurement so far **{percent(p.best_winrate)}** (start {percent(p.start_winrate)}) · "
+            f"{plural(p.accepted, 'swap')} kept"
+        )
         if p.measuring:
-            text += (f"\nmeasuring the start and final decks afresh over "
-                     f"{fresh_games(job.settings.games):,} new games each…")
+            text += (
+                f"\nmeasuring the start and final decks afresh over {fresh_games(job.settings.games):,} new games each…"
+            )
     embed = discord.Embed(title=RUNNING_TITLE, description=text, color=COLOR_INFO)
     embed.add_field(name="Run", value=run_text(job), inline=False)
-    embed.set_footer(text=seed_footer(job.settings.seed, f"Requested by {markdown_safe(requester)}; only they can "
-                                      "cancel it. If the bot restarts, this run stops."))
+    embed.set_footer(
+        text=seed_footer(
+            job.settings.seed,
+            f"Requested by {markdown_safe(requester)}; only they can cancel it. If the bot restarts, this run stops.",
+        )
+    )
     return fit_embed(embed)
 
 
@@ -124,8 +131,11 @@ def result_embed(job: Job, done: JobResult) -> discord.Embed:
     gain = fresh.final.winrate - fresh.start.winrate
     if result.cancelled:
         iterations = f"{result.iterations_done:,}/{s.iterations:,} iterations"
-        title = (f"⏹️ Optimization stopped after {iterations}: the bot is restarting" if job.stopped_by_shutdown
-                 else f"⏹️ Optimization cancelled after {iterations}")
+        title = (
+            f"⏹️ Optimization stopped after {iterations}: the bot is restarting"
+            if job.stopped_by_shutdown
+            else f"⏹️ Optimization cancelled after {iterations}"
+        )
         color = COLOR_DEFEAT
     else:
         title = f"🃏 Deck optimized: {percent(fresh.start.winrate)} → {percent(fresh.final.winrate)}"
@@ -148,8 +158,13 @@ def result_embed(job: Job, done: JobResult) -> discord.Embed:
         inline=False,
     )
     embed.set_image(url=f"attachment://{chart_name(s.seed)}")
-    embed.set_footer(text=seed_footer(s.seed, "Files: the best deck and the opponent as CSV; the chart of the best "
-                                      "measurement so far per iteration and the fresh measurements as PNG."))
+    embed.set_footer(
+        text=seed_footer(
+            s.seed,
+            "Files: the best deck and the opponent as CSV; the chart of the best "
+            "measurement so far per iteration and the fresh measurements as PNG.",
+        )
+    )
     return fit_embed(embed)
 
 
@@ -172,8 +187,10 @@ def duel_embed(result: DuelResult, file_a: str, file_b: str) -> discord.Embed:
     a, b = markdown_safe(file_a), markdown_safe(file_b)
     embed = discord.Embed(
         title=f"⚔️ {a} vs {b}: {100 * s.winrate:.2f}%",
-        description=(f"Deck A won **{s.wins:,}** of {plural(s.games, 'game')}, lost {s.losses:,}, tied {s.ties:,} "
-                     f"(a tie counts as a loss).\n95% interval: **{100 * low:.2f}% – {100 * high:.2f}%**"),
+        description=(
+            f"Deck A won **{s.wins:,}** of {plural(s.games, 'game')}, lost {s.losses:,}, tied {s.ties:,} "
+            f"(a tie counts as a loss).\n95% interval: **{100 * low:.2f}% – {100 * high:.2f}%**"
+        ),
         color=COLOR_INFO,
     )
     embed.add_field(name=f"Deck A: {a}", value=f"mean cost {result.deck_a.mean_cost():.2f}", inline=True)
@@ -184,8 +201,11 @@ def duel_embed(result: DuelResult, file_a: str, file_b: str) -> discord.Embed:
 
 def random_deck_embed(deck: Deck, seed: int) -> discord.Embed:
     embed = discord.Embed(title="🎲 Random deck", description=deck_table(deck), color=COLOR_INFO)
-    embed.set_footer(text=seed_footer(seed, f"30 cards, mean cost {deck.mean_cost():.2f}. Use the CSV with /deck "
-                                      "duel or as an opponent."))
+    embed.set_footer(
+        text=seed_footer(
+            seed, f"30 cards, mean cost {deck.mean_cost():.2f}. Use the CSV with /deck duel or as an opponent."
+        )
+    )
     return fit_embed(embed)
 
 

@@ -34,7 +34,11 @@ def duration_text(seconds: float) -> str:
     total = math.ceil(seconds)
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [f"{hours} h" if hours else "", f"{minutes} min" if minutes else "", f"{secs} s" if secs or not total else ""]
+    parts = [
+        f"{hours} h" if hours else "",
+        f"{minutes} min" if minutes else "",
+        f"{secs} s" if secs or not total else "",
+    ]
     return " ".join(part for part in parts if part)
 
 

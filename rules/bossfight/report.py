@@ -55,12 +55,33 @@ def format_breakdown(result: AttackBreakdown) -> str:
         "(a mod is 0.5 where the boss resists and the token does not penetrate; elem is the boss's element",
         " modifier against the token's element)",
         *table(
-            ["token", "element", "health", "physical", "pen", "phys mod", "magical", "pen", "mag mod", "elem mod",
-             "dealt"],
             [
-                [t.name, t.element, num(t.health), num(t.physical_damage), yes_no(t.physical_penetration),
-                 mod(t.boss_physical_modifier), num(t.magical_damage), yes_no(t.magical_penetration),
-                 mod(t.boss_magical_modifier), mod(t.boss_element_modifier), num(t.damage_dealt)]
+                "token",
+                "element",
+                "health",
+                "physical",
+                "pen",
+                "phys mod",
+                "magical",
+                "pen",
+                "mag mod",
+                "elem mod",
+                "dealt",
+            ],
+            [
+                [
+                    t.name,
+                    t.element,
+                    num(t.health),
+                    num(t.physical_damage),
+                    yes_no(t.physical_penetration),
+                    mod(t.boss_physical_modifier),
+                    num(t.magical_damage),
+                    yes_no(t.magical_penetration),
+                    mod(t.boss_magical_modifier),
+                    mod(t.boss_element_modifier),
+                    num(t.damage_dealt),
+                ]
                 for t in result.tokens
             ],
         ),
@@ -72,8 +93,15 @@ def format_breakdown(result: AttackBreakdown) -> str:
         *table(
             ["token", "trait", "phys res", "phys mod", "mag res", "mag mod", "elem mod"],
             [
-                [t.token, t.trait, yes_no(t.physical_resistance), mod(t.physical), yes_no(t.magical_resistance),
-                 mod(t.magical), mod(t.element)]
+                [
+                    t.token,
+                    t.trait,
+                    yes_no(t.physical_resistance),
+                    mod(t.physical),
+                    yes_no(t.magical_resistance),
+                    mod(t.magical),
+                    mod(t.element),
+                ]
                 for t in result.traits
             ],
         ),

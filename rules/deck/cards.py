@@ -181,9 +181,7 @@ MAX_DECK_ROWS = 200  # a legal deck needs at most 30 rows; more is refused befor
 def read_deck_csv(text: str, file: str, keywords: Iterable[Keyword] = ALL_KEYWORDS) -> Deck:
     """Parse and validate a deck; every problem names the file, the row and, where there is one, the column."""
     enabled = frozenset(keywords)
-    table = read_csv(
-        text, file, required=DECK_COLUMNS_REQUIRED, optional=DECK_COLUMNS_OPTIONAL, max_rows=MAX_DECK_ROWS
-    )
+    table = read_csv(text, file, required=DECK_COLUMNS_REQUIRED, optional=DECK_COLUMNS_OPTIONAL, max_rows=MAX_DECK_ROWS)
     counts: Counter[Card] = Counter()
     for row in table.rows:
         card = _read_card(row, enabled)
@@ -210,9 +208,7 @@ def _read_card(row: CsvRow, enabled: frozenset[Keyword]) -> Card:
             raise row.problem(keyword.column, f"{keyword.title} is switched off for this run")
     card = Card(atk, defense, **flags)
     if not MIN_COST <= card.cost <= MAX_COST:
-        raise row.problem(
-            None, f"{card.label} costs {card.cost}; the set list has costs {MIN_COST} to {MAX_COST}"
-        )
+        raise row.problem(None, f"{card.label} costs {card.cost}; the set list has costs {MIN_COST} to {MAX_COST}")
     written_cost = row.text("cost")
     if written_cost:
         cost = row.number("cost", integer=True)

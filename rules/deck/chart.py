@@ -19,8 +19,10 @@ if TYPE_CHECKING:
 
 def measured_label(name: str, score: Score) -> str:
     low, high = score.interval
-    return (f"{name}, {score.games:,} new games: {100 * score.winrate:.1f}% "
-            f"(95% interval {100 * low:.1f}–{100 * high:.1f}%)")
+    return (
+        f"{name}, {score.games:,} new games: {100 * score.winrate:.1f}% "
+        f"(95% interval {100 * low:.1f}–{100 * high:.1f}%)"
+    )
 
 
 def winrate_figure(result: OptimizeResult, title: str) -> Figure:
@@ -35,15 +37,28 @@ def winrate_figure(result: OptimizeResult, title: str) -> Figure:
     axes = figure.add_subplot()
     xs = range(len(result.curve) + 1)
     ys = [100 * result.start_winrate, *(100 * w for w in result.curve)]
-    axes.step(xs, ys, where="post", color="#2b7bb9", linewidth=1.8,  # pyright: ignore[reportUnknownMemberType]
-              label=f"best measurement so far ({plural(result.settings.games, 'game')} each)")
+    axes.step(  # pyright: ignore[reportUnknownMemberType]
+        xs,
+        ys,
+        where="post",
+        color="#2b7bb9",
+        linewidth=1.8,
+        label=f"best measurement so far ({plural(result.settings.games, 'game')} each)",
+    )
     shown = list(ys)
-    for name, score, color in (("start deck", result.fresh.start, "#999999"),
-                               ("final deck", result.fresh.final, "#2e9e4f")):
+    for name, score, color in (
+        ("start deck", result.fresh.start, "#999999"),
+        ("final deck", result.fresh.final, "#2e9e4f"),
+    ):
         low, high = score.interval
         axes.axhspan(100 * low, 100 * high, color=color, alpha=0.2, linewidth=0)  # pyright: ignore[reportUnknownMemberType]
-        axes.axhline(100 * score.winrate, color=color, linestyle="--", linewidth=1.2,  # pyright: ignore[reportUnknownMemberType]
-                     label=measured_label(name, score))
+        axes.axhline(  # pyright: ignore[reportUnknownMemberType]
+            100 * score.winrate,
+            color=color,
+            linestyle="--",
+            linewidth=1.2,
+            label=measured_label(name, score),
+        )
         shown += [100 * low, 100 * high]
     axes.set_xlabel("iteration")  # pyright: ignore[reportUnknownMemberType]
     axes.set_ylabel("winrate of player 1 (%)")  # pyright: ignore[reportUnknownMemberType]

@@ -41,7 +41,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     opt.add_argument("--opponent", type=Path, help="opponent deck CSV (default: a random deck from the seed)")
     for keyword in Keyword:
         opt.add_argument(
-            f"--no-{keyword.column.replace('_', '-')}", dest=f"no_{keyword.column}", action="store_true",
+            f"--no-{keyword.column.replace('_', '-')}",
+            dest=f"no_{keyword.column}",
+            action="store_true",
             help=f"switch {keyword.title} off (its cards leave the set list)",
         )
     opt.add_argument("--out", type=Path, default=Path("out"), help="folder for the deck CSV and chart PNG")
@@ -96,8 +98,10 @@ class ProgressBar:
         self.last = now
         filled = round(30 * p.fraction)
         stage = "  measuring the start and final decks afresh" if p.measuring and not done else ""
-        line = (f"[{'#' * filled}{'-' * (30 - filled)}] {p.iteration}/{p.iterations}"
-                f"  best {100 * p.best_winrate:.1f}% (start {100 * p.start_winrate:.1f}%){stage}")
+        line = (
+            f"[{'#' * filled}{'-' * (30 - filled)}] {p.iteration}/{p.iterations}"
+            f"  best {100 * p.best_winrate:.1f}% (start {100 * p.start_winrate:.1f}%){stage}"
+        )
         self.width = max(self.width, len(line))
         sys.stderr.write("\r" + line.ljust(self.width))
         if done:
@@ -131,10 +135,14 @@ def run_optimize(args: argparse.Namespace) -> int:
         f"the start and final decks afresh: {result.games_played:,} games in {elapsed:.2f} s "
         f"({result.games_played / elapsed:,.0f} games/s)"
     )
-    print(f"winrate measured afresh: start {measured(fresh.start)} -> final {measured(fresh.final)}"
-          f" ({plural(len(result.accepted), 'swap')} kept)")
-    print(f"best measurement during the run: {100 * result.best_winrate:.1f}% over {plural(settings.games, 'game')}"
-          " (the chart's curve; the best of many noisy measurements, so biased high)")
+    print(
+        f"winrate measured afresh: start {measured(fresh.start)} -> final {measured(fresh.final)}"
+        f" ({plural(len(result.accepted), 'swap')} kept)"
+    )
+    print(
+        f"best measurement during the run: {100 * result.best_winrate:.1f}% over {plural(settings.games, 'game')}"
+        " (the chart's curve; the best of many noisy measurements, so biased high)"
+    )
     print(result.best.compact())
     print(f"wrote {deck_path}, {opponent_path}, {chart_path}")
     return 0

@@ -235,13 +235,35 @@ def _play_game(deck_1, deck_2, player_1_starts, state, lib, hand, board, hp):
         for half in range(2):
             if (half == 0) == player_1_starts:
                 state, lib_1, hand_1, board_1, board_2, life_2 = _turn(
-                    0, 1, round_number, state, lib, hand, board, hp,
-                    lib_1, hand_1, board_1, board_2, life_2,
+                    0,
+                    1,
+                    round_number,
+                    state,
+                    lib,
+                    hand,
+                    board,
+                    hp,
+                    lib_1,
+                    hand_1,
+                    board_1,
+                    board_2,
+                    life_2,
                 )
             else:
                 state, lib_2, hand_2, board_2, board_1, life_1 = _turn(
-                    1, 0, round_number, state, lib, hand, board, hp,
-                    lib_2, hand_2, board_2, board_1, life_1,
+                    1,
+                    0,
+                    round_number,
+                    state,
+                    lib,
+                    hand,
+                    board,
+                    hp,
+                    lib_2,
+                    hand_2,
+                    board_2,
+                    board_1,
+                    life_1,
                 )
         if (life_1 > 0) != (life_2 > 0):
             return (PLAYER_1 if life_1 > 0 else PLAYER_2), round_number, state, life_1, life_2
@@ -322,8 +344,9 @@ def batch_results(deck_1: np.ndarray, deck_2: np.ndarray, games: int, seed: int)
     return int(wins_1), int(wins_2), int(ties)
 
 
-def single_game(deck_1: Sequence[Card], deck_2: Sequence[Card], player_1_starts: bool,
-                state: int) -> tuple[int, int, int, int]:
+def single_game(
+    deck_1: Sequence[Card], deck_2: Sequence[Card], player_1_starts: bool, state: int
+) -> tuple[int, int, int, int]:
     """One fast-path game from a raw SplitMix64 state: (outcome, rounds, life 1, life 2)."""
     outcome, rounds, life_1, life_2 = _single_game(
         encode_deck(deck_1), encode_deck(deck_2), bool(player_1_starts), np.uint64(state)

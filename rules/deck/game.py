@@ -238,7 +238,9 @@ def play_game(deck_1: Sequence[Card], deck_2: Sequence[Card], player_1_starts: b
     return GameResult(TIE, MAX_ROUNDS, (players[0].life, players[1].life), tuple(events))
 
 
-def reference_results(deck_1: Sequence[Card], deck_2: Sequence[Card], games: int, rng: random.Random) -> tuple[int, int, int]:
+def reference_results(
+    deck_1: Sequence[Card], deck_2: Sequence[Card], games: int, rng: random.Random
+) -> tuple[int, int, int]:
     """(player 1 wins, player 2 wins, ties) over `games` games; player 1 starts the even-numbered ones."""
     counts = [0, 0, 0]
     for index in range(games):

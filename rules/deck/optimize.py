@@ -245,8 +245,18 @@ def optimize(
 
     def report(games_done: int, games_total: int, measuring: bool = False) -> None:
         if progress is not None:
-            progress(Progress(len(curve), settings.iterations, start_winrate, best_wins / settings.games,
-                              len(accepted), games_done, games_total, measuring))
+            progress(
+                Progress(
+                    len(curve),
+                    settings.iterations,
+                    start_winrate,
+                    best_wins / settings.games,
+                    len(accepted),
+                    games_done,
+                    games_total,
+                    measuring,
+                )
+            )
 
     reference = np.array([position_of[c] for c in start.cards], dtype=np.int64)
     best_wins, start_winrate = winrate(reference)

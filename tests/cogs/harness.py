@@ -125,7 +125,9 @@ def check_components(rows: list[dict]) -> None:
                     raise invalid_form(f"a select menu has {len(options)} options; it takes 1 to 25")
                 for option in options or []:
                     if not 1 <= len(option["label"]) <= 100 or not 1 <= len(option["value"]) <= 100:
-                        raise invalid_form(f"select option {option['label'][:30]!r}: label and value take 1 to 100 characters")
+                        raise invalid_form(
+                            f"select option {option['label'][:30]!r}: label and value take 1 to 100 characters"
+                        )
                     if len(option.get("description") or "") > 100:
                         raise invalid_form("a select option's description is over 100 characters")
                 if len(item.get("placeholder") or "") > 150:
@@ -199,7 +201,9 @@ class Message:
             for f in embed.fields:
                 if (f.name or "").startswith(name_start):
                     return f.value or ""
-        raise AssertionError(f"no field starting with {name_start!r} in {[f.name for e in self.embeds for f in e.fields]}")
+        raise AssertionError(
+            f"no field starting with {name_start!r} in {[f.name for e in self.embeds for f in e.fields]}"
+        )
 
     @property
     def components(self) -> list[dict]:
@@ -213,7 +217,9 @@ class Message:
         for c in self.components:
             if label_or_id in (c.get("label"), c.get("custom_id"), c.get("placeholder")):
                 return c
-        raise AssertionError(f"no component {label_or_id!r} in {[(c.get('label'), c.get('custom_id')) for c in self.components]}")
+        raise AssertionError(
+            f"no component {label_or_id!r} in {[(c.get('label'), c.get('custom_id')) for c in self.components]}"
+        )
 
     def text(self) -> str:
         """Everything readable in the message, for loose assertions."""
@@ -392,7 +398,9 @@ class FakeDiscord(AsyncWebhookAdapter):
             result.append({"id": str(attachment_id), "filename": name, "size": len(data), "url": url, "proxy_url": url})
         return result
 
-    def _post(self, channel_id: int, data: dict | None, files: dict[str, bytes], *, placeholder: bool = False) -> Message:
+    def _post(
+        self, channel_id: int, data: dict | None, files: dict[str, bytes], *, placeholder: bool = False
+    ) -> Message:
         data = dict(data or {})
         if not placeholder:
             try:
@@ -401,10 +409,22 @@ class FakeDiscord(AsyncWebhookAdapter):
                 raise self.refuse(error) from None
         message_id = next_id()
         payload = {
-            "id": str(message_id), "channel_id": str(channel_id), "author": BOT_USER, "content": data.get("content") or "",
-            "timestamp": TIMESTAMP, "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
-            "mention_roles": [], "attachments": self._attachments(files), "embeds": data.get("embeds") or [],
-            "components": data.get("components") or [], "pinned": False, "type": 0, "flags": data.get("flags") or 0,
+            "id": str(message_id),
+            "channel_id": str(channel_id),
+            "author": BOT_USER,
+            "content": data.get("content") or "",
+            "timestamp": TIMESTAMP,
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": self._attachments(files),
+            "embeds": data.get("embeds") or [],
+            "components": data.get("components") or [],
+            "pinned": False,
+            "type": 0,
+            "flags": data.get("flags") or 0,
         }
         message = Message(message_id, channel_id, payload, dict(files), ephemeral=bool(payload["flags"] & 64))
         self.messages[message_id] = message
@@ -423,7 +443,9 @@ class FakeDiscord(AsyncWebhookAdapter):
         if "attachments" in data or files:
             kept_ids = {str(a.get("id")) for a in data.get("attachments", []) if "filename" not in a or a.get("id")}
             kept = [a for a in message.data["attachments"] if a["id"] in kept_ids]
-            message.files = {a["filename"]: message.files[a["filename"]] for a in kept if a["filename"] in message.files}
+            message.files = {
+                a["filename"]: message.files[a["filename"]] for a in kept if a["filename"] in message.files
+            }
             message.data["attachments"] = kept + self._attachments(files)
             message.files.update(files)
         message.data["flags"] = (message.data.get("flags") or 0) & ~LOADING
@@ -464,26 +486,65 @@ class Harness:
     def add_role(self, role_id: int, name: str) -> None:
         guild = self.bot._connection._get_or_create_unavailable_guild(GUILD_ID)
         self.bot._connection._add_guild(guild)  # as the gateway's GUILD_CREATE would
-        guild._add_role(discord.Role(guild=guild, state=self.bot._connection, data=cast(Any, {
-            "id": str(role_id), "name": name, "permissions": "0", "position": 1, "color": 0, "hoist": False,
-            "managed": False, "mentionable": False,
-        })))
+        guild._add_role(
+            discord.Role(
+                guild=guild,
+                state=self.bot._connection,
+                data=cast(
+                    Any,
+                    {
+                        "id": str(role_id),
+                        "name": name,
+                        "permissions": "0",
+                        "position": 1,
+                        "color": 0,
+                        "hoist": False,
+                        "managed": False,
+                        "mentionable": False,
+                    },
+                ),
+            )
+        )
 
     # --- payloads ----------------------------------------------------------------------------------------
 
     def _base_payload(self, kind: int, user: User, data: dict, channel_id: int = CHANNEL_ID) -> dict:
         interaction_id = next_id()
         return {
-            "id": str(interaction_id), "application_id": str(APPLICATION_ID), "type": kind,
-            "token": f"token-{interaction_id}", "version": 1, "attachment_size_limit": 25 * 1024 * 1024,
-            "data": data, "guild_id": str(GUILD_ID), "channel_id": str(channel_id),
-            "channel": {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": "arena", "position": 0,
-                        "permission_overwrites": [], "nsfw": False, "parent_id": None},
-            "member": {"user": user_payload(user.id, user.name), "roles": [str(r) for r in user.role_ids],
-                       "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0,
-                       "permissions": str(user.permissions.value)},
-            "app_permissions": str(discord.Permissions.all().value), "locale": "en-US", "guild_locale": "en-US",
-            "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "id": str(interaction_id),
+            "application_id": str(APPLICATION_ID),
+            "type": kind,
+            "token": f"token-{interaction_id}",
+            "version": 1,
+            "attachment_size_limit": 25 * 1024 * 1024,
+            "data": data,
+            "guild_id": str(GUILD_ID),
+            "channel_id": str(channel_id),
+            "channel": {
+                "id": str(channel_id),
+                "type": 0,
+                "guild_id": str(GUILD_ID),
+                "name": "arena",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+            },
+            "member": {
+                "user": user_payload(user.id, user.name),
+                "roles": [str(r) for r in user.role_ids],
+                "joined_at": TIMESTAMP,
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+                "permissions": str(user.permissions.value),
+            },
+            "app_permissions": str(discord.Permissions.all().value),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "context": 0,
         }
 
     def _command_options(self, path: str, options: dict[str, Any], resolved: dict) -> tuple[dict, app_commands.Command]:
@@ -511,7 +572,11 @@ class Harness:
                 url = f"https://cdn.test/{attachment_id}/{file_name}"
                 self.fake.cdn[url] = data
                 resolved.setdefault("attachments", {})[str(attachment_id)] = {
-                    "id": str(attachment_id), "filename": file_name, "size": len(data), "url": url, "proxy_url": url,
+                    "id": str(attachment_id),
+                    "filename": file_name,
+                    "size": len(data),
+                    "url": url,
+                    "proxy_url": url,
                     "content_type": "text/csv",
                 }
                 value = str(attachment_id)
@@ -519,7 +584,11 @@ class Harness:
                 member: User = value
                 resolved.setdefault("users", {})[str(member.id)] = user_payload(member.id, member.name)
                 resolved.setdefault("members", {})[str(member.id)] = {
-                    "roles": [], "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0,
+                    "roles": [],
+                    "joined_at": TIMESTAMP,
+                    "deaf": False,
+                    "mute": False,
+                    "flags": 0,
                     "permissions": str(member.permissions.value),
                 }
                 value = str(member.id)
@@ -532,14 +601,17 @@ class Harness:
 
     # --- acting ------------------------------------------------------------------------------------------
 
-    async def run(self, path: str, user: User | None = None, *, wait: bool = True, channel_id: int = CHANNEL_ID,
-                  **options: Any) -> list[Message]:
+    async def run(
+        self, path: str, user: User | None = None, *, wait: bool = True, channel_id: int = CHANNEL_ID, **options: Any
+    ) -> list[Message]:
         """Run `/path` as `user` with `options` (attachments as (file name, bytes)); returns what it posted."""
         data, _ = self._command_options(path, options, {})
         payload = self._base_payload(2, user or self.alice, data, channel_id)
         return await self._dispatch(payload, wait)
 
-    async def autocomplete(self, path: str, option: str, current: str, user: User | None = None, **options: Any) -> list[dict]:
+    async def autocomplete(
+        self, path: str, option: str, current: str, user: User | None = None, **options: Any
+    ) -> list[dict]:
         data, command = self._command_options(path, options, {})
         if option not in command._params:
             raise AssertionError(f"/{path} has no option {option!r}")
@@ -557,8 +629,15 @@ class Harness:
         answer = callbacks[-1].payload or {}
         return answer["data"]["choices"]
 
-    async def click(self, message: Message, label_or_id: str, user: User | None = None, *, values: list[str] | None = None,
-                    wait: bool = True) -> list[Message]:
+    async def click(
+        self,
+        message: Message,
+        label_or_id: str,
+        user: User | None = None,
+        *,
+        values: list[str] | None = None,
+        wait: bool = True,
+    ) -> list[Message]:
         """Press a button (or choose `values` in a select) on a posted message as `user`."""
         component = message.component(label_or_id)
         data = {"custom_id": component["custom_id"], "component_type": component["type"]}
@@ -593,8 +672,11 @@ class Harness:
         current = asyncio.current_task()
         while True:
             pending = {
-                t for t in asyncio.all_tasks()
-                if t not in before and t is not current and not t.done()
+                t
+                for t in asyncio.all_tasks()
+                if t not in before
+                and t is not current
+                and not t.done()
                 and "__timeout_task_impl" not in getattr(t.get_coro(), "__qualname__", "")
             }
             if not pending:

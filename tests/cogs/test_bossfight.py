@@ -5,10 +5,14 @@ from pathlib import Path
 from rules.text import format_number as num
 from tests.cogs.harness import GUILD_ID, User
 
-DECK_HEADER = ("token,trait,element,health,physical_damage,physical_penetration,physical_resistance,"
-               "magical_damage,magical_penetration,magical_resistance")
-BOSS_HEADER = ("name,level,element,health,physical_damage,physical_penetration,physical_resistance,"
-               "magical_damage,magical_penetration,magical_resistance")
+DECK_HEADER = (
+    "token,trait,element,health,physical_damage,physical_penetration,physical_resistance,"
+    "magical_damage,magical_penetration,magical_resistance"
+)
+BOSS_HEADER = (
+    "name,level,element,health,physical_damage,physical_penetration,physical_resistance,"
+    "magical_damage,magical_penetration,magical_resistance"
+)
 EXAMPLE_DECK = (Path(__file__).resolve().parents[2] / "examples" / "bossfight" / "deck.csv").read_bytes()
 
 
@@ -46,7 +50,9 @@ async def test_spawn_attack_twice_status_and_the_fall(harness):
     assert "600/1000" in first.embed.description
     assert "= **200**" in first.field("Damage your deck took")
     assert first.field("Your deck").splitlines()[::2] == [
-        "health 1200 − taken earlier in the raid 0 − this attack 200 = **1000** left", "still in the raid ✅"]
+        "health 1200 − taken earlier in the raid 0 − this attack 200 = **1000** left",
+        "still in the raid ✅",
+    ]
     assert "physical ×0.5 · magical ×1 · element ×1 (over 2 traits" in first.field("Stacked modifiers of your deck")
     breakdown = first.files["attack-breakdown.txt"].decode()
     assert "Boss HP: 1000 - 400 -> 600" in breakdown
@@ -62,9 +68,12 @@ async def test_spawn_attack_twice_status_and_the_fall(harness):
     hit, announcement = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert "0/1000" in hit.embed.description
     assert hit.field("Your deck").startswith(
-        "health 1200 − taken earlier in the raid 200 − this attack 200 = **800** left")
-    assert "Deck HP: 1200 - 200 taken earlier in the raid - 200 = 800 (survives)" in hit.files[
-        "attack-breakdown.txt"].decode()
+        "health 1200 − taken earlier in the raid 200 − this attack 200 = **800** left"
+    )
+    assert (
+        "Deck HP: 1200 - 200 taken earlier in the raid - 200 = 800 (survives)"
+        in hit.files["attack-breakdown.txt"].decode()
+    )
     assert "Boss HP: 200 - 400 -> 0 (defeated)" in hit.files["attack-breakdown.txt"].decode()
     assert not announcement.ephemeral and announcement.embed.title == "🏆 Inu Dogemon has fallen!"
     board = announcement.embed.description.splitlines()
@@ -75,11 +84,14 @@ async def test_spawn_attack_twice_status_and_the_fall(harness):
     assert [tuple(r) for r in rows] == [("defeated", 0)]
     attacks = await h.bot.db.fetch_all("SELECT user_id, damage, boss_hp_after FROM bossfight_attacks ORDER BY id")
     assert [tuple(r) for r in attacks] == [
-        (h.alice.id, 400, 600), (h.bob.id, 400, 200), (h.alice.id, 400, 0),
+        (h.alice.id, 400, 600),
+        (h.bob.id, 400, 200),
+        (h.alice.id, 400, 0),
     ]
     (after,) = await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400))
     assert after.ephemeral and after.content == (
-        "❌ There is no boss in this channel. A GM can start a raid with `/bossfight spawn`.")
+        "❌ There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."
+    )
 
 
 async def test_three_decimal_attacks_fell_the_boss_with_the_announcement(harness):
@@ -97,8 +109,10 @@ async def test_three_decimal_attacks_fell_the_boss_with_the_announcement(harness
     assert "Boss HP: 333.4 - 333.4 -> 0 (defeated)" in hit.files["attack-breakdown.txt"].decode()
     assert announcement.embed.title == "🏆 Inu Dogemon has fallen!"
     board = announcement.embed.description.splitlines()
-    assert board[1:3] == ["🥇 <@800000000000000002>: 666.7 damage dealt (2 attacks), 600 taken",
-                          "🥈 <@800000000000000003>: 333.3 damage dealt (1 attack), 300 taken"]
+    assert board[1:3] == [
+        "🥇 <@800000000000000002>: 666.7 damage dealt (2 attacks), 600 taken",
+        "🥈 <@800000000000000003>: 333.3 damage dealt (1 attack), 300 taken",
+    ]
     (raid,) = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids")
     assert tuple(raid) == ("defeated", 0)
 
@@ -138,7 +152,7 @@ async def test_the_attack_reply_can_be_checked_by_hand(harness):
     assert "  physical damage 2000, penetration N, resistance Y" in breakdown
     assert "Ember Fox    Fire       3500      1000    N       0.5      500    Y        1       0.5    750" in breakdown
     assert "Total damage to the boss: 750 + 0 + 3500 = 4250" in breakdown
-    per_trait = breakdown[breakdown.index("token        trait     phys res  phys mod  mag res  mag mod  elem mod"):]
+    per_trait = breakdown[breakdown.index("token        trait     phys res  phys mod  mag res  mag mod  elem mod") :]
     assert per_trait[1:6] == [
         "Ember Fox    V                N         1        N        1         2",
         "Ember Fox    Assassin         Y       0.5        N        1         2",
@@ -177,7 +191,9 @@ async def test_non_gm_cannot_spawn_upload_or_remove(harness):
     (refusal,) = await run(h, "bossfight spawn", h.alice, boss="Inu Dogemon")
     assert refusal.ephemeral
     assert refusal.content == "❌ Only a game master can do that: it needs the Manage Server permission."
-    (refusal,) = await run(h, "bossfight upload", h.alice, bosses=("b.csv", csv(BOSS_HEADER, "X,1,Fire,10,1,N,N,1,N,N")))
+    (refusal,) = await run(
+        h, "bossfight upload", h.alice, bosses=("b.csv", csv(BOSS_HEADER, "X,1,Fire,10,1,N,N,1,N,N"))
+    )
     assert "Only a game master" in refusal.content
     (refusal,) = await run(h, "bossfight remove", h.alice, boss="Inu Dogemon")
     assert "Only a game master" in refusal.content
@@ -220,7 +236,9 @@ async def test_bad_deck_gets_the_specific_error_privately_and_nothing_is_stored(
     (reply,) = await run(h, "bossfight attack", h.alice, deck=("mine.csv", bad))
     assert reply.ephemeral
     assert reply.content.startswith("❌ mine.csv, row 3, column 'element': token 'Fox' is Water here but Fire on row 2")
-    (reply,) = await run(h, "bossfight deck save", h.alice, deck=("mine.csv", csv(DECK_HEADER, "Fox,Bite,Fire,x,1,N,N,1,N,N")))
+    (reply,) = await run(
+        h, "bossfight deck save", h.alice, deck=("mine.csv", csv(DECK_HEADER, "Fox,Bite,Fire,x,1,N,N,1,N,N"))
+    )
     assert reply.content == "❌ mine.csv, row 2, column 'health': 'x' is not a number"
     # The attack's public "thinking…" placeholder is gone: only the spawn message is public.
     assert [m.embed.title for m in public(h)] == ["◽ Inu Dogemon appears!"]
@@ -233,11 +251,16 @@ async def test_bad_deck_gets_the_specific_error_privately_and_nothing_is_stored(
 async def test_a_quote_never_closed_is_refused_at_the_row_it_opens(harness):
     h = harness
     await spawn(h)
-    bad = csv(DECK_HEADER, "Fox,Bite,Fire,500,300,N,Y,0,N,N", '"Blade,Cut,Fire,500,300,N,Y,0,N,N',
-              "Owl,Hoot,Air,700,0,N,N,100,N,N")
+    bad = csv(
+        DECK_HEADER,
+        "Fox,Bite,Fire,500,300,N,Y,0,N,N",
+        '"Blade,Cut,Fire,500,300,N,Y,0,N,N',
+        "Owl,Hoot,Air,700,0,N,N,100,N,N",
+    )
     (reply,) = await run(h, "bossfight attack", h.alice, deck=("mine.csv", bad))
     assert reply.ephemeral and reply.content == (
-        '❌ mine.csv, row 3: has a quote (") that opens here and is never closed; close it, or remove it')
+        '❌ mine.csv, row 3: has a quote (") that opens here and is never closed; close it, or remove it'
+    )
     assert await h.bot.db.fetch_all("SELECT * FROM bossfight_attacks") == []
 
 
@@ -246,7 +269,8 @@ async def test_bad_boss_csv_is_refused_and_nothing_is_stored(harness):
     bosses = csv(BOSS_HEADER, "Frost Wyrm,6,Ice,50000,100,N,N,100,N,N")
     (reply,) = await run(h, "bossfight upload", h.gm, bosses=("bosses.csv", bosses))
     assert reply.ephemeral and reply.content == (
-        "❌ bosses.csv, row 2, column 'element': 'Ice' is not one of Water, Fire, Air, Lightning, Earth, None")
+        "❌ bosses.csv, row 2, column 'element': 'Ice' is not one of Water, Fire, Air, Lightning, Earth, None"
+    )
     assert await h.bot.db.fetch_all("SELECT * FROM guild_uploads WHERE kind = 'boss'") == []
 
 
@@ -292,7 +316,9 @@ async def test_saved_deck_is_used_and_shown(harness):
     (hit,) = await run(h, "bossfight attack", h.alice)
     assert hit.embed.title == "⚔️ Alice hits Inu Dogemon for 400"
     (no_deck,) = await run(h, "bossfight attack", h.bob)
-    assert no_deck.ephemeral and no_deck.content == "❌ Attach a deck CSV, or save one first with `/bossfight deck save`."
+    assert (
+        no_deck.ephemeral and no_deck.content == "❌ Attach a deck CSV, or save one first with `/bossfight deck save`."
+    )
 
 
 async def test_upload_adds_to_roster_and_replaces_by_name(harness):
@@ -307,7 +333,9 @@ async def test_upload_adds_to_roster_and_replaces_by_name(harness):
     assert "Inu Dogemon**" not in roster.embed.description
     choices = await h.autocomplete("bossfight spawn", "boss", "wyr", h.gm)
     assert choices == [{"name": "Frost Wyrm (level 6, Water)", "value": "Frost Wyrm"}]
-    rows = await h.bot.db.fetch_all("SELECT guild_id, name_key FROM guild_uploads WHERE kind = 'boss' ORDER BY name_key")
+    rows = await h.bot.db.fetch_all(
+        "SELECT guild_id, name_key FROM guild_uploads WHERE kind = 'boss' ORDER BY name_key"
+    )
     assert [tuple(r) for r in rows] == [(GUILD_ID, "frost wyrm"), (GUILD_ID, "inu dogemon")]
 
 
@@ -318,7 +346,8 @@ async def test_remove_takes_an_upload_out_and_brings_back_the_builtin_it_replace
     (reply,) = await run(h, "bossfight remove", h.gm, boss="inu dogemon")
     assert reply.ephemeral and reply.content == (
         "✅ Removed inu dogemon. A raid already running against it goes on. The built-in Inu Dogemon is back in the "
-        "roster.")
+        "roster."
+    )
     (spawned,) = await spawn(h)
     assert "level 1 None, HP 1000" in spawned.embed.description
     (reply,) = await run(h, "bossfight remove", h.gm, boss="Axieom Asmodeus")
@@ -330,13 +359,19 @@ async def test_remove_takes_an_upload_out_and_brings_back_the_builtin_it_replace
 async def test_the_uploaded_roster_has_a_stated_limit(harness, monkeypatch):
     h = harness
     monkeypatch.setattr(h.bot.get_cog("Bossfight").bosses, "limit", 3)
-    await run(h, "bossfight upload", h.gm, bosses=("a.csv", csv(BOSS_HEADER, *[f"B{i},1,Fire,10,1,N,N,1,N,N" for i in range(2)])))
+    await run(
+        h,
+        "bossfight upload",
+        h.gm,
+        bosses=("a.csv", csv(BOSS_HEADER, *[f"B{i},1,Fire,10,1,N,N,1,N,N" for i in range(2)])),
+    )
     # Replacing by name does not count twice; a new name past the limit refuses the whole file.
     more = csv(BOSS_HEADER, "b1,2,Fire,10,1,N,N,1,N,N", "C,1,Air,10,1,N,N,1,N,N", "D,1,Air,10,1,N,N,1,N,N")
     (reply,) = await run(h, "bossfight upload", h.gm, bosses=("more.csv", more))
     assert reply.content == (
         "❌ With more.csv this server would have 4 uploaded bosses; the limit is 3. Nothing was saved; remove "
-        "some with `/bossfight remove` first.")
+        "some with `/bossfight remove` first."
+    )
     rows = await h.bot.db.fetch_all("SELECT name_key FROM guild_uploads WHERE kind = 'boss' ORDER BY name_key")
     assert [r["name_key"] for r in rows] == ["b0", "b1"]
 
@@ -369,7 +404,9 @@ async def test_a_huge_deck_fits_discords_limits_and_the_file_has_every_trait(har
     assert hit.field("Damage per token").splitlines()[-2].startswith("… and ")
     breakdown = hit.files["attack-breakdown.txt"].decode()
     assert all(f"{'Trait' * 19}{i:03}" in breakdown for i in range(500))
-    assert "Stacked (the product of each column over 500 traits): physical 2^-500, magical 1, element 2^500" in breakdown
+    assert (
+        "Stacked (the product of each column over 500 traits): physical 2^-500, magical 1, element 2^500" in breakdown
+    )
     await run(h, "bossfight deck save", h.alice, deck=("deck.csv", csv(DECK_HEADER, *rows)))
     (shown,) = await run(h, "bossfight deck show", h.alice)
     assert shown.embed.description.splitlines()[-1].startswith("… and ")
@@ -377,11 +414,14 @@ async def test_a_huge_deck_fits_discords_limits_and_the_file_has_every_trait(har
 
 async def test_unknown_boss_is_refused(harness):
     (reply,) = await run(harness, "bossfight spawn", harness.gm, boss="Nobody")
-    assert reply.content == "❌ There is no boss called 'Nobody' in this server's roster. `/bossfight roster` lists them."
+    assert (
+        reply.content == "❌ There is no boss called 'Nobody' in this server's roster. `/bossfight roster` lists them."
+    )
     (reply,) = await run(harness, "bossfight spawn", harness.gm, boss="Inu Dogmon")
     assert reply.content == (
         "❌ There is no boss called 'Inu Dogmon' in this server's roster. Did you mean Inu Dogemon? "
-        "`/bossfight roster` lists them.")
+        "`/bossfight roster` lists them."
+    )
     (spawned,) = await run(harness, "bossfight spawn", harness.gm, boss="dogemon")  # the only name containing it
     assert spawned.embed.title == "◽ Inu Dogemon appears!"
 
@@ -406,8 +446,11 @@ async def test_preview_of_the_live_boss_uses_it_as_spawned(harness):
     await run(h, "bossfight upload", h.gm, bosses=("b.csv", csv(BOSS_HEADER, "Inu Dogemon,9,Fire,99999,1,N,N,1,N,N")))
     (preview,) = await run(h, "bossfight preview", h.bob, boss="inu dogemon", deck=("deck.csv", DECK_400))
     assert "600/1000" in preview.embed.description
-    (elsewhere,) = h.seen(await h.run("bossfight preview", h.bob, boss="Inu Dogemon", deck=("deck.csv", DECK_400),
-                                      channel_id=920000000000000099))
+    (elsewhere,) = h.seen(
+        await h.run(
+            "bossfight preview", h.bob, boss="Inu Dogemon", deck=("deck.csv", DECK_400), channel_id=920000000000000099
+        )
+    )
     assert "99999" in elsewhere.embed.description
 
 
@@ -467,8 +510,7 @@ DECK_300_HEALTH = csv(DECK_HEADER, "Fox,Bite,None,300,100,N,N,0,N,N")
 
 
 async def player_rows(h):
-    rows = await h.bot.db.fetch_all(
-        "SELECT user_id, damage_taken, knocked_out FROM bossfight_players ORDER BY user_id")
+    rows = await h.bot.db.fetch_all("SELECT user_id, damage_taken, knocked_out FROM bossfight_players ORDER BY user_id")
     return [tuple(r) for r in rows]
 
 
@@ -478,28 +520,35 @@ async def test_a_deck_brought_to_0_knocks_its_player_out_until_a_gm_revives_them
     (hit,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_300_HEALTH))
     assert hit.field("Your deck").splitlines()[::2] == [
         "health 300 − taken earlier in the raid 0 − this attack 300 = **0** left",
-        "💀 knocked out of the raid: a GM can bring you back with `/bossfight revive`"]
+        "💀 knocked out of the raid: a GM can bring you back with `/bossfight revive`",
+    ]
     assert await player_rows(h) == [(h.alice.id, 300, 1)]
 
     (refusal,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert refusal.ephemeral and refusal.content == (
         "❌ You are knocked out of this raid: the boss has dealt you 300 in all. A GM can bring you back with "
-        "`/bossfight revive`.")
+        "`/bossfight revive`."
+    )
     (status,) = await run(h, "bossfight status", h.bob)
-    assert status.field("Attackers (1)") == "🥇 <@800000000000000002>: 100 damage dealt (1 attack), 300 taken · 💀 knocked out"
+    assert (
+        status.field("Attackers (1)")
+        == "🥇 <@800000000000000002>: 100 damage dealt (1 attack), 300 taken · 💀 knocked out"
+    )
 
     (not_gm,) = await run(h, "bossfight revive", h.bob, member=h.alice)
     assert not_gm.ephemeral and not_gm.content.startswith("❌ Only a game master can do that")
     (revived,) = await run(h, "bossfight revive", h.gm, member=h.alice)
     assert not revived.ephemeral and revived.content == (
         "✨ <@800000000000000002> is back in the raid against Inu Dogemon: the 300 damage the boss had dealt them "
-        "is forgotten.")
+        "is forgotten."
+    )
     assert await player_rows(h) == [(h.alice.id, 0, 0)]
     (again,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert again.field("Your deck").startswith("health 1200 − taken earlier in the raid 0 − this attack 200")
     (nothing,) = await run(h, "bossfight revive", h.gm, member=h.bob)
     assert nothing.ephemeral and nothing.content == (
-        "❌ <@800000000000000003> has taken no damage in this raid; there is nothing to revive.")
+        "❌ <@800000000000000003> has taken no damage in this raid; there is nothing to revive."
+    )
     # The revive names the player with a mention that does not ping (the bot allows no mentions).
     sent = [r.payload.get("data", r.payload) for r in h.fake.requests if r.payload]
     assert all(m["allowed_mentions"] == {"parse": []} for m in sent if "allowed_mentions" in m)
@@ -513,7 +562,8 @@ async def test_a_deck_the_raid_has_already_spent_cannot_attack_and_nothing_chang
     (refusal,) = await run(h, "bossfight attack", h.alice, deck=("small.csv", small))
     assert refusal.ephemeral and refusal.content == (
         "❌ this deck has 150 health and the boss has dealt you 200 in this raid, so it would start at -50: "
-        "attack with a deck of more than 200 health")
+        "attack with a deck of more than 200 health"
+    )
     assert await player_rows(h) == [(h.alice.id, 200, 0)]
     (raid,) = await h.bot.db.fetch_all("SELECT hp FROM bossfight_raids")
     assert raid["hp"] == 600
@@ -527,7 +577,8 @@ async def test_a_cooldown_set_at_spawn_makes_each_player_wait_between_attacks(ha
     (wait,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     # The harness's interactions are milliseconds apart: the whole cooldown is left.
     assert wait.ephemeral and wait.content == (
-        "❌ This raid lets each player attack once every 1 min 30 s: try again in 1 min 30 s.")
+        "❌ This raid lets each player attack once every 1 min 30 s: try again in 1 min 30 s."
+    )
     (other,) = await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400))  # per player
     assert "200/1000" in other.embed.description
     await h.bot.db.connection.execute("UPDATE bossfight_players SET last_attack_at = last_attack_at - 91")
@@ -556,4 +607,5 @@ async def test_one_players_attacks_at_once_all_count_against_their_deck(harness)
     lefts = sorted(m.field("Your deck").split(" = ")[0] for m in public(h) if m.files)
     step = taken[0]
     assert lefts == sorted(
-        f"health 1200 − taken earlier in the raid {num(i * step)} − this attack {num(step)}" for i in range(3))
+        f"health 1200 − taken earlier in the raid {num(i * step)} − this attack {num(step)}" for i in range(3)
+    )

@@ -74,7 +74,6 @@ def test_user_mistakes_map_to_their_message_and_bugs_to_none():
     assert user_message(RuntimeError("bug")) is None
 
 
-
 async def test_a_click_on_a_dead_button_gets_an_answer(harness):
     from tests.cogs.harness import CHANNEL_ID
 
@@ -172,7 +171,9 @@ async def test_a_progress_edit_discord_refuses_is_logged_and_the_next_one_is_sho
             await asyncio.sleep(0)
     await progress.close()
     assert shown == [2]
-    assert [r.getMessage() for r in caplog.records if r.name == "arena.progress"] == ["could not show the progress of job 7"]
+    assert [r.getMessage() for r in caplog.records if r.name == "arena.progress"] == [
+        "could not show the progress of job 7"
+    ]
 
 
 def test_one_custom_id_layout_for_every_game():

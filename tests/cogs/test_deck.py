@@ -48,7 +48,9 @@ def compiled_kernels():
 def stale_button(message: Message, as_shown: Message) -> Message:
     """A click on a button a client still shows after `message` lost it: Discord sends the message as it is
     now (`message`), with the custom_id of the button the client showed (`as_shown`)."""
-    return Message(message.id, message.channel_id, {**copy.deepcopy(message.data), "components": as_shown.data["components"]})
+    return Message(
+        message.id, message.channel_id, {**copy.deepcopy(message.data), "components": as_shown.data["components"]}
+    )
 
 
 def cog(h):
@@ -71,8 +73,11 @@ async def start_long_job(h, user, job=LONG_JOB, **options):
     """Start a job that would take minutes; return its progress message once the job has made progress."""
     await h.run("deck optimize", user, wait=False, **job, **options)
     await wait_for(lambda: (job := jobs(h).by_user.get(user.id)) is not None and job.progress is not None)
-    (message,) = [m for m in h.messages if m.embeds and m.embed.title == "🃏 Optimizing a deck…"
-                  and f"Requested by {user.name}" in m.embed.footer.text]
+    (message,) = [
+        m
+        for m in h.messages
+        if m.embeds and m.embed.title == "🃏 Optimizing a deck…" and f"Requested by {user.name}" in m.embed.footer.text
+    ]
     return message
 
 
@@ -113,15 +118,31 @@ async def test_optimize_runs_to_completion_with_its_files(harness):
 
 async def test_optimize_with_an_opponent_file_and_keywords_off(harness):
     h = harness
-    (message,) = await h.run("deck optimize", h.bob, iterations=10, games=100, seed=2, opponent=("mine.csv", OPTIMIZED),
-                             taunt=False, first_strike=False)
+    (message,) = await h.run(
+        "deck optimize",
+        h.bob,
+        iterations=10,
+        games=100,
+        seed=2,
+        opponent=("mine.csv", OPTIMIZED),
+        taunt=False,
+        first_strike=False,
+    )
     # the optimized example deck has taunters: with taunt off it is refused, naming row and column
     assert message.ephemeral
     assert message.content.startswith("❌ mine.csv, row ")
     assert "column 'taunt': Taunt is switched off for this run" in message.content
     plain = random_deck(set_list(()), random.Random(1)).to_csv().encode()
-    (message,) = await h.run("deck optimize", h.bob, iterations=10, games=100, seed=2, opponent=("plain.csv", plain),
-                             taunt=False, first_strike=False)
+    (message,) = await h.run(
+        "deck optimize",
+        h.bob,
+        iterations=10,
+        games=100,
+        seed=2,
+        opponent=("plain.csv", plain),
+        taunt=False,
+        first_strike=False,
+    )
     assert "off: Taunt, First Strike" in message.field("Run") and "opponent: plain.csv" in message.field("Run")
     best = read_deck_csv(message.files["deck-2.csv"].decode(), "deck-2.csv")
     assert not any(c.taunt or c.first_strike for c in best.cards)
@@ -172,12 +193,15 @@ async def test_one_game_per_iteration_reports_the_fresh_winrate_not_100_percent(
 async def test_the_work_cap_is_stated(harness):
     (reply,) = await harness.run("deck optimize", harness.alice, iterations=1000, games=50_000)
     assert reply.ephemeral
-    assert reply.content == ("❌ iterations x games = 1,000 x 50,000 = 50,000,000 games, plus 2 x 500,000 to "
-                             "measure the start and final decks afresh: 51,000,000 games; the limit is 20,000,000")
+    assert reply.content == (
+        "❌ iterations x games = 1,000 x 50,000 = 50,000,000 games, plus 2 x 500,000 to "
+        "measure the start and final decks afresh: 51,000,000 games; the limit is 20,000,000"
+    )
     # 19,900,000 games would pass alone; with 2 x 1,000,000 to measure afresh they do not
     (reply,) = await harness.run("deck optimize", harness.alice, iterations=199, games=100_000)
-    assert reply.content.endswith("plus 2 x 1,000,000 to measure the start and final decks afresh: "
-                                  "21,900,000 games; the limit is 20,000,000")
+    assert reply.content.endswith(
+        "plus 2 x 1,000,000 to measure the start and final decks afresh: 21,900,000 games; the limit is 20,000,000"
+    )
 
 
 async def test_progress_then_cancel_by_the_requester_only(harness):
@@ -190,7 +214,8 @@ async def test_progress_then_cancel_by_the_requester_only(harness):
     as_shown = copy.deepcopy(message)
     (refusal,) = await h.click(message, "Cancel", h.bob)
     assert refusal.ephemeral and refusal.content == (
-        f"❌ Only <@{h.alice.id}>, who started this optimization, can cancel it.")
+        f"❌ Only <@{h.alice.id}>, who started this optimization, can cancel it."
+    )
     assert jobs(h).by_user[h.alice.id].cancel.is_set() is False
 
     (ack,) = await h.click(message, "Cancel", h.alice)
@@ -256,9 +281,10 @@ async def test_the_event_loop_keeps_answering_during_a_job(harness):
     tick = asyncio.create_task(ticker())
     answer_times = []
     # A command served on the event loop, and one that plays games itself, sharing the kernel with the job.
-    for command, options in (("deck random", {"seed": 7}),
-                             ("deck duel", {"deck_a": ("a.csv", OPTIMIZED), "deck_b": ("b.csv", OPPONENT),
-                                            "games": 10_000, "seed": 1})):
+    for command, options in (
+        ("deck random", {"seed": 7}),
+        ("deck duel", {"deck_a": ("a.csv", OPTIMIZED), "deck_b": ("b.csv", OPPONENT), "games": 10_000, "seed": 1}),
+    ):
         started = time.perf_counter()
         (reply,) = await h.run(command, h.bob, **options)
         answer_times.append(time.perf_counter() - started)
@@ -278,7 +304,9 @@ async def test_the_number_of_jobs_in_the_bot_is_capped(harness, monkeypatch):
     monkeypatch.setattr(jobs(h), "max_jobs", 1)
     message = await start_long_job(h, h.alice)
     (refusal,) = await h.run("deck optimize", h.bob, iterations=5, games=10)
-    assert refusal.ephemeral and refusal.content == "❌ The bot is already running 1 optimization; try again in a minute."
+    assert (
+        refusal.ephemeral and refusal.content == "❌ The bot is already running 1 optimization; try again in a minute."
+    )
     assert list(jobs(h).by_user) == [h.alice.id]
     await h.click(message, "Cancel", h.alice)
     await h.settle()
@@ -288,7 +316,8 @@ async def test_a_clean_restart_stops_the_job_and_shows_the_best_deck_so_far(harn
     h = harness
     message = await start_long_job(h, h.alice, seed=4)
     assert message.embed.footer.text == (
-        "seed 4 · Requested by Alice; only they can cancel it. If the bot restarts, this run stops.")
+        "seed 4 · Requested by Alice; only they can cancel it. If the bot restarts, this run stops."
+    )
     as_shown = copy.deepcopy(message)
     await h.restart()
     final = h.fake.messages[message.id]
@@ -300,7 +329,8 @@ async def test_a_clean_restart_stops_the_job_and_shows_the_best_deck_so_far(harn
     # the new bot knows nothing of the job; a client still showing the button is told so
     (reply,) = await h.click(stale_button(final, as_shown), "Cancel", h.alice)
     assert reply.ephemeral and reply.content == (
-        "❌ This optimization is not running any more: it finished, was cancelled, or the bot restarted.")
+        "❌ This optimization is not running any more: it finished, was cancelled, or the bot restarted."
+    )
 
 
 async def test_a_progress_message_left_by_a_crash_is_marked_stopped_when_its_button_is_pressed(harness):
@@ -309,8 +339,11 @@ async def test_a_progress_message_left_by_a_crash_is_marked_stopped_when_its_but
     # started by that earlier process.
     earlier_boot = f"{(int(jobs(h).boot, 16) + 1) % 0x10000:04x}"
     job = Job(earlier_boot + "0001", h.alice.id, OptimizeSettings(iterations=500, games=1000, seed=8), "opp.csv")
-    left = h.fake._post(CHANNEL_ID, {"embeds": [progress_embed(job, "Alice").to_dict()],
-                                     "components": cancel_view(job.id).to_components()}, {})
+    left = h.fake._post(
+        CHANNEL_ID,
+        {"embeds": [progress_embed(job, "Alice").to_dict()], "components": cancel_view(job.id).to_components()},
+        {},
+    )
     assert await h.click(left, "Cancel", h.bob) == []  # the message itself is the answer
     stopped = h.fake.messages[left.id]
     assert stopped.embed.title == "⏹️ Optimization stopped: the bot restarted"
@@ -340,7 +373,8 @@ def test_names_in_a_jobs_message_are_shown_as_written():
     embed = progress_embed(job, "Star_Lord_")
     assert embed.fields[0].value == "10 iterations × 10 games · all keywords on\nopponent: my\\_deck\\_v2.csv"
     assert embed.footer.text == (
-        "seed 8 · Requested by Star\\_Lord\\_; only they can cancel it. If the bot restarts, this run stops.")
+        "seed 8 · Requested by Star\\_Lord\\_; only they can cancel it. If the bot restarts, this run stops."
+    )
     job.progress = Progress(1, 10, 0.4, 0.5, 1, 20, 220)
     assert progress_embed(job, "Alice").description == (
         "`█░░░░░░░░░░░░░░░░░░░` 9%\niteration 1/10 · best measurement so far **50.0%** (start 40.0%) · 1 swap kept"
@@ -365,8 +399,9 @@ def test_progress_counts_the_fresh_measurement():
 
 async def test_duel_reports_winrate_with_interval(harness):
     h = harness
-    (reply,) = await h.run("deck duel", h.alice, deck_a=("best.csv", OPTIMIZED), deck_b=("opp.csv", OPPONENT),
-                           games=4000, seed=9)
+    (reply,) = await h.run(
+        "deck duel", h.alice, deck_a=("best.csv", OPTIMIZED), deck_b=("opp.csv", OPPONENT), games=4000, seed=9
+    )
     a = read_deck_csv(OPTIMIZED.decode(), "a")
     b = read_deck_csv(OPPONENT.decode(), "b")
     s = duel(a, b, 4000, 9).score
@@ -387,7 +422,8 @@ async def test_random_deck_table_and_csv(harness):
     (reply,) = await harness.run("deck random", harness.alice, seed=7)
     assert reply.embed.title == "🎲 Random deck"
     assert reply.embed.footer.text == (
-        "seed 7 · 30 cards, mean cost 5.90. Use the CSV with /deck duel or as an opponent.")
+        "seed 7 · 30 cards, mean cost 5.90. Use the CSV with /deck duel or as an opponent."
+    )
     assert reply.files["deck-7.csv"] == RANDOM_7
     deck = read_deck_csv(RANDOM_7.decode(), "r")
     table = reply.embed.description

@@ -31,8 +31,10 @@ async def test_a_message_over_discords_limits_is_refused_and_fails_the_test(harn
     [
         ({"content": "x" * 2001}, "content is 2001 characters"),
         ({"embeds": [discord.Embed(title="t").add_field(name="n", value="v" * 1025)]}, r"1024 \(value\)"),
-        ({"embeds": [discord.Embed(description="d" * 4000), discord.Embed(description="d" * 2001)]},
-         "the embeds hold 6001 characters"),
+        (
+            {"embeds": [discord.Embed(description="d" * 4000), discord.Embed(description="d" * 2001)]},
+            "the embeds hold 6001 characters",
+        ),
     ],
 )
 async def test_each_limit_is_checked(harness, message, problem):

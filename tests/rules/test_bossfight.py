@@ -36,13 +36,22 @@ def deck_csv(*rows: str) -> str:
 
 def boss(**overrides) -> Boss:
     fields = {
-        "name": "Test Boss", "level": 1, "element": "None", "health": 1000, "physical_damage": 0, "physical_penetration": False,
-        "physical_resistance": False, "magical_damage": 0, "magical_penetration": False, "magical_resistance": False,
+        "name": "Test Boss",
+        "level": 1,
+        "element": "None",
+        "health": 1000,
+        "physical_damage": 0,
+        "physical_penetration": False,
+        "physical_resistance": False,
+        "magical_damage": 0,
+        "magical_penetration": False,
+        "magical_resistance": False,
     }
     return Boss(**(fields | overrides))
 
 
 # --- RULINGS check 1: elements -------------------------------------------------------------------------
+
 
 def test_element_check_boss_water_against_each_token_element():
     tokens = ["Fire", "Air", "None", "Water", "Earth"]
@@ -112,6 +121,7 @@ def test_element_modifier_is_flattened_to_trait_rows():
 
 # --- RULINGS check 3: the outcome -------------------------------------------------------------------------
 
+
 def test_outcome_check_damage_and_leftover():
     two_thousand = boss(physical_damage=2000, magical_damage=0)
     damage = damage_to_deck(two_thousand, 0.001953125, 0.0078125, 1)
@@ -125,7 +135,9 @@ def test_outcome_check_through_a_deck_with_those_modifiers():
     rows.append("U,big,None,2800,0,N,N,0,N,N")
     result = calculate_attack(boss(physical_damage=2000, health=1000), parse_deck(deck_csv(*rows)))
     assert (result.deck_physical_modifier, result.deck_magical_modifier, result.deck_element_modifier) == (
-        0.001953125, 0.0078125, 1,
+        0.001953125,
+        0.0078125,
+        1,
     )
     assert result.damage_to_deck == 3.90625
     assert result.deck_hp_after == 11796.09375
@@ -135,8 +147,11 @@ def test_outcome_check_through_a_deck_with_those_modifiers():
 def test_boss_outcome_table_of_the_document():
     # bossfight.md's boss outcome: physical 0/1000/0/500/1000 and magical 0/500/0/0/1000, all modifiers 1.
     rows = [
-        "T1,a,None,100,0,N,N,0,N,N", "T2,a,None,100,1000,N,N,500,N,N", "T3,a,None,100,0,N,N,0,N,N",
-        "T4,a,None,100,500,N,N,0,N,N", "T5,a,None,100,1000,N,N,1000,N,N",
+        "T1,a,None,100,0,N,N,0,N,N",
+        "T2,a,None,100,1000,N,N,500,N,N",
+        "T3,a,None,100,0,N,N,0,N,N",
+        "T4,a,None,100,500,N,N,0,N,N",
+        "T5,a,None,100,1000,N,N,1000,N,N",
     ]
     result = calculate_attack(boss(health=1000.0), parse_deck(deck_csv(*rows)))
     assert sum(t.physical_dealt for t in result.tokens) == 2500
@@ -154,6 +169,7 @@ def test_current_hp_is_the_starting_point():
 # --- the built-in roster ----------------------------------------------------------------------------------
 
 # --- RULINGS 6: HP and damage compared after rounding to 6 decimals -------------------------------------
+
 
 def test_three_decimal_attacks_fell_a_1000_hp_boss():
     hp = 1000.0
@@ -187,16 +203,25 @@ def test_builtin_roster_has_one_boss_per_element_and_the_documents_bosses():
     assert (asmodeus.level, asmodeus.element) == (4, "Water")
     dogemon = find_boss(guild_roster(()), "Inu Dogemon")
     assert dogemon.level == 1
-    assert not any([dogemon.physical_penetration, dogemon.physical_resistance,
-                    dogemon.magical_penetration, dogemon.magical_resistance])
+    assert not any(
+        [
+            dogemon.physical_penetration,
+            dogemon.physical_resistance,
+            dogemon.magical_penetration,
+            dogemon.magical_resistance,
+        ]
+    )
 
 
 # --- CSV reading ------------------------------------------------------------------------------------------
 
+
 def test_headers_are_case_and_space_insensitive_and_flags_accept_words():
-    text = " Token , TRAIT ,Element,Health,physical_damage,physical_penetration,physical_resistance," \
-           "magical_damage,magical_penetration,magical_resistance\n" \
-           "A,a,fire,10,1,yes,True,2,0,n\n"
+    text = (
+        " Token , TRAIT ,Element,Health,physical_damage,physical_penetration,physical_resistance,"
+        "magical_damage,magical_penetration,magical_resistance\n"
+        "A,a,fire,10,1,yes,True,2,0,n\n"
+    )
     (token,) = parse_deck("\ufeff" + text).tokens
     row = token.traits[0]
     assert (token.element, row.physical_penetration, row.physical_resistance) == ("Fire", True, True)
@@ -217,21 +242,35 @@ def error_of(text: str, parse=parse_deck) -> str:
 @pytest.mark.parametrize(
     "text, expected",
     [
-        (HEADER.replace(",magical_resistance", "") + "\nA,a,None,1,1,N,N,1,N\n",
-         "deck.csv, row 1: missing column(s): magical_resistance"),
-        (deck_csv("A,a,None,1,1,maybe,N,1,N,N"),
-         "deck.csv, row 2, column 'physical_penetration': 'maybe' is not a yes/no flag"),
-        (deck_csv("A,a,Ice,1,1,N,N,1,N,N"),
-         "deck.csv, row 2, column 'element': 'Ice' is not one of Water, Fire, Air, Lightning, Earth, None"),
-        (deck_csv("A,a,Fire,1,1,N,N,1,N,N", "B,b,None,1,1,N,N,1,N,N", "A,c,Water,1,1,N,N,1,N,N"),
-         "deck.csv, row 4, column 'element': token 'A' is Water here but Fire on row 2"),
+        (
+            HEADER.replace(",magical_resistance", "") + "\nA,a,None,1,1,N,N,1,N\n",
+            "deck.csv, row 1: missing column(s): magical_resistance",
+        ),
+        (
+            deck_csv("A,a,None,1,1,maybe,N,1,N,N"),
+            "deck.csv, row 2, column 'physical_penetration': 'maybe' is not a yes/no flag",
+        ),
+        (
+            deck_csv("A,a,Ice,1,1,N,N,1,N,N"),
+            "deck.csv, row 2, column 'element': 'Ice' is not one of Water, Fire, Air, Lightning, Earth, None",
+        ),
+        (
+            deck_csv("A,a,Fire,1,1,N,N,1,N,N", "B,b,None,1,1,N,N,1,N,N", "A,c,Water,1,1,N,N,1,N,N"),
+            "deck.csv, row 4, column 'element': token 'A' is Water here but Fire on row 2",
+        ),
         (deck_csv("A,a,None,ten,1,N,N,1,N,N"), "deck.csv, row 2, column 'health': 'ten' is not a number"),
-        (deck_csv("A,a,None,10,-5,N,N,1,N,N"),
-         "deck.csv, row 2, column 'physical_damage': -5 is below the smallest allowed value, 0"),
-        (deck_csv("A,a,None,10,nan,N,N,1,N,N"),
-         "deck.csv, row 2, column 'physical_damage': 'nan' is not a finite number"),
-        (deck_csv("A,a,None,10,1e300,N,N,1,N,N"),
-         "deck.csv, row 2, column 'physical_damage': 1e300 is above the largest allowed value"),
+        (
+            deck_csv("A,a,None,10,-5,N,N,1,N,N"),
+            "deck.csv, row 2, column 'physical_damage': -5 is below the smallest allowed value, 0",
+        ),
+        (
+            deck_csv("A,a,None,10,nan,N,N,1,N,N"),
+            "deck.csv, row 2, column 'physical_damage': 'nan' is not a finite number",
+        ),
+        (
+            deck_csv("A,a,None,10,1e300,N,N,1,N,N"),
+            "deck.csv, row 2, column 'physical_damage': 1e300 is above the largest allowed value",
+        ),
         (deck_csv(",a,None,10,1,N,N,1,N,N"), "deck.csv, row 2, column 'token': is empty"),
         ("", "deck.csv: is empty"),
         (HEADER + "\n", "deck.csv: has a header but no data rows"),
@@ -248,12 +287,16 @@ def test_too_many_rows_is_refused_with_the_limit():
 
 
 def test_boss_mistakes_name_row_and_column():
-    header = "name,level,element,health,physical_damage,physical_penetration,physical_resistance," \
-             "magical_damage,magical_penetration,magical_resistance"
+    header = (
+        "name,level,element,health,physical_damage,physical_penetration,physical_resistance,"
+        "magical_damage,magical_penetration,magical_resistance"
+    )
     assert "bosses.csv, row 2, column 'health': must be above 0" in error_of(
-        header + "\nX,1,Fire,0,1,N,N,1,N,N\n", parse_bosses)
+        header + "\nX,1,Fire,0,1,N,N,1,N,N\n", parse_bosses
+    )
     assert "bosses.csv, row 3, column 'name': 'x' is already on row 2" in error_of(
-        header + "\nX,1,Fire,10,1,N,N,1,N,N\nx,1,Fire,10,1,N,N,1,N,N\n", parse_bosses)
+        header + "\nX,1,Fire,10,1,N,N,1,N,N\nx,1,Fire,10,1,N,N,1,N,N\n", parse_bosses
+    )
 
 
 def test_cli_prints_the_breakdown(tmp_path, capsys):
@@ -263,7 +306,7 @@ def test_cli_prints_the_breakdown(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "Boss: Inu Dogemon (level 1, None), HP 1000 of 1000"
     # The RULINGS pen/res check, trait by trait, with the flags behind each modifier.
-    table = out[out.index("token   trait     phys res  phys mod  mag res  mag mod  elem mod"):]
+    table = out[out.index("token   trait     phys res  phys mod  mag res  mag mod  elem mod") :]
     assert table[1:6] == [
         "TOKEN1  V                N         1        N        1         1",
         "TOKEN1  Assassin         Y       0.5        N        1         1",
@@ -278,8 +321,10 @@ def test_cli_prints_the_breakdown(tmp_path, capsys):
 
 def test_cli_takes_a_boss_csv_and_the_current_hp(tmp_path, capsys):
     bosses = tmp_path / "bosses.csv"
-    bosses.write_text("name,level,element,health,physical_damage,physical_penetration,physical_resistance,"
-                      "magical_damage,magical_penetration,magical_resistance\nWyrm,3,Fire,5000,10,N,N,0,N,N\n")
+    bosses.write_text(
+        "name,level,element,health,physical_damage,physical_penetration,physical_resistance,"
+        "magical_damage,magical_penetration,magical_resistance\nWyrm,3,Fire,5000,10,N,N,0,N,N\n"
+    )
     deck = tmp_path / "deck.csv"
     deck.write_text(deck_csv("A,a,Water,10,100,N,N,100,N,N"), encoding="utf-8")
     assert rules_main(["bossfight", "--boss", str(bosses), "--deck", str(deck), "--hp", "150"]) == 0
@@ -307,8 +352,16 @@ def test_cli_mistakes_are_one_line_errors(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     "value, shown",
-    [(0, "0"), (1, "1"), (0.5, "0.5"), (0.001953125, "0.001953125"), (2 ** -10, "0.0009765625"),
-     (2 ** -11, "2^-11"), (2 ** 10, "1024"), (2 ** 500, "2^500")],
+    [
+        (0, "0"),
+        (1, "1"),
+        (0.5, "0.5"),
+        (0.001953125, "0.001953125"),
+        (2**-10, "0.0009765625"),
+        (2**-11, "2^-11"),
+        (2**10, "1024"),
+        (2**500, "2^500"),
+    ],
 )
 def test_modifiers_are_shown_exactly(value, shown):
     assert format_modifier(value) == shown
@@ -335,8 +388,10 @@ def deck_from(rows, token_elements) -> str:
     lines = []
     for i, (token, _, health, physical, magical, (pp, pr, mp, mr)) in enumerate(rows):
         flag = {True: "Y", False: "N"}
-        lines.append(f"T{token},r{i},{token_elements[token]},{health + 1},{physical},{flag[pp]},{flag[pr]},"
-                     f"{magical},{flag[mp]},{flag[mr]}")
+        lines.append(
+            f"T{token},r{i},{token_elements[token]},{health + 1},{physical},{flag[pp]},{flag[pr]},"
+            f"{magical},{flag[mp]},{flag[mr]}"
+        )
     return deck_csv(*lines)
 
 
@@ -348,11 +403,20 @@ def deck_from(rows, token_elements) -> str:
     boss_flags=st.lists(st.booleans(), min_size=4, max_size=4),
     order=st.randoms(use_true_random=False),
 )
-def test_an_attack_is_the_formula_of_the_rulings_whatever_the_row_order(rows, token_elements, boss_element,
-                                                                          boss_flags, order):
+def test_an_attack_is_the_formula_of_the_rulings_whatever_the_row_order(
+    rows, token_elements, boss_element, boss_flags, order
+):
     pp, pr, mp, mr = boss_flags
-    target = boss(element=boss_element, physical_damage=2000, magical_damage=1500, physical_penetration=pp,
-                  physical_resistance=pr, magical_penetration=mp, magical_resistance=mr, health=10**7)
+    target = boss(
+        element=boss_element,
+        physical_damage=2000,
+        magical_damage=1500,
+        physical_penetration=pp,
+        physical_resistance=pr,
+        magical_penetration=mp,
+        magical_resistance=mr,
+        health=10**7,
+    )
     result = calculate_attack(target, parse_deck(deck_from(rows, token_elements)))
     shuffled = list(rows)
     order.shuffle(shuffled)
@@ -360,18 +424,24 @@ def test_an_attack_is_the_formula_of_the_rulings_whatever_the_row_order(rows, to
 
     # Stacking makes the order of the rows irrelevant.
     assert (again.deck_physical_modifier, again.deck_magical_modifier, again.deck_element_modifier) == (
-        result.deck_physical_modifier, result.deck_magical_modifier, result.deck_element_modifier)
+        result.deck_physical_modifier,
+        result.deck_magical_modifier,
+        result.deck_element_modifier,
+    )
     assert again.damage_to_boss == pytest.approx(result.damage_to_boss)
     # Each stacked modifier is the product over the trait rows (element: once per row of its token).
     assert result.deck_physical_modifier == math.prod(t.physical for t in result.traits)
     assert result.deck_magical_modifier == math.prod(t.magical for t in result.traits)
     assert result.deck_element_modifier == math.prod(t.element for t in result.traits)
-    assert result.damage_to_deck == (2000 * result.deck_physical_modifier
-                                     + 1500 * result.deck_magical_modifier * result.deck_element_modifier)
+    assert result.damage_to_deck == (
+        2000 * result.deck_physical_modifier + 1500 * result.deck_magical_modifier * result.deck_element_modifier
+    )
     # Damage to the boss is the per-token sum of the rulings' formula.
     for t in result.tokens:
-        assert t.damage_dealt == (t.physical_damage * t.boss_physical_modifier
-                                  + t.magical_damage * t.boss_magical_modifier * t.boss_element_modifier)
+        assert t.damage_dealt == (
+            t.physical_damage * t.boss_physical_modifier
+            + t.magical_damage * t.boss_magical_modifier * t.boss_element_modifier
+        )
         assert t.boss_physical_modifier == (0.5 if pr and not t.physical_penetration else 1)
         assert t.boss_magical_modifier == (0.5 if mr and not t.magical_penetration else 1)
     assert result.deck_health == sum(r[2] + 1 for r in rows)
@@ -380,11 +450,16 @@ def test_an_attack_is_the_formula_of_the_rulings_whatever_the_row_order(rows, to
 
 # --- RULINGS 6: a player's standing in a raid ------------------------------------------------------------
 
+
 def test_the_deck_starts_at_its_health_less_the_raids_earlier_damage():
     deck = parse_deck(deck_csv("Fox,Bite,None,500,10,N,N,0,N,N", "Owl,Hoot,None,700,0,N,N,0,N,N"))
     result = calculate_attack(boss(physical_damage=300), deck, damage_taken=800)
     assert (result.deck_health, result.deck_hp_before, result.damage_to_deck, result.deck_hp_after) == (
-        1200, 400, 300, 100)
+        1200,
+        400,
+        300,
+        100,
+    )
     assert result.deck_survives
     assert not calculate_attack(boss(physical_damage=300), deck, damage_taken=900).deck_survives  # exactly 0: out
     assert format_breakdown(result).endswith("Deck HP: 1200 - 800 taken earlier in the raid - 300 = 100 (survives)")
@@ -402,18 +477,28 @@ def test_who_may_attack_now():
     cooling = RaidPlayer(damage_taken=10, last_attack_at=990.5)
     assert cooldown_left(cooling, 60, now=1000) == 50.5
     assert attack_refusal(cooling, 60, now=1000) == (
-        "This raid lets each player attack once every 1 min: try again in 51 s.")
+        "This raid lets each player attack once every 1 min: try again in 51 s."
+    )
     assert attack_refusal(cooling, 60, now=1050.5) is None
     assert attack_refusal(cooling, 0, now=1000) is None
     out = RaidPlayer(damage_taken=1234.5, knocked_out=True, last_attack_at=0)
     assert attack_refusal(out, 0, now=1000) == (
         "You are knocked out of this raid: the boss has dealt you 1234.5 in all. A GM can bring you back with "
-        "`/bossfight revive`.")
+        "`/bossfight revive`."
+    )
 
 
 def test_waits_read_as_a_player_reads_them():
     assert [duration_text(s) for s in (0, 0.2, 45, 60, 125, 3600, 3725, 86400)] == [
-        "0 s", "1 s", "45 s", "1 min", "2 min 5 s", "1 h", "1 h 2 min 5 s", "24 h"]
+        "0 s",
+        "1 s",
+        "45 s",
+        "1 min",
+        "2 min 5 s",
+        "1 h",
+        "1 h 2 min 5 s",
+        "24 h",
+    ]
 
 
 def test_a_games_command_line_imports_only_that_game(tmp_path):

@@ -12,35 +12,37 @@ from rules.mfd.roster import read_roster
 UNCLOSED = 'has a quote (") that opens here and is never closed; close it, or remove it'
 
 BOSSFIGHT_VALUES = "Fire,500,300,N,Y,0,N,N"
-BOSSFIGHT_TAIL = "element,health,physical_damage,physical_penetration,physical_resistance," \
+BOSSFIGHT_TAIL = (
+    "element,health,physical_damage,physical_penetration,physical_resistance,"
     "magical_damage,magical_penetration,magical_resistance"
+)
 
 # Each reader, a file whose second data row (spreadsheet row 3) opens a quote it never closes, and rows
 # after it that a lenient reader would swallow into that one cell.
 READERS = {
     "bossfight deck": (
         parse_deck,
-        f"token,trait,{BOSSFIGHT_TAIL}\nFox,Bite,{BOSSFIGHT_VALUES}\n\"Blade,Cut,{BOSSFIGHT_VALUES}\n"
+        f'token,trait,{BOSSFIGHT_TAIL}\nFox,Bite,{BOSSFIGHT_VALUES}\n"Blade,Cut,{BOSSFIGHT_VALUES}\n'
         f"Owl,Hoot,{BOSSFIGHT_VALUES}\n",
     ),
     "bossfight bosses": (
         parse_bosses,
-        f"name,level,{BOSSFIGHT_TAIL}\nWyrm,3,{BOSSFIGHT_VALUES}\n\"Ogre,4,{BOSSFIGHT_VALUES}\n"
+        f'name,level,{BOSSFIGHT_TAIL}\nWyrm,3,{BOSSFIGHT_VALUES}\n"Ogre,4,{BOSSFIGHT_VALUES}\n'
         f"Imp,1,{BOSSFIGHT_VALUES}\n",
     ),
     "mfd roster": (
         lambda text, file: read_roster(text, file, "Heroes"),
         "Name,XP,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo\n"
-        "Rin,6000,0,0,0,0,1,,\n\"Kaito,5000,0,0,0,0,1,,\nSora,4000,0,0,0,0,1,,\n",
+        'Rin,6000,0,0,0,0,1,,\n"Kaito,5000,0,0,0,0,1,,\nSora,4000,0,0,0,0,1,,\n',
     ),
     "andor monsters": (
         parse_monsters,
         "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp\n"
-        "Cave bat,6,10,3,70,1,2,25,8\n\"Bandit,40,10,5,95,2,8,20,60\nWolf,30,10,4,80,2,6,10,40\n",
+        'Cave bat,6,10,3,70,1,2,25,8\n"Bandit,40,10,5,95,2,8,20,60\nWolf,30,10,4,80,2,6,10,40\n',
     ),
     "deck cards": (
         read_deck_csv,
-        "atk,def,copies\n1,1,2\n\"2,2,2\n" + "".join(f"{a},{a},2\n" for a in range(3, 17)),
+        'atk,def,copies\n1,1,2\n"2,2,2\n' + "".join(f"{a},{a},2\n" for a in range(3, 17)),
     ),
 }
 

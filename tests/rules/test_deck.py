@@ -330,7 +330,9 @@ def test_fast_path_replays_reference_games_exactly():
         state = game_rng(game, game).state
         ref = play_game(deck_1.cards, deck_2.cards, game % 2 == 0, SplitMix64(state))
         assert fast.single_game(deck_1.cards, deck_2.cards, game % 2 == 0, state) == (
-            ref.outcome, ref.rounds, *ref.life
+            ref.outcome,
+            ref.rounds,
+            *ref.life,
         )
 
 
@@ -392,8 +394,10 @@ def test_work_limits_are_stated():
 
 def test_the_fresh_measurement_counts_in_the_work_limit():
     check_work(1980, 10_000, 20_000_000)  # 19,800,000 + 2 x 100,000: exactly the limit
-    message = ("iterations x games = 1,990 x 10,000 = 19,900,000 games, plus 2 x 100,000 to measure the start and "
-               "final decks afresh: 20,100,000 games; the limit is 20,000,000")
+    message = (
+        "iterations x games = 1,990 x 10,000 = 19,900,000 games, plus 2 x 100,000 to measure the start and "
+        "final decks afresh: 20,100,000 games; the limit is 20,000,000"
+    )
     with pytest.raises(RuleInputError, match=re.escape(message)):
         check_work(1990, 10_000, 20_000_000)
     # with few games per iteration the measurement still plays 10,000 games per deck
@@ -457,7 +461,9 @@ def test_optimizer_can_be_cancelled_and_reports_progress():
     assert [(p.games_done, p.games_total) for p in searching] == [(50 * (i + 1), 22_550) for i in range(1, 6)]
     # the cancelled run still measures its decks afresh: 2 x 10,000 games after the 300 it played
     assert [(p.games_done, p.games_total, p.measuring) for p in measuring] == [
-        (300, 20_300, True), (10_300, 20_300, True), (20_300, 20_300, True)
+        (300, 20_300, True),
+        (10_300, 20_300, True),
+        (20_300, 20_300, True),
     ]
     assert seen[-1].best_winrate == result.best_winrate and result.games_played == 20_300
     assert result.fresh.final == score(result.best, result.opponent, 10_000, result.fresh.seed)
@@ -502,6 +508,7 @@ def test_the_chart_labels_the_curve_and_shows_both_fresh_winrates():
         low, high = s.interval
         labels.append(f"10,000 new games: {100 * s.winrate:.1f}% (95% interval {100 * low:.1f}–{100 * high:.1f}%)")
     assert [t.get_text() for t in legend.get_texts()] == [
-        "best measurement so far (100 games each)", f"start deck, {labels[0]}", f"final deck, {labels[1]}"
+        "best measurement so far (100 games each)",
+        f"start deck, {labels[0]}",
+        f"final deck, {labels[1]}",
     ]
-

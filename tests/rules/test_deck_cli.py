@@ -16,8 +16,9 @@ def test_optimize_writes_deck_csv_and_chart(tmp_path, capsys):
     assert code == 0
     out = capsys.readouterr()
     assert "seed 3" in out.out
-    assert ("20 iterations x 100 games, then 2 x 10,000 games measuring the start and final decks afresh: "
-            "22,100 games in") in out.out
+    assert (
+        "20 iterations x 100 games, then 2 x 10,000 games measuring the start and final decks afresh: 22,100 games in"
+    ) in out.out
     # the reported winrates are the fresh measurements, with their intervals; the run's best is labelled as such
     expected = optimize(OptimizeSettings(iterations=20, games=100, seed=3))
 
@@ -25,8 +26,10 @@ def test_optimize_writes_deck_csv_and_chart(tmp_path, capsys):
         low, high = score.interval
         return f"{100 * score.winrate:.1f}% (95% interval {100 * low:.1f}% - {100 * high:.1f}%)"
 
-    assert (f"winrate measured afresh: start {measured(expected.fresh.start)} -> final {measured(expected.fresh.final)}"
-            f" ({len(expected.accepted)} swaps kept)") in out.out
+    assert (
+        f"winrate measured afresh: start {measured(expected.fresh.start)} -> final {measured(expected.fresh.final)}"
+        f" ({len(expected.accepted)} swaps kept)"
+    ) in out.out
     assert f"best measurement during the run: {100 * expected.best_winrate:.1f}% over 100 games" in out.out
     assert "20/20" in out.err  # the progress bar
     deck = read_deck_csv((tmp_path / "deck-3.csv").read_text(), "deck-3.csv")
@@ -36,20 +39,42 @@ def test_optimize_writes_deck_csv_and_chart(tmp_path, capsys):
 
 
 def test_optimize_with_keywords_off_and_an_opponent(tmp_path, capsys):
-    code = main([
-        "deck", "optimize", "--iterations", "5", "--games", "50", "--seed", "1", "--no-taunt", "--quiet",
-        "--opponent", str(EXAMPLES / "random-seed7.csv"), "--out", str(tmp_path),
-    ])
+    code = main(
+        [
+            "deck",
+            "optimize",
+            "--iterations",
+            "5",
+            "--games",
+            "50",
+            "--seed",
+            "1",
+            "--no-taunt",
+            "--quiet",
+            "--opponent",
+            str(EXAMPLES / "random-seed7.csv"),
+            "--out",
+            str(tmp_path),
+        ]
+    )
     # the example deck has taunters, and taunt is off for this run
     assert code == 2
     assert "column 'taunt': Taunt is switched off" in capsys.readouterr().err
 
 
 def test_duel_prints_winrate_and_interval(capsys):
-    code = main([
-        "deck", "duel", str(EXAMPLES / "optimized-seed1.csv"), str(EXAMPLES / "opponent-seed1.csv"),
-        "--games", "2000", "--seed", "5",
-    ])
+    code = main(
+        [
+            "deck",
+            "duel",
+            str(EXAMPLES / "optimized-seed1.csv"),
+            str(EXAMPLES / "opponent-seed1.csv"),
+            "--games",
+            "2000",
+            "--seed",
+            "5",
+        ]
+    )
     assert code == 0
     out = capsys.readouterr().out
     assert "over 2000 games" in out and "95% interval" in out

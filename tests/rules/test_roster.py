@@ -12,8 +12,10 @@ def test_names_are_keyed_ignoring_case_and_runs_of_spaces():
 
 
 def test_an_upload_replaces_the_builtin_of_that_name_and_new_ones_follow():
-    header = "name,level,element,health,physical_damage,physical_penetration,physical_resistance," \
+    header = (
+        "name,level,element,health,physical_damage,physical_penetration,physical_resistance,"
         "magical_damage,magical_penetration,magical_resistance"
+    )
     uploads = parse_bosses(f"{header}\ninu  DOGEMON,9,Fire,5,1,N,N,1,N,N\nFrost Wyrm,6,Water,10,1,N,N,1,N,N\n")
     roster = guild_roster(uploads)
     assert list(roster) == [name_key(b.name) for b in BUILTIN_BOSSES] + ["frost wyrm"]

@@ -8,7 +8,13 @@ from rules.text import format_number, plural
 
 def test_numbers_are_written_as_a_person_writes_them():
     assert [format_number(v) for v in (1000.0, 333.3 + 333.3, 0.1 + 0.2, 2.5e16, 1e15 + 0.5, -3.0)] == [
-        "1000", "666.6", "0.3", "25000000000000000", "1.000e+15", "-3"]
+        "1000",
+        "666.6",
+        "0.3",
+        "25000000000000000",
+        "1.000e+15",
+        "-3",
+    ]
 
 
 def test_plural_reads_correctly_at_one_and_otherwise():

@@ -24,7 +24,9 @@ async def test_open_applies_every_migration_and_sets_the_pragmas(tmp_path):
 async def test_reopening_applies_nothing_twice(tmp_path):
     path = tmp_path / "arena.sqlite3"
     db = await Database.open(path)
-    await db.connection.execute("INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, 2, 'x', 'y')")
+    await db.connection.execute(
+        "INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, 2, 'x', 'y')"
+    )
     await db.close()
     db = await Database.open(path)
     try:
@@ -38,7 +40,9 @@ async def test_transaction_rolls_back_on_error(tmp_path):
     try:
         with pytest.raises(RuntimeError):
             async with db.transaction() as conn:
-                await conn.execute("INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, 2, 'x', 'y')")
+                await conn.execute(
+                    "INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, 2, 'x', 'y')"
+                )
                 raise RuntimeError("abandon")
         assert await db.fetch_all("SELECT * FROM bossfight_decks") == []
     finally:
@@ -63,7 +67,8 @@ async def test_a_read_never_sees_a_write_that_may_still_roll_back(tmp_path):
             with pytest.raises(RuntimeError):
                 async with db.transaction() as conn:
                     await conn.execute(
-                        "INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, 2, 'x', 'y')")
+                        "INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, 2, 'x', 'y')"
+                    )
                     inside_transaction.set()
                     await read_done.wait()  # another task reads while this transaction is open
                     raise RuntimeError("the move failed after its write")
@@ -77,7 +82,9 @@ async def test_a_read_never_sees_a_write_that_may_still_roll_back(tmp_path):
         assert seen_during == [0]
         assert await db.fetch_all("SELECT * FROM bossfight_decks") == []
         async with db.transaction() as conn:
-            await conn.execute("INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, 2, 'x', 'y')")
+            await conn.execute(
+                "INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, 2, 'x', 'y')"
+            )
         assert len(await db.fetch_all("SELECT * FROM bossfight_decks")) == 1  # a committed write is read at once
     finally:
         await db.close()

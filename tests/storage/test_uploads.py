@@ -13,7 +13,10 @@ from storage.uploads import GuildUploads, RosterFull
 async def test_uploads_are_kept_apart_by_kind_and_guild_and_replaced_by_key(tmp_path):
     db = await Database.open(tmp_path / "arena.sqlite3")
     try:
-        bosses, monsters = GuildUploads(db, "boss", Boss.model_validate_json), GuildUploads(db, "monster", Monster.model_validate_json)
+        bosses, monsters = (
+            GuildUploads(db, "boss", Boss.model_validate_json),
+            GuildUploads(db, "monster", Monster.model_validate_json),
+        )
         dogemon, wolf = BUILTIN_BOSSES[0], next(m for m in builtin_monsters() if m.name == "Wolf")
         assert await bosses.save(1, [("inu dogemon", dogemon)], uploaded_by=7, limit=2) == 1
         assert await monsters.save(1, [("wolf", wolf)], uploaded_by=7, limit=1) == 1
