@@ -39,14 +39,21 @@ def synthetic_roster(side: str, size: int, seed: int) -> Roster:
         kind = rnd.random()
         buffs = ()
         if rnd.random() < 0.05:
-            buffs = (Buff("Teamwork", tuple(names[max(0, i - 1): i + 2]), 0.05, 0.05),)
-        fighters.append(Fighter(
-            name=name, xp=rnd.randrange(1000, 12000), hp=2 + (kind < 0.1) - (0.2 <= kind < 0.3),
-            bonus_hp=(kind < 0.1) - (0.2 <= kind < 0.3), bonus_to_hit=round(rnd.uniform(0, 0.4), 2),
-            bonus_to_defend=round(rnd.uniform(0, 0.3), 2), aoe=rnd.randint(2, 3) if kind < 0.1 else 1,
-            bodyguard_for=names[i - 1] if 0.1 <= kind < 0.2 and i else "",
-            linked_to=names[i - 1] if 0.2 <= kind < 0.3 and i else "", buffs=buffs,
-        ))
+            buffs = (Buff("Teamwork", tuple(names[max(0, i - 1) : i + 2]), 0.05, 0.05),)
+        fighters.append(
+            Fighter(
+                name=name,
+                xp=rnd.randrange(1000, 12000),
+                hp=2 + (kind < 0.1) - (0.2 <= kind < 0.3),
+                bonus_hp=(kind < 0.1) - (0.2 <= kind < 0.3),
+                bonus_to_hit=round(rnd.uniform(0, 0.4), 2),
+                bonus_to_defend=round(rnd.uniform(0, 0.3), 2),
+                aoe=rnd.randint(2, 3) if kind < 0.1 else 1,
+                bodyguard_for=names[i - 1] if 0.1 <= kind < 0.2 and i else "",
+                linked_to=names[i - 1] if 0.2 <= kind < 0.3 and i else "",
+                buffs=buffs,
+            )
+        )
     return Roster(side, f"{side}.csv", tuple(fighters))
 
 
@@ -66,11 +73,18 @@ def timed(label: str, target: float, work: Callable[[], T], repeat: int = 3) -> 
 
 def battle_to_the_end(size: int, target: float) -> None:
     heroes, villains = synthetic_roster("Heroes", size, 1), synthetic_roster("Villains", size, 2)
-    result = timed(f"{size} vs {size}, engine only, to the end", target,
-                   lambda: run_battle(heroes, villains, np.random.default_rng(7)))
+    result = timed(
+        f"{size} vs {size}, engine only, to the end",
+        target,
+        lambda: run_battle(heroes, villains, np.random.default_rng(7)),
+    )
     print(f"    {result.rounds_fought} rounds, {result.outcome.value}")
-    battle = timed(f"{size} vs {size}, with log and final CSVs (as the bot)", target,
-                   lambda: start_battle(heroes, villains, seed=7, files_limit=BOT_FILES_LIMIT), repeat=1)
+    battle = timed(
+        f"{size} vs {size}, with log and final CSVs (as the bot)",
+        target,
+        lambda: start_battle(heroes, villains, seed=7, files_limit=BOT_FILES_LIMIT),
+        repeat=1,
+    )
     sizes = [len(text.encode()) / 1e6 for text in (battle.log, battle.heroes_csv, battle.villains_csv)]
     print(f"    log {sizes[0]:.2f} MB + final CSVs {sizes[1]:.2f} + {sizes[2]:.2f} MB")
 
@@ -82,8 +96,12 @@ def main() -> None:
     heroes, villains = synthetic_roster("Heroes", 30, 3), synthetic_roster("Villains", 30, 4)
     odds = timed("odds: 1000 battles of 30 vs 30", 3.0, lambda: simulate_odds(heroes, villains, 1000, seed=5))
     print(f"    heroes {odds.heroes_wins}, villains {odds.villains_wins}, draws {odds.draws}")
-    timed("odds: 1000 battles of 30 vs 30, with the chart (as /mfd odds)", 3.0,
-          lambda: odds_chart_png(simulate_odds(heroes, villains, 1000, seed=5)), repeat=1)
+    timed(
+        "odds: 1000 battles of 30 vs 30, with the chart (as /mfd odds)",
+        3.0,
+        lambda: odds_chart_png(simulate_odds(heroes, villains, 1000, seed=5)),
+        repeat=1,
+    )
 
     # Memory: the peak of a long battle equals that of a short one (nothing is kept per round).
     heroes, villains = synthetic_roster("Heroes", 2000, 1), synthetic_roster("Villains", 2000, 2)
@@ -95,13 +113,17 @@ def main() -> None:
         print(f"2000 vs 2000, {rounds} rounds: peak traced memory {peak / 1e6:.1f} MB")
 
     def wall(side: str, size: int, aoe: int) -> Roster:
-        return Roster(side, side, tuple(Fighter(f"{side[0]}{i}", 1000, 2, bonus_to_defend=1000, aoe=aoe)
-                                        for i in range(size)))
+        return Roster(
+            side, side, tuple(Fighter(f"{side[0]}{i}", 1000, 2, bonus_to_defend=1000, aoe=aoe) for i in range(size))
+        )
 
     aoe = MAX_ATTACKS_PER_ROUND // 2000
-    result = timed(f"hostile: 1000 vs 1000, AOE {aoe}, to a run's attack limit", 5.0,
-                   lambda: run_battle(wall("Heroes", 1000, aoe), wall("Villains", 1000, aoe),
-                                      np.random.default_rng(1)), repeat=1)
+    result = timed(
+        f"hostile: 1000 vs 1000, AOE {aoe}, to a run's attack limit",
+        5.0,
+        lambda: run_battle(wall("Heroes", 1000, aoe), wall("Villains", 1000, aoe), np.random.default_rng(1)),
+        repeat=1,
+    )
     print(f"    stopped after round {result.last_round}: {result.safety_stop}")
 
     def refused_odds():
@@ -109,8 +131,8 @@ def main() -> None:
             simulate_odds(wall("Heroes", 30, 1), wall("Villains", 30, 1), 10_000, seed=1)
         except RuleInputError as exc:
             return str(exc)
-    message = timed("hostile: odds of 10,000 endless 30 vs 30, to the attack limit",
-                    5.0, refused_odds, repeat=1)
+
+    message = timed("hostile: odds of 10,000 endless 30 vs 30, to the attack limit", 5.0, refused_odds, repeat=1)
     print(f"    {message}")
 
 

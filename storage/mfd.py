@@ -42,16 +42,30 @@ class StoredBattle:
 
 def _battle(row: aiosqlite.Row) -> StoredBattle:
     return StoredBattle(
-        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], version=row["version"],
-        seed=row["seed"], rounds_fought=row["rounds_fought"], outcome=row["outcome"],
-        heroes_left=row["heroes_left"], villains_left=row["villains_left"], started_by=row["started_by"],
-        updated_by=row["updated_by"], updated_at=row["updated_at"], state_zlib=row["state_zlib"],
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        version=row["version"],
+        seed=row["seed"],
+        rounds_fought=row["rounds_fought"],
+        outcome=row["outcome"],
+        heroes_left=row["heroes_left"],
+        villains_left=row["villains_left"],
+        started_by=row["started_by"],
+        updated_by=row["updated_by"],
+        updated_at=row["updated_at"],
+        state_zlib=row["state_zlib"],
     )
 
 
 def _summary(state: BattleState) -> tuple[int, int, str, int, int]:
-    return (state.seed, state.rounds_fought, state.outcome.value, len(state.heroes.fighters),
-            len(state.villains.fighters))
+    return (
+        state.seed,
+        state.rounds_fought,
+        state.outcome.value,
+        len(state.heroes.fighters),
+        len(state.villains.fighters),
+    )
 
 
 class MfdRepository:
@@ -62,8 +76,9 @@ class MfdRepository:
         row = await self.db.fetch_one("SELECT * FROM mfd_battles WHERE channel_id = ?", (channel_id,))
         return _battle(row) if row else None
 
-    async def start(self, guild_id: int, channel_id: int, state: BattleState, state_zlib: bytes,
-                    user_id: int) -> StoredBattle:
+    async def start(
+        self, guild_id: int, channel_id: int, state: BattleState, state_zlib: bytes, user_id: int
+    ) -> StoredBattle:
         """Store a new battle as the channel's battle, replacing the one there was."""
         async with self.db.transaction() as conn:
             await conn.execute("DELETE FROM mfd_battles WHERE channel_id = ?", (channel_id,))

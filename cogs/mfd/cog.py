@@ -94,15 +94,21 @@ def fight_new(heroes: Roster, villains: Roster, seed: int, max_rounds: int | Non
     return EncodedRun(run, encode_state(run.state))
 
 
-def fight_on(stored: StoredBattle, rounds: int | None, heroes: Roster | None, villains: Roster | None,
-             files_limit: int) -> EncodedRun:
-    run = continue_battle(stored.state(), max_rounds=rounds, heroes=heroes, villains=villains,
-                          files_limit=files_limit)
+def fight_on(
+    stored: StoredBattle, rounds: int | None, heroes: Roster | None, villains: Roster | None, files_limit: int
+) -> EncodedRun:
+    run = continue_battle(stored.state(), max_rounds=rounds, heroes=heroes, villains=villains, files_limit=files_limit)
     return EncodedRun(run, encode_state(run.state))
 
 
-def odds_with_chart(heroes: Roster, villains: Roster, battles: int, seed: int, max_rounds: int | None,
-                    report: Callable[[int, int], None]) -> tuple[OddsResult, bytes]:
+def odds_with_chart(
+    heroes: Roster,
+    villains: Roster,
+    battles: int,
+    seed: int,
+    max_rounds: int | None,
+    report: Callable[[int, int], None],
+) -> tuple[OddsResult, bytes]:
     odds = simulate_odds(heroes, villains, battles, seed=seed, max_rounds=max_rounds, progress=report)
     return odds, odds_chart_png(odds)
 
@@ -123,16 +129,27 @@ def shown_escaped(error: RuleInputError) -> UserError:
 def log_run(stored: StoredBattle, run: BattleRun) -> None:
     """One line per stored run, for whoever looks after the bot."""
     result = run.result
-    log.info("battle %d in channel %d: rounds %d-%d fought, %s (seed %d)", stored.id, stored.channel_id,
-             result.first_round, result.last_round, stored.outcome, stored.seed)
+    log.info(
+        "battle %d in channel %d: rounds %d-%d fought, %s (seed %d)",
+        stored.id,
+        stored.channel_id,
+        result.first_round,
+        result.last_round,
+        stored.outcome,
+        stored.seed,
+    )
 
 
 # --- the cog ------------------------------------------------------------------------------------------------
 
 
 @app_commands.guild_only()
-class MarkedForDeath(commands.GroupCog, name=COG_NAME, group_name="mfd",
-                     group_description="Marked for Death: large battles from hero and villain CSVs."):
+class MarkedForDeath(
+    commands.GroupCog,
+    name=COG_NAME,
+    group_name="mfd",
+    group_description="Marked for Death: large battles from hero and villain CSVs.",
+):
     def __init__(self, bot: ArenaBot):
         self.bot = bot
         self.repo = MfdRepository(bot.db)
@@ -150,8 +167,10 @@ class MarkedForDeath(commands.GroupCog, name=COG_NAME, group_name="mfd",
 
     async def roster(self, attachment: discord.Attachment, side: str) -> Roster:
         if attachment.size > ROSTER_LIMIT_BYTES:
-            raise UserError(f"{markdown_safe(attachment.filename)} is {mib(attachment.size)}; a roster file may "
-                            f"be at most {ROSTER_LIMIT_TEXT}.")
+            raise UserError(
+                f"{markdown_safe(attachment.filename)} is {mib(attachment.size)}; a roster file may "
+                f"be at most {ROSTER_LIMIT_TEXT}."
+            )
         text = await read_text_attachment(attachment, limit=ROSTER_LIMIT_BYTES)
         try:
             return await run_engine(self.bot, read_roster, text, attachment.filename, side)
@@ -178,7 +197,8 @@ class MarkedForDeath(commands.GroupCog, name=COG_NAME, group_name="mfd",
         except StaleUpdate:
             raise UserError(
                 "This battle changed while your run was being fought (another run was saved or a new battle "
-                "started), so nothing was saved. Check the newest result and run it again.") from None
+                "started), so nothing was saved. Check the newest result and run it again."
+            ) from None
         log_run(saved, fought.run)
         return saved
 
@@ -189,49 +209,66 @@ class MarkedForDeath(commands.GroupCog, name=COG_NAME, group_name="mfd",
         heroes=f"Heroes CSV, at most {ROSTER_LIMIT_MIB} MiB (columns: see /mfd template)",
         villains=f"Villains CSV, same columns, at most {ROSTER_LIMIT_MIB} MiB",
         max_rounds=f"Stop after this many rounds even if both sides stand (default: to the end, at most "
-                   f"{SAFETY_ROUND_LIMIT})",
+        f"{SAFETY_ROUND_LIMIT})",
         seed="Replay a battle with its seed (default: a new one)",
     )
     @gm_only()
-    async def battle(self, interaction: discord.Interaction, heroes: discord.Attachment,
-                     villains: discord.Attachment,
-                     max_rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
-                     seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
+    async def battle(
+        self,
+        interaction: discord.Interaction,
+        heroes: discord.Attachment,
+        villains: discord.Attachment,
+        max_rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+    ) -> None:
         await defer_thinking(interaction, ephemeral=False)
         h, v = await self.roster(heroes, "Heroes"), await self.roster(villains, "Villains")
-        fought = await run_long_engine(self.bot, fight_new, h, v, seed_or_new(seed), max_rounds,
-                                       self.files_limit(interaction))
+        fought = await run_long_engine(
+            self.bot, fight_new, h, v, seed_or_new(seed), max_rounds, self.files_limit(interaction)
+        )
         previous = await self.repo.battle(channel_id(interaction))
-        note = (f"This replaces the channel's previous battle (seed {previous.seed}, "
-                f"{plural(previous.rounds_fought, 'round')} fought)." if previous else "")
-        stored = await self.repo.start(guild_id(interaction), channel_id(interaction), fought.run.state,
-                                       fought.state_zlib, interaction.user.id)
+        note = (
+            f"This replaces the channel's previous battle (seed {previous.seed}, "
+            f"{plural(previous.rounds_fought, 'round')} fought)."
+            if previous
+            else ""
+        )
+        stored = await self.repo.start(
+            guild_id(interaction), channel_id(interaction), fought.run.state, fought.state_zlib, interaction.user.id
+        )
         log_run(stored, fought.run)
-        await interaction.followup.send(embed=run_embed(fought.run, continued=False, note=note),
-                                        files=run_files(fought.run),
-                                        view=next_round_view(stored, fought.run.state.over))
+        await interaction.followup.send(
+            embed=run_embed(fought.run, continued=False, note=note),
+            files=run_files(fought.run),
+            view=next_round_view(stored, fought.run.state.over),
+        )
 
     @app_commands.command(name="continue", description="GM: fight on with this channel's battle.")
     @app_commands.describe(
         rounds=f"Rounds to fight (default: to the end, at most {SAFETY_ROUND_LIMIT})",
         heroes=f"A heroes CSV (at most {ROSTER_LIMIT_MIB} MiB) replacing the heroes as they stand: reinforcements, "
-               "healing",
+        "healing",
         villains=f"A villains CSV (at most {ROSTER_LIMIT_MIB} MiB) replacing the villains as they stand",
     )
     @gm_only()
-    async def continue_command(self, interaction: discord.Interaction,
-                               rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
-                               heroes: discord.Attachment | None = None,
-                               villains: discord.Attachment | None = None) -> None:
+    async def continue_command(
+        self,
+        interaction: discord.Interaction,
+        rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
+        heroes: discord.Attachment | None = None,
+        villains: discord.Attachment | None = None,
+    ) -> None:
         stored = await self.channel_battle(interaction)
         await defer_thinking(interaction, ephemeral=False)
         # The run's warnings, not the files': names that fell in this battle are no warning (rules.mfd.battle).
         h, v = await self.optional_roster(heroes, "Heroes"), await self.optional_roster(villains, "Villains")
         fought = await run_long_engine(self.bot, fight_on, stored, rounds, h, v, self.files_limit(interaction))
         saved = await self.save(stored, fought, interaction.user.id)
-        await interaction.followup.send(embed=run_embed(fought.run, continued=True),
-                                        files=run_files(fought.run),
-                                        view=next_round_view(saved, fought.run.state.over))
+        await interaction.followup.send(
+            embed=run_embed(fought.run, continued=True),
+            files=run_files(fought.run),
+            view=next_round_view(saved, fought.run.state.over),
+        )
 
     async def next_round(self, interaction: discord.Interaction, battle_id: int, version: int) -> None:
         """The button: one more round of the battle, if the button is the battle's newest."""
@@ -244,9 +281,11 @@ class MarkedForDeath(commands.GroupCog, name=COG_NAME, group_name="mfd",
         await defer_thinking(interaction, ephemeral=False)
         fought = await run_engine(self.bot, fight_on, stored, 1, None, None, self.files_limit(interaction))
         saved = await self.save(stored, fought, interaction.user.id)
-        await interaction.edit_original_response(embed=run_embed(fought.run, continued=True),
-                                                 attachments=run_files(fought.run),
-                                                 view=next_round_view(saved, fought.run.state.over))
+        await interaction.edit_original_response(
+            embed=run_embed(fought.run, continued=True),
+            attachments=run_files(fought.run),
+            view=next_round_view(saved, fought.run.state.over),
+        )
         answer_shown(interaction)
         if interaction.message is not None:
             await interaction.message.edit(view=None)  # the pressed button is stale now
@@ -255,9 +294,11 @@ class MarkedForDeath(commands.GroupCog, name=COG_NAME, group_name="mfd",
     async def status(self, interaction: discord.Interaction) -> None:
         stored = await self.channel_battle(interaction)
         state, heroes_csv, villains_csv = await run_engine(self.bot, state_and_files, stored)
-        await interaction.response.send_message(embed=status_embed(stored, state),
-                                                files=status_files(heroes_csv, villains_csv),
-                                                view=next_round_view(stored, state.over))
+        await interaction.response.send_message(
+            embed=status_embed(stored, state),
+            files=status_files(heroes_csv, villains_csv),
+            view=next_round_view(stored, state.over),
+        )
 
     @app_commands.command(name="odds", description="Monte-Carlo odds of a battle: win rates, rounds, survival.")
     @app_commands.describe(
@@ -265,13 +306,18 @@ class MarkedForDeath(commands.GroupCog, name=COG_NAME, group_name="mfd",
         villains=f"Villains CSV, at most {ROSTER_LIMIT_MIB} MiB",
         battles=f"Battles to simulate (default 1000, at most {MAX_ODDS_BATTLES:,})",
         max_rounds=f"Count a battle as unfinished after this many rounds (default: to the end, at most "
-                   f"{SAFETY_ROUND_LIMIT})",
+        f"{SAFETY_ROUND_LIMIT})",
         seed="Replay a simulation with its seed (default: a new one)",
     )
-    async def odds(self, interaction: discord.Interaction, heroes: discord.Attachment, villains: discord.Attachment,
-                   battles: app_commands.Range[int, 1, MAX_ODDS_BATTLES] = 1000,
-                   max_rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
-                   seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
+    async def odds(
+        self,
+        interaction: discord.Interaction,
+        heroes: discord.Attachment,
+        villains: discord.Attachment,
+        battles: app_commands.Range[int, 1, MAX_ODDS_BATTLES] = 1000,
+        max_rounds: app_commands.Range[int, 1, SAFETY_ROUND_LIMIT] | None = None,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+    ) -> None:
         await defer_thinking(interaction, ephemeral=False)
         h, v = await self.roster(heroes, "Heroes"), await self.roster(villains, "Villains")
         check_odds_work(h, v, battles)
@@ -283,18 +329,24 @@ class MarkedForDeath(commands.GroupCog, name=COG_NAME, group_name="mfd",
 
         progress = ProgressMessage(show, what=f"/mfd odds {interaction.id}", min_interval=PROGRESS_INTERVAL)
         try:
-            odds, chart = await run_long_engine(self.bot, odds_with_chart, h, v, battles, seed, max_rounds,
-                                                progress.report)
+            odds, chart = await run_long_engine(
+                self.bot, odds_with_chart, h, v, battles, seed, max_rounds, progress.report
+            )
         finally:
             await progress.close()  # on failure the error reply replaces the progress message
         chart_name = f"mfd-odds-{seed}.png"
         await interaction.edit_original_response(
             embed=odds_embed(odds, h.warnings + v.warnings, chart_name),
-            attachments=[discord.File(io.BytesIO(chart), filename=chart_name),
-                         text_file("Odds.txt", describe_odds(odds) + "\n")])
+            attachments=[
+                discord.File(io.BytesIO(chart), filename=chart_name),
+                text_file("Odds.txt", describe_odds(odds) + "\n"),
+            ],
+        )
 
     @app_commands.command(name="template", description="Example hero and villain CSVs and a short guide to the format.")
     async def template(self, interaction: discord.Interaction) -> None:
-        files = [text_file(f"{side}.csv", (EXAMPLES / f"{side}.csv").read_text(encoding="utf-8"))
-                 for side in ("Heroes", "Villains")]
+        files = [
+            text_file(f"{side}.csv", (EXAMPLES / f"{side}.csv").read_text(encoding="utf-8"))
+            for side in ("Heroes", "Villains")
+        ]
         await interaction.response.send_message(embed=template_embed(ROSTER_LIMIT_TEXT), files=files, ephemeral=True)

@@ -25,5 +25,6 @@ class MfdButton(GameButton, template=component_template(GAME, [NEXT])):
 
 
 def next_round_button(battle_id: int, version: int) -> MfdButton:
-    return MfdButton.make(GAME, battle_id, version, NEXT, label="Fight one more round", emoji="⚔️",
-                          style=discord.ButtonStyle.primary)
+    return MfdButton.make(
+        GAME, battle_id, version, NEXT, label="Fight one more round", emoji="⚔️", style=discord.ButtonStyle.primary
+    )

@@ -30,8 +30,10 @@ from rules.text import plural
 from storage.mfd import StoredBattle
 
 FALLEN_NAMES_CHARS = 300  # of one round's and side's names in the Fallen field, before "… and N more"
-FILES_FOOTER = (f"{LOG_FILE} has every attack. Edit {HEROES_FINAL_FILE} or {VILLAINS_FINAL_FILE} and attach it to "
-                "/mfd continue to bring in reinforcements or heal.")
+FILES_FOOTER = (
+    f"{LOG_FILE} has every attack. Edit {HEROES_FINAL_FILE} or {VILLAINS_FINAL_FILE} and attach it to "
+    "/mfd continue to bring in reinforcements or heal."
+)
 
 
 def headline(outcome: Outcome, last_round: int) -> tuple[str, discord.Color]:
@@ -46,8 +48,11 @@ def headline(outcome: Outcome, last_round: int) -> tuple[str, discord.Color]:
 
 def standing_field(embed: discord.Embed, roster: Roster) -> None:
     lines = [f"{markdown_safe(f.name)}: {hp_text(f.hp)} HP" for f in roster.fighters]
-    embed.add_field(name=f"{roster.side} standing ({len(lines)})",
-                    value=lines_within(lines, EmbedLimits.FIELD_VALUE) if lines else "No one.", inline=True)
+    embed.add_field(
+        name=f"{roster.side} standing ({len(lines)})",
+        value=lines_within(lines, EmbedLimits.FIELD_VALUE) if lines else "No one.",
+        inline=True,
+    )
 
 
 def fallen_lines(fallen: tuple[Casualty, ...]) -> list[str]:
@@ -56,30 +61,41 @@ def fallen_lines(fallen: tuple[Casualty, ...]) -> list[str]:
     groups: dict[tuple[int, str], list[str]] = {}
     for c in fallen:
         groups.setdefault((c.round, c.side), []).append(
-            markdown_safe(c.name) + (f" (with {markdown_safe(c.linked_to)})" if c.linked_to else ""))
-    return [f"Round {number}, {side} ({len(names)}): {lines_within(names, FALLEN_NAMES_CHARS, sep=', ')}"
-            for (number, side), names in groups.items()]
+            markdown_safe(c.name) + (f" (with {markdown_safe(c.linked_to)})" if c.linked_to else "")
+        )
+    return [
+        f"Round {number}, {side} ({len(names)}): {lines_within(names, FALLEN_NAMES_CHARS, sep=', ')}"
+        for (number, side), names in groups.items()
+    ]
 
 
 def fallen_field(embed: discord.Embed, name: str, fallen: tuple[Casualty, ...]) -> None:
     lines = fallen_lines(fallen)
-    embed.add_field(name=f"{name} ({len(fallen)})",
-                    value=lines_within(lines, EmbedLimits.FIELD_VALUE) if lines else "No one.", inline=False)
+    embed.add_field(
+        name=f"{name} ({len(fallen)})",
+        value=lines_within(lines, EmbedLimits.FIELD_VALUE) if lines else "No one.",
+        inline=False,
+    )
 
 
 def warning_field(embed: discord.Embed, warnings: tuple[InputProblem, ...]) -> None:
     """One line per kind of warning (see `rules.mfd.roster`)."""
     if warnings:
-        embed.add_field(name=f"⚠️ Warnings ({len(warnings)}): ignored, the battle ran without them",
-                        value=lines_within([markdown_safe(str(w)) for w in warnings], EmbedLimits.FIELD_VALUE),
-                        inline=False)
+        embed.add_field(
+            name=f"⚠️ Warnings ({len(warnings)}): ignored, the battle ran without them",
+            value=lines_within([markdown_safe(str(w)) for w in warnings], EmbedLimits.FIELD_VALUE),
+            inline=False,
+        )
 
 
 def run_embed(run: BattleRun, *, continued: bool, note: str = "") -> discord.Embed:
     result = run.result
     title, colour = headline(result.outcome, result.last_round)
-    rounds = (f"Round {result.first_round}" if result.rounds_fought == 1
-              else f"Rounds {result.first_round}–{result.last_round}")
+    rounds = (
+        f"Round {result.first_round}"
+        if result.rounds_fought == 1
+        else f"Rounds {result.first_round}–{result.last_round}"
+    )
     description = f"{rounds} fought{' (continued)' if continued else ''}"
     if result.safety_stop:
         description += f"\nThis run stopped at {result.safety_stop}."
@@ -97,8 +113,11 @@ def run_embed(run: BattleRun, *, continued: bool, note: str = "") -> discord.Emb
 
 
 def run_files(run: BattleRun) -> list[discord.File]:
-    return [text_file(LOG_FILE, run.log), text_file(HEROES_FINAL_FILE, run.heroes_csv),
-            text_file(VILLAINS_FINAL_FILE, run.villains_csv)]
+    return [
+        text_file(LOG_FILE, run.log),
+        text_file(HEROES_FINAL_FILE, run.heroes_csv),
+        text_file(VILLAINS_FINAL_FILE, run.villains_csv),
+    ]
 
 
 def next_round_view(stored: StoredBattle, over: bool) -> discord.ui.View:
@@ -112,14 +131,19 @@ def next_round_view(stored: StoredBattle, over: bool) -> discord.ui.View:
 def status_embed(stored: StoredBattle, state: BattleState) -> discord.Embed:
     title, colour = headline(state.outcome, state.rounds_fought)
     embed = discord.Embed(
-        title=title, color=colour,
-        description=(f"{plural(state.rounds_fought, 'round')} fought\nStarted by {mention(stored.started_by)}; "
-                     f"last run by {mention(stored.updated_by)} ({stored.updated_at[:16].replace('T', ' ')} UTC)."))
+        title=title,
+        color=colour,
+        description=(
+            f"{plural(state.rounds_fought, 'round')} fought\nStarted by {mention(stored.started_by)}; "
+            f"last run by {mention(stored.updated_by)} ({stored.updated_at[:16].replace('T', ' ')} UTC)."
+        ),
+    )
     standing_field(embed, state.heroes)
     standing_field(embed, state.villains)
     fallen_field(embed, "Fallen", state.fallen)
-    embed.set_footer(text=seed_footer(state.seed, "The files are both sides as they stand: edit one and attach it "
-                                      "to /mfd continue."))
+    embed.set_footer(
+        text=seed_footer(state.seed, "The files are both sides as they stand: edit one and attach it to /mfd continue.")
+    )
     return fit_embed(embed)
 
 
@@ -128,9 +152,11 @@ def status_files(heroes_csv: str, villains_csv: str) -> list[discord.File]:
 
 
 def odds_progress_embed(done: int, total: int, seed: int) -> discord.Embed:
-    embed = discord.Embed(title=f"🎲 Simulating {plural(total, 'battle')}…",
-                          description=f"{progress_bar(done / total)}\n{done:,}/{plural(total, 'battle')}",
-                          color=COLOR_INFO)
+    embed = discord.Embed(
+        title=f"🎲 Simulating {plural(total, 'battle')}…",
+        description=f"{progress_bar(done / total)}\n{done:,}/{plural(total, 'battle')}",
+        color=COLOR_INFO,
+    )
     embed.set_footer(text=seed_footer(seed))
     return embed
 
@@ -141,13 +167,17 @@ def odds_embed(odds: OddsResult, warnings: tuple[InputProblem, ...], chart_name:
     lines.append(f"**Rounds**: mean {mean_rounds(odds):.2f}, from {lengths[0]} to {lengths[-1]}")
     best = max(odds.heroes_wins, odds.villains_wins)
     leader = "Heroes" if odds.heroes_wins >= odds.villains_wins else "Villains"
-    embed = discord.Embed(title=f"🎲 {leader} {best / odds.battles:.1%} over {plural(odds.battles, 'battle')}",
-                          description="\n".join(lines), color=COLOR_INFO)
-    for side, names, survivals in (("Heroes", odds.hero_names, odds.hero_survivals),
-                                   ("Villains", odds.villain_names, odds.villain_survivals)):
+    embed = discord.Embed(
+        title=f"🎲 {leader} {best / odds.battles:.1%} over {plural(odds.battles, 'battle')}",
+        description="\n".join(lines),
+        color=COLOR_INFO,
+    )
+    for side, names, survivals in (
+        ("Heroes", odds.hero_names, odds.hero_survivals),
+        ("Villains", odds.villain_names, odds.villain_survivals),
+    ):
         rows = [f"{markdown_safe(n)}: {count / odds.battles:.1%}" for n, count in zip(names, survivals, strict=True)]
-        embed.add_field(name=f"{side}: survival rate", value=lines_within(rows, EmbedLimits.FIELD_VALUE),
-                        inline=True)
+        embed.add_field(name=f"{side}: survival rate", value=lines_within(rows, EmbedLimits.FIELD_VALUE), inline=True)
     warning_field(embed, warnings)
     embed.set_image(url=f"attachment://{chart_name}")
     embed.set_footer(text=seed_footer(odds.seed, "95% Wilson intervals", "Odds.txt lists every fighter"))
@@ -157,9 +187,9 @@ def odds_embed(odds: OddsResult, warnings: tuple[InputProblem, ...], chart_name:
 def template_embed(roster_limit: str) -> discord.Embed:
     """The format guide; `roster_limit` is what one file may hold."""
     guide = f"""\
-One row per fighter. Columns, matched by name in any case: **{', '.join(BASE_COLUMNS[:-1])}**, an optional \
+One row per fighter. Columns, matched by name in any case: **{", ".join(BASE_COLUMNS[:-1])}**, an optional \
 **HP** (current HP; without it HP is 2 + BonusHP), then any number of buff groups \
-**{', '.join(BUFF_COLUMNS)}**. Only Name and XP are required; blank numbers are 0.
+**{", ".join(BUFF_COLUMNS)}**. Only Name and XP are required; blank numbers are 0.
 • Dice: ceil((XP + BonusXP) / 1000), more when ToHit or ToDefend passes 100%. ToHit = 30% + BonusToHit + \
 buffs (5–99%), ToDefend = 30% + BonusToDefend + buffs (0–90%), lower by 10% every round (exhaustion).
 • AOE: opponents attacked each round (blank = 1). BodyguardFor: takes the attacks on that fighter. \
@@ -170,6 +200,8 @@ of the round its provider falls in.
 this format plus HP, with every column even when a side has no one left: edit them and attach them to \
 `/mfd continue`."""
     embed = discord.Embed(title="Marked for Death rosters", description=guide, color=COLOR_INFO)
-    embed.set_footer(text="The examples: a squad with bodyguards, shadow clones and buffs against a summoner "
-                          "and her summons. Try them with /mfd odds or /mfd battle.")
+    embed.set_footer(
+        text="The examples: a squad with bodyguards, shadow clones and buffs against a summoner "
+        "and her summons. Try them with /mfd odds or /mfd battle."
+    )
     return fit_embed(embed)

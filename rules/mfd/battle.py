@@ -70,33 +70,75 @@ def _log_limit(heroes: Roster, villains: Roster, files_limit: int | None) -> int
         raise RuleInputError(
             f"the rosters are too large to send back: their final CSVs can take up to {mib(csv_room)} of the "
             f"{mib(files_limit)} that the log and both CSVs may take together; use smaller rosters (fewer "
-            "fighters, shorter names)")
+            "fighters, shorter names)"
+        )
     return min(LOG_LIMIT_BYTES, files_limit - csv_room)
 
 
-def _run(heroes: Roster, villains: Roster, bits: np.random.PCG64, *, seed: int, max_rounds: int | None,
-         rounds_before: int, fallen_before: tuple[Casualty, ...], files_limit: int | None) -> BattleRun:
+def _run(
+    heroes: Roster,
+    villains: Roster,
+    bits: np.random.PCG64,
+    *,
+    seed: int,
+    max_rounds: int | None,
+    rounds_before: int,
+    fallen_before: tuple[Casualty, ...],
+    files_limit: int | None,
+) -> BattleRun:
     """Fight with the random stream of `bits`, whose state after the run is the battle's to continue from."""
     log_limit = _log_limit(heroes, villains, files_limit)
     log = BattleLog(heroes, villains, seed=seed, first_round=rounds_before + 1, limit_bytes=log_limit)
-    result = run_battle(heroes, villains, np.random.Generator(bits), max_rounds=max_rounds,
-                        first_round=rounds_before + 1, observer=log.add_round)
-    state = BattleState(
-        heroes=result.heroes, villains=result.villains, rounds_fought=result.last_round, seed=seed,
-        rng_state=bits.state, outcome=result.outcome, fallen=fallen_before + result.fallen,
+    result = run_battle(
+        heroes,
+        villains,
+        np.random.Generator(bits),
+        max_rounds=max_rounds,
+        first_round=rounds_before + 1,
+        observer=log.add_round,
     )
-    return BattleRun(result, log.finish(result), final_csv(result.heroes), final_csv(result.villains), state,
-                     heroes.warnings + villains.warnings)
+    state = BattleState(
+        heroes=result.heroes,
+        villains=result.villains,
+        rounds_fought=result.last_round,
+        seed=seed,
+        rng_state=bits.state,
+        outcome=result.outcome,
+        fallen=fallen_before + result.fallen,
+    )
+    return BattleRun(
+        result,
+        log.finish(result),
+        final_csv(result.heroes),
+        final_csv(result.villains),
+        state,
+        heroes.warnings + villains.warnings,
+    )
 
 
-def start_battle(heroes: Roster, villains: Roster, *, seed: int, max_rounds: int | None = None,
-                 files_limit: int | None = None) -> BattleRun:
-    return _run(heroes, villains, np.random.PCG64(seed), seed=seed, max_rounds=max_rounds, rounds_before=0,
-                fallen_before=(), files_limit=files_limit)
+def start_battle(
+    heroes: Roster, villains: Roster, *, seed: int, max_rounds: int | None = None, files_limit: int | None = None
+) -> BattleRun:
+    return _run(
+        heroes,
+        villains,
+        np.random.PCG64(seed),
+        seed=seed,
+        max_rounds=max_rounds,
+        rounds_before=0,
+        fallen_before=(),
+        files_limit=files_limit,
+    )
 
 
-def continue_battle(state: BattleState, *, max_rounds: int | None = None, heroes: Roster | None = None,
-                    villains: Roster | None = None, files_limit: int | None = None) -> BattleRun:
+def continue_battle(
+    state: BattleState,
+    *,
+    max_rounds: int | None = None,
+    heroes: Roster | None = None,
+    villains: Roster | None = None,
+    files_limit: int | None = None,
+) -> BattleRun:
     """Fight on from `state`; a roster given replaces that side as it stands, and is not warned about the
     fighters of its side who fell in this battle."""
 
@@ -108,6 +150,15 @@ def continue_battle(state: BattleState, *, max_rounds: int | None = None, heroes
     if empty:
         raise RuleInputError(
             f"the battle is over: {' and '.join(empty)} have no one standing; attach a CSV for "
-            f"{'that side' if len(empty) == 1 else 'both sides'} to fight on")
-    return _run(heroes, villains, bits_from_state(state.rng_state), seed=state.seed, max_rounds=max_rounds,
-                rounds_before=state.rounds_fought, fallen_before=state.fallen, files_limit=files_limit)
+            f"{'that side' if len(empty) == 1 else 'both sides'} to fight on"
+        )
+    return _run(
+        heroes,
+        villains,
+        bits_from_state(state.rng_state),
+        seed=state.seed,
+        max_rounds=max_rounds,
+        rounds_before=state.rounds_fought,
+        fallen_before=state.fallen,
+        files_limit=files_limit,
+    )

@@ -26,12 +26,21 @@ def odds_chart_png(odds: OddsResult) -> bytes:
     rows = outcome_rows(odds)
     rates = [count / odds.battles for _, count in rows]
     intervals = [wilson_interval(count, odds.battles) for _, count in rows]
-    errors = [[r - low for r, (low, _) in zip(rates, intervals, strict=True)],
-              [high - r for r, (_, high) in zip(rates, intervals, strict=True)]]
-    labels = [f"Unfinished\n({odds.max_rounds} rounds)" if label.startswith("Both") else label.replace(" ", "\n")
-              for label, _ in rows]
-    bars = outcomes.bar(labels, [100 * r for r in rates], yerr=[[100 * e for e in side] for side in errors],
-                        capsize=4, color=[_COLOURS.get(label, "#facc15") for label, _ in rows])
+    errors = [
+        [r - low for r, (low, _) in zip(rates, intervals, strict=True)],
+        [high - r for r, (_, high) in zip(rates, intervals, strict=True)],
+    ]
+    labels = [
+        f"Unfinished\n({odds.max_rounds} rounds)" if label.startswith("Both") else label.replace(" ", "\n")
+        for label, _ in rows
+    ]
+    bars = outcomes.bar(
+        labels,
+        [100 * r for r in rates],
+        yerr=[[100 * e for e in side] for side in errors],
+        capsize=4,
+        color=[_COLOURS.get(label, "#facc15") for label, _ in rows],
+    )
     outcomes.bar_label(bars, labels=[f"{100 * r:.1f}%" for r in rates], padding=2, fontsize=8)
     outcomes.set_ylim(0, 110)
     outcomes.set_ylabel("% of battles (95% interval)")

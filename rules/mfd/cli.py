@@ -29,14 +29,24 @@ HELP = "Marked for Death: run a battle between a heroes CSV and a villains CSV"
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--heroes", default="Heroes.csv", help="heroes CSV (default: ./Heroes.csv)")
     parser.add_argument("--villains", default="Villains.csv", help="villains CSV (default: ./Villains.csv)")
-    parser.add_argument("-m", "--max-rounds", type=int, default=None,
-                        help=f"stop after N rounds even if both sides stand (default: to the end, at most "
-                             f"{SAFETY_ROUND_LIMIT})")
-    parser.add_argument("--seed", type=seed_number, default=None,
-                        help="random seed, 0 or more (default: a new one, printed in the log)")
+    parser.add_argument(
+        "-m",
+        "--max-rounds",
+        type=int,
+        default=None,
+        help=f"stop after N rounds even if both sides stand (default: to the end, at most {SAFETY_ROUND_LIMIT})",
+    )
+    parser.add_argument(
+        "--seed", type=seed_number, default=None, help="random seed, 0 or more (default: a new one, printed in the log)"
+    )
     parser.add_argument("--out", default=".", help="directory for the log and the final CSVs (default: .)")
-    parser.add_argument("--odds", type=int, metavar="N", default=None,
-                        help="run N battles and print the odds instead of one battle's log")
+    parser.add_argument(
+        "--odds",
+        type=int,
+        metavar="N",
+        default=None,
+        help="run N battles and print the odds instead of one battle's log",
+    )
     parser.set_defaults(run=run)
 
 
@@ -70,11 +80,15 @@ def run(args: argparse.Namespace) -> int:
     try:  # before the run, so that a bad folder does not waste it
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise RuleInputError(InputProblem(f"cannot be used as the output folder ({exc.strerror or exc})",
-                                          str(out))) from None
+        raise RuleInputError(
+            InputProblem(f"cannot be used as the output folder ({exc.strerror or exc})", str(out))
+        ) from None
     battle = start_battle(heroes, villains, seed=seed, max_rounds=args.max_rounds)
-    for name, text in ((LOG_FILE, battle.log), (HEROES_FINAL_FILE, battle.heroes_csv),
-                       (VILLAINS_FINAL_FILE, battle.villains_csv)):
+    for name, text in (
+        (LOG_FILE, battle.log),
+        (HEROES_FINAL_FILE, battle.heroes_csv),
+        (VILLAINS_FINAL_FILE, battle.villains_csv),
+    ):
         try:
             (out / name).write_text(text, encoding="utf-8")
         except OSError as exc:

@@ -121,11 +121,21 @@ class _Field:
 
         edges = mask[self.buff_from] & mask[self.buff_to]
         return _Field(
-            self.n_battles, self.side[mask], self.battle[mask], self.origin[mask], self.hp[mask],
-            self.base_dice[mask], self.bonus_hit[mask], self.bonus_def[mask], self.aoe[mask],
-            remap(self.guard_of[mask]), remap(self.link[mask]),
-            new_index[self.buff_from[edges]], new_index[self.buff_to[edges]],
-            self.buff_hit[edges], self.buff_def[edges],
+            self.n_battles,
+            self.side[mask],
+            self.battle[mask],
+            self.origin[mask],
+            self.hp[mask],
+            self.base_dice[mask],
+            self.bonus_hit[mask],
+            self.bonus_def[mask],
+            self.aoe[mask],
+            remap(self.guard_of[mask]),
+            remap(self.link[mask]),
+            new_index[self.buff_from[edges]],
+            new_index[self.buff_to[edges]],
+            self.buff_hit[edges],
+            self.buff_def[edges],
         )
 
 
@@ -133,8 +143,13 @@ def _side_template(roster: Roster) -> dict[str, np.ndarray]:
     """One side's arrays for one battle; references are indices within the side."""
     fighters = roster.fighters
     index = {f.name: i for i, f in enumerate(fighters)}
-    edges = [(i, index[name], buff.offense, buff.defense)
-             for i, f in enumerate(fighters) for buff in f.buffs for name in buff.who if name in index]
+    edges = [
+        (i, index[name], buff.offense, buff.defense)
+        for i, f in enumerate(fighters)
+        for buff in f.buffs
+        for name in buff.who
+        if name in index
+    ]
     edge_cols = list(zip(*edges, strict=True)) if edges else [(), (), (), ()]
     total_xp = np.array([f.total_xp for f in fighters], dtype=np.float64)
     return {
@@ -201,8 +216,14 @@ def _derive(f: _Field) -> _Stats:
         bonus = np.ceil(np.round(f.base_dice * raw, 6)).astype(np.int64)
         return np.where(raw > 1.0, bonus, f.base_dice)
 
-    return _Stats(raw_hit, raw_def, np.clip(raw_hit, MIN_TO_HIT, MAX_TO_HIT),
-                  np.clip(raw_def, MIN_TO_DEFEND, MAX_TO_DEFEND), dice(raw_hit), dice(raw_def))
+    return _Stats(
+        raw_hit,
+        raw_def,
+        np.clip(raw_hit, MIN_TO_HIT, MAX_TO_HIT),
+        np.clip(raw_def, MIN_TO_DEFEND, MAX_TO_DEFEND),
+        dice(raw_hit),
+        dice(raw_def),
+    )
 
 
 def derived_stats(roster: Roster) -> tuple[DerivedStats, ...]:
@@ -211,10 +232,18 @@ def derived_stats(roster: Roster) -> tuple[DerivedStats, ...]:
     s = _derive(f)
     return tuple(
         DerivedStats(
-            name=fighter.name, hp=fighter.hp, total_xp=fighter.total_xp, base_dice=int(f.base_dice[i]),
-            raw_to_hit=float(s.raw_hit[i]), raw_to_defend=float(s.raw_def[i]), to_hit=float(s.to_hit[i]),
-            to_defend=float(s.to_def[i]), offense_dice=int(s.offense_dice[i]),
-            defense_dice=int(s.defense_dice[i]), aoe=int(f.aoe[i]), bodyguard_for=fighter.bodyguard_for,
+            name=fighter.name,
+            hp=fighter.hp,
+            total_xp=fighter.total_xp,
+            base_dice=int(f.base_dice[i]),
+            raw_to_hit=float(s.raw_hit[i]),
+            raw_to_defend=float(s.raw_def[i]),
+            to_hit=float(s.to_hit[i]),
+            to_defend=float(s.to_def[i]),
+            offense_dice=int(s.offense_dice[i]),
+            defense_dice=int(s.defense_dice[i]),
+            aoe=int(f.aoe[i]),
+            bodyguard_for=fighter.bodyguard_for,
             linked_to=fighter.linked_to,
         )
         for i, fighter in enumerate(roster.fighters)
@@ -352,8 +381,22 @@ def _fight_round(f: _Field, rng: np.random.Generator, number: int) -> RoundRecor
     linked = death < own
     hp_end[linked] = np.minimum(hp_end[linked], 0)
     return RoundRecord(
-        number, f.side, f.origin, f.hp, hp_end, stats.to_hit, stats.to_def, stats.offense_dice,
-        stats.defense_dice, death, np.where(linked, f.link, -1), attacker, picked, defender, hits, blocks,
+        number,
+        f.side,
+        f.origin,
+        f.hp,
+        hp_end,
+        stats.to_hit,
+        stats.to_def,
+        stats.offense_dice,
+        stats.defense_dice,
+        death,
+        np.where(linked, f.link, -1),
+        attacker,
+        picked,
+        defender,
+        hits,
+        blocks,
         skipped,
     )
 
@@ -373,8 +416,8 @@ def check_attack_limit(heroes: Roster, villains: Roster) -> None:
     attacks = planned_attacks(heroes, villains)
     if attacks > MAX_ATTACKS_PER_ROUND:
         raise RuleInputError(
-            f"the two rosters plan {attacks:,} attacks a round (the sum of AOE); the limit is "
-            f"{MAX_ATTACKS_PER_ROUND:,}")
+            f"the two rosters plan {attacks:,} attacks a round (the sum of AOE); the limit is {MAX_ATTACKS_PER_ROUND:,}"
+        )
 
 
 def _round_limit(max_rounds: int | None) -> tuple[int, str]:
@@ -433,21 +476,39 @@ def run_battle(
         died = np.flatnonzero(record.death != NEVER)
         for i in died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))]:
             via = record.linked_via[i]
-            fallen.append(Casualty(
-                SIDES[f.side[i]], rosters[f.side[i]].fighters[f.origin[i]].name, number,
-                rosters[f.side[via]].fighters[f.origin[via]].name if via >= 0 else ""))
+            fallen.append(
+                Casualty(
+                    SIDES[f.side[i]],
+                    rosters[f.side[i]].fighters[f.origin[i]].name,
+                    number,
+                    rosters[f.side[via]].fighters[f.origin[via]].name if via >= 0 else "",
+                )
+            )
         f = _after_round(f, record.hp_end, record.death == NEVER)
     counts = np.bincount(f.side, minlength=2)
     outcome = _outcome(*counts)
     survivors: list[Roster] = []
     for side, roster in enumerate(rosters):
         mine = np.flatnonzero(f.side == side)
-        survivors.append(Roster(roster.side, roster.file, tuple(
-            replace(roster.fighters[int(f.origin[i])], hp=float(f.hp[i]), bonus_to_defend=float(f.bonus_def[i]))
-            for i in mine), buff_groups=roster.buff_groups))
+        survivors.append(
+            Roster(
+                roster.side,
+                roster.file,
+                tuple(
+                    replace(roster.fighters[int(f.origin[i])], hp=float(f.hp[i]), bonus_to_defend=float(f.bonus_def[i]))
+                    for i in mine
+                ),
+                buff_groups=roster.buff_groups,
+            )
+        )
     return BattleResult(
-        heroes=survivors[0], villains=survivors[1], outcome=outcome, first_round=first_round,
-        last_round=number, fallen=tuple(fallen), safety_stop=safety_stop,
+        heroes=survivors[0],
+        villains=survivors[1],
+        outcome=outcome,
+        first_round=first_round,
+        last_round=number,
+        fallen=tuple(fallen),
+        safety_stop=safety_stop,
     )
 
 
@@ -461,7 +522,8 @@ def check_odds_work(heroes: Roster, villains: Roster, battles: int) -> None:
         raise RuleInputError(
             f"{battles:,} battles of {planned_attacks(heroes, villains):,} attacks a round make {first_rounds:,} "
             f"attacks in their first round alone; the limit is {MAX_ODDS_ATTACKS:,} attacks in all: use fewer "
-            "battles")
+            "battles"
+        )
 
 
 def simulate_odds(
@@ -502,7 +564,8 @@ def simulate_odds(
                 finished = done_battles + batch - len(np.unique(f.battle))
                 raise RuleInputError(
                     f"the battles run long: with {finished:,} of {battles:,} finished, the simulation reached its "
-                    f"limit of {MAX_ODDS_ATTACKS:,} attacks; set a round limit or use fewer battles")
+                    f"limit of {MAX_ODDS_ATTACKS:,} attacks; set a round limit or use fewer battles"
+                )
             number += 1
             record = _fight_round(f, rng, number)
             alive = record.death == NEVER
@@ -512,8 +575,9 @@ def simulate_odds(
             over = playing & ((left[0] == 0) | (left[1] == 0) | (number >= limit))
             if over.any():
                 ended = np.flatnonzero(over)
-                codes = np.select([(left[0][ended] > 0) & (left[1][ended] > 0), left[0][ended] > 0,
-                                   left[1][ended] > 0], [3, 0, 1], 2)
+                codes = np.select(
+                    [(left[0][ended] > 0) & (left[1][ended] > 0), left[0][ended] > 0, left[1][ended] > 0], [3, 0, 1], 2
+                )
                 wins += np.bincount(codes, minlength=4)
                 rounds_count[number] = rounds_count.get(number, 0) + len(ended)
                 final = alive & over[f.battle]
@@ -524,9 +588,16 @@ def simulate_odds(
         if progress is not None:
             progress(done_battles, battles)
     return OddsResult(
-        battles=battles, heroes_wins=int(wins[0]), villains_wins=int(wins[1]), draws=int(wins[2]),
-        unfinished=int(wins[3]), rounds_histogram=dict(sorted(rounds_count.items())),
-        hero_names=tuple(x.name for x in heroes.fighters), hero_survivals=tuple(int(x) for x in survived[0]),
+        battles=battles,
+        heroes_wins=int(wins[0]),
+        villains_wins=int(wins[1]),
+        draws=int(wins[2]),
+        unfinished=int(wins[3]),
+        rounds_histogram=dict(sorted(rounds_count.items())),
+        hero_names=tuple(x.name for x in heroes.fighters),
+        hero_survivals=tuple(int(x) for x in survived[0]),
         villain_names=tuple(x.name for x in villains.fighters),
-        villain_survivals=tuple(int(x) for x in survived[1]), max_rounds=limit, seed=seed,
+        villain_survivals=tuple(int(x) for x in survived[1]),
+        max_rounds=limit,
+        seed=seed,
     )

@@ -52,10 +52,12 @@ def describe_outcome(result: BattleResult) -> str:
 
 
 def stats_line(s: DerivedStats) -> str:
-    return (f"{s.name}: HP {hp_text(s.hp)}, ToHit {percent(s.to_hit)}, ToDefend {percent(s.to_defend)}, "
-            f"AOE {s.aoe}, TotalXP {format_number(s.total_xp)}, OffenseDice {s.offense_dice}, "
-            f"DefenseDice {s.defense_dice}, bodyguarding {s.bodyguard_for or 'no one'}, "
-            f"linked to {s.linked_to or 'no one'}")
+    return (
+        f"{s.name}: HP {hp_text(s.hp)}, ToHit {percent(s.to_hit)}, ToDefend {percent(s.to_defend)}, "
+        f"AOE {s.aoe}, TotalXP {format_number(s.total_xp)}, OffenseDice {s.offense_dice}, "
+        f"DefenseDice {s.defense_dice}, bodyguarding {s.bodyguard_for or 'no one'}, "
+        f"linked to {s.linked_to or 'no one'}"
+    )
 
 
 class _Budget:
@@ -85,8 +87,15 @@ def _bounded_lines(lines: list[str], budget: int, more: str) -> list[str]:
 class BattleLog:
     """Pass `add_round` as `run_battle`'s observer, then call `finish` with the result."""
 
-    def __init__(self, heroes: Roster, villains: Roster, *, seed: int | None = None, first_round: int = 1,
-                 limit_bytes: int = LOG_LIMIT_BYTES) -> None:
+    def __init__(
+        self,
+        heroes: Roster,
+        villains: Roster,
+        *,
+        seed: int | None = None,
+        first_round: int = 1,
+        limit_bytes: int = LOG_LIMIT_BYTES,
+    ) -> None:
         self.rosters = (heroes, villains)
         self.limit = limit_bytes
         self.summarized_rounds = 0
@@ -100,8 +109,9 @@ class BattleLog:
             lines.append(f"\n{roster.side} ({len(roster.fighters)}), from {roster.file}:")
             lines += [f"  {stats_line(s)}" for s in derived_stats(roster)]
             lines += [f"  warning: {w}" for w in roster.warnings]
-        lines = _bounded_lines(lines, limit_bytes // _START_SHARE,
-                               "  ... {} more lines left out to keep the log within its size limit")
+        lines = _bounded_lines(
+            lines, limit_bytes // _START_SHARE, "  ... {} more lines left out to keep the log within its size limit"
+        )
         self.out.add("\n".join(lines) + "\n")
 
     def name(self, record: RoundRecord, entry: int | np.integer[Any]) -> str:
@@ -157,19 +167,24 @@ class BattleLog:
             hits, blocks = int(r.hits[s]), int(r.blocks[s])
             damage = max(0, hits - blocks)
             before, hp[d] = hp[d], hp[d] - damage
-            line = (f"    {name[a]} -> {target}: {hits}/{r.offense_dice[a]} hit ({percent(r.to_hit[a])}), "
-                    f"{blocks}/{r.defense_dice[d]} blocked ({percent(r.to_defend[d])}): {damage} damage, "
-                    f"HP {hp_text(before)} -> {hp_text(hp[d])}")
+            line = (
+                f"    {name[a]} -> {target}: {hits}/{r.offense_dice[a]} hit ({percent(r.to_hit[a])}), "
+                f"{blocks}/{r.defense_dice[d]} blocked ({percent(r.to_defend[d])}): {damage} damage, "
+                f"HP {hp_text(before)} -> {hp_text(hp[d])}"
+            )
             if r.death[d] == s:
                 line += f"; {name[d]} falls"
             lines.append(line)
             for x in linked_at.get(s, ()):
-                lines.append(f"      {name[x]} falls with {name[int(r.linked_via[x])]} (linked), "
-                             f"HP {hp_text(hp[x])} -> {hp_text(r.hp_end[x])}")
+                lines.append(
+                    f"      {name[x]} falls with {name[int(r.linked_via[x])]} (linked), "
+                    f"HP {hp_text(hp[x])} -> {hp_text(r.hp_end[x])}"
+                )
                 hp[x] = float(r.hp_end[x])
         fallen = self._fallen(r)
-        lines.append(f"  End of round {r.number}. Fallen ({len(fallen)}): "
-                     f"{', '.join(name[i] for i in fallen) or 'none'}")
+        lines.append(
+            f"  End of round {r.number}. Fallen ({len(fallen)}): {', '.join(name[i] for i in fallen) or 'none'}"
+        )
         lines += self._standing_lines(r)
         return "\n".join(lines) + "\n"
 
@@ -179,14 +194,16 @@ class BattleLog:
         fallen = self._fallen(r)
         counts = [int(np.sum((r.side == s) & (r.death == NEVER))) for s in (0, 1)]
         lost = [int(np.sum(r.side[fallen] == s)) for s in (0, 1)] if fallen else [0, 0]
-        head = (f"\nRound {r.number} (summary: the full detail would not fit in the log's "
-                f"{mib(self.limit)})\n"
-                f"  {len(r.attacker)} attacks ({int(np.sum(r.skipped))} skipped, "
-                f"{int(np.sum(r.picked != r.defender))} taken by bodyguards): "
-                f"{int(r.hits[done].sum())} hits, {int(r.blocks[done].sum())} blocked, "
-                f"{int(damage.sum())} damage\n"
-                f"  Fallen: Heroes {lost[0]}, Villains {lost[1]}; standing: Heroes {counts[0]}, "
-                f"Villains {counts[1]}\n")
+        head = (
+            f"\nRound {r.number} (summary: the full detail would not fit in the log's "
+            f"{mib(self.limit)})\n"
+            f"  {len(r.attacker)} attacks ({int(np.sum(r.skipped))} skipped, "
+            f"{int(np.sum(r.picked != r.defender))} taken by bodyguards): "
+            f"{int(r.hits[done].sum())} hits, {int(r.blocks[done].sum())} blocked, "
+            f"{int(damage.sum())} damage\n"
+            f"  Fallen: Heroes {lost[0]}, Villains {lost[1]}; standing: Heroes {counts[0]}, "
+            f"Villains {counts[1]}\n"
+        )
         names = "  Fallen: " + ", ".join(self.name(r, i) for i in fallen) + "\n" if fallen else ""
         if len((head + names).encode()) > room:
             names = ""

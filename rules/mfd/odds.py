@@ -25,10 +25,13 @@ def mean_rounds(odds: OddsResult) -> float:
 def describe_odds(odds: OddsResult) -> str:
     lines = [f"{odds.battles} battles (seed {odds.seed})"]
     lines += [f"{label}: {rate_text(count, odds.battles)}" for label, count in outcome_rows(odds)]
-    lines.append(f"Rounds: mean {mean_rounds(odds):.2f}; "
-                 + ", ".join(f"{r}: {c}" for r, c in odds.rounds_histogram.items()))
-    for side, names, survivals in (("Heroes", odds.hero_names, odds.hero_survivals),
-                                   ("Villains", odds.villain_names, odds.villain_survivals)):
+    lines.append(
+        f"Rounds: mean {mean_rounds(odds):.2f}; " + ", ".join(f"{r}: {c}" for r, c in odds.rounds_histogram.items())
+    )
+    for side, names, survivals in (
+        ("Heroes", odds.hero_names, odds.hero_survivals),
+        ("Villains", odds.villain_names, odds.villain_survivals),
+    ):
         lines.append(f"{side} survival:")
         lines += [f"  {name}: {count / odds.battles:.1%}" for name, count in zip(names, survivals, strict=True)]
     return "\n".join(lines)

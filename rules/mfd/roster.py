@@ -35,8 +35,18 @@ from rules.errors import InputProblem, RuleInputError
 from rules.mfd.models import BASE_HP, Buff, Fighter, Roster, UnknownName, name_order
 from rules.text import plural
 
-BASE_COLUMNS = ("Name", "XP", "BonusXP", "BonusHP", "BonusToHit", "BonusToDefend", "AOE", "BodyguardFor",
-                "LinkedTo", "HP")
+BASE_COLUMNS = (
+    "Name",
+    "XP",
+    "BonusXP",
+    "BonusHP",
+    "BonusToHit",
+    "BonusToDefend",
+    "AOE",
+    "BodyguardFor",
+    "LinkedTo",
+    "HP",
+)
 REQUIRED_COLUMNS = ("Name", "XP")
 BUFF_COLUMNS = ("BuffName", "BuffWho", "BuffOffense", "BuffDefense")
 
@@ -50,7 +60,7 @@ MAX_PROBLEMS_LISTED = 20
 
 _BUFF_KEYS = tuple(normalize_header(c) for c in BUFF_COLUMNS)
 Reference = tuple[CsvRow, str, str, str]  # a name a row refers to: (row, column key, name, what names it)
-_QUOTE_HINT = "; a BuffWho list of several names must be inside double quotes, e.g. \"Alice,Bob\""
+_QUOTE_HINT = '; a BuffWho list of several names must be inside double quotes, e.g. "Alice,Bob"'
 
 
 def _buff_key(column: str, group: int) -> str:
@@ -93,23 +103,35 @@ def _number_buff_groups(text: str, file: str) -> tuple[str, int]:
             continue
         expected = BUFF_COLUMNS[seen % 4]
         if key != normalize_header(expected):
-            raise RuleInputError(InputProblem(
-                f"broken buff group: '{expected}' was expected here; buff columns come in groups of four, "
-                f"in the order {', '.join(BUFF_COLUMNS)}", file, header_line, cell.strip()))
+            raise RuleInputError(
+                InputProblem(
+                    f"broken buff group: '{expected}' was expected here; buff columns come in groups of four, "
+                    f"in the order {', '.join(BUFF_COLUMNS)}",
+                    file,
+                    header_line,
+                    cell.strip(),
+                )
+            )
         group = seen // 4 + 1
         renamed.append(cell.strip() if group == 1 else f"{cell.strip()} #{group}")
         last_buff_column = cell.strip()
         seen += 1
     if seen % 4:
-        missing = ", ".join(BUFF_COLUMNS[seen % 4:])
-        raise RuleInputError(InputProblem(
-            f"broken buff group: it ends here without {missing}; buff columns come in groups of four, "
-            f"in the order {', '.join(BUFF_COLUMNS)}", file, header_line, last_buff_column))
+        missing = ", ".join(BUFF_COLUMNS[seen % 4 :])
+        raise RuleInputError(
+            InputProblem(
+                f"broken buff group: it ends here without {missing}; buff columns come in groups of four, "
+                f"in the order {', '.join(BUFF_COLUMNS)}",
+                file,
+                header_line,
+                last_buff_column,
+            )
+        )
     if seen <= 4:
         return text, seen // 4
-    line_end = line[len(line.rstrip("\r\n")):]
+    line_end = line[len(line.rstrip("\r\n")) :]
     new_header = write_csv(renamed, []).rstrip("\n") + line_end
-    return text[:header_start] + new_header + text[header_start + len(line):], seen // 4
+    return text[:header_start] + new_header + text[header_start + len(line) :], seen // 4
 
 
 def read_roster(text: str, file: str, side: str) -> Roster:
@@ -121,8 +143,9 @@ def read_roster(text: str, file: str, side: str) -> Roster:
         table = read_csv(text, file, required=REQUIRED_COLUMNS, optional=optional, max_rows=MAX_FIGHTERS)
     except RuleInputError as exc:
         if groups and any("cells but the header has" in p.message for p in exc.problems):
-            raise RuleInputError([InputProblem(p.message + _QUOTE_HINT, p.file, p.row, p.column)
-                                  for p in exc.problems]) from None
+            raise RuleInputError(
+                [InputProblem(p.message + _QUOTE_HINT, p.file, p.row, p.column) for p in exc.problems]
+            ) from None
         raise
     problems: list[InputProblem] = []
     fighters: list[Fighter] = []
@@ -131,9 +154,13 @@ def read_roster(text: str, file: str, side: str) -> Roster:
     for row in table.rows:
         name = row.text("name")
         if name and name in rows_of:
-            problems.extend(row.problem(
-                "name", f"'{name}' is already the name of the fighter on row {rows_of[name]}; "
-                "names must be unique within a file").problems)
+            problems.extend(
+                row.problem(
+                    "name",
+                    f"'{name}' is already the name of the fighter on row {rows_of[name]}; "
+                    "names must be unique within a file",
+                ).problems
+            )
             continue
         if name:
             rows_of[name] = row.line
@@ -148,8 +175,11 @@ def read_roster(text: str, file: str, side: str) -> Roster:
         raise RuleInputError(problems)
     fighters.sort(key=lambda f: name_order(f.name))
     label = {key: header.strip() for key, header in zip(table.keys, table.headers, strict=True)}
-    unknown = tuple(UnknownName(file, row.line, label[key], name, named_by)
-                    for row, key, name, named_by in references if name not in rows_of)
+    unknown = tuple(
+        UnknownName(file, row.line, label[key], name, named_by)
+        for row, key, name, named_by in references
+        if name not in rows_of
+    )
     return Roster(side, file, tuple(fighters), unknown, groups)
 
 
@@ -192,10 +222,16 @@ def _read_fighter(row: CsvRow, groups: int, references: list[Reference]) -> Figh
         if row.text(key):
             references.append((row, key, row.text(key), what))
     return Fighter(
-        name=name, xp=xp, hp=hp, bonus_xp=bonus_xp, bonus_hp=bonus_hp,
+        name=name,
+        xp=xp,
+        hp=hp,
+        bonus_xp=bonus_xp,
+        bonus_hp=bonus_hp,
         bonus_to_hit=row.number("bonustohit", minimum=-MAX_BONUS, maximum=MAX_BONUS),
         bonus_to_defend=row.number("bonustodefend", minimum=-MAX_BONUS, maximum=MAX_BONUS),
-        aoe=max(1, aoe), bodyguard_for=row.text("bodyguardfor"), linked_to=row.text("linkedto"),
+        aoe=max(1, aoe),
+        bodyguard_for=row.text("bodyguardfor"),
+        linked_to=row.text("linkedto"),
         buffs=tuple(buffs),
     )
 
@@ -242,8 +278,18 @@ def write_roster(fighters: Iterable[Fighter], *, buff_groups: int = 0) -> str:
     headers = list(BASE_COLUMNS) + list(BUFF_COLUMNS) * groups
     rows: list[list[str]] = []
     for f in fighters:
-        row = [f.name, _cell(f.xp), _cell(f.bonus_xp), _cell(f.bonus_hp), _cell(f.bonus_to_hit),
-               _cell(f.bonus_to_defend), str(f.aoe), f.bodyguard_for, f.linked_to, _cell(f.hp)]
+        row = [
+            f.name,
+            _cell(f.xp),
+            _cell(f.bonus_xp),
+            _cell(f.bonus_hp),
+            _cell(f.bonus_to_hit),
+            _cell(f.bonus_to_defend),
+            str(f.aoe),
+            f.bodyguard_for,
+            f.linked_to,
+            _cell(f.hp),
+        ]
         for buff in f.buffs:
             row += [buff.name, ",".join(buff.who), _cell(buff.offense), _cell(buff.defense)]
         row += [""] * (4 * (groups - len(f.buffs)))

@@ -42,7 +42,8 @@ ORIGINAL_VILLAINS = ("Villains.csv", ORIGINAL_VILLAINS_CSV.encode())
 
 async def battles(h) -> list[tuple]:
     rows = await h.bot.db.fetch_all(
-        "SELECT channel_id, rounds_fought, outcome, heroes_left, villains_left, version, seed FROM mfd_battles")
+        "SELECT channel_id, rounds_fought, outcome, heroes_left, villains_left, version, seed FROM mfd_battles"
+    )
     return [tuple(r) for r in rows]
 
 
@@ -51,17 +52,20 @@ async def test_battle_with_attachments_replies_with_outcome_files_and_stores_the
     _, reply = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     assert not reply.ephemeral
     assert reply.embed.title == "⏸️ After round 1 both sides still stand"
-    assert reply.embed.description == ("Round 1 fought\nFight on with the button below or `/mfd continue` (attach a "
-                                       "CSV to replace a side).")
+    assert reply.embed.description == (
+        "Round 1 fought\nFight on with the button below or `/mfd continue` (attach a CSV to replace a side)."
+    )
     assert reply.embed.footer.text.startswith("seed 1 · BattleLog.txt has every attack.")
     assert reply.field("Heroes standing (2)") == "Dragon: 1 HP\nSummoner: 3 HP"
     assert reply.field("Villains standing (1)") == "Boss: 3 HP"
-    assert reply.field("Fallen this run (4)") == ("Round 1, Villains (3): Clone, Grunt A, Grunt B\n"
-                                                  "Round 1, Heroes (1): Tom")
+    assert reply.field("Fallen this run (4)") == (
+        "Round 1, Villains (3): Clone, Grunt A, Grunt B\nRound 1, Heroes (1): Tom"
+    )
     assert reply.files["BattleLog.txt"].decode() == EXPECTED_LOG
     assert reply.files["Heroes-final.csv"].decode().splitlines()[1:] == [
         'Dragon,13000,1500,-1,0.9,0,1,,Summoner,1,Mythic,"Dragon,Summoner,Tom",0.06,0.02',
-        "Summoner,5800,-1000,1,0.15,-0.1,1,,Dragon,3,,,,"]
+        "Summoner,5800,-1000,1,0.15,-0.1,1,,Dragon,3,,,,",
+    ]
     assert reply.files["Villains-final.csv"].decode().splitlines()[1:] == ["Boss,9000,0,1,0.2,0,2,,,3"]
     (row,) = await h.bot.db.fetch_all("SELECT id FROM mfd_battles")
     assert reply.component("Fight one more round")["custom_id"] == f"mfd:{row['id']}:1:next"
@@ -103,8 +107,9 @@ async def test_the_button_fights_one_round_once(harness):
     h = harness
     heroes = (EXAMPLES / "Heroes.csv").read_bytes()
     villains = (EXAMPLES / "Villains.csv").read_bytes()
-    _, first = await h.run("mfd battle", h.gm, heroes=("h.csv", heroes), villains=("v.csv", villains), max_rounds=1,
-                           seed=5)
+    _, first = await h.run(
+        "mfd battle", h.gm, heroes=("h.csv", heroes), villains=("v.csv", villains), max_rounds=1, seed=5
+    )
     (refused,) = await h.click(first, "Fight one more round", h.alice)
     # The same check and words as the GM-only commands'.
     assert refused.ephemeral
@@ -118,7 +123,8 @@ async def test_the_button_fights_one_round_once(harness):
     assert third.embed.description.startswith("Round 3 fought (continued)")
     (stale,) = await h.click(status, "Fight one more round", h.gm)
     assert stale.ephemeral and stale.content == (
-        "❌ These buttons are from an earlier moment of this battle, so nothing was changed. Use the latest ones.")
+        "❌ These buttons are from an earlier moment of this battle, so nothing was changed. Use the latest ones."
+    )
     (row,) = await battles(h)
     assert row[1] == 3 and row[5] == 3
 
@@ -146,7 +152,8 @@ async def test_odds_that_run_too_long_are_refused_privately(harness, monkeypatch
     (reply,) = await h.run("mfd odds", h.alice, heroes=wall, villains=wall, battles=10, seed=1)
     assert reply.ephemeral and reply.content == (
         "❌ the battles run long: with 0 of 10 finished, the simulation reached its limit of 500 attacks; set a "
-        "round limit or use fewer battles")
+        "round limit or use fewer battles"
+    )
     (done,) = await h.run("mfd odds", h.alice, heroes=wall, villains=wall, battles=10, seed=1, max_rounds=20)
     assert "**Both standing after 20 rounds**: 100.0%" in done.embed.description
 
@@ -168,8 +175,9 @@ async def test_the_button_takes_the_gm_role_setting_and_names_it(harness):
     leader = User(800000000000000009, "Leader", role_ids=(555,))
     _, first = await h.run("mfd battle", leader, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     (refused,) = await h.click(first, "Fight one more round", h.alice)
-    assert refused.content == ("❌ Only a game master can do that: it needs the Manage Server permission or the "
-                               "'Raid Leader' role.")
+    assert refused.content == (
+        "❌ Only a game master can do that: it needs the Manage Server permission or the 'Raid Leader' role."
+    )
     (second,) = await h.click(first, "Fight one more round", leader)
     assert second.embed.title == "🤝 Draw: both sides fell in round 2"
 
@@ -185,7 +193,8 @@ async def test_two_clicks_at_once_fight_one_round(harness):
     assert [m.embed.title for m in posted if m.embeds] == ["🤝 Draw: both sides fell in round 2"]
     assert [m.content for m in posted if m.content] == [
         "❌ This battle changed while your run was being fought (another run was saved or a new battle started), "
-        "so nothing was saved. Check the newest result and run it again."]
+        "so nothing was saved. Check the newest result and run it again."
+    ]
     (row,) = await battles(h)
     assert row[1] == 2 and row[5] == 2
 
@@ -196,7 +205,8 @@ async def test_every_roster_error_is_answered_with_its_location_and_nothing_is_s
         replies = await h.run("mfd battle", h.gm, heroes=HEROES, villains=("Villains.csv", text.encode()))
         where = str(InputProblem("", "Villains.csv", row, column)).removesuffix(": ")
         assert [(r.ephemeral, r.content.startswith(f"❌ {where}"), words in r.content) for r in replies] == [
-            (True, True, True)], (text, replies[-1].content)
+            (True, True, True)
+        ], (text, replies[-1].content)
     assert await battles(h) == []
 
 
@@ -204,8 +214,10 @@ async def test_a_roster_over_the_size_limit_is_refused_with_the_limit(harness):
     h = harness
     huge = b"Name,XP\n" + b"x" * (3 * 1024 * 1024)
     (reply,) = await h.run("mfd odds", h.alice, heroes=HEROES, villains=("Villains.csv", huge))
-    assert reply.content == ("❌ Villains.csv is 3.0 MiB; a roster file may be at most 3 MiB (room for 20,000 "
-                             "fighters at up to 150 bytes a row).")
+    assert reply.content == (
+        "❌ Villains.csv is 3.0 MiB; a roster file may be at most 3 MiB (room for 20,000 "
+        "fighters at up to 150 bytes a row)."
+    )
     # The help says so too: the attachment options and the format guide.
     mfd = h.bot.tree.get_command("mfd")
     for command, option in (("battle", "heroes"), ("battle", "villains"), ("continue", "heroes"), ("odds", "villains")):
@@ -221,12 +233,20 @@ async def test_a_20000_vs_20000_battle_fits_in_one_message(harness):
     rosters = []
     for side in ("Heroes", "Villains"):
         name = [f"{side} of the Hidden Mist Village, squad member {i:05d}" for i in range(20_000)]
-        fighters = [Fighter(name[i], 3000 + i % 5000, 2, bonus_to_hit=0.1,
-                                   linked_to=name[i - 1] if i % 10 == 1 else "") for i in range(20_000)]
+        fighters = [
+            Fighter(name[i], 3000 + i % 5000, 2, bonus_to_hit=0.1, linked_to=name[i - 1] if i % 10 == 1 else "")
+            for i in range(20_000)
+        ]
         rosters.append(write_roster(fighters).encode())
     assert all(1024 * 1024 < len(r) < 3 * 1024 * 1024 for r in rosters)  # over the shared 1 MiB limit
-    _, reply = await h.run("mfd battle", h.gm, heroes=("Heroes.csv", rosters[0]),
-                           villains=("Villains.csv", rosters[1]), max_rounds=2, seed=3)
+    _, reply = await h.run(
+        "mfd battle",
+        h.gm,
+        heroes=("Heroes.csv", rosters[0]),
+        villains=("Villains.csv", rosters[1]),
+        max_rounds=2,
+        seed=3,
+    )
     assert sum(len(data) for data in reply.files.values()) <= EmbedLimits.FILE_BYTES
     assert "(summary: the full detail would not fit" in reply.files["BattleLog.txt"].decode()
     embed = reply.embed
@@ -270,7 +290,8 @@ async def test_names_in_a_rosters_problems_are_shown_as_written(harness):
     (reply,) = await h.run("mfd odds", h.alice, heroes=("my_heroes.csv", twice), villains=VILLAINS)
     assert reply.ephemeral and reply.content == (
         "❌ my\\_heroes.csv, row 3, column 'Name': 'Sub\\_Zero\\_' is already the name of the fighter on row 2; "
-        "names must be unique within a file")
+        "names must be unique within a file"
+    )
     huge = b"Name,XP\n" + b"x" * (3 * 1024 * 1024)
     (reply,) = await h.run("mfd odds", h.alice, heroes=HEROES, villains=("big_one.csv", huge))
     assert reply.content.startswith("❌ big\\_one.csv is 3.0 MiB; a roster file may be at most 3 MiB")
@@ -296,8 +317,10 @@ async def test_warnings_are_shown_but_the_battle_runs(harness):
 
 def final_files(reply) -> dict:
     """The reply's final CSVs as /mfd continue's attachments."""
-    return {side: (name, reply.files[name]) for side, name in (("heroes", "Heroes-final.csv"),
-                                                               ("villains", "Villains-final.csv"))}
+    return {
+        side: (name, reply.files[name])
+        for side, name in (("heroes", "Heroes-final.csv"), ("villains", "Villains-final.csv"))
+    }
 
 
 def warning_fields(reply) -> list[str]:
@@ -306,8 +329,7 @@ def warning_fields(reply) -> list[str]:
 
 async def test_the_original_rosters_continued_from_their_final_csvs_warn_only_about_their_slips(harness):
     h = harness
-    _, first = await h.run("mfd battle", h.gm, heroes=ORIGINAL_HEROES, villains=ORIGINAL_VILLAINS, max_rounds=1,
-                           seed=1)
+    _, first = await h.run("mfd battle", h.gm, heroes=ORIGINAL_HEROES, villains=ORIGINAL_VILLAINS, max_rounds=1, seed=1)
     # Twelve names never on the side, one line for each kind of them.
     assert first.field("⚠️ Warnings (3)") == "\n".join(ORIGINAL_WARNINGS)
     # Attached again, the final CSVs name the fallen 59 times: none is warned about, the slips still are.
@@ -316,7 +338,8 @@ async def test_the_original_rosters_continued_from_their_final_csvs_warn_only_ab
     assert second.field("⚠️ Warnings (3)") == "\n".join(AFTER_ROUND_1_WARNINGS)
     log = second.files["BattleLog.txt"].decode()
     assert [line.strip() for line in log.splitlines() if "warning:" in line] == [
-        f"warning: {w}" for w in AFTER_ROUND_1_WARNINGS]
+        f"warning: {w}" for w in AFTER_ROUND_1_WARNINGS
+    ]
     # The button goes on from the stored battle: nothing to warn about.
     (third,) = await h.click(second, "Fight one more round", h.gm)
     assert third.embed.description.startswith("Round 3 fought (continued)")
@@ -325,16 +348,20 @@ async def test_the_original_rosters_continued_from_their_final_csvs_warn_only_ab
 
 async def test_a_beaten_side_gets_its_template_and_only_a_typo_in_it_warns(harness):
     h = harness
-    _, won = await h.run("mfd battle", h.gm, heroes=ORIGINAL_HEROES, villains=ORIGINAL_VILLAINS, max_rounds=3,
-                         seed=1)
+    _, won = await h.run("mfd battle", h.gm, heroes=ORIGINAL_HEROES, villains=ORIGINAL_VILLAINS, max_rounds=3, seed=1)
     assert won.embed.title == "🏆 Heroes win in round 3"
     template = FINAL_HEADER + BUFF_GROUP * 2 + "\n"
     assert won.files["Villains-final.csv"].decode() == template
     (status,) = await h.run("mfd status", h.alice)
     assert status.files["Villains-final.csv"].decode() == template
     # The GM fills the template with reinforcements naming the fallen Summoner, Mook A, Conjura, and 'Sumoner'.
-    _, more = await h.run("mfd continue", h.gm, rounds=1, heroes=final_files(won)["heroes"],
-                          villains=("Villains-final.csv", (template + REINFORCEMENTS).encode()))
+    _, more = await h.run(
+        "mfd continue",
+        h.gm,
+        rounds=1,
+        heroes=final_files(won)["heroes"],
+        villains=("Villains-final.csv", (template + REINFORCEMENTS).encode()),
+    )
     assert more.embed.description.startswith("Round 4 fought (continued)")
     assert "Villains (2), from Villains-final.csv:" in more.files["BattleLog.txt"].decode()
     assert more.field("⚠️ Warnings (4)") == "\n".join(AFTER_ROUND_3_WARNINGS)
@@ -342,8 +369,14 @@ async def test_a_beaten_side_gets_its_template_and_only_a_typo_in_it_warns(harne
 
 async def test_a_buff_lasts_to_the_end_of_the_round_its_provider_falls_in(harness):
     h = harness
-    _, reply = await h.run("mfd battle", h.gm, heroes=("Heroes.csv", FOCUS_HEROES_CSV.encode()),
-                           villains=("Villains.csv", FOCUS_VILLAINS_CSV.encode()), max_rounds=2, seed=1)
+    _, reply = await h.run(
+        "mfd battle",
+        h.gm,
+        heroes=("Heroes.csv", FOCUS_HEROES_CSV.encode()),
+        villains=("Villains.csv", FOCUS_VILLAINS_CSV.encode()),
+        max_rounds=2,
+        seed=1,
+    )
     round_1, round_2 = reply.files["BattleLog.txt"].decode().split("\nRound 2\n")
     assert FOCUS_ROUND_1 in round_1
     assert FOCUS_ROUND_2 in round_2
@@ -358,7 +391,8 @@ async def test_status_and_no_battle(harness):
     (status,) = await h.run("mfd status", h.alice)
     assert status.embed.title == "⏸️ After round 1 both sides still stand"
     assert status.embed.description.startswith(
-        f"1 round fought\nStarted by {h.gm.mention}; last run by {h.gm.mention} (")
+        f"1 round fought\nStarted by {h.gm.mention}; last run by {h.gm.mention} ("
+    )
     assert status.embed.footer.text.startswith("seed 1 · The files are both sides as they stand")
     assert status.field("Fallen (4)").startswith("Round 1, Villains (3)")
     assert status.files["Villains-final.csv"].decode().splitlines()[1] == "Boss,9000,0,1,0.2,0,2,,,3"
@@ -379,8 +413,10 @@ async def test_concurrent_continues_cannot_both_apply(harness):
     await h.run("mfd continue", h.gm, rounds=1, wait=False)
     await h.settle()
     texts = [m.content for m in h.messages[before:] if m.content]
-    assert texts == ["❌ This battle changed while your run was being fought (another run was saved or a new "
-                     "battle started), so nothing was saved. Check the newest result and run it again."]
+    assert texts == [
+        "❌ This battle changed while your run was being fought (another run was saved or a new "
+        "battle started), so nothing was saved. Check the newest result and run it again."
+    ]
     (row,) = await battles(h)
     assert row[1] == 2 and row[5] == 2
 

@@ -13,8 +13,19 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "mfd"
 
 
 def test_battle_writes_the_log_and_final_csvs_and_prints_the_log(tmp_path, capsys):
-    args = ["mfd", "--heroes", str(EXAMPLES / "Heroes.csv"), "--villains", str(EXAMPLES / "Villains.csv"),
-            "--seed", "11", "-m", "2", "--out", str(tmp_path)]
+    args = [
+        "mfd",
+        "--heroes",
+        str(EXAMPLES / "Heroes.csv"),
+        "--villains",
+        str(EXAMPLES / "Villains.csv"),
+        "--seed",
+        "11",
+        "-m",
+        "2",
+        "--out",
+        str(tmp_path),
+    ]
     assert main(args) == 0
     printed = capsys.readouterr().out
     log = (tmp_path / "BattleLog.txt").read_text()
@@ -22,8 +33,17 @@ def test_battle_writes_the_log_and_final_csvs_and_prints_the_log(tmp_path, capsy
     heroes = read_roster((tmp_path / "Heroes-final.csv").read_text(), "Heroes-final.csv", "Heroes")
     assert heroes.fighters and all(f.hp > 0 for f in heroes.fighters)
     # The final CSVs are valid input: the battle goes on from them.
-    again = ["mfd", "--heroes", str(tmp_path / "Heroes-final.csv"), "--villains",
-             str(tmp_path / "Villains-final.csv"), "--seed", "3", "--out", str(tmp_path / "next")]
+    again = [
+        "mfd",
+        "--heroes",
+        str(tmp_path / "Heroes-final.csv"),
+        "--villains",
+        str(tmp_path / "Villains-final.csv"),
+        "--seed",
+        "3",
+        "--out",
+        str(tmp_path / "next"),
+    ]
     assert main(again) == 0
     assert "The end:" in (tmp_path / "next" / "BattleLog.txt").read_text()
 
@@ -39,8 +59,17 @@ def test_shipped_examples_have_no_warnings_and_use_every_mechanic():
 
 
 def test_odds_are_printed(capsys):
-    args = ["mfd", "--heroes", str(EXAMPLES / "Heroes.csv"), "--villains", str(EXAMPLES / "Villains.csv"),
-            "--seed", "1", "--odds", "200"]
+    args = [
+        "mfd",
+        "--heroes",
+        str(EXAMPLES / "Heroes.csv"),
+        "--villains",
+        str(EXAMPLES / "Villains.csv"),
+        "--seed",
+        "1",
+        "--odds",
+        "200",
+    ]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert out.startswith("200 battles (seed 1)") and "Heroes win:" in out and "Captain Hayate:" in out
@@ -54,8 +83,22 @@ def test_bad_input_is_an_error_line_and_exit_code_2(tmp_path, capsys):
     (tmp_path / "V.csv").write_text("Name,XP,LinkedTo\nB,1000,Nobody\n")
     assert main(["mfd", "--heroes", str(tmp_path / "V.csv"), "--villains", str(tmp_path / "X.csv")]) == 2
     assert "X.csv: file not found" in capsys.readouterr().err
-    assert main(["mfd", "--heroes", str(tmp_path / "V.csv"), "--villains", str(tmp_path / "V.csv"),
-                 "--out", str(tmp_path / "o"), "--seed", "1"]) == 0
+    assert (
+        main(
+            [
+                "mfd",
+                "--heroes",
+                str(tmp_path / "V.csv"),
+                "--villains",
+                str(tmp_path / "V.csv"),
+                "--out",
+                str(tmp_path / "o"),
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     assert "warning: V.csv, row 2, column 'LinkedTo': LinkedTo names 'Nobody'" in capsys.readouterr().err
 
 

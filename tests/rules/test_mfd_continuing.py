@@ -20,20 +20,29 @@ def original_heroes_csv() -> str:
     narutos = [f"Naruto {i:02d}" for i in range(1, 21)]
     teamwork = ",".join(["Prime", *narutos])
     mori = ",".join(["Ami", "Prime", *narutos, "Kei", "Jounin A", "Jounin B", "Pangolin A", "Pangolin B"])
-    guard_and_link = ([("Prime", "Prime")] * 5 + [("Kei", "Prime")] * 6 + [("Ami", "Prime")] * 3
-                      + [("Jounin", "Prime A")] * 3 + [("Jounin", "Prime B")] * 3)
-    return "\n".join([
-        HEADER,
-        f'Ami,13993,,1,,,,,Kei,Mori,"{mori}",0.06,0.06',
-        "Kei,5785,,1,,,,,,,,,",
-        f'Prime,17854,,1,0.15,,,,,Teamwork,"{teamwork}",0.1,0.1',
-        *(f'{naruto},17854,,1,0.15,,,{guard},{link},Teamwork,"{teamwork}",0.1,0.1'
-          for naruto, (guard, link) in zip(narutos, guard_and_link)),
-        "Jounin A,17378,,1,,,,,,,,,",
-        "Jounin B,17378,,1,,,,,,,,,",
-        "Pangolin A,8000,,0,,,,Kei,Kei,,,,",
-        "Pangolin B,8000,,0,,,,Kei,Kei,,,,",
-    ])
+    guard_and_link = (
+        [("Prime", "Prime")] * 5
+        + [("Kei", "Prime")] * 6
+        + [("Ami", "Prime")] * 3
+        + [("Jounin", "Prime A")] * 3
+        + [("Jounin", "Prime B")] * 3
+    )
+    return "\n".join(
+        [
+            HEADER,
+            f'Ami,13993,,1,,,,,Kei,Mori,"{mori}",0.06,0.06',
+            "Kei,5785,,1,,,,,,,,,",
+            f'Prime,17854,,1,0.15,,,,,Teamwork,"{teamwork}",0.1,0.1',
+            *(
+                f'{naruto},17854,,1,0.15,,,{guard},{link},Teamwork,"{teamwork}",0.1,0.1'
+                for naruto, (guard, link) in zip(narutos, guard_and_link)
+            ),
+            "Jounin A,17378,,1,,,,,,,,,",
+            "Jounin B,17378,,1,,,,,,,,,",
+            "Pangolin A,8000,,0,,,,Kei,Kei,,,,",
+            "Pangolin B,8000,,0,,,,Kei,Kei,,,,",
+        ]
+    )
 
 
 # The Villains.csv of the same program.
@@ -46,8 +55,10 @@ Mook B,14901,,,0.2,0,,,Summoner,Teamwork,"Summoner,Mook A,Mook B",0.1,0.1,Jutsu 
 
 
 def original_rosters() -> tuple[Roster, Roster]:
-    return (read_roster(original_heroes_csv(), "Heroes.csv", "Heroes"),
-            read_roster(ORIGINAL_VILLAINS_CSV, "Villains.csv", "Villains"))
+    return (
+        read_roster(original_heroes_csv(), "Heroes.csv", "Heroes"),
+        read_roster(ORIGINAL_VILLAINS_CSV, "Villains.csv", "Villains"),
+    )
 
 
 def log_warnings(run: BattleRun) -> list[str]:
@@ -56,8 +67,7 @@ def log_warnings(run: BattleRun) -> list[str]:
 
 # The warnings of the original files: twelve names that were never on the side, three kinds.
 ORIGINAL_WARNINGS = [
-    "Heroes.csv, column 'BodyguardFor': BodyguardFor names 'Jounin', who is not in this file; ignored "
-    "(6 rows: 19–24)",
+    "Heroes.csv, column 'BodyguardFor': BodyguardFor names 'Jounin', who is not in this file; ignored (6 rows: 19–24)",
     "Heroes.csv, column 'LinkedTo': LinkedTo names 'Prime A', who is not in this file; ignored (3 rows: 19–21)",
     "Heroes.csv, column 'LinkedTo': LinkedTo names 'Prime B', who is not in this file; ignored (3 rows: 22–24)",
 ]
@@ -65,10 +75,8 @@ ORIGINAL_WARNINGS = [
 AFTER_ROUND_1_WARNINGS = [
     "Heroes-final.csv, column 'BodyguardFor': BodyguardFor names 'Jounin', who is not in this file; ignored "
     "(5 rows: 18–22)",
-    "Heroes-final.csv, column 'LinkedTo': LinkedTo names 'Prime A', who is not in this file; ignored "
-    "(3 rows: 18–20)",
-    "Heroes-final.csv, column 'LinkedTo': LinkedTo names 'Prime B', who is not in this file; ignored "
-    "(2 rows: 21–22)",
+    "Heroes-final.csv, column 'LinkedTo': LinkedTo names 'Prime A', who is not in this file; ignored (3 rows: 18–20)",
+    "Heroes-final.csv, column 'LinkedTo': LinkedTo names 'Prime B', who is not in this file; ignored (2 rows: 21–22)",
 ]
 # After round 3 (seed 1) the heroes have won. A GM fills the villains' template with two reinforcements that
 # name the fallen Summoner, Mook A and Conjura, and mistypes Summoner once.
@@ -79,10 +87,8 @@ Mook D,14901,,,0.2,0,,Mook C,Sumoner,,,,,,Jutsu 3,"Conjura,Mook C,Mook D",0.2,0.
 AFTER_ROUND_3_WARNINGS = [
     "Heroes-final.csv, column 'BodyguardFor': BodyguardFor names 'Jounin', who is not in this file; ignored "
     "(5 rows: 17–21)",
-    "Heroes-final.csv, column 'LinkedTo': LinkedTo names 'Prime A', who is not in this file; ignored "
-    "(3 rows: 17–19)",
-    "Heroes-final.csv, column 'LinkedTo': LinkedTo names 'Prime B', who is not in this file; ignored "
-    "(2 rows: 20–21)",
+    "Heroes-final.csv, column 'LinkedTo': LinkedTo names 'Prime A', who is not in this file; ignored (3 rows: 17–19)",
+    "Heroes-final.csv, column 'LinkedTo': LinkedTo names 'Prime B', who is not in this file; ignored (2 rows: 20–21)",
     "Villains-final.csv, row 3, column 'LinkedTo': LinkedTo names 'Sumoner', who is not in this file; ignored",
 ]
 
@@ -92,7 +98,8 @@ def test_the_original_rosters_warn_once_per_kind():
     assert (len(heroes.unknown_names), villains.unknown_names) == (12, ())
     assert [str(w) for w in heroes.warnings] == ORIGINAL_WARNINGS
     assert log_warnings(start_battle(heroes, villains, seed=1, max_rounds=1)) == [
-        f"warning: {w}" for w in ORIGINAL_WARNINGS]
+        f"warning: {w}" for w in ORIGINAL_WARNINGS
+    ]
 
 
 def test_the_original_rosters_continued_from_their_final_csvs_after_one_round_warn_only_about_their_slips():
@@ -128,18 +135,22 @@ def test_a_name_that_fell_is_no_warning_a_name_never_on_the_side_or_left_out_is(
     assert (run.warnings, log_warnings(run)) == ((), [])
     # Going on from the stored state alone (the bot's button) has nothing to warn about either.
     assert log_warnings(continue_battle(BattleState.from_json(first.state.to_json()), max_rounds=1)) == []
-    typo = read_roster(first.heroes_csv.replace('"Dragon,Summoner,Tom"', '"Dragon,Summonr,Tom"'),
-                       "Heroes-final.csv", "Heroes")
+    typo = read_roster(
+        first.heroes_csv.replace('"Dragon,Summoner,Tom"', '"Dragon,Summonr,Tom"'), "Heroes-final.csv", "Heroes"
+    )
     assert [str(w) for w in continue_battle(first.state, max_rounds=1, heroes=typo).warnings] == [
-        "Heroes-final.csv, row 2, column 'BuffWho': buff 'Mythic' names 'Summonr', who is not in this file; "
-        "ignored"]
+        "Heroes-final.csv, row 2, column 'BuffWho': buff 'Mythic' names 'Summonr', who is not in this file; ignored"
+    ]
     # Summoner stands: a file that leaves him out still warns about the names of him.
-    left_out = read_roster("".join(line for line in first.heroes_csv.splitlines(keepends=True)
-                                   if not line.startswith("Summoner,")), "Heroes-final.csv", "Heroes")
+    left_out = read_roster(
+        "".join(line for line in first.heroes_csv.splitlines(keepends=True) if not line.startswith("Summoner,")),
+        "Heroes-final.csv",
+        "Heroes",
+    )
     assert [str(w) for w in continue_battle(first.state, max_rounds=1, heroes=left_out).warnings] == [
-        "Heroes-final.csv, row 2, column 'BuffWho': buff 'Mythic' names 'Summoner', who is not in this file; "
-        "ignored",
-        "Heroes-final.csv, row 2, column 'LinkedTo': LinkedTo names 'Summoner', who is not in this file; ignored"]
+        "Heroes-final.csv, row 2, column 'BuffWho': buff 'Mythic' names 'Summoner', who is not in this file; ignored",
+        "Heroes-final.csv, row 2, column 'LinkedTo': LinkedTo names 'Summoner', who is not in this file; ignored",
+    ]
 
 
 def test_final_csvs_keep_every_buff_group_of_their_input():

@@ -115,19 +115,26 @@ def test_small_seeded_battle_log_and_final_csvs_exactly():
         "Name,XP,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,HP,"
         "BuffName,BuffWho,BuffOffense,BuffDefense\n"
         'Dragon,13000,1500,-1,0.9,0,1,,Summoner,1,Mythic,"Dragon,Summoner,Tom",0.06,0.02\n'
-        "Summoner,5800,-1000,1,0.15,-0.1,1,,Dragon,3,,,,\n")
+        "Summoner,5800,-1000,1,0.15,-0.1,1,,Dragon,3,,,,\n"
+    )
     assert battle.villains_csv == (
-        "Name,XP,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,HP\n"
-        "Boss,9000,0,1,0.2,0,2,,,3\n")
+        "Name,XP,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,HP\nBoss,9000,0,1,0.2,0,2,,,3\n"
+    )
     assert battle.result.outcome is Outcome.ROUND_LIMIT
     assert [(c.side, c.name, c.round) for c in battle.result.fallen] == [
-        ("Villains", "Clone", 1), ("Villains", "Grunt A", 1), ("Villains", "Grunt B", 1), ("Heroes", "Tom", 1)]
+        ("Villains", "Clone", 1),
+        ("Villains", "Grunt A", 1),
+        ("Villains", "Grunt B", 1),
+        ("Heroes", "Tom", 1),
+    ]
 
 
 def test_the_same_battle_run_on_and_continued_from_its_state_both_end_in_round_2():
     whole = start_battle(*dragon_battle(), seed=1)
-    assert whole.log.endswith(EXPECTED_ROUND_2 + "Heroes standing: none\nVillains standing: none\n"
-                              "Fallen in these rounds: Heroes 3, Villains 4\n")
+    assert whole.log.endswith(
+        EXPECTED_ROUND_2 + "Heroes standing: none\nVillains standing: none\n"
+        "Fallen in these rounds: Heroes 3, Villains 4\n"
+    )
     first = start_battle(*dragon_battle(), seed=1, max_rounds=1)
     state = BattleState.from_json(first.state.to_json())
     second = continue_battle(state)
@@ -142,6 +149,7 @@ def test_the_same_battle_run_on_and_continued_from_its_state_both_end_in_round_2
 
 # ---- random rosters using every mechanic, and a plain replay to check the vectorized rounds against ----
 
+
 def random_rosters(seed: int) -> tuple[Roster, Roster]:
     rnd = random.Random(seed)
     rosters = []
@@ -151,14 +159,27 @@ def random_rosters(seed: int) -> tuple[Roster, Roster]:
         for name in names:
             others = ["", "", "", *names, "Outsider"]
             buffs = tuple(
-                Buff(f"b{k}", tuple(rnd.sample(names, rnd.randint(1, len(names)))),
-                     rnd.choice([0, 0.1, 0.3, 0.8]), rnd.choice([0, 0.05, 0.2, 0.7]))
-                for k in range(rnd.choice([0, 0, 1, 2])))
-            fighters.append(Fighter(
-                name=name, xp=rnd.choice([500, 1500, 3000, 7001, 12000]), hp=rnd.choice([1, 2, 2, 3, 4.5]),
-                bonus_to_hit=rnd.choice([0, 0.1, -0.2, 0.9]), bonus_to_defend=rnd.choice([0, 0.2, 0.5, 1.2]),
-                aoe=rnd.choice([1, 1, 1, 2, 3, 12]), bodyguard_for=rnd.choice(others),
-                linked_to=rnd.choice(others), buffs=buffs))
+                Buff(
+                    f"b{k}",
+                    tuple(rnd.sample(names, rnd.randint(1, len(names)))),
+                    rnd.choice([0, 0.1, 0.3, 0.8]),
+                    rnd.choice([0, 0.05, 0.2, 0.7]),
+                )
+                for k in range(rnd.choice([0, 0, 1, 2]))
+            )
+            fighters.append(
+                Fighter(
+                    name=name,
+                    xp=rnd.choice([500, 1500, 3000, 7001, 12000]),
+                    hp=rnd.choice([1, 2, 2, 3, 4.5]),
+                    bonus_to_hit=rnd.choice([0, 0.1, -0.2, 0.9]),
+                    bonus_to_defend=rnd.choice([0, 0.2, 0.5, 1.2]),
+                    aoe=rnd.choice([1, 1, 1, 2, 3, 12]),
+                    bodyguard_for=rnd.choice(others),
+                    linked_to=rnd.choice(others),
+                    buffs=buffs,
+                )
+            )
         rosters.append(Roster(side, f"{side}.csv", tuple(fighters)))
     return rosters[0], rosters[1]
 
@@ -301,8 +322,10 @@ FOCUS_ROUND_2 = """
 
 
 def focus_battle():
-    return (read_roster(FOCUS_HEROES_CSV, "Heroes.csv", "Heroes"),
-            read_roster(FOCUS_VILLAINS_CSV, "Villains.csv", "Villains"))
+    return (
+        read_roster(FOCUS_HEROES_CSV, "Heroes.csv", "Heroes"),
+        read_roster(FOCUS_VILLAINS_CSV, "Villains.csv", "Villains"),
+    )
 
 
 def test_a_buff_lasts_to_the_end_of_the_round_its_provider_falls_in():
@@ -317,8 +340,9 @@ def test_a_buff_lasts_to_the_end_of_the_round_its_provider_falls_in():
 def test_continuing_from_the_final_csvs_equals_running_on(seed):
     """Run k rounds, write the final CSVs, read them back and fight on with the same random stream: the
     later rounds' log text and the final CSVs equal those of one run of all the rounds."""
-    heroes, villains = (Roster(r.side, r.file, tuple(replace(f, hp=f.hp * 12) for f in r.fighters))
-                        for r in random_rosters(1000 + seed))
+    heroes, villains = (
+        Roster(r.side, r.file, tuple(replace(f, hp=f.hp * 12) for f in r.fighters)) for r in random_rosters(1000 + seed)
+    )
     k, more = 1 + seed % 3, 3
     whole = start_battle(heroes, villains, seed=seed, max_rounds=k + more)
     first = start_battle(heroes, villains, seed=seed, max_rounds=k)
@@ -328,13 +352,16 @@ def test_continuing_from_the_final_csvs_equals_running_on(seed):
     if first.result.outcome is not Outcome.ROUND_LIMIT:  # over before round k + 1 (a few seeds)
         assert whole.log.split("\nThe end:")[0] == first.log.split("\nThe end:")[0]
         return
-    back = (read_roster(first.heroes_csv, "Heroes-final.csv", "Heroes"),
-            read_roster(first.villains_csv, "Villains-final.csv", "Villains"))
+    back = (
+        read_roster(first.heroes_csv, "Heroes-final.csv", "Heroes"),
+        read_roster(first.villains_csv, "Villains-final.csv", "Villains"),
+    )
     assert [r.fighters for r in back] == [first.result.heroes.fighters, first.result.villains.fighters]
     log = BattleLog(*back)
-    result = run_battle(*back, generator_from_state(first.state.rng_state), max_rounds=more, first_round=k + 1,
-                        observer=log.add_round)
-    rounds_of = lambda text: text[text.index(f"\nRound {k + 1}\n"):text.index("\nThe end:")]  # noqa: E731
+    result = run_battle(
+        *back, generator_from_state(first.state.rng_state), max_rounds=more, first_round=k + 1, observer=log.add_round
+    )
+    rounds_of = lambda text: text[text.index(f"\nRound {k + 1}\n") : text.index("\nThe end:")]  # noqa: E731
     assert rounds_of(log.finish(result)) == rounds_of(whole.log)
     assert write_roster(result.heroes.fighters) == whole.heroes_csv
     assert write_roster(result.villains.fighters) == whole.villains_csv
@@ -353,8 +380,9 @@ def test_continue_with_a_replaced_side():
 
 def wall(side: str, size: int = 1, aoe: int = 1) -> Roster:
     """Fighters whose defense no attack gets through for thousands of rounds."""
-    return Roster(side, side, tuple(Fighter(f"{side[0]}{i}", 1000, 2, bonus_to_defend=1000, aoe=aoe)
-                                    for i in range(size)))
+    return Roster(
+        side, side, tuple(Fighter(f"{side[0]}{i}", 1000, 2, bonus_to_defend=1000, aoe=aoe) for i in range(size))
+    )
 
 
 def test_a_battle_that_cannot_end_stops_at_the_safety_limit():
@@ -362,8 +390,10 @@ def test_a_battle_that_cannot_end_stops_at_the_safety_limit():
     result = battle.result
     assert result.outcome is Outcome.ROUND_LIMIT and result.last_round == SAFETY_ROUND_LIMIT
     assert result.safety_stop == "the safety limit of 1,000 rounds a run"
-    assert "The end: Stopped after round 1000 (the safety limit of 1,000 rounds a run); both sides still stand." \
+    assert (
+        "The end: Stopped after round 1000 (the safety limit of 1,000 rounds a run); both sides still stand."
         in battle.log
+    )
     assert result.heroes.fighters[0].bonus_to_defend == pytest.approx(1000 - 0.1 * SAFETY_ROUND_LIMIT)
     # A limit the user set is no safety stop.
     assert run_battle(wall("Heroes"), wall("Villains"), np.random.default_rng(0), max_rounds=5).safety_stop == ""
@@ -409,8 +439,11 @@ def test_the_log_and_both_final_csvs_stay_within_the_files_limit_together():
     sizes = [len(text.encode()) for text in (battle.log, battle.heroes_csv, battle.villains_csv)]
     assert sum(sizes) <= limit
     assert sizes[0] > MIN_LOG_BYTES // 2 and "(summary: the full detail would not fit" in battle.log
-    with pytest.raises(RuleInputError, match=r"the rosters are too large to send back: their final CSVs can take "
-                                             r"up to 0\.\d MiB of the 0\.\d MiB that the log and both CSVs"):
+    with pytest.raises(
+        RuleInputError,
+        match=r"the rosters are too large to send back: their final CSVs can take "
+        r"up to 0\.\d MiB of the 0\.\d MiB that the log and both CSVs",
+    ):
         start_battle(heroes, villains, seed=2, files_limit=limit - 1001)
 
 
@@ -432,12 +465,18 @@ def test_odds_count_every_battle_and_are_reproducible():
 
 def test_odds_too_much_work_is_refused_up_front_or_when_the_battles_run_long(monkeypatch):
     big = Roster("Heroes", "h", tuple(Fighter(f"H{i}", 1000, 2, aoe=1000) for i in range(21)))
-    with pytest.raises(RuleInputError, match="1,000 battles of 21,001 attacks a round make 21,001,000 attacks in "
-                                             f"their first round alone; the limit is {MAX_ODDS_ATTACKS:,}"):
+    with pytest.raises(
+        RuleInputError,
+        match="1,000 battles of 21,001 attacks a round make 21,001,000 attacks in "
+        f"their first round alone; the limit is {MAX_ODDS_ATTACKS:,}",
+    ):
         simulate_odds(big, wall("Villains"), 1000, seed=1)
     monkeypatch.setattr(engine, "MAX_ODDS_ATTACKS", 6000)
-    with pytest.raises(RuleInputError, match="the battles run long: with 0 of 100 finished, the simulation reached "
-                                             "its limit of 6,000 attacks; set a round limit or use fewer battles"):
+    with pytest.raises(
+        RuleInputError,
+        match="the battles run long: with 0 of 100 finished, the simulation reached "
+        "its limit of 6,000 attacks; set a round limit or use fewer battles",
+    ):
         simulate_odds(wall("Heroes", 3), wall("Villains", 3), 100, seed=1)
     assert simulate_odds(wall("Heroes", 3), wall("Villains", 3), 100, seed=1, max_rounds=9).unfinished == 100
 
@@ -447,8 +486,9 @@ def test_odds_batches_count_buff_links_so_memory_stays_bounded():
     names = tuple(f"H{i}" for i in range(40))
     linked = Roster("Heroes", "h", tuple(Fighter(n, 3000, 3, buffs=(Buff("Rally", names, 0.01, 0),)) for n in names))
     batches: list[int] = []
-    odds = simulate_odds(linked, crowd("Villains", 40), 50, seed=1, batch_size=20_000,
-                         progress=lambda done, total: batches.append(done))
+    odds = simulate_odds(
+        linked, crowd("Villains", 40), 50, seed=1, batch_size=20_000, progress=lambda done, total: batches.append(done)
+    )
     # 40 + 40 fighters, 80 attacks and 1,600 links: 1,760 a battle, 11 battles to a batch of 20,000
     assert batches == [11, 22, 33, 44, 50] and odds.battles == 50
 

@@ -98,13 +98,15 @@ def test_warnings_of_one_kind_are_one_line_with_the_number_of_rows():
     """A kind is one name named by one column (and buff) of the file; its rows are listed as ranges, the
     first five of them."""
     ghost_rows = {2, 3, 4, 6, 8, 10, 12, 14}
-    rows = [f"F{row:02d},1000,,,,,,{'Ghost' if row == 5 else ''},{'Ghost' if row in ghost_rows else ''},"
-            + ('Rally,"F02,Stranger",0.1,' if row in (2, 3) else ",,,") for row in range(2, 15)]
+    rows = [
+        f"F{row:02d},1000,,,,,,{'Ghost' if row == 5 else ''},{'Ghost' if row in ghost_rows else ''},"
+        + ('Rally,"F02,Stranger",0.1,' if row in (2, 3) else ",,,")
+        for row in range(2, 15)
+    ]
     roster = read("\n".join([HEADER, *rows]) + "\n")
     assert len(roster.unknown_names) == 2 + 8 + 1
     assert [str(w) for w in roster.warnings] == [
-        "Heroes.csv, column 'BuffWho': buff 'Rally' names 'Stranger', who is not in this file; ignored "
-        "(2 rows: 2–3)",
+        "Heroes.csv, column 'BuffWho': buff 'Rally' names 'Stranger', who is not in this file; ignored (2 rows: 2–3)",
         "Heroes.csv, column 'LinkedTo': LinkedTo names 'Ghost', who is not in this file; ignored "
         "(8 rows: 2–4, 6, 8, 10, 12, …)",
         "Heroes.csv, row 5, column 'BodyguardFor': BodyguardFor names 'Ghost', who is not in this file; ignored",
@@ -126,19 +128,43 @@ ROSTER_ERRORS = [
     ("Name,XP,AOE\nA,1000,1.5\n", 2, "AOE", "'1.5' is not a whole number"),
     ("Name,XP,AOE\nA,1000,5000\n", 2, "AOE", "above the largest allowed value, 1000"),
     ("Name,XP\nA,1e12\n", 2, "XP", "above the largest allowed value"),
-    ("Name,XP,BuffName,BuffWho,BuffOffense\nA,1000,X,A,0.1\n", 1, "BuffOffense",
-     "broken buff group: it ends here without BuffDefense"),
-    ("Name,XP,BuffWho,BuffName,BuffOffense,BuffDefense\nA,1000,A,X,0.1,0\n", 1, "BuffWho",
-     "broken buff group: 'BuffName' was expected here"),
-    ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense\nA,1000,,,0.1,0\n", 2, "BuffName",
-     "broken buff group: the buff has values but no BuffName"),
-    ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense\nA,1000,Rally,,0.1,0\n", 2, "BuffWho",
-     "broken buff group: buff 'Rally' names no one in BuffWho"),
-    ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense,BuffName,BuffWho,BuffOffense,BuffDefense\n"
-     "A,1000,Rally,A,0.1,0,Jutsu1,Alice,Bill,0.03\n", 2, "BuffOffense #2",
-     "'Bill' is not a number; a BuffWho list of several names must be inside double quotes"),
-    (f"{HEADER}\nTom,1000,,,,,,,,Jutsu1,Alice,Bill,Charlie Brown,0.06,0.03\n", 2, None,
-     "has 15 cells but the header has 13 columns; a BuffWho list of several names must be inside double quotes"),
+    (
+        "Name,XP,BuffName,BuffWho,BuffOffense\nA,1000,X,A,0.1\n",
+        1,
+        "BuffOffense",
+        "broken buff group: it ends here without BuffDefense",
+    ),
+    (
+        "Name,XP,BuffWho,BuffName,BuffOffense,BuffDefense\nA,1000,A,X,0.1,0\n",
+        1,
+        "BuffWho",
+        "broken buff group: 'BuffName' was expected here",
+    ),
+    (
+        "Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense\nA,1000,,,0.1,0\n",
+        2,
+        "BuffName",
+        "broken buff group: the buff has values but no BuffName",
+    ),
+    (
+        "Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense\nA,1000,Rally,,0.1,0\n",
+        2,
+        "BuffWho",
+        "broken buff group: buff 'Rally' names no one in BuffWho",
+    ),
+    (
+        "Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense,BuffName,BuffWho,BuffOffense,BuffDefense\n"
+        "A,1000,Rally,A,0.1,0,Jutsu1,Alice,Bill,0.03\n",
+        2,
+        "BuffOffense #2",
+        "'Bill' is not a number; a BuffWho list of several names must be inside double quotes",
+    ),
+    (
+        f"{HEADER}\nTom,1000,,,,,,,,Jutsu1,Alice,Bill,Charlie Brown,0.06,0.03\n",
+        2,
+        None,
+        "has 15 cells but the header has 13 columns; a BuffWho list of several names must be inside double quotes",
+    ),
     ("Name,XP,Colour\nA,1000,red\n", 1, None, "unknown column 'Colour'"),
     ("Name,XP\n", None, None, "has a header but no data rows"),
     ("", None, None, "is empty"),
@@ -178,8 +204,10 @@ def test_quoted_lists_with_spaces_around_them_are_accepted():
 
 
 def test_second_buff_group_columns_are_located_by_group():
-    text = ("Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense,BuffName,BuffWho,BuffOffense,BuffDefense\n"
-            "A,1000,Rally,A,0.1,0,Guard,Nobody,0,0.2\n")
+    text = (
+        "Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense,BuffName,BuffWho,BuffOffense,BuffDefense\n"
+        "A,1000,Rally,A,0.1,0,Guard,Nobody,0,0.2\n"
+    )
     roster = read(text)
     assert roster.fighters[0].buffs[1] == Buff("Guard", ("Nobody",), 0.0, 0.2)
     assert roster.warnings[0].column == "BuffWho #2"
@@ -195,14 +223,29 @@ def fighters(draw):
     result = []
     for name in chosen:
         buffs = tuple(
-            Buff(draw(names), tuple(draw(st.lists(st.sampled_from(chosen), min_size=1, max_size=3, unique=True))),
-                 draw(numbers), draw(numbers))
-            for _ in range(draw(st.integers(0, 2))))
-        result.append(Fighter(
-            name=name, xp=draw(st.floats(1, 1e6)), hp=draw(st.floats(0.5, 10)), bonus_xp=0.0,
-            bonus_hp=float(draw(st.integers(-1, 3))), bonus_to_hit=draw(numbers), bonus_to_defend=draw(numbers),
-            aoe=draw(st.integers(1, 5)), bodyguard_for=draw(st.sampled_from(["", *chosen])),
-            linked_to=draw(st.sampled_from(["", *chosen])), buffs=buffs))
+            Buff(
+                draw(names),
+                tuple(draw(st.lists(st.sampled_from(chosen), min_size=1, max_size=3, unique=True))),
+                draw(numbers),
+                draw(numbers),
+            )
+            for _ in range(draw(st.integers(0, 2)))
+        )
+        result.append(
+            Fighter(
+                name=name,
+                xp=draw(st.floats(1, 1e6)),
+                hp=draw(st.floats(0.5, 10)),
+                bonus_xp=0.0,
+                bonus_hp=float(draw(st.integers(-1, 3))),
+                bonus_to_hit=draw(numbers),
+                bonus_to_defend=draw(numbers),
+                aoe=draw(st.integers(1, 5)),
+                bodyguard_for=draw(st.sampled_from(["", *chosen])),
+                linked_to=draw(st.sampled_from(["", *chosen])),
+                buffs=buffs,
+            )
+        )
     return result
 
 
