@@ -33,10 +33,14 @@ def main(argv: list[str] | None = None) -> int:
     cpu = time.process_time() - cpu
     wall = time.perf_counter() - wall
     rate = args.games / cpu
-    print(f"mma: {args.games:,} AI-vs-AI matches (seeds {args.seed}..{args.seed + args.games - 1}), "
-          f"{turns / args.games:.1f} turns and {moves / args.games:.1f} moves per match")
-    print(f"mma: {cpu:.2f} s CPU, {wall:.2f} s wall -> {rate:,.0f} matches/s per core "
-          f"({moves / cpu:,.0f} moves/s); target {TARGET_PER_SECOND:,}: {'ok' if rate >= TARGET_PER_SECOND else 'MISSED'}")
+    print(
+        f"mma: {args.games:,} AI-vs-AI matches (seeds {args.seed}..{args.seed + args.games - 1}), "
+        f"{turns / args.games:.1f} turns and {moves / args.games:.1f} moves per match"
+    )
+    print(
+        f"mma: {cpu:.2f} s CPU, {wall:.2f} s wall -> {rate:,.0f} matches/s per core "
+        f"({moves / cpu:,.0f} moves/s); target {TARGET_PER_SECOND:,}: {'ok' if rate >= TARGET_PER_SECOND else 'MISSED'}"
+    )
     return 0 if rate >= TARGET_PER_SECOND else 1
 
 

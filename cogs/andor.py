@@ -56,12 +56,11 @@ from rules.andor.models import (
 )
 from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
 from rules.andor.text import crit_text, describe_event, matchup_lines, per_attack_lines, summary_lines
-from rules.text import format_number as num
 from rules.roster import name_key
 from rules.seeds import MAX_SEED, new_seed
+from rules.text import format_number as num
 from storage.andor import AndorRepository, Fight, FightAlreadyLive
 from storage.database import StaleUpdate
-
 
 COLOR_FLED = discord.Color.light_grey()
 PROGRESS_INTERVAL = 1.5  # seconds between two progress edits of /andor simulate
@@ -131,8 +130,11 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
     description = "\n".join(head) + "\n\n**Latest**\n"
     description += tail_within(feed, EmbedLimits.DESCRIPTION - len(description) - 10)
     color = {"live": COLOR_INFO, "won": COLOR_VICTORY, "lost": COLOR_DEFEAT, "fled": COLOR_FLED}[fight.status]
-    embed = discord.Embed(title=f"⚔️ {escape_markdown(player_name)} vs {escape_markdown(monster_label(state))}",
-                          description=description, color=color)
+    embed = discord.Embed(
+        title=f"⚔️ {escape_markdown(player_name)} vs {escape_markdown(monster_label(state))}",
+        description=description,
+        color=color,
+    )
     for index, monster in enumerate(state.monsters):
         aimed = fight.status == "live" and index == fight.target and monster.alive and len(state.monsters) > 1
         embed.add_field(
@@ -156,12 +158,21 @@ def fight_view(fight: Fight) -> discord.ui.View | None:
     living = [(i, m) for i, m in enumerate(state.monsters) if m.alive]
     if len(living) > 1:
         options = [
-            discord.SelectOption(label=clip(f"{m.name} ({m.hp}/{m.max_hp} HP)", 100), value=str(i), default=i == fight.target)
+            discord.SelectOption(
+                label=clip(f"{m.name} ({m.hp}/{m.max_hp} HP)", 100), value=str(i), default=i == fight.target
+            )
             for i, m in living
         ]
-        view.add_item(TargetSelect(discord.ui.Select(
-            custom_id=f"andor:{fight.id}:{fight.version}:target", placeholder="Choose whom to attack", options=options, row=0,
-        )))
+        view.add_item(
+            TargetSelect(
+                discord.ui.Select(
+                    custom_id=f"andor:{fight.id}:{fight.version}:target",
+                    placeholder="Choose whom to attack",
+                    options=options,
+                    row=0,
+                )
+            )
+        )
     target = state.monsters[fight.target]
     buttons = [
         ("attack", clip(f"Attack {target.name}", 80), discord.ButtonStyle.danger, Action.attack(fight.target) in legal),
@@ -170,9 +181,17 @@ def fight_view(fight: Fight) -> discord.ui.View | None:
         ("end", "End turn", discord.ButtonStyle.primary, True),
     ]
     for action, label, style, enabled in buttons:
-        view.add_item(FightButton(discord.ui.Button(
-            label=label, style=style, disabled=not enabled, custom_id=f"andor:{fight.id}:{fight.version}:{action}", row=1,
-        )))
+        view.add_item(
+            FightButton(
+                discord.ui.Button(
+                    label=label,
+                    style=style,
+                    disabled=not enabled,
+                    custom_id=f"andor:{fight.id}:{fight.version}:{action}",
+                    row=1,
+                )
+            )
+        )
     return view
 
 
@@ -214,7 +233,9 @@ def hp_left_chart(result: SimulationResult) -> bytes:
     figure = Figure(figsize=(8, 4), dpi=100)
     axes = figure.subplots()
     colors = ["#d9534f"] + ["#5cb85c"] * (len(xs) - 1)
-    axes.bar(xs, heights, width=width * 0.9 if width > 1 else 0.8, align="edge" if width > 1 else "center", color=colors)
+    axes.bar(
+        xs, heights, width=width * 0.9 if width > 1 else 0.8, align="edge" if width > 1 else "center", color=colors
+    )
     axes.set_xlabel("your HP left at the end (0 = defeated)")
     axes.set_ylabel("fights")
     axes.set_title(
@@ -276,6 +297,7 @@ class TargetSelect(
 
 # --- the cog --------------------------------------------------------------------------------------------
 
+
 def _range(stat: str):
     limit = STAT_LIMITS[stat]
     kind = int if limit.integer else float
@@ -290,7 +312,11 @@ def stat_description(stat: str) -> str:
 
 
 @app_commands.guild_only()
-class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Trail: fight monsters turn by turn, or see the odds."):
+class Andor(
+    commands.GroupCog,
+    group_name="andor",
+    group_description="Andor's Trail: fight monsters turn by turn, or see the odds.",
+):
     character = app_commands.Group(name="character", description="Your Andor's Trail character in this server.")
     monsters = app_commands.Group(name="monsters", description="GM: this server's own monsters.")
 
@@ -298,7 +324,12 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
         self.bot = bot
         self.repo = AndorRepository(bot.db)
         self.monsters_roster = UploadedRoster(
-            bot, bot.db, load=Monster.model_validate_json, builtin=builtin_monsters, parse=parse_monsters, limit=MAX_GUILD_MONSTERS,
+            bot,
+            bot.db,
+            load=Monster.model_validate_json,
+            builtin=builtin_monsters,
+            parse=parse_monsters,
+            limit=MAX_GUILD_MONSTERS,
             words=RosterWords("monster", "monsters", "bestiary", "/andor bestiary", "/andor monsters remove"),
         )
 
@@ -313,17 +344,23 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
     async def my_character(self, interaction: discord.Interaction) -> Character:
         return await self.repo.character(interaction.guild_id, interaction.user.id) or Character()
 
-    async def matchup(self, interaction: discord.Interaction, monster: str, seed: int | None) -> tuple[Monster, Character, int]:
+    async def matchup(
+        self, interaction: discord.Interaction, monster: str, seed: int | None
+    ) -> tuple[Monster, Character, int]:
         """The monster asked for, the member's character, and the seed (a new one unless given)."""
         chosen = await self.monsters_roster.find(interaction.guild_id, monster)
         seed = seed if seed is not None else new_seed()
         return chosen, await self.my_character(interaction), seed
 
-    async def monster_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def monster_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         book = await self.monsters_roster.book(interaction.guild_id)
         return choices(book.values(), current, lambda m: f"{m.name} (HP {m.hp}, XP {m.xp})")
 
-    async def own_monster_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def own_monster_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         return choices(await self.monsters_roster.uploaded(interaction.guild_id), current, lambda m: m.name)
 
     # --- character -------------------------------------------------------------------------------------
@@ -358,7 +395,9 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
         potions: _range("potions") | None = None,
         potion_heal: _range("potion_heal") | None = None,
     ) -> None:
-        given = {name: value for name, value in locals().items() if name in Character.model_fields and value is not None}
+        given = {
+            name: value for name, value in locals().items() if name in Character.model_fields and value is not None
+        }
         if not given:
             raise UserError("Give at least one stat to change, e.g. `/andor character set attack_chance:90`.")
         character = await self.repo.update_character(
@@ -392,17 +431,24 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
                 description=lines_within([monster_line(m, k in own) for k, m in book.items()], EmbedLimits.DESCRIPTION),
                 color=COLOR_INFO,
             )
-            embed.set_footer(text="/andor bestiary name:<monster> for details · GMs add monsters with /andor monsters upload")
+            embed.set_footer(
+                text="/andor bestiary name:<monster> for details · GMs add monsters with /andor monsters upload"
+            )
             await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
             return
         monster = await self.monsters_roster.find(interaction.guild_id, name)
         you = await self.my_character(interaction)
         per_attack = await run_engine(self.bot, per_attack_lines, you, monster, escape_markdown(monster.name))
         embed = discord.Embed(
-            title=escape_markdown(monster.name), description=monster_line(monster, name_key(monster.name) in own), color=COLOR_INFO
+            title=escape_markdown(monster.name),
+            description=monster_line(monster, name_key(monster.name) in own),
+            color=COLOR_INFO,
         )
         for field_name, value in [
-            ("AP / attack cost", f"{monster.ap} / {monster.attack_cost} ({monster.ap // monster.attack_cost} attacks a turn)"),
+            (
+                "AP / attack cost",
+                f"{monster.ap} / {monster.attack_cost} ({monster.ap // monster.attack_cost} attacks a turn)",
+            ),
             ("Critical", crit_text(monster.crit_chance, monster.crit_multiplier)),
         ]:
             embed.add_field(name=field_name, value=value, inline=True)
@@ -432,9 +478,13 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
 
     # --- fights ----------------------------------------------------------------------------------------
 
-    @app_commands.command(name="fight", description="Fight monsters with buttons: spend your AP, then the monsters answer.")
+    @app_commands.command(
+        name="fight", description="Fight monsters with buttons: spend your AP, then the monsters answer."
+    )
     @app_commands.describe(
-        monster="The monster to fight", count=f"How many of them (1-{MAX_MONSTERS})", seed="Random seed, to replay a fight"
+        monster="The monster to fight",
+        count=f"How many of them (1-{MAX_MONSTERS})",
+        seed="Random seed, to replay a fight",
     )
     @app_commands.autocomplete(monster=monster_autocomplete)
     async def fight(
@@ -447,7 +497,9 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
         chosen, character, seed = await self.matchup(interaction, monster, seed)
         state, _events = start_fight(character, chosen, count)
         try:
-            fight = await self.repo.start_fight(interaction.guild_id, interaction.channel_id, interaction.user.id, seed, state)
+            fight = await self.repo.start_fight(
+                interaction.guild_id, interaction.channel_id, interaction.user.id, seed, state
+            )
         except FightAlreadyLive as live:
             await interaction.response.send_message(
                 "You are already in a fight: here it is again. Finish it (or flee) before starting another.",
@@ -470,7 +522,9 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
         if fight.status != "live":
             raise UserError("This fight is over; start a new one with `/andor fight`.")
         if version != fight.version:
-            raise UserError("These buttons are from an earlier moment of this fight, so nothing was changed. Use the latest ones.")
+            raise UserError(
+                "These buttons are from an earlier moment of this fight, so nothing was changed. Use the latest ones."
+            )
         state, target = fight.state, fight.target
         if action == "target":
             target = int(value) if value is not None and value.isdigit() else -1
@@ -490,12 +544,16 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
                 fight, state, target, settle=(lambda stored: settle(stored or Character(), result)) if result else None
             )
         except StaleUpdate:
-            raise UserError("That click came too late: the fight had already moved on, so nothing was changed.") from None
+            raise UserError(
+                "That click came too late: the fight had already moved on, so nothing was changed."
+            ) from None
         await interaction.response.edit_message(
             embed=fight_embed(fight, interaction.user.display_name), view=fight_view(fight)
         )
 
-    @app_commands.command(name="simulate", description="The odds of a fight: many fights played by the AI with your character.")
+    @app_commands.command(
+        name="simulate", description="The odds of a fight: many fights played by the AI with your character."
+    )
     @app_commands.describe(
         monster="The monster to fight",
         count=f"How many of them (1-{MAX_MONSTERS})",
@@ -517,9 +575,11 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
         await defer_thinking(interaction, ephemeral=False)
 
         async def show(done: float) -> None:
-            await interaction.edit_original_response(embed=discord.Embed(
-                title=title, description=f"{progress_bar(done)}\n{fights:,} fights · seed {seed}", color=COLOR_INFO
-            ))
+            await interaction.edit_original_response(
+                embed=discord.Embed(
+                    title=title, description=f"{progress_bar(done)}\n{fights:,} fights · seed {seed}", color=COLOR_INFO
+                )
+            )
 
         progress = ProgressMessage(show, what=f"/andor simulate {interaction.id}", min_interval=PROGRESS_INTERVAL)
         try:
@@ -536,7 +596,9 @@ class Andor(commands.GroupCog, group_name="andor", group_description="Andor's Tr
         )
         embed.add_field(name="Per attack", value="\n".join(per_attack), inline=False)
         embed.set_image(url=f"attachment://{CHART_FILE}")
-        embed.set_footer(text=f"seed {result.seed} · the AI drinks a potion at half HP, attacks the weakest, never flees")
+        embed.set_footer(
+            text=f"seed {result.seed} · the AI drinks a potion at half HP, attacks the weakest, never flees"
+        )
         await interaction.edit_original_response(
             embed=fit_embed(embed), attachments=[discord.File(io.BytesIO(chart), filename=CHART_FILE)]
         )

@@ -111,9 +111,19 @@ class MmaRepository:
         row = await self.db.fetch_one("SELECT * FROM mma_matches WHERE id = ?", (match_id,))
         return _record(row) if row else None
 
-    async def create(self, guild_id: int, channel_id: int, players: tuple[int, int | None], names: tuple[str, str],
-                     seed: int, now: float, *, state: GameState | None, feed: list[str],
-                     expire_before: float) -> MatchRecord:
+    async def create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        players: tuple[int, int | None],
+        names: tuple[str, str],
+        seed: int,
+        now: float,
+        *,
+        state: GameState | None,
+        feed: list[str],
+        expire_before: float,
+    ) -> MatchRecord:
         """A pending challenge (state None) or a live match against the AI (state given).
 
         Refused with MatchConflict when either human already has an active match in the channel;
@@ -122,7 +132,8 @@ class MmaRepository:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "UPDATE mma_matches SET status = 'expired' WHERE channel_id = ? AND status = 'pending' "
-                "AND last_move_at < ?", (channel_id, expire_before),
+                "AND last_move_at < ?",
+                (channel_id, expire_before),
             )
             for user_id in players:
                 if user_id is None:
@@ -139,9 +150,19 @@ class MmaRepository:
                 "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
                 "status, seed, state_json, feed_json, last_move_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "RETURNING *",
-                (guild_id, channel_id, players[0], names[0], players[1], names[1],
-                 "pending" if state is None else "live", seed, _state_json(state) if state else None,
-                 json.dumps(feed), now),
+                (
+                    guild_id,
+                    channel_id,
+                    players[0],
+                    names[0],
+                    players[1],
+                    names[1],
+                    "pending" if state is None else "live",
+                    seed,
+                    _state_json(state) if state else None,
+                    json.dumps(feed),
+                    now,
+                ),
             ) as cursor:
                 return _record(await cursor.fetchone())
 
@@ -154,8 +175,15 @@ class MmaRepository:
         async with self.db.transaction() as conn:
             await conn.execute("DELETE FROM mma_matches WHERE id = ?", (match_id,))
 
-    async def answer_challenge(self, match: MatchRecord, status: str, now: float, *, state: GameState | None = None,
-                               feed: list[str] | None = None) -> MatchRecord:
+    async def answer_challenge(
+        self,
+        match: MatchRecord,
+        status: str,
+        now: float,
+        *,
+        state: GameState | None = None,
+        feed: list[str] | None = None,
+    ) -> MatchRecord:
         """Pending -> live (with the dealt state), declined or expired; StaleUpdate if it was answered already."""
         if status not in ("live", "declined", "expired"):
             raise ValueError(f"a challenge cannot become {status!r}")
@@ -163,16 +191,16 @@ class MmaRepository:
             async with conn.execute(
                 "UPDATE mma_matches SET status = ?, state_json = ?, feed_json = ?, version = version + 1, "
                 "last_move_at = ? WHERE id = ? AND version = ? AND status = 'pending' RETURNING *",
-                (status, _state_json(state) if state else None, json.dumps(feed or []), now, match.id,
-                 match.version),
+                (status, _state_json(state) if state else None, json.dumps(feed or []), now, match.id, match.version),
             ) as cursor:
                 row = await cursor.fetchone()
             if row is None:
                 raise StaleUpdate(match.id)
             return _record(row)
 
-    async def save_moves(self, match: MatchRecord, state: GameState, feed: list[str],
-                         moves: list[Action], now: float) -> MatchRecord:
+    async def save_moves(
+        self, match: MatchRecord, state: GameState, feed: list[str], moves: list[Action], now: float
+    ) -> MatchRecord:
         """Save the state after `moves` (numbered from the state's move count before them) in one
         transaction, if nobody saved since `match` was read; a finished match also writes the records."""
         over = state.phase == "over"
@@ -182,8 +210,16 @@ class MmaRepository:
                 "UPDATE mma_matches SET state_json = ?, feed_json = ?, version = version + 1, last_move_at = ?, "
                 "status = ?, winner_slot = ?, result_reason = ? WHERE id = ? AND version = ? AND status = 'live' "
                 "RETURNING *",
-                (_state_json(state), json.dumps(feed), now, "over" if over else "live", winner,
-                 state.reason if over else None, match.id, match.version),
+                (
+                    _state_json(state),
+                    json.dumps(feed),
+                    now,
+                    "over" if over else "live",
+                    winner,
+                    state.reason if over else None,
+                    match.id,
+                    match.version,
+                ),
             ) as cursor:
                 row = await cursor.fetchone()
             if row is None:
@@ -191,8 +227,10 @@ class MmaRepository:
             first = state.moves - len(moves)
             await conn.executemany(
                 "INSERT INTO mma_moves (match_id, seq, slot, action_json, made_at) VALUES (?, ?, ?, ?, ?)",
-                [(match.id, first + i, action.player, json.dumps(action.to_dict()), now)
-                 for i, action in enumerate(moves)],
+                [
+                    (match.id, first + i, action.player, json.dumps(action.to_dict()), now)
+                    for i, action in enumerate(moves)
+                ],
             )
             if over:
                 await self._write_results(conn, match, state, now)
@@ -210,14 +248,14 @@ class MmaRepository:
             )
             await conn.executemany(
                 "INSERT OR IGNORE INTO mma_fielded (guild_id, user_id, match_id, fighter, won) VALUES (?, ?, ?, ?, ?)",
-                [(match.guild_id, user_id, match.id, CARDS[f].name, int(outcome == "win"))
-                 for f in state.players[slot].fielded],
+                [
+                    (match.guild_id, user_id, match.id, CARDS[f].name, int(outcome == "win"))
+                    for f in state.players[slot].fielded
+                ],
             )
 
     async def moves(self, match_id: int) -> list[Action]:
-        rows = await self.db.fetch_all(
-            "SELECT action_json FROM mma_moves WHERE match_id = ? ORDER BY seq", (match_id,)
-        )
+        rows = await self.db.fetch_all("SELECT action_json FROM mma_moves WHERE match_id = ? ORDER BY seq", (match_id,))
         return [Action.from_dict(json.loads(r["action_json"])) for r in rows]
 
     # --- records ------------------------------------------------------------------------------------
@@ -252,5 +290,13 @@ class MmaRepository:
         return [Standing(r["user_id"], r["wins"], r["losses"], r["draws"]) for r in rows]
 
 
-__all__ = ["ACTIVE", "FighterUse", "MatchConflict", "MatchRecord", "MmaRepository", "Record", "Standing",
-           "StaleUpdate"]
+__all__ = [
+    "ACTIVE",
+    "FighterUse",
+    "MatchConflict",
+    "MatchRecord",
+    "MmaRepository",
+    "Record",
+    "StaleUpdate",
+    "Standing",
+]

@@ -58,8 +58,12 @@ def feed_lines(events: list[Event], names: tuple[str, str]) -> list[str]:
 
 
 @app_commands.guild_only()
-class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
-          group_description="MMA Warriors: card duels against another member or the AI."):
+class Mma(
+    commands.GroupCog,
+    name=COG_NAME,
+    group_name="mma",
+    group_description="MMA Warriors: card duels against another member or the AI.",
+):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self.repo = MmaRepository(bot.db)
@@ -76,36 +80,62 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
     # --- starting matches -----------------------------------------------------------------------------
 
     @app_commands.command(name="challenge", description="Challenge a member to an MMA Warriors match here.")
-    @app_commands.describe(opponent="The member to fight; they get Accept and Decline buttons",
-                           seed="Deal the decks from this seed (default: random; the match shows it)")
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
-                        seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
+    @app_commands.describe(
+        opponent="The member to fight; they get Accept and Decline buttons",
+        seed="Deal the decks from this seed (default: random; the match shows it)",
+    )
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+    ) -> None:
         await self.start_challenge(interaction, opponent.id, display_name(opponent), opponent.bot, seed)
 
     @app_commands.command(name="ai", description="Start an MMA Warriors match against the AI here.")
     @app_commands.describe(seed="Deal the decks from this seed (default: random; the match shows it)")
-    async def ai(self, interaction: discord.Interaction,
-                 seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
+    async def ai(
+        self, interaction: discord.Interaction, seed: app_commands.Range[int, 0, MAX_SEED] | None = None
+    ) -> None:
         await self.start_ai_match(interaction, seed)
 
-    async def start_challenge(self, interaction: discord.Interaction, opponent_id: int, opponent_name: str,
-                              opponent_is_bot: bool, seed: int | None = None) -> None:
+    async def start_challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent_id: int,
+        opponent_name: str,
+        opponent_is_bot: bool,
+        seed: int | None = None,
+    ) -> None:
         if opponent_id == interaction.user.id:
             raise UserError("You cannot challenge yourself; `/mma ai` gives you a sparring partner.")
         if opponent_is_bot:
             raise UserError("Bots cannot accept challenges; use `/mma ai` to fight the AI.")
-        record = await self.create(interaction, (interaction.user.id, opponent_id),
-                                   (display_name(interaction.user), opponent_name), seed, with_state=False)
+        record = await self.create(
+            interaction,
+            (interaction.user.id, opponent_id),
+            (display_name(interaction.user), opponent_name),
+            seed,
+            with_state=False,
+        )
         content, embed, view = render.challenge_message(record)
         await self.post(interaction, record, content=content, embed=embed, view=view)
 
     async def start_ai_match(self, interaction: discord.Interaction, seed: int | None = None) -> None:
-        record = await self.create(interaction, (interaction.user.id, None), (display_name(interaction.user), AI_NAME),
-                                   seed, with_state=True)
+        record = await self.create(
+            interaction, (interaction.user.id, None), (display_name(interaction.user), AI_NAME), seed, with_state=True
+        )
         await self.post(interaction, record, embed=render.match_embed(record), view=render.match_view(record))
 
-    async def create(self, interaction: discord.Interaction, players: tuple[int, int | None], names: tuple[str, str],
-                     seed: int | None, *, with_state: bool) -> MatchRecord:
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        players: tuple[int, int | None],
+        names: tuple[str, str],
+        seed: int | None,
+        *,
+        with_state: bool,
+    ) -> MatchRecord:
         seed = self.new_seed() if seed is None else seed
         state, feed = None, []
         if with_state:
@@ -113,13 +143,26 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
             feed = feed_lines(events, names)
         now = self.clock()
         try:
-            return await self.repo.create(interaction.guild_id, interaction.channel_id, players, names, seed, now,
-                                          state=state, feed=feed, expire_before=now - IDLE_SECONDS)
+            return await self.repo.create(
+                interaction.guild_id,
+                interaction.channel_id,
+                players,
+                names,
+                seed,
+                now,
+                state=state,
+                feed=feed,
+                expire_before=now - IDLE_SECONDS,
+            )
         except MatchConflict as conflict:
-            who = "You already have" if conflict.user_id == interaction.user.id else f"<@{conflict.user_id}> already has"
+            who = (
+                "You already have" if conflict.user_id == interaction.user.id else f"<@{conflict.user_id}> already has"
+            )
             kind = "a challenge waiting" if conflict.match.status == "pending" else "a match going"
-            raise UserError(f"{who} {kind} in this channel (match #{conflict.match.id}); finish or concede it first, "
-                            "or play in another channel.") from None
+            raise UserError(
+                f"{who} {kind} in this channel (match #{conflict.match.id}); finish or concede it first, "
+                "or play in another channel."
+            ) from None
 
     async def post(self, interaction: discord.Interaction, record: MatchRecord, **message) -> None:
         try:
@@ -154,8 +197,9 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
 
     # --- components -----------------------------------------------------------------------------------
 
-    async def on_button(self, interaction: discord.Interaction, match_id: int, action: str, version: int | None,
-                        card: int | None) -> None:
+    async def on_button(
+        self, interaction: discord.Interaction, match_id: int, action: str, version: int | None, card: int | None
+    ) -> None:
         record = await self.load(match_id)
         if action in ("accept", "decline"):
             await self.answer_challenge(interaction, record, action == "accept", version)
@@ -182,8 +226,9 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
             kind = DEPLOY if record.state.phase == REPLACE_PHASE else PLAY
             await self.move(interaction, record, slot, Action(slot, kind, card), version=version, from_hand=True)
         else:
-            await self.move(interaction, record, slot, Action(slot, BUTTON_KINDS[action]), version=version,
-                            from_hand=False)
+            await self.move(
+                interaction, record, slot, Action(slot, BUTTON_KINDS[action]), version=version, from_hand=False
+            )
 
     async def on_pick(self, interaction: discord.Interaction, match_id: int, version: int, card: int) -> None:
         record = await self.load(match_id)
@@ -191,7 +236,9 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
         if slot is None or record.state is None:
             raise UserError("This hand belongs to someone else's match.")
         if version != record.version:
-            content, embed, view = render.hand_message(record, slot, note="The match has moved on: here is your hand now.")
+            content, embed, view = render.hand_message(
+                record, slot, note="The match has moved on: here is your hand now."
+            )
         else:
             content, embed, view = render.hand_message(record, slot, selected=card)
         await interaction.response.edit_message(content=content, embed=embed, view=view)
@@ -223,8 +270,16 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
 
     # --- moves ----------------------------------------------------------------------------------------
 
-    async def move(self, interaction: discord.Interaction, record: MatchRecord, slot: int, action: Action, *,
-                   version: int | None, from_hand: bool) -> None:
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        record: MatchRecord,
+        slot: int,
+        action: Action,
+        *,
+        version: int | None,
+        from_hand: bool,
+    ) -> None:
         async with self.lock(record.id):
             record = await self.load(record.id)  # what the lock's previous holder saved
             if record.status != "live":
@@ -232,11 +287,14 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
             if version is not None and version != record.version:
                 if from_hand:
                     content, embed, view = render.hand_message(
-                        record, slot, note="⌛ That hand was out of date, so nothing was played. Here it is now.")
+                        record, slot, note="⌛ That hand was out of date, so nothing was played. Here it is now."
+                    )
                     await interaction.response.edit_message(content=content, embed=embed, view=view)
                     return
-                raise UserError("That button was from an earlier moment of the match, so it changed nothing. "
-                                "Use the buttons on the match message as it is now.")
+                raise UserError(
+                    "That button was from an earlier moment of the match, so it changed nothing. "
+                    "Use the buttons on the match message as it is now."
+                )
             problem = action_problem(record.state, action)
             if problem is not None:
                 raise UserError(self.explain(record, slot, problem))
@@ -262,8 +320,9 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
             if saved.status == "over":
                 self._locks.pop(record.id, None)
 
-    async def save(self, record: MatchRecord, state: GameState, actions: list[Action],
-                   events: list[Event]) -> MatchRecord:
+    async def save(
+        self, record: MatchRecord, state: GameState, actions: list[Action], events: list[Event]
+    ) -> MatchRecord:
         feed = [*record.feed, *feed_lines(events, record.names)][-FEED_KEEP:]
         try:
             return await self.repo.save_moves(record, state, feed, actions, self.clock())
@@ -282,8 +341,11 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
         if event.kind == "draw_failed":
             return "No card drawn: only fighters are left in your deck and you already hold two."
         n = event.numbers
-        extra = f" Your hand was full, so the oldest card, {CARDS[n['discarded']].name}, was discarded." \
-            if n["discarded"] >= 0 else ""
+        extra = (
+            f" Your hand was full, so the oldest card, {CARDS[n['discarded']].name}, was discarded."
+            if n["discarded"] >= 0
+            else ""
+        )
         return f"🃏 You drew **{CARDS[event.card].name}**.{extra}"
 
     def hand_note(self, record: MatchRecord, slot: int, action: Action, events: list[Event]) -> str:
@@ -315,8 +377,9 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
 
     # --- challenges, claims, rematches ------------------------------------------------------------------
 
-    async def answer_challenge(self, interaction: discord.Interaction, record: MatchRecord, accept: bool,
-                               version: int | None) -> None:
+    async def answer_challenge(
+        self, interaction: discord.Interaction, record: MatchRecord, accept: bool, version: int | None
+    ) -> None:
         challenger, opponent = record.player_ids
         user = interaction.user.id
         if record.status != "pending" or version != record.version:
@@ -335,8 +398,9 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
         except StaleUpdate:
             raise UserError("This challenge has already been answered.") from None
         if saved.status == "live":
-            await interaction.response.edit_message(content=None, embed=render.match_embed(saved),
-                                                    view=render.match_view(saved))
+            await interaction.response.edit_message(
+                content=None, embed=render.match_embed(saved), view=render.match_view(saved)
+            )
             return
         content, embed, _ = render.challenge_message(saved)
         if user == challenger and not lapsed:
@@ -356,8 +420,10 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
             waited = self.clock() - record.last_move_at
             if waited < IDLE_SECONDS:
                 left = max(1, int((IDLE_SECONDS - waited + 59) // 60))
-                raise UserError(f"{record.names[1 - slot]} still has {left} minute{'s' if left != 1 else ''} to move "
-                                f"before you can claim the win.")
+                raise UserError(
+                    f"{record.names[1 - slot]} still has {left} minute{'s' if left != 1 else ''} to move "
+                    f"before you can claim the win."
+                )
             events: list[Event] = []
             finish(state, slot, IDLE, events)
             saved = await self.save(record, state, [], events)
@@ -367,8 +433,9 @@ class Mma(commands.GroupCog, name=COG_NAME, group_name="mma",
     async def play_again(self, interaction: discord.Interaction, record: MatchRecord) -> None:
         slot = record.slot_of(interaction.user.id)
         if slot is None:
-            raise UserError("Only the players of this match can start its rematch; `/mma challenge` or `/mma ai` "
-                            "starts your own.")
+            raise UserError(
+                "Only the players of this match can start its rematch; `/mma challenge` or `/mma ai` starts your own."
+            )
         if record.vs_ai:
             await self.start_ai_match(interaction)
         else:

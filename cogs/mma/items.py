@@ -13,7 +13,8 @@ from cogs.common import UserError, error_reply
 
 BUTTON_ACTIONS = ("hand", "draw", "skip", "end", "concede", "resign", "claim", "accept", "decline", "again", "play")
 BUTTON_TEMPLATE = (
-    r"mma:(?P<match>[0-9]{1,18}):(?P<action>" + "|".join(BUTTON_ACTIONS)
+    r"mma:(?P<match>[0-9]{1,18}):(?P<action>"
+    + "|".join(BUTTON_ACTIONS)
     + r")(?::(?P<version>[0-9]{1,18}))?(?::(?P<card>[0-9]{1,3}))?"
 )
 SELECT_TEMPLATE = r"mma:(?P<match>[0-9]{1,18}):pick:(?P<version>[0-9]{1,18})"
@@ -41,12 +42,27 @@ def _cog(interaction: discord.Interaction):
 
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    def __init__(self, match_id: int, action: str, version: int | None = None, card: int | None = None, *,
-                 label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 disabled: bool = False, emoji: str | None = None, row: int | None = None):
+    def __init__(
+        self,
+        match_id: int,
+        action: str,
+        version: int | None = None,
+        card: int | None = None,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        emoji: str | None = None,
+        row: int | None = None,
+    ):
         super().__init__(
-            discord.ui.Button(label=label[:80] or None, style=style, disabled=disabled, emoji=emoji,
-                              custom_id=custom_id(match_id, action, version, card)),
+            discord.ui.Button(
+                label=label[:80] or None,
+                style=style,
+                disabled=disabled,
+                emoji=emoji,
+                custom_id=custom_id(match_id, action, version, card),
+            ),
             row=row,
         )
         self.match_id = match_id
@@ -56,8 +72,15 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match) -> MatchButton:
-        return cls(int(match["match"]), match["action"], _number(match["version"]), _number(match["card"]),
-                   label=item.label or "", style=item.style, disabled=item.disabled)
+        return cls(
+            int(match["match"]),
+            match["action"],
+            _number(match["version"]),
+            _number(match["card"]),
+            label=item.label or "",
+            style=item.style,
+            disabled=item.disabled,
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with error_reply(interaction):
@@ -65,11 +88,23 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
 
 
 class HandSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
-    def __init__(self, match_id: int, version: int, options: list[discord.SelectOption], *, placeholder: str,
-                 row: int | None = None):
+    def __init__(
+        self,
+        match_id: int,
+        version: int,
+        options: list[discord.SelectOption],
+        *,
+        placeholder: str,
+        row: int | None = None,
+    ):
         super().__init__(
-            discord.ui.Select(custom_id=custom_id(match_id, "pick", version), options=options,
-                              placeholder=placeholder[:150], min_values=1, max_values=1),
+            discord.ui.Select(
+                custom_id=custom_id(match_id, "pick", version),
+                options=options,
+                placeholder=placeholder[:150],
+                min_values=1,
+                max_values=1,
+            ),
             row=row,
         )
         self.match_id = match_id
@@ -77,8 +112,12 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMP
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match) -> HandSelect:
-        return cls(int(match["match"]), int(match["version"]), list(item.options) or [discord.SelectOption(label="?")],
-                   placeholder=item.placeholder or "")
+        return cls(
+            int(match["match"]),
+            int(match["version"]),
+            list(item.options) or [discord.SelectOption(label="?")],
+            placeholder=item.placeholder or "",
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with error_reply(interaction):

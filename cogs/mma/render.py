@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import discord
 
 from cogs.common import COLOR_DEFEAT, COLOR_INFO, COLOR_VICTORY, EmbedLimits, clip, fit_embed, hp_bar, tail_within
@@ -58,8 +57,10 @@ def _status_line(record: MatchRecord, state: GameState) -> str:
         return f"💥 **{name}**: pick your next fighter from **My hand**."
     if state.phase == DRAW_PHASE:
         if state.players[mover].fighter == NO_ONE:
-            return (f"💥 **{name}**, turn {turn}: your fighter bled out. **Draw** or **Skip draw**, then pick "
-                    "your next fighter from **My hand**.")
+            return (
+                f"💥 **{name}**, turn {turn}: your fighter bled out. **Draw** or **Skip draw**, then pick "
+                "your next fighter from **My hand**."
+            )
         return f"▶ **{name}**, turn {turn}: **Draw** or **Skip draw**."
     return f"▶ **{name}**, turn {turn}: play cards from **My hand**, then **End turn**."
 
@@ -92,8 +93,11 @@ def match_embed(record: MatchRecord) -> discord.Embed:
     embed = discord.Embed(title=title, description=head, color=color)
     for slot in (0, 1):
         marker = " ▶" if state.phase != OVER and state.to_move == slot else ""
-        embed.add_field(name=f"{CORNER_MARKS[slot]} {record.names[slot]}{marker}",
-                        value=_fighter_block(record, state, slot), inline=True)
+        embed.add_field(
+            name=f"{CORNER_MARKS[slot]} {record.names[slot]}{marker}",
+            value=_fighter_block(record, state, slot),
+            inline=True,
+        )
     embed.add_field(name="Last actions", value=tail_within(record.feed, EmbedLimits.FIELD_VALUE), inline=False)
     footer = f"Match #{record.id} · seed {record.seed} · move {state.moves}"
     if state.phase != OVER and not record.vs_ai:
@@ -112,8 +116,9 @@ def match_view(record: MatchRecord) -> discord.ui.View:
     v = record.version
     drawing = state.phase == DRAW_PHASE
     view.add_item(MatchButton(record.id, "hand", label="My hand", style=discord.ButtonStyle.primary, emoji="🃏", row=0))
-    view.add_item(MatchButton(record.id, "draw", v, label="Draw", style=discord.ButtonStyle.success,
-                              disabled=not drawing, row=0))
+    view.add_item(
+        MatchButton(record.id, "draw", v, label="Draw", style=discord.ButtonStyle.success, disabled=not drawing, row=0)
+    )
     view.add_item(MatchButton(record.id, "skip", v, label="Skip draw", disabled=not drawing, row=0))
     # A fighter who bled out at the turn's start is replaced after the draw step, before the turn can end.
     can_end = state.phase == MAIN_PHASE or (drawing and state.players[state.current].fighter != NO_ONE)
@@ -132,21 +137,27 @@ def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed, discord.
         embed = discord.Embed(
             title="🥊 MMA Warriors challenge!",
             description=f"**{challenger}** challenges **{opponent}** to a match. {opponent}: accept or decline. "
-                        f"(It lapses after {IDLE_MINUTES} minutes; {challenger} can withdraw it with Decline.)",
+            f"(It lapses after {IDLE_MINUTES} minutes; {challenger} can withdraw it with Decline.)",
             color=COLOR_INFO,
         )
         view = discord.ui.View(timeout=None)
-        view.add_item(MatchButton(record.id, "accept", record.version, label="Accept", style=discord.ButtonStyle.success))
-        view.add_item(MatchButton(record.id, "decline", record.version, label="Decline", style=discord.ButtonStyle.danger))
+        view.add_item(
+            MatchButton(record.id, "accept", record.version, label="Accept", style=discord.ButtonStyle.success)
+        )
+        view.add_item(
+            MatchButton(record.id, "decline", record.version, label="Decline", style=discord.ButtonStyle.danger)
+        )
     else:
         words = {"declined": f"{opponent} declined the challenge.", "expired": "The challenge lapsed unanswered."}
-        embed = discord.Embed(title="🥊 Challenge closed", description=words.get(record.status, record.status),
-                              color=COLOR_DEFEAT)
+        embed = discord.Embed(
+            title="🥊 Challenge closed", description=words.get(record.status, record.status), color=COLOR_DEFEAT
+        )
     return content, fit_embed(embed), view
 
 
-def hand_message(record: MatchRecord, slot: int, selected: int | None = None,
-                 note: str | None = None) -> tuple[str, discord.Embed, discord.ui.View]:
+def hand_message(
+    record: MatchRecord, slot: int, selected: int | None = None, note: str | None = None
+) -> tuple[str, discord.Embed, discord.ui.View]:
     """A player's private view of their hand: every card with what it does and whether it plays now."""
     state = record.state
     me = state.players[slot]
@@ -164,25 +175,40 @@ def hand_message(record: MatchRecord, slot: int, selected: int | None = None,
         description="\n".join(lines) or "Your hand is empty.",
         color=COLOR_INFO,
     )
-    embed.set_footer(text=f"Energy {me.energy}/{MAX_ENERGY} · deck {len(me.deck)} · fighters in hand "
-                          f"{me.fighters_in_hand()}/{FIGHTERS_IN_HAND_LIMIT} · match #{record.id}")
+    embed.set_footer(
+        text=f"Energy {me.energy}/{MAX_ENERGY} · deck {len(me.deck)} · fighters in hand "
+        f"{me.fighters_in_hand()}/{FIGHTERS_IN_HAND_LIMIT} · match #{record.id}"
+    )
     view = discord.ui.View(timeout=None)
     playable = [o for o in options if o.problem is None]
     if selected is not None and selected not in {o.card for o in playable}:
         selected = None
     if playable:
         choices = [
-            discord.SelectOption(label=clip(CARDS[o.card].name + (f" ×{o.count}" if o.count > 1 else ""), 100),
-                                 value=str(o.card), description=clip(CARDS[o.card].summary(), SELECT_DESCRIPTION),
-                                 default=o.card == selected)
+            discord.SelectOption(
+                label=clip(CARDS[o.card].name + (f" ×{o.count}" if o.count > 1 else ""), 100),
+                value=str(o.card),
+                description=clip(CARDS[o.card].summary(), SELECT_DESCRIPTION),
+                default=o.card == selected,
+            )
             for o in playable[:25]
         ]
         placeholder = "Choose your next fighter" if replacing else "Choose a card to play"
         view.add_item(HandSelect(record.id, record.version, choices, placeholder=placeholder, row=0))
         verb = "Deploy" if replacing else "Play"
         label = f"{verb} {CARDS[selected].name}" if selected is not None else verb
-        view.add_item(MatchButton(record.id, "play", record.version, selected, label=label,
-                                  style=discord.ButtonStyle.success, disabled=selected is None, row=1))
+        view.add_item(
+            MatchButton(
+                record.id,
+                "play",
+                record.version,
+                selected,
+                label=label,
+                style=discord.ButtonStyle.success,
+                disabled=selected is None,
+                row=1,
+            )
+        )
     view.add_item(MatchButton(record.id, "hand", label="Refresh", emoji="🔄", row=1))
     if state.phase == OVER:
         status = "The match is over."
@@ -227,8 +253,13 @@ def leaderboard_embed(standings: list[Standing]) -> discord.Embed:
     lines = []
     for index, s in enumerate(standings):
         played = s.wins + s.losses + s.draws
-        lines.append(f"{medals.get(index, f'{index + 1}.')} <@{s.user_id}>: {s.wins} W · {s.losses} L · {s.draws} D "
-                     f"({s.wins / played:.0%})")
-    embed = discord.Embed(title="🏆 MMA Warriors leaderboard", color=COLOR_INFO,
-                          description="\n".join(lines) or "No finished matches in this server yet.")
+        lines.append(
+            f"{medals.get(index, f'{index + 1}.')} <@{s.user_id}>: {s.wins} W · {s.losses} L · {s.draws} D "
+            f"({s.wins / played:.0%})"
+        )
+    embed = discord.Embed(
+        title="🏆 MMA Warriors leaderboard",
+        color=COLOR_INFO,
+        description="\n".join(lines) or "No finished matches in this server yet.",
+    )
     return fit_embed(embed)

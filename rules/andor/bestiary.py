@@ -16,7 +16,17 @@ from rules.csvio import read_csv
 from rules.errors import RuleInputError
 from rules.roster import find, merge, name_key
 
-REQUIRED_COLUMNS = ("name", "hp", "ap", "attack_cost", "attack_chance", "damage_min", "damage_max", "block_chance", "xp")
+REQUIRED_COLUMNS = (
+    "name",
+    "hp",
+    "ap",
+    "attack_cost",
+    "attack_chance",
+    "damage_min",
+    "damage_max",
+    "block_chance",
+    "xp",
+)
 OPTIONAL_COLUMNS = ("crit_chance", "crit_multiplier", "damage_resistance")  # blank or absent: 0, 1.5, 0
 MAX_UPLOAD_ROWS = 200
 MAX_GUILD_MONSTERS = 500

@@ -42,7 +42,10 @@ def _fight_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--count", type=int, default=1, help=f"how many of that monster (1-{MAX_MONSTERS})")
     parser.add_argument("--monsters", type=Path, help="a CSV of extra monsters (the columns of bestiary.csv)")
     parser.add_argument(
-        "--stat", action="append", default=[], metavar="NAME=VALUE",
+        "--stat",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
         help="change one of the default character's stats, e.g. --stat attack_chance=90 (repeatable)",
     )
     parser.add_argument("--seed", type=int, help="random seed (shown in the output)")

@@ -27,8 +27,8 @@ from rules.andor.models import (
     Character,
     EndEvent,
     Event,
-    FightState,
     Fighter,
+    FightState,
     FleeEvent,
     Monster,
     Outcome,
@@ -142,7 +142,9 @@ def player_fighter(character: Character, name: str = "You") -> PlayerFighter:
         name=name,
         max_hp=character.max_hp,
         hp=character.max_hp,
-        **character.model_dump(include=(set(Fighter.model_fields) | {"potions", "potion_heal"}) - {"name", "max_hp", "hp", "xp"}),
+        **character.model_dump(
+            include=(set(Fighter.model_fields) | {"potions", "potion_heal"}) - {"name", "max_hp", "hp", "xp"}
+        ),
     )
 
 
@@ -151,13 +153,20 @@ def monster_fighters(monster: Monster, count: int) -> list[Fighter]:
         raise RuleInputError(f"a fight has 1 to {MAX_MONSTERS} monsters, not {count}")
     stats = monster.model_dump(exclude={"name", "hp"})
     return [
-        Fighter(name=monster.name if count == 1 else f"{monster.name} {i + 1}", max_hp=monster.hp, hp=monster.hp, **stats)
+        Fighter(
+            name=monster.name if count == 1 else f"{monster.name} {i + 1}", max_hp=monster.hp, hp=monster.hp, **stats
+        )
         for i in range(count)
     ]
 
 
 def start_fight(
-    character: Character, monster: Monster, count: int = 1, rng: random.Random | None = None, *, monsters_first: bool = False
+    character: Character,
+    monster: Monster,
+    count: int = 1,
+    rng: random.Random | None = None,
+    *,
+    monsters_first: bool = False,
 ) -> tuple[FightState, list[Event]]:
     """A fresh fight at full HP. The player engages, so the player starts, unless `monsters_first`."""
     state = FightState(
@@ -260,7 +269,13 @@ def _attack(attacker: Fighter, target: Fighter, round_: int, rng: random.Random)
     roll = d100(rng)
     if roll > chance:
         return AttackEvent(
-            round=round_, attacker=attacker.name, target=target.name, hit_chance=chance, roll=roll, hit=False, target_hp=target.hp
+            round=round_,
+            attacker=attacker.name,
+            target=target.name,
+            hit_chance=chance,
+            roll=roll,
+            hit=False,
+            target_hp=target.hp,
         )
     base = uniform(rng, attacker.damage_min, attacker.damage_max)
     crit_roll = d100(rng) if attacker.crit_chance > 0 else None

@@ -7,12 +7,12 @@ so a fight can be saved after every click and resumed after a restart.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.text import format_number
 from rules.errors import RuleInputError
+from rules.text import format_number
 
 POTION_COST = 5  # AP
 FLEE_COST = 1  # AP
@@ -72,7 +72,7 @@ def stat_problem(name: str, value: float) -> str | None:
 
 def hundredths(multiplier: float) -> int:
     """A critical multiplier as an exact whole number of hundredths (1.5 -> 150)."""
-    return int(round(multiplier * 100))
+    return round(multiplier * 100)
 
 
 def check_name(name: str) -> str:
@@ -248,7 +248,7 @@ class EndEvent(BaseModel):
     xp: int = 0
 
 
-Event = Annotated[Union[AttackEvent, PotionEvent, FleeEvent, TurnEvent, EndEvent], Field(discriminator="kind")]
+Event = Annotated[AttackEvent | PotionEvent | FleeEvent | TurnEvent | EndEvent, Field(discriminator="kind")]
 
 Phase = Literal["player", "won", "lost", "fled"]
 

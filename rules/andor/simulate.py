@@ -217,7 +217,13 @@ def simulate(
         seed = new_seed()
     monster_fighters(monster, count)  # refuses a bad count
     results, stopped = fight_results(
-        character, monster, count, fights, random.Random(seed), max_rounds=max_rounds, work_limit=work_limit,
+        character,
+        monster,
+        count,
+        fights,
+        random.Random(seed),
+        max_rounds=max_rounds,
+        work_limit=work_limit,
         progress=progress,
     )
     counts = [0] * (character.max_hp + 1)

@@ -16,7 +16,24 @@ from rules.mma.engine import (
 from rules.mma.state import Action, Event, GameState, Outcome, PlayerState
 
 __all__ = [
-    "CARDS", "DECK_LIST", "FIGHTER_COUNT", "Action", "Card", "Event", "GameState", "IllegalAction", "Outcome",
-    "PlayerState", "action_problem", "apply", "card_named", "card_options", "choose_action", "finish",
-    "legal_actions", "move_rng", "new_game", "outcome",
+    "CARDS",
+    "DECK_LIST",
+    "FIGHTER_COUNT",
+    "Action",
+    "Card",
+    "Event",
+    "GameState",
+    "IllegalAction",
+    "Outcome",
+    "PlayerState",
+    "action_problem",
+    "apply",
+    "card_named",
+    "card_options",
+    "choose_action",
+    "finish",
+    "legal_actions",
+    "move_rng",
+    "new_game",
+    "outcome",
 ]

@@ -118,9 +118,11 @@ def _worth_playing(me: PlayerState, playable: list[int]) -> tuple[list[int], lis
     for card in playable:
         kind = _KIND[card]
         if kind == CORNER:
-            if card == MASTER_COACH or (
-                card == INTENSE_TRAINING and me.training == 0 and not _STRIKES.isdisjoint(me.hand)
-            ) or (card == RINGSIDE_MEDIC and me.max_stamina - me.stamina >= MEDIC_HEAL):
+            if (
+                card == MASTER_COACH
+                or (card == INTENSE_TRAINING and me.training == 0 and not _STRIKES.isdisjoint(me.hand))
+                or (card == RINGSIDE_MEDIC and me.max_stamina - me.stamina >= MEDIC_HEAL)
+            ):
                 corners.append(card)
         elif kind != DEFENSE or me.guard == NO_ONE:
             techniques.append(card)

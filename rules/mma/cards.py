@@ -48,9 +48,7 @@ class Card:
     def summary(self) -> str:
         """One line (under 100 characters) saying what the card does."""
         if self.kind == FIGHTER:
-            return (
-                f"{self.style} · STR {self.striking} GRP {self.grappling} DEF {self.defense} STA {self.stamina}"
-            )
+            return f"{self.style} · STR {self.striking} GRP {self.grappling} DEF {self.defense} STA {self.stamina}"
         head = f"{self.cost} energy · "
         if self.kind == STRIKE:
             extra = {
@@ -67,11 +65,14 @@ class Card:
         if self.kind == DEFENSE:
             counter = {"parry": ", counter 3 + STR/4", "slip": ", counter 4"}.get(self.effect, "")
             return f"{head}next attack -{self.reduction} damage{counter}"
-        return head + {
-            "coach": "+1 striking, grappling, defense for good; draw 1",
-            "training": "+3 striking until your next strike",
-            "medic": "restore 10 stamina",
-        }[self.effect]
+        return (
+            head
+            + {
+                "coach": "+1 striking, grappling, defense for good; draw 1",
+                "training": "+3 striking until your next strike",
+                "medic": "restore 10 stamina",
+            }[self.effect]
+        )
 
 
 _FIGHTERS = [
@@ -131,8 +132,18 @@ _CORNERS = [
 def _build() -> tuple[Card, ...]:
     cards: list[Card] = []
     for name, style, striking, grappling, defense, stamina in _FIGHTERS:
-        cards.append(Card(len(cards), name, FIGHTER, style=style, striking=striking, grappling=grappling,
-                          defense=defense, stamina=stamina))
+        cards.append(
+            Card(
+                len(cards),
+                name,
+                FIGHTER,
+                style=style,
+                striking=striking,
+                grappling=grappling,
+                defense=defense,
+                stamina=stamina,
+            )
+        )
     for name, kind, cost, damage, extra in _TECHNIQUES:
         cards.append(Card(len(cards), name, kind, cost=cost, damage=damage, **extra))
     for name, cost, effect in _CORNERS:

@@ -37,17 +37,27 @@ def run_simulate(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     rows = sorted(report.fighters, key=lambda r: (-r.win_rate, CARDS[r.fighter].name))
     if args.csv:
-        print(write_csv(["fighter", "style", "fielded", "won", "win_rate"],
-                        [(CARDS[r.fighter].name, CARDS[r.fighter].style, r.fielded, r.won, round(r.win_rate, 4))
-                         for r in rows]), end="")
+        print(
+            write_csv(
+                ["fighter", "style", "fielded", "won", "win_rate"],
+                [(CARDS[r.fighter].name, CARDS[r.fighter].style, r.fielded, r.won, round(r.win_rate, 4)) for r in rows],
+            ),
+            end="",
+        )
         return 0
-    print(f"MMA Warriors: {report.games:,} AI-vs-AI matches, seeds {seed}..{seed + report.games - 1} "
-          f"({elapsed:.2f} s, {report.games / elapsed:,.0f} matches/s)")
-    print(f"first player wins {report.wins[0]:,} ({report.wins[0] / report.games:.1%}), "
-          f"second {report.wins[1]:,} ({report.wins[1] / report.games:.1%}), draws {report.draws:,}")
+    print(
+        f"MMA Warriors: {report.games:,} AI-vs-AI matches, seeds {seed}..{seed + report.games - 1} "
+        f"({elapsed:.2f} s, {report.games / elapsed:,.0f} matches/s)"
+    )
+    print(
+        f"first player wins {report.wins[0]:,} ({report.wins[0] / report.games:.1%}), "
+        f"second {report.wins[1]:,} ({report.wins[1] / report.games:.1%}), draws {report.draws:,}"
+    )
     print(f"average length: {report.average_turns:.1f} turns (both players), {report.average_moves:.1f} moves")
-    print("how matches end: " + ", ".join(f"{reason} {count:,}" for reason, count in
-                                             sorted(report.reasons.items(), key=lambda kv: -kv[1])))
+    print(
+        "how matches end: "
+        + ", ".join(f"{reason} {count:,}" for reason, count in sorted(report.reasons.items(), key=lambda kv: -kv[1]))
+    )
     print()
     width = max(len(CARDS[r.fighter].name) for r in rows)
     print(f"{'fighter':<{width}}  {'style':<8}  {'fielded':>8}  {'won':>8}  win rate")
@@ -58,6 +68,10 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_cards(args: argparse.Namespace) -> int:
-    print(write_csv(["card", "kind", "copies", "effect"],
-                    [(c.name, c.kind, DECK_LIST.count(c.id), c.summary()) for c in CARDS]), end="")
+    print(
+        write_csv(
+            ["card", "kind", "copies", "effect"], [(c.name, c.kind, DECK_LIST.count(c.id), c.summary()) for c in CARDS]
+        ),
+        end="",
+    )
     return 0

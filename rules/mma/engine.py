@@ -48,7 +48,6 @@ from typing import NamedTuple
 from rules.errors import RuleInputError
 from rules.mma.cards import (
     CARDS,
-    Card,
     DECK_LIST,
     DEFENSE,
     FIGHTER_COUNT,
@@ -60,6 +59,7 @@ from rules.mma.cards import (
     STYLE_BONUS,
     SUBMISSION,
     TAKEDOWN,
+    Card,
 )
 from rules.mma.state import (
     CONCEDE,
@@ -149,15 +149,21 @@ class StrikeDamage(NamedTuple):
     damage: int  # max(1, before_defense - reduction)
 
 
-def strike_damage(card: int, striking: int, bonus: int, defense: int, striker: bool,
-                  ground_and_pound_grappling: int | None = None, reduction: int = 0) -> StrikeDamage:
+def strike_damage(
+    card: int,
+    striking: int,
+    bonus: int,
+    defense: int,
+    striker: bool,
+    ground_and_pound_grappling: int | None = None,
+    reduction: int = 0,
+) -> StrikeDamage:
     style = STYLE_BONUS if striker else 0
     gnp = 0 if ground_and_pound_grappling is None else 3 + ground_and_pound_grappling // 4
     raw = card + striking + bonus - defense + style + gnp
     before = raw if raw > card else card
     damage = before - reduction
-    return StrikeDamage(card, striking, bonus, defense, style, gnp, raw, before, reduction,
-                        damage if damage > 1 else 1)
+    return StrikeDamage(card, striking, bonus, defense, style, gnp, raw, before, reduction, damage if damage > 1 else 1)
 
 
 def stamina_penalty(stamina: int, max_stamina: int) -> int:
@@ -178,8 +184,14 @@ class TakedownOdds(NamedTuple):
     chance_tenths: int  # success chance in tenths, 1..9
 
 
-def takedown_odds(attacker_grappling: int, card_bonus: int, grappler: bool, defender_grappling: int,
-                  defender_stamina: int, defender_max_stamina: int) -> TakedownOdds:
+def takedown_odds(
+    attacker_grappling: int,
+    card_bonus: int,
+    grappler: bool,
+    defender_grappling: int,
+    defender_stamina: int,
+    defender_max_stamina: int,
+) -> TakedownOdds:
     attacker = attacker_grappling + card_bonus + (STYLE_BONUS if grappler else 0)
     penalty = stamina_penalty(defender_stamina, defender_max_stamina)
     defender = defender_grappling - penalty
@@ -204,15 +216,17 @@ class SubmissionDamage(NamedTuple):
     damage: int  # max(1, before_defense - reduction)
 
 
-def submission_damage(card: int, on_top: bool, attacker_grappling: int, grappler: bool,
-                      defender_grappling: int, reduction: int = 0) -> SubmissionDamage:
+def submission_damage(
+    card: int, on_top: bool, attacker_grappling: int, grappler: bool, defender_grappling: int, reduction: int = 0
+) -> SubmissionDamage:
     base = card if on_top else card * 6 // 10
     grappling = attacker_grappling + (STYLE_BONUS if grappler else 0)
     raw = base + grappling - defender_grappling
     before = raw if raw > base else base
     damage = before - reduction
-    return SubmissionDamage(card, base, grappling, defender_grappling, raw, before, reduction,
-                            damage if damage > 1 else 1)
+    return SubmissionDamage(
+        card, base, grappling, defender_grappling, raw, before, reduction, damage if damage > 1 else 1
+    )
 
 
 def counter_damage(guard: int, defender_striking: int) -> int:
@@ -315,7 +329,7 @@ def _card_problem(state: GameState, player: int, card: int) -> str | None:
 def playable_cards(state: GameState, player: int) -> list[int]:
     """Distinct cards in hand `player` may play (or deploy) now, in hand order."""
     phase = state.phase
-    if phase == OVER or state.to_move != player or phase == DRAW_PHASE:
+    if phase in (OVER, DRAW_PHASE) or state.to_move != player:
         return []
     me = state.players[player]
     result: list[int] = []
@@ -392,7 +406,7 @@ def action_problem(state: GameState, action: Action) -> str | None:
     replacing = phase == REPLACE_PHASE
     if (state.replacing if replacing else state.current) != player:
         return "waiting for a replacement fighter" if replacing else "it is not your turn"
-    if kind == PLAY or kind == DEPLOY:
+    if kind in (PLAY, DEPLOY):
         if not 0 <= action.card < len(CARDS):
             return "no such card"
         if kind == DEPLOY and not replacing:
@@ -402,7 +416,7 @@ def action_problem(state: GameState, action: Action) -> str | None:
         return _card_problem(state, player, action.card)
     if replacing:
         return "pick a replacement fighter first"
-    if kind == DRAW or kind == SKIP_DRAW:
+    if kind in (DRAW, SKIP_DRAW):
         return None if phase == DRAW_PHASE else "you have already drawn this turn"
     if kind == END_TURN:
         return None if state.players[player].fighter != NO_ONE else DRAW_BEFORE_REPLACING
@@ -423,7 +437,7 @@ def apply(state: GameState, action: Action, rng: random.Random) -> tuple[GameSta
     player = action.player
     if kind == PLAY:
         _play(state, player, action.card, rng, events)
-    elif kind == DRAW or kind == SKIP_DRAW:
+    elif kind in (DRAW, SKIP_DRAW):
         me = state.players[player]
         events.append(_draw(me, player) if kind == DRAW else Event("skip_draw", player))
         state.phase = MAIN_PHASE
@@ -475,8 +489,14 @@ def _start_turn(state: GameState, index: int, events: list[Event]) -> None:
     if me.bleed:
         me.bleed -= 1
         me.stamina -= BLEED_DAMAGE
-        events.append(Event("bleed", index, me.fighter, {"damage": BLEED_DAMAGE, "ticks_left": me.bleed,
-                                                          "stamina": max(me.stamina, 0)}))
+        events.append(
+            Event(
+                "bleed",
+                index,
+                me.fighter,
+                {"damage": BLEED_DAMAGE, "ticks_left": me.bleed, "stamina": max(me.stamina, 0)},
+            )
+        )
         # The replacement waits for the draw step (see `apply`); the knockout ends any stagger.
         if me.stamina <= 0 and not _knockout(state, index, events):
             return
@@ -517,7 +537,7 @@ def _draw(me: PlayerState, index: int) -> Event:
             position -= 1
         if position < 0:
             return Event("draw_failed", index, NO_ONE, {"deck": len(deck)})
-        passed = deck[position + 1:]  # fighters skipped, in the order they go under the deck
+        passed = deck[position + 1 :]  # fighters skipped, in the order they go under the deck
         card = deck[position]
         del deck[position:]
         deck[0:0] = passed
@@ -587,7 +607,7 @@ def _play(state: GameState, index: int, card_id: int, rng: random.Random, events
     me.energy -= card.cost
     state.plays += 1
     kind = card.kind
-    if kind == STRIKE or kind == GROUND_AND_POUND_KIND:
+    if kind in (STRIKE, GROUND_AND_POUND_KIND):
         _strike(state, index, card, events)
     elif kind == TAKEDOWN:
         _takedown(state, index, card, rng, events)
@@ -601,8 +621,7 @@ def _play(state: GameState, index: int, card_id: int, rng: random.Random, events
         _corner(state, index, card, events)
 
 
-def _after_attack(state: GameState, index: int, card: Card, guard: int, knocked_out: bool,
-                  events: list[Event]) -> None:
+def _after_attack(state: GameState, index: int, card: Card, guard: int, knocked_out: bool, events: list[Event]) -> None:
     """Knockout of the defender, or else the status effects of a clean hit or the defense's counter."""
     target = 1 - index
     if knocked_out:
@@ -620,8 +639,7 @@ def _after_attack(state: GameState, index: int, card: Card, guard: int, knocked_
     counter = counter_damage(guard, defender.striking)
     if counter:
         attacker_out = _hurt(state, index, counter)
-        events.append(Event("counter", target, guard, {"damage": counter,
-                                                       "stamina": state.players[index].stamina}))
+        events.append(Event("counter", target, guard, {"damage": counter, "stamina": state.players[index].stamina}))
         if attacker_out:
             _knockout_mid_turn(state, index, events)
 
@@ -641,8 +659,12 @@ def _strike(state: GameState, index: int, card: Card, events: list[Event]) -> No
     gnp = card.id == GROUND_AND_POUND
     guard = defender.guard
     result = strike_damage(
-        card.damage, attacker.striking + me.coach, me.training, CARDS[defender.fighter].defense + defender.coach,
-        attacker.style == STRIKER, attacker.grappling + me.coach if gnp else None,
+        card.damage,
+        attacker.striking + me.coach,
+        me.training,
+        CARDS[defender.fighter].defense + defender.coach,
+        attacker.style == STRIKER,
+        attacker.grappling + me.coach if gnp else None,
         CARDS[guard].reduction if guard != NO_ONE else 0,
     )
     defender.guard = NO_ONE
@@ -660,8 +682,12 @@ def _submission(state: GameState, index: int, card: Card, events: list[Event]) -
     attacker = CARDS[me.fighter]
     guard = defender.guard
     result = submission_damage(
-        card.damage, state.advantage == index, attacker.grappling + me.coach, attacker.style == GRAPPLER,
-        CARDS[defender.fighter].grappling + defender.coach, CARDS[guard].reduction if guard != NO_ONE else 0,
+        card.damage,
+        state.advantage == index,
+        attacker.grappling + me.coach,
+        attacker.style == GRAPPLER,
+        CARDS[defender.fighter].grappling + defender.coach,
+        CARDS[guard].reduction if guard != NO_ONE else 0,
     )
     defender.guard = NO_ONE
     knocked_out = _hurt(state, 1 - index, result.damage)
@@ -677,14 +703,26 @@ def _takedown(state: GameState, index: int, card: Card, rng: random.Random, even
     attacker = CARDS[me.fighter]
     attacker_grappling = attacker.grappling + me.coach
     defender_grappling = CARDS[defender.fighter].grappling + defender.coach
-    odds = takedown_odds(attacker_grappling, card.bonus, attacker.style == GRAPPLER, defender_grappling,
-                         defender.stamina, defender.max_stamina)
+    odds = takedown_odds(
+        attacker_grappling,
+        card.bonus,
+        attacker.style == GRAPPLER,
+        defender_grappling,
+        defender.stamina,
+        defender.max_stamina,
+    )
     roll = rng.random()
     success = roll * 10 < odds.chance_tenths
     cleared = defender.guard
     defender.guard = NO_ONE
-    numbers = {**odds._asdict(), "roll": roll, "success": success, "cleared": cleared, "energy": me.energy,
-               "target": defender.fighter}
+    numbers = {
+        **odds._asdict(),
+        "roll": roll,
+        "success": success,
+        "cleared": cleared,
+        "energy": me.energy,
+        "target": defender.fighter,
+    }
     if not success:
         events.append(Event("takedown", index, card.id, numbers))
         return
@@ -712,5 +750,4 @@ def _corner(state: GameState, index: int, card: Card, events: list[Event]) -> No
     else:
         healed = min(MEDIC_HEAL, me.max_stamina - me.stamina)
         me.stamina += healed
-        events.append(Event("medic", index, card.id, {"healed": healed, "stamina": me.stamina,
-                                                      "energy": me.energy}))
+        events.append(Event("medic", index, card.id, {"healed": healed, "stamina": me.stamina, "energy": me.energy}))

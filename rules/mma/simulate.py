@@ -81,7 +81,12 @@ def simulate(games: int, seed: int = 0) -> SimulationReport:
                 if state.winner == side:
                     won[fighter] += 1
     return SimulationReport(
-        games=games, seed=seed, wins=(wins[0], wins[1]), draws=draws, reasons=dict(reasons),
-        total_turns=total_turns, total_moves=total_moves,
+        games=games,
+        seed=seed,
+        wins=(wins[0], wins[1]),
+        draws=draws,
+        reasons=dict(reasons),
+        total_turns=total_turns,
+        total_moves=total_moves,
         fighters=tuple(FighterRecord(f, fielded[f], won[f]) for f in range(FIGHTER_COUNT)),
     )

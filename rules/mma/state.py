@@ -67,8 +67,22 @@ class Outcome(NamedTuple):
 
 class PlayerState:
     __slots__ = (
-        "deck", "hand", "discard", "health", "energy", "turns", "fighter", "stamina", "max_stamina",
-        "coach", "training", "bleed", "staggered", "guard", "fielded", "knockouts",
+        "bleed",
+        "coach",
+        "deck",
+        "discard",
+        "energy",
+        "fielded",
+        "fighter",
+        "guard",
+        "hand",
+        "health",
+        "knockouts",
+        "max_stamina",
+        "staggered",
+        "stamina",
+        "training",
+        "turns",
     )
 
     def __init__(self) -> None:
@@ -117,14 +131,36 @@ class PlayerState:
         return other
 
 
-_INT_FIELDS = ("health", "energy", "turns", "fighter", "stamina", "max_stamina", "coach", "training", "bleed",
-               "guard", "knockouts")
+_INT_FIELDS = (
+    "health",
+    "energy",
+    "turns",
+    "fighter",
+    "stamina",
+    "max_stamina",
+    "coach",
+    "training",
+    "bleed",
+    "guard",
+    "knockouts",
+)
 _LIST_FIELDS = ("deck", "hand", "discard", "fielded")
 
 
 class GameState:
-    __slots__ = ("players", "current", "phase", "replacing", "resume", "advantage", "plays", "moves", "seed",
-                 "winner", "reason")
+    __slots__ = (
+        "advantage",
+        "current",
+        "moves",
+        "phase",
+        "players",
+        "plays",
+        "reason",
+        "replacing",
+        "resume",
+        "seed",
+        "winner",
+    )
 
     def __init__(self, seed: int = 0) -> None:
         self.players: tuple[PlayerState, PlayerState] = (PlayerState(), PlayerState())
@@ -161,7 +197,10 @@ class GameState:
             if name != "players":
                 data[name] = getattr(self, name)
         data["players"] = [
-            {name: (getattr(p, name)[:] if name in _LIST_FIELDS else getattr(p, name)) for name in PlayerState.__slots__}
+            {
+                name: (getattr(p, name)[:] if name in _LIST_FIELDS else getattr(p, name))
+                for name in PlayerState.__slots__
+            }
             for p in self.players
         ]
         return data

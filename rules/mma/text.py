@@ -56,8 +56,7 @@ def _defended(numbers: dict) -> str:
     if numbers["guard"] == NO_ONE:
         return ""
     left = numbers["before_defense"] - numbers["reduction"]
-    return (f", − {numbers['reduction']} {_name(numbers['guard'])} = {left}"
-            + (" → at least 1" if left < 1 else ""))
+    return f", − {numbers['reduction']} {_name(numbers['guard'])} = {left}" + (" → at least 1" if left < 1 else "")
 
 
 def describe(event: Event, players: Sequence[str]) -> str | None:
@@ -102,8 +101,9 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
         return f"{who}: **{card}** hits {target} for **{n['damage']}** ({formula}{_defended(n)}){_fighter_hint(n)}"
     if kind == "submission":
         position = "from top" if n["on_top"] else f"from bottom (60% of {n['card']})"
-        formula = (f"base {n['base']} {position} + {n['grappling']} GRP − {n['defense']} GRP"
-                   + _floored(n["raw"], n["base"]))
+        formula = f"base {n['base']} {position} + {n['grappling']} GRP − {n['defense']} GRP" + _floored(
+            n["raw"], n["base"]
+        )
         return f"{who}: **{card}** on {target} for **{n['damage']}** ({formula}{_defended(n)}){_fighter_hint(n)}"
     if kind == "takedown":
         penalty = n["penalty"]
@@ -118,7 +118,7 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
         cleared = f"; clears {_name(n['cleared'])}" if n["cleared"] != NO_ONE else ""
         if not n["success"]:
             return f"{who}: **{card}** stuffed ({odds}){cleared}"
-        return (f"{who}: **{card}** lands ({odds}): on top, {n['impact']} damage{_fighter_hint(n)}{cleared}")
+        return f"{who}: **{card}** lands ({odds}): on top, {n['impact']} damage{_fighter_hint(n)}{cleared}"
     if kind == "counter":
         return f"{who}'s **{card}** counters for **{n['damage']}** → attacker stamina {n['stamina']}"
     if kind == "bleeding":

@@ -32,7 +32,9 @@ async def play(h, message, user, press_first: str, *, limit: int = 40):
     for _ in range(limit):
         if not message.components:
             return message
-        enabled = [label for label, disabled in labels(message).items() if label.startswith(press_first) and not disabled]
+        enabled = [
+            label for label, disabled in labels(message).items() if label.startswith(press_first) and not disabled
+        ]
         button = enabled[0] if enabled else "End turn"
         replies = await h.click(message, button, user)
         assert replies == [], [r.content for r in replies]
@@ -93,7 +95,9 @@ async def test_fight_a_tiny_rat_to_victory_with_the_buttons(harness):
     assert "You → Tiny rat: hit (rolled" in fight.embed.description
     assert "damage 2 (rolled 2); **killed**\nVictory: +3 XP" in fight.embed.description
     assert fight.embed.fields[0].value == "☠️ defeated"
-    assert "\nAP " not in fight.embed.description and "\n" not in fight.embed.footer.text  # no AP or turn help once over
+    assert (
+        "\nAP " not in fight.embed.description and "\n" not in fight.embed.footer.text
+    )  # no AP or turn help once over
     row = await fight_row(h, h.alice)
     assert (row["status"], row["xp_change"]) == ("won", 3)
     character = await stored_character(h, h.alice)
@@ -196,7 +200,10 @@ async def test_only_the_fighting_player_can_press(harness):
     (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
     before = dict(await fight_row(h, h.alice))
     (refusal,) = await h.click(fight, "Attack Wolf", h.bob)
-    assert refusal.ephemeral and refusal.content == f"❌ This is {h.alice.mention}'s fight; start your own with `/andor fight`."
+    assert (
+        refusal.ephemeral
+        and refusal.content == f"❌ This is {h.alice.mention}'s fight; start your own with `/andor fight`."
+    )
     assert dict(await fight_row(h, h.alice)) == before
     assert "AP ██████████ 10/10" in fight.embed.description
 
@@ -242,7 +249,11 @@ async def test_several_monsters_get_a_target_select(harness):
     (fight,) = await h.run("andor fight", h.alice, monster="Tiny rat", count=3, seed=11)
     assert fight.embed.title == "⚔️ Alice vs Tiny rat ×3"
     select = fight.component("Choose whom to attack")
-    assert [o["label"] for o in select["options"]] == ["Tiny rat 1 (2/2 HP)", "Tiny rat 2 (2/2 HP)", "Tiny rat 3 (2/2 HP)"]
+    assert [o["label"] for o in select["options"]] == [
+        "Tiny rat 1 (2/2 HP)",
+        "Tiny rat 2 (2/2 HP)",
+        "Tiny rat 3 (2/2 HP)",
+    ]
     assert [f.name for f in fight.embed.fields] == ["🎯 Tiny rat 1", "Tiny rat 2", "Tiny rat 3"]
     (refusal,) = await h.click(fight, "Choose whom to attack", h.alice, values=["7"])  # a forged choice
     assert refusal.ephemeral and refusal.content == "❌ That monster cannot be attacked any more."
@@ -290,7 +301,11 @@ async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
     (fight,) = await h.run("andor fight", h.alice, monster="WOLF", seed=2)
     assert fight.embed.fields[0].value == "██████████ 99/99"
 
-    (bad,) = h.seen(await h.run("andor monsters upload", h.gm, csv=("bad.csv", f"{MONSTER_HEADER}\nOgre,x,10,5,70,1,3,5,12\n".encode())))
+    (bad,) = h.seen(
+        await h.run(
+            "andor monsters upload", h.gm, csv=("bad.csv", f"{MONSTER_HEADER}\nOgre,x,10,5,70,1,3,5,12\n".encode())
+        )
+    )
     assert bad.content == "❌ bad.csv, row 2, column 'hp': 'x' is not a number"
     (removed,) = await h.run("andor monsters remove", h.gm, name="Wolf")
     assert removed.content == "✅ Removed Wolf. The built-in Wolf is back in the bestiary."
@@ -303,7 +318,11 @@ async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
 async def test_a_gm_upload_past_the_server_limit_saves_nothing(harness, monkeypatch):
     h = harness
     monkeypatch.setattr(h.bot.get_cog("Andor").monsters_roster, "limit", 2)
-    (done,) = h.seen(await h.run("andor monsters upload", h.gm, csv=("a.csv", f"{MONSTER_HEADER}\nImp,8,10,5,70,1,3,5,12\n".encode())))
+    (done,) = h.seen(
+        await h.run(
+            "andor monsters upload", h.gm, csv=("a.csv", f"{MONSTER_HEADER}\nImp,8,10,5,70,1,3,5,12\n".encode())
+        )
+    )
     assert done.embed.title == "Bestiary updated: 1 monster saved (1 of this server's own)"
     two_more = f"{MONSTER_HEADER}\nOgre,30,10,5,70,1,3,5,12\nTroll,30,10,5,70,1,3,5,12\n".encode()
     (refusal,) = h.seen(await h.run("andor monsters upload", h.gm, csv=("b.csv", two_more)))
@@ -320,7 +339,8 @@ async def test_a_gm_upload_past_the_server_limit_saves_nothing(harness, monkeypa
 async def test_unknown_monsters_are_refused_with_a_hint(harness):
     (reply,) = await harness.run("andor fight", harness.alice, monster="wolff")
     assert reply.ephemeral and reply.content == (
-        "❌ There is no monster called 'wolff' in this server's bestiary. Did you mean Wolf? `/andor bestiary` lists them.")
+        "❌ There is no monster called 'wolff' in this server's bestiary. Did you mean Wolf? `/andor bestiary` lists them."
+    )
 
 
 async def test_simulate_shows_the_odds_and_a_chart(harness, monkeypatch):

@@ -50,8 +50,9 @@ async def saved_state(h, match_id: int | None = None) -> GameState:
 async def write_state(h, match_id: int, state: GameState) -> None:
     """Put a match into a chosen position (as if it had been played there)."""
     async with h.bot.db.transaction() as conn:
-        await conn.execute("UPDATE mma_matches SET state_json = ? WHERE id = ?",
-                           (json.dumps(state.to_dict()), match_id))
+        await conn.execute(
+            "UPDATE mma_matches SET state_json = ? WHERE id = ?", (json.dumps(state.to_dict()), match_id)
+        )
 
 
 def snapshot(message: Message) -> Message:
@@ -93,8 +94,14 @@ async def test_challenge_accept_and_a_few_turns_with_the_buttons(h):
     assert "Health **100**/100 · ⚡ Energy **8**/16" in match.field("🔴 Alice")
     assert "Hand 4/10" in match.field("🔴 Alice")
     assert "Alice sends in" in match.field("Last actions") and "Bob sends in" in match.field("Last actions")
-    assert [c["label"] for c in match.components] == ["My hand", "Draw", "Skip draw", "End turn", "Concede",
-                                                      "Claim win (opponent idle)"]
+    assert [c["label"] for c in match.components] == [
+        "My hand",
+        "Draw",
+        "Skip draw",
+        "End turn",
+        "Concede",
+        "Claim win (opponent idle)",
+    ]
     assert all(len(c["custom_id"]) <= 100 for c in match.components)
     before_draw = snapshot(match)
 
@@ -133,7 +140,12 @@ async def test_challenge_accept_and_a_few_turns_with_the_buttons(h):
 
     moves = await h.bot.db.fetch_all("SELECT seq, slot, action_json FROM mma_moves ORDER BY seq")
     assert [(m["slot"], json.loads(m["action_json"])["kind"]) for m in moves] == [
-        (0, "draw"), (0, "play"), (0, "end_turn"), (1, "skip_draw"), (1, "end_turn")]
+        (0, "draw"),
+        (0, "play"),
+        (0, "end_turn"),
+        (1, "skip_draw"),
+        (1, "end_turn"),
+    ]
     assert [m["seq"] for m in moves] == list(range(5))
 
 
@@ -453,11 +465,16 @@ async def test_a_tampered_button_is_refused_and_changes_nothing(h):
     row = await match_row(h)
     # A forged custom_id: a card id out of range, and a match that does not exist.
     forged = snapshot(match)
-    forged.data["components"] = [{"type": 1, "components": [
-        {"type": 2, "style": 1, "label": "Forged", "custom_id": f"mma:{row['id']}:play:{row['version']}:999"},
-        {"type": 2, "style": 1, "label": "Ghost", "custom_id": "mma:999999:draw:1"},
-        {"type": 2, "style": 1, "label": "Fighter", "custom_id": f"mma:{row['id']}:play:{row['version']}:0"},
-    ]}]
+    forged.data["components"] = [
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 1, "label": "Forged", "custom_id": f"mma:{row['id']}:play:{row['version']}:999"},
+                {"type": 2, "style": 1, "label": "Ghost", "custom_id": "mma:999999:draw:1"},
+                {"type": 2, "style": 1, "label": "Fighter", "custom_id": f"mma:{row['id']}:play:{row['version']}:0"},
+            ],
+        }
+    ]
     (refusal,) = await h.click(forged, "Forged", h.alice)
     assert refusal.ephemeral and refusal.content == "❌ Choose a card from the list first."
     (refusal,) = await h.click(forged, "Ghost", h.alice)
@@ -517,13 +534,17 @@ async def test_ground_and_pound_damage_and_breakdown_in_the_feed(h):
     await h.click(hand, "Choose a card to play", h.alice, values=[str(gnp)])
     await h.click(hand, "Play Ground and Pound", h.alice)
     # RULINGS section 6: max(6, 6 + 6 - 9 + 0 + 5) = 8, not the card's 6 plus 5.
-    assert ("Alice: **Ground and Pound** hits Alexander Volkanovski for **8** (6 card + 6 STR − 9 DEF + 5 G&P = 8)"
-            " → stamina 34") in match.field("Last actions")
+    assert (
+        "Alice: **Ground and Pound** hits Alexander Volkanovski for **8** (6 card + 6 STR − 9 DEF + 5 G&P = 8)"
+        " → stamina 34"
+    ) in match.field("Last actions")
     assert "Stamina `" in match.field("🔵 Bob") and "34/42`" in match.field("🔵 Bob")
     assert (await saved_state(h)).players[1].stamina == 34
     (rules,) = await h.run("mma rules", h.alice)
-    assert ("**Ground and Pound:** needs your advantage; the strike's sum gains 3 + grappling/4 before the "
-            "card-damage minimum is applied") in rules.embed.description
+    assert (
+        "**Ground and Pound:** needs your advantage; the strike's sum gains 3 + grappling/4 before the "
+        "card-damage minimum is applied"
+    ) in rules.embed.description
 
 
 async def bleed_out_bob(h, *, top: str, hand_fighter: str | None = None) -> Message:
@@ -555,13 +576,21 @@ async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_d
     feed = match.field("Last actions")
     assert "Islam Makhachev bleeds for 2 (0 tick(s) left) → stamina 0" in feed
     assert "💥 **KO!** Islam Makhachev is out; Bob loses 20 health (80 left)" in feed
-    assert ("💥 **Bob**, turn 1: your fighter bled out. **Draw** or **Skip draw**, then pick your next fighter "
-            "from **My hand**.") in match.embed.description
+    assert (
+        "💥 **Bob**, turn 1: your fighter bled out. **Draw** or **Skip draw**, then pick your next fighter "
+        "from **My hand**."
+    ) in match.embed.description
     bob_lines = match.field("🔵 Bob ▶").split("\n")
     assert bob_lines[0] == "*No fighter: the next one comes in after the draw*"
     assert "Health **80**/100" in bob_lines[1]
-    assert enabled(match) == {"My hand": True, "Draw": True, "Skip draw": True, "End turn": False, "Concede": True,
-                              "Claim win (opponent idle)": True}
+    assert enabled(match) == {
+        "My hand": True,
+        "Draw": True,
+        "Skip draw": True,
+        "End turn": False,
+        "Concede": True,
+        "Claim win (opponent idle)": True,
+    }
     (hand,) = await h.click(match, "My hand", h.bob)
     assert hand.content == "Draw or skip the draw on the match message first. Then choose your next fighter here."
     assert [c["label"] for c in hand.components] == ["Refresh"]  # nothing to play or deploy yet
@@ -583,7 +612,11 @@ async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_d
     assert enabled(match)["End turn"] is True
     moves = await h.bot.db.fetch_all("SELECT slot, action_json FROM mma_moves ORDER BY seq")
     assert [(m["slot"], json.loads(m["action_json"])["kind"]) for m in moves] == [
-        (0, "skip_draw"), (0, "end_turn"), (1, "draw"), (1, "deploy")]
+        (0, "skip_draw"),
+        (0, "end_turn"),
+        (1, "draw"),
+        (1, "deploy"),
+    ]
 
 
 async def test_skipping_the_draw_after_bleeding_out_asks_for_a_fighter_from_hand(h):
@@ -602,8 +635,10 @@ async def test_no_fighter_in_hand_after_bleeding_out_and_skipping_the_draw_loses
     assert "Bob was defeated! No fighters in hand." in match.embed.description
     assert match.field("🔵 Bob").startswith("*No fighter left*")
     results = await h.bot.db.fetch_all("SELECT user_id, outcome, reason FROM mma_results ORDER BY user_id")
-    assert [tuple(r) for r in results] == [(h.alice.id, "win", "No fighters in hand"),
-                                           (h.bob.id, "loss", "No fighters in hand")]
+    assert [tuple(r) for r in results] == [
+        (h.alice.id, "win", "No fighters in hand"),
+        (h.bob.id, "loss", "No fighters in hand"),
+    ]
 
 
 async def test_the_ai_bleeding_out_draws_and_deploys_the_fighter_it_drew(h):
@@ -618,10 +653,15 @@ async def test_the_ai_bleeding_out_draws_and_deploys_the_fighter_it_drew(h):
     await write_state(h, row["id"], state)
     assert await h.click(match, "End turn", h.alice) == []
     feed = match.field("Last actions")
-    assert feed.index("💥 **KO!** Islam Makhachev is out; AI loses 20 health (80 left)") < feed.index(
-        "AI draws (") < feed.index("AI sends in **Tom Aspinall** (38 stamina)")
+    assert (
+        feed.index("💥 **KO!** Islam Makhachev is out; AI loses 20 health (80 left)")
+        < feed.index("AI draws (")
+        < feed.index("AI sends in **Tom Aspinall** (38 stamina)")
+    )
     assert "▶ **Alice**, turn 2" in match.embed.description
     moves = await h.bot.db.fetch_all("SELECT slot, action_json FROM mma_moves WHERE slot = 1 ORDER BY seq")
     tom = card_named("Tom Aspinall").id
     assert [json.loads(m["action_json"]) for m in moves][:2] == [
-        {"player": 1, "kind": "draw", "card": -1}, {"player": 1, "kind": "deploy", "card": tom}]
+        {"player": 1, "kind": "draw", "card": -1},
+        {"player": 1, "kind": "deploy", "card": tom},
+    ]

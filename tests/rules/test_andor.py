@@ -54,8 +54,6 @@ def monster(name: str) -> Monster:
     return find_monster(BOOK, name)
 
 
-
-
 # --- formulas -------------------------------------------------------------------------------------------
 
 
@@ -146,15 +144,15 @@ def test_victory_adds_the_xp_of_every_monster_and_levels_up():
 def test_setting_stats_checks_each_value_and_their_consistency():
     assert updated_character(Character(), {"attack_chance": 90, "potions": 0}).attack_chance == 90
     assert updated_character(Character(), {"xp": 60}).model_dump(include={"level", "xp"}) == {"level": 2, "xp": 5}
-    with pytest.raises(RuleInputError, match="armor: 201 is outside 0..200"):
+    with pytest.raises(RuleInputError, match=r"armor: 201 is outside 0..200"):
         updated_character(Character(), {"armor": 201})
     with pytest.raises(RuleInputError, match="damage_min: 5 is above damage_max 1"):
         updated_character(Character(), {"damage_min": 5})
     with pytest.raises(RuleInputError, match="attack_cost: 11 is above ap 10"):
         updated_character(Character(), {"attack_cost": 11})
-    with pytest.raises(RuleInputError, match="crit_multiplier: 1.555 has more than 2 decimals"):
+    with pytest.raises(RuleInputError, match=r"crit_multiplier: 1.555 has more than 2 decimals"):
         updated_character(Character(), {"crit_multiplier": 1.555})
-    with pytest.raises(RuleInputError, match="level: 2.5 is not a whole number"):
+    with pytest.raises(RuleInputError, match=r"level: 2.5 is not a whole number"):
         updated_character(Character(), {"level": 2.5})
     # a new level starts at 0 XP: the old level's XP would otherwise level a lowered character straight back up
     high = Character(level=3, xp=400)
@@ -182,14 +180,29 @@ def test_a_seeded_fight_against_two_tiny_rats_has_this_full_event_log():
 
     def you(target, roll, hp, hit=True):
         return AttackEvent(
-            round=round_, attacker="You", target=target, hit_chance=57, roll=roll, hit=hit,
-            base_damage=1 if hit else None, damage=1 if hit else 0, target_hp=hp, killed=hp == 0,
+            round=round_,
+            attacker="You",
+            target=target,
+            hit_chance=57,
+            roll=roll,
+            hit=hit,
+            base_damage=1 if hit else None,
+            damage=1 if hit else 0,
+            target_hp=hp,
+            killed=hp == 0,
         )
 
     def rat(roll, hp, hit):
         return AttackEvent(
-            round=round_, attacker="Tiny rat 2", target="You", hit_chance=42, roll=roll, hit=hit,
-            base_damage=1 if hit else None, damage=1 if hit else 0, target_hp=hp,
+            round=round_,
+            attacker="Tiny rat 2",
+            target="You",
+            hit_chance=42,
+            roll=roll,
+            hit=hit,
+            base_damage=1 if hit else None,
+            damage=1 if hit else 0,
+            target_hp=hp,
         )
 
     expected = []
@@ -197,10 +210,18 @@ def test_a_seeded_fight_against_two_tiny_rats_has_this_full_event_log():
     expected += [TurnEvent(round=1, side="player", ap=10), you("Tiny rat 1", 23, 1), you("Tiny rat 1", 13, 0)]
     expected += [TurnEvent(round=1, side="monsters"), rat(9, 24, True)]
     round_ = 2
-    expected += [TurnEvent(round=2, side="player", ap=10), you("Tiny rat 2", 100, 2, hit=False), you("Tiny rat 2", 21, 1)]
+    expected += [
+        TurnEvent(round=2, side="player", ap=10),
+        you("Tiny rat 2", 100, 2, hit=False),
+        you("Tiny rat 2", 21, 1),
+    ]
     expected += [TurnEvent(round=2, side="monsters"), rat(46, 24, False)]
     round_ = 3
-    expected += [TurnEvent(round=3, side="player", ap=10), you("Tiny rat 2", 46, 0), EndEvent(round=3, result="won", xp=6)]
+    expected += [
+        TurnEvent(round=3, side="player", ap=10),
+        you("Tiny rat 2", 46, 0),
+        EndEvent(round=3, result="won", xp=6),
+    ]
     assert log == expected
     assert outcome(state) == Outcome("won", 3, 24, 6)
 
@@ -208,7 +229,15 @@ def test_a_seeded_fight_against_two_tiny_rats_has_this_full_event_log():
 def test_criticals_ad_bonus_resistance_and_armor_in_a_scripted_fight():
     character = updated_character(
         Character(),
-        {"damage_min": 4, "damage_max": 8, "ad_bonus": 50, "crit_chance": 10, "crit_multiplier": 2.5, "armor": 40, "ap": 5},
+        {
+            "damage_min": 4,
+            "damage_max": 8,
+            "ad_bonus": 50,
+            "crit_chance": 10,
+            "crit_multiplier": 2.5,
+            "armor": 40,
+            "ap": 5,
+        },
     )
     snake = monster("Snake master")  # 55 HP, AC 60, 1-4, crit 58% x3, BC 10, DR 4, 2 attacks a turn
     # roll 6 <= 50 hits; damage 4 + int(0.99 x 5) = 8; crit roll 5 <= 10
@@ -219,8 +248,15 @@ def test_criticals_ad_bonus_resistance_and_armor_in_a_scripted_fight():
     assert [type(e) for e in events] == [AttackEvent]
     # 8 x 1.5 = 12; x2.5 = 30; - DR 4 = 26 (monsters have no armor)
     assert events[0].model_dump(exclude={"kind", "round", "attacker", "target", "killed"}) == {
-        "hit_chance": 50, "roll": 6, "hit": True, "base_damage": 8, "crit_chance": 10, "crit_roll": 5, "critical": True,
-        "damage": 26, "target_hp": 29,
+        "hit_chance": 50,
+        "roll": 6,
+        "hit": True,
+        "base_damage": 8,
+        "crit_chance": 10,
+        "crit_roll": 5,
+        "critical": True,
+        "damage": 26,
+        "target_hp": 29,
     }
     assert describe_event(events[0]) == (
         "You → Snake master: hit (rolled 6 ≤ 50%), damage 26 (rolled 8, **CRITICAL** (crit roll 5 ≤ 10%)); 29 HP left"
@@ -239,7 +275,10 @@ def test_scripted_monster_turn_uses_player_armor():
     assert (first.roll, first.base_damage, first.crit_roll, first.critical, first.damage) == (31, 3, 21, True, 7)
     # roll 50 <= 50 hits; damage 1; crit roll 59 > 58, no critical: 1 x 0.8 = 0.8 -> 0
     assert (second.roll, second.base_damage, second.crit_roll, second.critical, second.damage) == (50, 1, 59, False, 0)
-    assert describe_event(second) == "Snake master → You: hit (rolled 50 ≤ 50%), damage 0 (rolled 1, crit roll 59 > 58%); 18 HP left"
+    assert (
+        describe_event(second)
+        == "Snake master → You: hit (rolled 50 ≤ 50%), damage 0 (rolled 1, crit roll 59 > 58%); 18 HP left"
+    )
     assert describe_event(events[0]) == "The monsters' turn"
     assert state.player.hp == 25 - 7
     assert isinstance(events[-1], TurnEvent) and events[-1].round == 2 and state.ap_left == 5

@@ -14,15 +14,40 @@ HEADER = "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chanc
 def test_the_built_in_bestiary_holds_the_rulings_figures():
     book = {m.name: m for m in builtin_monsters()}
     assert list(book) == [
-        "Tiny rat", "Cave snake", "Wolf", "Gargoyle", "Snake master", "Giant dungfly", "Snappy cave lizard",
-        "Maelveon", "Tainted zombie", "Aggressive bear", "Queen lava entity",
+        "Tiny rat",
+        "Cave snake",
+        "Wolf",
+        "Gargoyle",
+        "Snake master",
+        "Giant dungfly",
+        "Snappy cave lizard",
+        "Maelveon",
+        "Tainted zombie",
+        "Aggressive bear",
+        "Queen lava entity",
     ]
     assert book["Wolf"] == Monster(
-        name="Wolf", hp=30, ap=10, attack_cost=5, attack_chance=110, damage_min=3, damage_max=6, crit_chance=0,
-        crit_multiplier=1.5, block_chance=30, damage_resistance=0, xp=49,
+        name="Wolf",
+        hp=30,
+        ap=10,
+        attack_cost=5,
+        attack_chance=110,
+        damage_min=3,
+        damage_max=6,
+        crit_chance=0,
+        crit_multiplier=1.5,
+        block_chance=30,
+        damage_resistance=0,
+        xp=49,
     )
     queen = book["Queen lava entity"]
-    assert (queen.hp, queen.attack_cost, queen.attack_chance, queen.damage_min, queen.damage_max) == (490, 6, 170, 35, 45)
+    assert (queen.hp, queen.attack_cost, queen.attack_chance, queen.damage_min, queen.damage_max) == (
+        490,
+        6,
+        170,
+        35,
+        45,
+    )
     assert (queen.block_chance, queen.damage_resistance, queen.xp) == (270, 16, 1513)
     snake = book["Snake master"]
     assert (snake.crit_chance, snake.crit_multiplier, snake.damage_resistance) == (58, 3.0, 4)
@@ -31,8 +56,20 @@ def test_the_built_in_bestiary_holds_the_rulings_figures():
 def test_an_upload_with_optional_columns_left_out():
     monsters = parse_monsters(f"{HEADER}\nImp,8,10,5,70,1,3,5,12\n", "imps.csv")
     assert monsters == [
-        Monster(name="Imp", hp=8, ap=10, attack_cost=5, attack_chance=70, damage_min=1, damage_max=3, block_chance=5, xp=12,
-                crit_chance=0, crit_multiplier=1.5, damage_resistance=0)
+        Monster(
+            name="Imp",
+            hp=8,
+            ap=10,
+            attack_cost=5,
+            attack_chance=70,
+            damage_min=1,
+            damage_max=3,
+            block_chance=5,
+            xp=12,
+            crit_chance=0,
+            crit_multiplier=1.5,
+            damage_resistance=0,
+        )
     ]
 
 
@@ -42,13 +79,22 @@ def test_an_upload_with_optional_columns_left_out():
         (f"{HEADER}\nImp,0,10,5,70,1,3,5,12\n", "m.csv, row 2, column 'hp': 0 is below the smallest allowed value, 1"),
         (f"{HEADER}\nImp,8,10,5,70,4,3,5,12\n", "m.csv, row 2, column 'damage_min': 4 is above damage_max 3"),
         (f"{HEADER}\nImp,8,4,5,70,1,3,5,12\n", "m.csv, row 2, column 'attack_cost': 5 is above ap 4"),
-        (f"{HEADER}\nImp,8,10,5,70,1,3,5,12\n\nimp,8,10,5,70,1,3,5,12\n", "m.csv, row 4, column 'name': 'imp' is already on row 2"),
+        (
+            f"{HEADER}\nImp,8,10,5,70,1,3,5,12\n\nimp,8,10,5,70,1,3,5,12\n",
+            "m.csv, row 4, column 'name': 'imp' is already on row 2",
+        ),
         (f"{HEADER}\n,8,10,5,70,1,3,5,12\n", "m.csv, row 2, column 'name': a monster needs a name"),
-        (f"{HEADER},crit_multiplier\nImp,8,10,5,70,1,3,5,12,1.333\n", "row 2, column 'crit_multiplier': 1.333 has more than 2 decimals"),
+        (
+            f"{HEADER},crit_multiplier\nImp,8,10,5,70,1,3,5,12,1.333\n",
+            "row 2, column 'crit_multiplier': 1.333 has more than 2 decimals",
+        ),
         (f"{HEADER},speed\nImp,8,10,5,70,1,3,5,12,3\n", "m.csv, row 1: unknown column 'speed'"),
         ("name,hp\nImp,8\n", "m.csv, row 1: missing column(s): ap, attack_cost"),
         (f"{HEADER}\nImp,8,10,5.5,70,1,3,5,12\n", "column 'attack_cost': '5.5' is not a whole number"),
-        (f"{HEADER}\n" + "".join(f"Imp{i},8,10,5,70,1,3,5,12\n" for i in range(MAX_UPLOAD_ROWS + 1)), "the limit is 200"),
+        (
+            f"{HEADER}\n" + "".join(f"Imp{i},8,10,5,70,1,3,5,12\n" for i in range(MAX_UPLOAD_ROWS + 1)),
+            "the limit is 200",
+        ),
     ],
 )
 def test_upload_mistakes_name_the_row_and_column(text, message):
@@ -58,8 +104,8 @@ def test_upload_mistakes_name_the_row_and_column(text, message):
 
 
 def test_guild_monsters_join_and_override_the_built_in_ones():
-    imp, = parse_monsters(f"{HEADER}\nImp,8,10,5,70,1,3,5,12\n", "m.csv")
-    wolf, = parse_monsters(f"{HEADER}\nwolf,99,10,5,70,1,3,5,12\n", "m.csv")
+    (imp,) = parse_monsters(f"{HEADER}\nImp,8,10,5,70,1,3,5,12\n", "m.csv")
+    (wolf,) = parse_monsters(f"{HEADER}\nwolf,99,10,5,70,1,3,5,12\n", "m.csv")
     book = merged([imp, wolf])
     assert find_monster(book, "  IMP ") == imp
     assert find_monster(book, "Wolf").hp == 99

@@ -22,14 +22,31 @@ def monster(name: str) -> Monster:
     return find_monster(BOOK, name)
 
 
-STRONG = Character(attack_chance=120, damage_min=4, damage_max=12, crit_chance=20, crit_multiplier=2.5, ad_bonus=20,
-                   armor=30, damage_resistance=1, hp_bonus=40, potions=3, potion_heal=25)
+STRONG = Character(
+    attack_chance=120,
+    damage_min=4,
+    damage_max=12,
+    crit_chance=20,
+    crit_multiplier=2.5,
+    ad_bonus=20,
+    armor=30,
+    damage_resistance=1,
+    hp_bonus=40,
+    potions=3,
+    potion_heal=25,
+)
 
 
 @pytest.mark.parametrize(
     "character, name, count",
-    [(Character(), "Wolf", 1), (Character(), "Tiny rat", 3), (STRONG, "Wolf", 2), (STRONG, "Snake master", 1),
-     (STRONG, "Giant dungfly", 5), (STRONG, "Maelveon", 2)],
+    [
+        (Character(), "Wolf", 1),
+        (Character(), "Tiny rat", 3),
+        (STRONG, "Wolf", 2),
+        (STRONG, "Snake master", 1),
+        (STRONG, "Giant dungfly", 5),
+        (STRONG, "Maelveon", 2),
+    ],
 )
 def test_the_lean_loop_plays_the_same_fights_as_the_state_machine(character, name, count):
     fast, stopped = fight_results(character, monster(name), count, 40, random.Random(7))
@@ -42,10 +59,18 @@ def test_the_lean_loop_plays_the_same_fights_as_the_state_machine(character, nam
 @given(
     st.builds(
         dict,
-        attack_chance=st.integers(0, 300), damage_min=st.integers(0, 5), damage_spread=st.integers(0, 20),
-        crit_chance=st.integers(0, 100), crit_multiplier=st.sampled_from([1.0, 1.5, 2.25, 4.0]),
-        ad_bonus=st.integers(0, 200), armor=st.integers(0, 200), damage_resistance=st.integers(0, 5),
-        block_chance=st.integers(0, 150), ap=st.integers(4, 20), potions=st.integers(0, 4), hp_bonus=st.integers(0, 100),
+        attack_chance=st.integers(0, 300),
+        damage_min=st.integers(0, 5),
+        damage_spread=st.integers(0, 20),
+        crit_chance=st.integers(0, 100),
+        crit_multiplier=st.sampled_from([1.0, 1.5, 2.25, 4.0]),
+        ad_bonus=st.integers(0, 200),
+        armor=st.integers(0, 200),
+        damage_resistance=st.integers(0, 5),
+        block_chance=st.integers(0, 150),
+        ap=st.integers(4, 20),
+        potions=st.integers(0, 4),
+        hp_bonus=st.integers(0, 100),
     ),
     st.sampled_from([m.name for m in builtin_monsters()]),
     st.integers(1, 3),
@@ -146,6 +171,8 @@ def test_cli_errors_are_messages(capsys, tmp_path):
     assert main(["andor", "simulate", "--monster", "Wolf", "--stat", "armor=300"]) == 2
     assert "armor: 300 is outside 0..200" in capsys.readouterr().err
     bad = tmp_path / "m.csv"
-    bad.write_text("name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp\nImp,x,10,5,50,1,2,0,1\n")
+    bad.write_text(
+        "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp\nImp,x,10,5,50,1,2,0,1\n"
+    )
     assert main(["andor", "simulate", "--monster", "Imp", "--monsters", str(bad)]) == 2
     assert "m.csv, row 2, column 'hp': 'x' is not a number" in capsys.readouterr().err

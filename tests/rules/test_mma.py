@@ -92,8 +92,6 @@ def position(
     return state
 
 
-
-
 def play(state: GameState, player: int, name: str, rng: random.Random | None = None):
     return apply(state, play_action(player, card_named(name).id), rng or ScriptedRandom())[1]
 
@@ -115,10 +113,14 @@ def test_card_list_matches_rulings():
     assert DECK_LIST.count(card_named("Master Coach").id) == 4
     pereira = card_named("Alex Pereira")
     assert (pereira.style, pereira.striking, pereira.grappling, pereira.defense, pereira.stamina) == (
-        "Striker", 10, 4, 6, 34)
+        "Striker",
+        10,
+        4,
+        6,
+        34,
+    )
     belal = card_named("Belal Muhammad")
-    assert (belal.style, belal.striking, belal.grappling, belal.defense, belal.stamina) == (
-        "Grappler", 6, 9, 8, 42)
+    assert (belal.style, belal.striking, belal.grappling, belal.defense, belal.stamina) == ("Grappler", 6, 9, 8, 42)
     assert (card_named("Rear Naked Choke").cost, card_named("Rear Naked Choke").damage) == (5, 15)
     assert (card_named("Suplex").cost, card_named("Suplex").bonus, card_named("Suplex").damage) == (4, 4, 5)
     assert all(len(card.summary()) <= 100 for card in CARDS)
@@ -134,13 +136,30 @@ RULINGS_FIGHTERS = """Ilia Topuria Balanced 9/7/7/38;
 
 # mma-warriors.md: name, cost, damage, takedown bonus, defense reduction.
 DOCUMENT_TECHNIQUES = [
-    ("Quick Jab", 1, 3, 0, 0), ("Teep Kick", 1, 3, 0, 0), ("Leg Kick", 2, 4, 0, 0), ("Body Shot", 2, 4, 0, 0),
-    ("Power Cross", 3, 6, 0, 0), ("Cutting Elbow", 3, 5, 0, 0), ("Uppercut", 3, 6, 0, 0), ("Heavy Hook", 4, 8, 0, 0),
-    ("Spinning Back Fist", 4, 7, 0, 0), ("Head Kick", 4, 10, 0, 0), ("Ground and Pound", 2, 6, 0, 0),
-    ("Clinch", 2, 1, 2, 0), ("Single Leg Takedown", 2, 2, 2, 0), ("Double Leg Takedown", 3, 3, 3, 0),
-    ("Suplex", 4, 5, 4, 0), ("Guillotine Choke", 3, 10, 0, 0), ("Kimura", 3, 11, 0, 0), ("Armbar", 4, 12, 0, 0),
-    ("Triangle Choke", 4, 13, 0, 0), ("D'Arce Choke", 4, 14, 0, 0), ("Rear Naked Choke", 5, 15, 0, 0),
-    ("Block", 1, 0, 0, 5), ("Parry", 2, 0, 0, 3), ("Slip Counter", 2, 0, 0, 8),
+    ("Quick Jab", 1, 3, 0, 0),
+    ("Teep Kick", 1, 3, 0, 0),
+    ("Leg Kick", 2, 4, 0, 0),
+    ("Body Shot", 2, 4, 0, 0),
+    ("Power Cross", 3, 6, 0, 0),
+    ("Cutting Elbow", 3, 5, 0, 0),
+    ("Uppercut", 3, 6, 0, 0),
+    ("Heavy Hook", 4, 8, 0, 0),
+    ("Spinning Back Fist", 4, 7, 0, 0),
+    ("Head Kick", 4, 10, 0, 0),
+    ("Ground and Pound", 2, 6, 0, 0),
+    ("Clinch", 2, 1, 2, 0),
+    ("Single Leg Takedown", 2, 2, 2, 0),
+    ("Double Leg Takedown", 3, 3, 3, 0),
+    ("Suplex", 4, 5, 4, 0),
+    ("Guillotine Choke", 3, 10, 0, 0),
+    ("Kimura", 3, 11, 0, 0),
+    ("Armbar", 4, 12, 0, 0),
+    ("Triangle Choke", 4, 13, 0, 0),
+    ("D'Arce Choke", 4, 14, 0, 0),
+    ("Rear Naked Choke", 5, 15, 0, 0),
+    ("Block", 1, 0, 0, 5),
+    ("Parry", 2, 0, 0, 3),
+    ("Slip Counter", 2, 0, 0, 8),
 ]
 
 
@@ -157,8 +176,10 @@ def test_every_card_is_as_the_rulings_and_document_give_it():
         card = card_named(name)
         assert (card.cost, card.damage, card.bonus, card.reduction) == (cost, damage, bonus, reduction), name
         assert DECK_LIST.count(card.id) == 2
-    assert [(card_named(n).cost, DECK_LIST.count(card_named(n).id)) for n in
-            ("Master Coach", "Intense Training", "Ringside Medic")] == [(3, 4), (2, 4), (2, 4)]
+    assert [
+        (card_named(n).cost, DECK_LIST.count(card_named(n).id))
+        for n in ("Master Coach", "Intense Training", "Ringside Medic")
+    ] == [(3, 4), (2, 4), (2, 4)]
     assert card_named("Cutting Elbow").effect == "bleed" and card_named("Spinning Back Fist").effect == "stagger"
 
 
@@ -233,14 +254,16 @@ def test_ground_and_pound_in_play_and_its_feed_line():
     assert strike.numbers["damage"] == 8 and state.players[1].stamina == 42 - 8
     assert describe(strike, ("Ann", "Bob")) == (
         "Ann: **Ground and Pound** hits Alexander Volkanovski for **8** "
-        "(6 card + 6 STR − 9 DEF + 5 G&P = 8) → stamina 34")
+        "(6 card + 6 STR − 9 DEF + 5 G&P = 8) → stamina 34"
+    )
     state.players[1].guard = card_named("Block").id
     strike = event(play(state, 0, "Ground and Pound"), "strike")
     assert strike.numbers["damage"] == 3 and state.players[1].stamina == 34 - 3
     assert state.advantage == 0 and state.players[1].guard == NO_ONE
     assert describe(strike, ("Ann", "Bob")) == (
         "Ann: **Ground and Pound** hits Alexander Volkanovski for **3** "
-        "(6 card + 6 STR − 9 DEF + 5 G&P = 8, − 5 Block = 3) → stamina 31")
+        "(6 card + 6 STR − 9 DEF + 5 G&P = 8, − 5 Block = 3) → stamina 31"
+    )
 
 
 def test_ground_and_pound_feed_line_shows_the_card_floor():
@@ -250,7 +273,8 @@ def test_ground_and_pound_feed_line_shows_the_card_floor():
     strike = event(play(state, 0, "Ground and Pound"), "strike")
     assert describe(strike, ("Ann", "Bob")) == (
         "Ann: **Ground and Pound** hits Alexander Volkanovski for **6** "
-        "(6 card + 6 STR − 13 DEF + 5 G&P = 4 → at least 6) → stamina 36")
+        "(6 card + 6 STR − 13 DEF + 5 G&P = 4 → at least 6) → stamina 36"
+    )
 
 
 def test_strike_through_the_engine_resets_position_and_spends_training():
@@ -268,8 +292,10 @@ def test_strike_through_the_engine_resets_position_and_spends_training():
 
 
 def test_intense_training_stacks_until_the_next_strike():
-    state = position(("Alex Pereira", "Alexander Volkanovski"),
-                     (("Intense Training", "Intense Training", "Quick Jab", "Quick Jab"), ()))
+    state = position(
+        ("Alex Pereira", "Alexander Volkanovski"),
+        (("Intense Training", "Intense Training", "Quick Jab", "Quick Jab"), ()),
+    )
     play(state, 0, "Intense Training")
     play(state, 0, "Intense Training")
     assert event(play(state, 0, "Quick Jab"), "strike").numbers["damage"] == 3 + 10 + 6 - 9 + 2
@@ -280,7 +306,7 @@ def test_ground_and_pound_needs_advantage_and_keeps_it():
     state = position(("Charles Oliveira", "Alex Pereira"), (("Ground and Pound",), ()))
     gnp = card_named("Ground and Pound").id
     assert play_action(0, gnp) not in legal_actions(state, 0)
-    assert dict((o.card, o.problem) for o in card_options(state, 0))[gnp] == "needs positional advantage"
+    assert {o.card: o.problem for o in card_options(state, 0)}[gnp] == "needs positional advantage"
     with pytest.raises(IllegalAction, match="needs positional advantage"):
         play(state, 0, "Ground and Pound")
     state.advantage = 0
@@ -353,7 +379,8 @@ def test_tired_defender_is_easier_to_take_down_in_play():
     assert takedown.numbers["impact"] == 1 and state.players[1].stamina == 10
     assert describe(takedown, ("Ann", "Bob")) == (
         "Ann: **Clinch** lands (50% + 10% × (6 − (8 − 3 tired)) = 60%; rolled 55, needs under 60): "
-        "on top, 1 damage → stamina 10")
+        "on top, 1 damage → stamina 10"
+    )
 
 
 def test_takedown_feed_line_says_when_the_chance_is_held_at_90():
@@ -361,7 +388,8 @@ def test_takedown_feed_line_says_when_the_chance_is_held_at_90():
     takedown = event(play(state, 0, "Double Leg Takedown", ScriptedRandom(0.95)), "takedown")
     assert not takedown.numbers["success"] and state.advantage == NO_ONE
     assert describe(takedown, ("Ann", "Bob")) == (
-        "Ann: **Double Leg Takedown** stuffed (50% + 10% × (15 − 4) = 160%, held to 90%; rolled 95, needs under 90)")
+        "Ann: **Double Leg Takedown** stuffed (50% + 10% × (15 − 4) = 160%, held to 90%; rolled 95, needs under 90)"
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -392,11 +420,13 @@ def test_submission_needs_the_ground_and_keeps_it():
     assert event(play(state, 0, "Kimura"), "submission").numbers["damage"] == 10
     assert describe(sub, ("Ann", "Bob")) == (
         "Ann: **Rear Naked Choke** on Alexander Volkanovski for **13** "
-        "(base 9 from bottom (60% of 15) + 12 GRP − 8 GRP = 13) → stamina 29")
+        "(base 9 from bottom (60% of 15) + 12 GRP − 8 GRP = 13) → stamina 29"
+    )
 
 
-@pytest.mark.parametrize(("guard", "damage", "counter"), [("Block", 19 - 5, 0), ("Parry", 19 - 3, 3 + 8 // 4),
-                                                            ("Slip Counter", 19 - 8, 4)])
+@pytest.mark.parametrize(
+    ("guard", "damage", "counter"), [("Block", 19 - 5, 0), ("Parry", 19 - 3, 3 + 8 // 4), ("Slip Counter", 19 - 8, 4)]
+)
 def test_each_defense_card_works_on_a_submission_and_counters_the_attacker(guard, damage, counter):
     # Charles Oliveira on top, Rear Naked Choke: 15 + (10 + 2) - 8 = 19 on Volkanovski (STR 8) before defense.
     state = position(("Charles Oliveira", "Alexander Volkanovski"), (("Rear Naked Choke",), ()))
@@ -419,7 +449,8 @@ def test_a_bottom_submission_into_slip_counter_still_does_1():
     assert (sub.numbers["before_defense"], sub.numbers["damage"]) == (6, 1)
     assert describe(sub, ("Ann", "Bob")) == (
         "Ann: **Guillotine Choke** on Islam Makhachev for **1** (base 6 from bottom (60% of 10) + 4 GRP − 10 GRP"
-        " = 0 → at least 6, − 8 Slip Counter = -2 → at least 1) → stamina 39")
+        " = 0 → at least 6, − 8 Slip Counter = -2 → at least 1) → stamina 39"
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -433,8 +464,9 @@ def test_counter_damage():
     assert counter_damage(card_named("Block").id, 10) == 0
 
 
-@pytest.mark.parametrize(("guard", "damage", "counter"), [("Block", 13 - 5, 0), ("Parry", 13 - 3, 5),
-                                                            ("Slip Counter", 13 - 8, 4)])
+@pytest.mark.parametrize(
+    ("guard", "damage", "counter"), [("Block", 13 - 5, 0), ("Parry", 13 - 3, 5), ("Slip Counter", 13 - 8, 4)]
+)
 def test_each_defense_card_reduces_the_next_strike_and_counters(guard, damage, counter):
     # Volkanovski readies a defense on his turn; Pereira's Head Kick (13 before defense) runs into it.
     # Parry's counter is 3 + 8 // 4 = 5 from Volkanovski's STR 8; the counter hits Pereira.
@@ -587,8 +619,7 @@ def test_ringside_medic_heals_ten_capped():
 
 
 def test_smart_draw_passes_fighters_under_the_deck():
-    state = position(("Alex Pereira", "Islam Makhachev"), (("Max Holloway", "Tom Aspinall"), ()),
-                     phase=DRAW_PHASE)
+    state = position(("Alex Pereira", "Islam Makhachev"), (("Max Holloway", "Tom Aspinall"), ()), phase=DRAW_PHASE)
     me = state.players[0]
     top = ids("Quick Jab", "Ilia Topuria", "Belal Muhammad")  # Belal is the top card
     for card in top:
@@ -602,8 +633,7 @@ def test_smart_draw_passes_fighters_under_the_deck():
 
 
 def test_draw_fails_when_only_fighters_remain():
-    state = position(("Alex Pereira", "Islam Makhachev"), (("Max Holloway", "Tom Aspinall"), ()),
-                     phase=DRAW_PHASE)
+    state = position(("Alex Pereira", "Islam Makhachev"), (("Max Holloway", "Tom Aspinall"), ()), phase=DRAW_PHASE)
     me = state.players[0]
     others = [c for c in me.deck if c >= FIGHTER_COUNT]
     for card in others:
@@ -615,8 +645,7 @@ def test_draw_fails_when_only_fighters_remain():
 
 
 def test_draw_into_a_full_hand_discards_the_oldest():
-    hand = ("Quick Jab", "Block", "Parry", "Kimura", "Armbar", "Suplex", "Clinch", "Uppercut", "Leg Kick",
-            "Body Shot")
+    hand = ("Quick Jab", "Block", "Parry", "Kimura", "Armbar", "Suplex", "Clinch", "Uppercut", "Leg Kick", "Body Shot")
     state = position(("Alex Pereira", "Islam Makhachev"), (hand, ()), phase=DRAW_PHASE)
     me = state.players[0]
     draw = event(apply(state, simple_action(0, DRAW), ScriptedRandom())[1], "draw")
@@ -645,7 +674,8 @@ def test_knockout_costs_twenty_health_and_asks_for_a_replacement():
     assert (state.phase, state.replacing, state.to_move, state.advantage) == (REPLACE_PHASE, 1, 1, NO_ONE)
     assert state.players[1].bleed == 0 and not state.players[1].staggered
     assert legal_actions(state, 1) == [deploy_action(1, c) for c in ids("Belal Muhammad", "Tom Aspinall")] + [
-        simple_action(1, CONCEDE)]
+        simple_action(1, CONCEDE)
+    ]
     assert legal_actions(state, 0) == [simple_action(0, CONCEDE)]
     with pytest.raises(IllegalAction, match="waiting for a replacement"):
         play(state, 0, "Quick Jab")
@@ -712,7 +742,8 @@ def test_a_fighter_in_hand_before_the_draw_can_still_be_the_one_picked():
     assert fighter_problem == "draw or skip the draw first; then your next fighter comes in"
     apply(state, simple_action(1, DRAW), ScriptedRandom())
     assert legal_actions(state, 1) == [deploy_action(1, c) for c in ids("Belal Muhammad", "Tom Aspinall")] + [
-        simple_action(1, CONCEDE)]
+        simple_action(1, CONCEDE)
+    ]
 
 
 def test_no_fighter_in_hand_after_the_bleed_knockouts_draw_is_a_loss():
@@ -758,8 +789,10 @@ def test_the_state_waiting_for_a_bleed_knockouts_draw_round_trips_through_json()
     apply(state, simple_action(0, END_TURN), ScriptedRandom())
     loaded = GameState.from_dict(json.loads(json.dumps(state.to_dict())))
     assert loaded == state and loaded.players[1].fighter == NO_ONE and loaded.phase == DRAW_PHASE
-    assert apply(loaded, simple_action(1, DRAW), ScriptedRandom())[1] == apply(
-        state, simple_action(1, DRAW), ScriptedRandom())[1]
+    assert (
+        apply(loaded, simple_action(1, DRAW), ScriptedRandom())[1]
+        == apply(state, simple_action(1, DRAW), ScriptedRandom())[1]
+    )
     assert loaded == state and loaded.phase == REPLACE_PHASE
 
 
@@ -843,22 +876,29 @@ def test_either_player_may_concede_at_any_time():
 
 
 def test_legal_actions_by_phase():
-    state = position(("Alex Pereira", "Islam Makhachev"),
-                     (("Head Kick", "Rear Naked Choke", "Max Holloway", "Head Kick"), ()), phase=DRAW_PHASE)
+    state = position(
+        ("Alex Pereira", "Islam Makhachev"),
+        (("Head Kick", "Rear Naked Choke", "Max Holloway", "Head Kick"), ()),
+        phase=DRAW_PHASE,
+    )
     assert legal_actions(state, 0) == [simple_action(0, k) for k in (DRAW, SKIP_DRAW, END_TURN, CONCEDE)]
     assert legal_actions(state, 1) == [simple_action(1, CONCEDE)]
     options = {o.card: o for o in card_options(state, 0)}
     assert options[card_named("Head Kick").id].problem == "draw or skip the draw first"
     assert options[card_named("Head Kick").id].count == 2
     apply(state, simple_action(0, SKIP_DRAW), ScriptedRandom())
-    assert legal_actions(state, 0) == [play_action(0, card_named("Head Kick").id), simple_action(0, END_TURN),
-                                       simple_action(0, CONCEDE)]
+    assert legal_actions(state, 0) == [
+        play_action(0, card_named("Head Kick").id),
+        simple_action(0, END_TURN),
+        simple_action(0, CONCEDE),
+    ]
     options = {o.card: o.problem for o in card_options(state, 0)}
     assert options[card_named("Rear Naked Choke").id] == "needs the fight on the ground"
     assert options[card_named("Max Holloway").id].startswith("a fighter is already deployed")
     state.players[0].energy = 3
     assert {o.card: o.problem for o in card_options(state, 0)}[card_named("Head Kick").id] == (
-        "needs 4 energy, you have 3")
+        "needs 4 energy, you have 3"
+    )
     assert legal_actions(state, 0) == [simple_action(0, END_TURN), simple_action(0, CONCEDE)]
 
 
@@ -900,13 +940,16 @@ def test_state_round_trips_through_json_and_replays_identically():
     assert Action.from_dict(json.loads(json.dumps(a.to_dict()))) == a
 
 
-@pytest.mark.parametrize("damage", [
-    lambda d: d.update(version=99),
-    lambda d: d["players"][0]["hand"].append(3),
-    lambda d: d["players"][1].update(deck=["x"]),
-    lambda d: d.update(phase="sleeping"),
-    lambda d: d.pop("seed"),
-])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d.update(version=99),
+        lambda d: d["players"][0]["hand"].append(3),
+        lambda d: d["players"][1].update(deck=["x"]),
+        lambda d: d.update(phase="sleeping"),
+        lambda d: d.pop("seed"),
+    ],
+)
 def test_damaged_saves_are_refused(damage):
     state, _ = new_game(2)
     data = json.loads(json.dumps(state.to_dict()))
@@ -951,7 +994,8 @@ def test_ai_picks_techniques_at_random_among_the_valid_ones():
     # On the ground, on the bottom: the submission is an option, Ground and Pound is not.
     bottom = ai_position(hand, advantage=0)
     assert [ai.choose_action(bottom, 1, ScriptedRandom(r)).card for r in (0.0, 0.34, 0.67)] == ids(
-        "Quick Jab", "Rear Naked Choke", "Head Kick")
+        "Quick Jab", "Rear Naked Choke", "Head Kick"
+    )
     # On top: all four.
     top = ai_position(hand, advantage=1)
     assert [ai.choose_action(top, 1, ScriptedRandom(r)).card for r in (0.0, 0.25, 0.5, 0.75)] == ids(*hand)

@@ -64,8 +64,11 @@ def check_invariants(state: GameState) -> None:
 
 
 EVERY_ACTION = tuple(
-    tuple(Action(player, kind, card) for kind in ACTION_KINDS
-          for card in (range(len(CARDS)) if kind in (PLAY, DEPLOY) else (NO_ONE,)))
+    tuple(
+        Action(player, kind, card)
+        for kind in ACTION_KINDS
+        for card in (range(len(CARDS)) if kind in (PLAY, DEPLOY) else (NO_ONE,))
+    )
     for player in (0, 1)
 )
 
