@@ -331,6 +331,7 @@ class Andor(
             parse=parse_monsters,
             limit=MAX_GUILD_MONSTERS,
             words=RosterWords("monster", "monsters", "bestiary", "/andor bestiary", "/andor monsters remove"),
+            describe=lambda m: monster_line(m, own=True),
         )
 
     async def cog_load(self) -> None:
@@ -461,13 +462,7 @@ class Andor(
     )
     @gm_only()
     async def monsters_upload(self, interaction: discord.Interaction, csv: discord.Attachment) -> None:
-        parsed, total = await self.monsters_roster.upload(interaction, csv)
-        embed = discord.Embed(
-            title=f"Bestiary updated: {len(parsed)} monster{'s' * (len(parsed) != 1)} saved ({total} of this server's own)",
-            description=lines_within([monster_line(m, True) for m in parsed], EmbedLimits.DESCRIPTION),
-            color=COLOR_VICTORY,
-        )
-        await interaction.followup.send(embed=fit_embed(embed), ephemeral=True)
+        await self.monsters_roster.upload(interaction, csv)
 
     @monsters.command(name="remove", description="GM: remove one of this server's own monsters.")
     @app_commands.describe(name="The monster (a built-in one it replaced comes back)")

@@ -82,6 +82,7 @@ class Bossfight(
             parse=parse_bosses,
             limit=MAX_GUILD_BOSSES,
             words=RosterWords("boss", "bosses", "roster", "/bossfight roster", "/bossfight remove"),
+            describe=describe_boss,
         )
 
     # --- helpers ---------------------------------------------------------------------------------------
@@ -128,13 +129,7 @@ class Bossfight(
     @app_commands.describe(bosses=BOSS_COLUMNS_HELP)
     @gm_only()
     async def upload(self, interaction: discord.Interaction, bosses: discord.Attachment) -> None:
-        parsed, _ = await self.bosses.upload(interaction, bosses)
-        embed = discord.Embed(
-            title=f"Roster updated: {len(parsed)} boss{'es' if len(parsed) != 1 else ''} saved",
-            description=lines_within([describe_boss(b) for b in parsed], EmbedLimits.DESCRIPTION),
-            color=COLOR_VICTORY,
-        )
-        await interaction.followup.send(embed=fit_embed(embed), ephemeral=True)
+        await self.bosses.upload(interaction, bosses)
 
     @app_commands.command(name="remove", description="GM: remove one of this server's uploaded bosses.")
     @app_commands.describe(boss="An uploaded boss's name (a built-in one it replaced comes back)")

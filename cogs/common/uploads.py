@@ -12,10 +12,11 @@ from discord import app_commands
 
 from cogs.common.attachments import read_attachments
 from cogs.common.bot import guild_id
-from cogs.common.embeds import clip, markdown_safe
+from cogs.common.embeds import COLOR_VICTORY, EmbedLimits, clip, fit_embed, lines_within, markdown_safe
 from cogs.common.errors import UserError
 from cogs.common.executor import run_engine
 from rules.roster import N, Named, NotInRoster, find, merge, name_key
+from rules.text import plural
 from storage.database import Database
 from storage.uploads import GuildUploads, RosterFull, Stored
 
@@ -57,10 +58,11 @@ class UploadedRoster(Generic[E]):
         parse: Callable[[str, str], list[E]],
         limit: int,
         words: RosterWords,
+        describe: Callable[[E], str],
     ):
         self.bot = bot
         self.uploads: GuildUploads[E] = GuildUploads(db, words.kind, load)
-        self.builtin, self.parse, self.limit, self.words = builtin, parse, limit, words
+        self.builtin, self.parse, self.limit, self.words, self.describe = builtin, parse, limit, words, describe
 
     async def uploaded(self, guild_id: int) -> list[E]:
         return await self.uploads.all(guild_id)
@@ -83,8 +85,8 @@ class UploadedRoster(Generic[E]):
                 f"{self.words.roster}.{hint} `{self.words.list_command}` lists them."
             ) from None
 
-    async def upload(self, interaction: discord.Interaction, attachment: discord.Attachment) -> tuple[list[E], int]:
-        """Defer, read, parse and save an uploaded file: the entries saved and the guild's total after."""
+    async def upload(self, interaction: discord.Interaction, attachment: discord.Attachment) -> None:
+        """Defer, read, parse and save an uploaded file, and show what was saved."""
         (text,) = await read_attachments(interaction, attachment, ephemeral=True)
         parsed = await run_engine(self.bot, self.parse, text, attachment.filename)
         try:
@@ -97,7 +99,13 @@ class UploadedRoster(Generic[E]):
                 f"{self.words.kinds}; the limit is {full.limit}. Nothing was saved; remove some with "
                 f"`{self.words.remove_command}` first."
             ) from None
-        return parsed, total
+        embed = discord.Embed(
+            title=f"{self.words.roster.capitalize()} updated: {plural(len(parsed), self.words.kind, self.words.kinds)} "
+            f"saved ({total} of this server's own)",
+            description=lines_within([self.describe(e) for e in parsed], EmbedLimits.DESCRIPTION),
+            color=COLOR_VICTORY,
+        )
+        await interaction.followup.send(embed=fit_embed(embed), ephemeral=True)
 
     async def remove(self, interaction: discord.Interaction, name: str, *, note: str = "") -> None:
         """Remove an upload by name and say so, naming the built-in entry it brings back."""

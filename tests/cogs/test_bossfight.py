@@ -325,7 +325,7 @@ async def test_upload_adds_to_roster_and_replaces_by_name(harness):
     h = harness
     bosses = csv(BOSS_HEADER, "Frost Wyrm,6,Water,50000,100,N,N,100,N,N", "inu dogemon,2,Earth,3000,1,N,N,1,N,N")
     (reply,) = await run(h, "bossfight upload", h.gm, bosses=("bosses.csv", bosses))
-    assert reply.ephemeral and reply.embed.title == "Roster updated: 2 bosses saved"
+    assert reply.ephemeral and reply.embed.title == "Roster updated: 2 bosses saved (2 of this server's own)"
     (roster,) = await run(h, "bossfight roster", h.alice)
     assert roster.embed.title == "Boss roster (7)"
     assert "**Frost Wyrm**: level 6 Water, HP 50000" in roster.embed.description
