@@ -15,7 +15,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 from discord.utils import escape_markdown
-from matplotlib.figure import Figure
 
 from cogs.common import (
     COLOR_DEFEAT,
@@ -226,6 +225,8 @@ def character_embed(character: Character, name: str, title: str | None = None) -
 
 def hp_left_chart(result: SimulationResult) -> bytes:
     """A bar chart of the player's HP at the end of the fights (0 = dead), as PNG."""
+    from matplotlib.figure import Figure  # on first use: the bot starts without matplotlib (about 40 MB)
+
     buckets = result.hp_left_buckets(50)
     width = buckets[1][1] - buckets[1][0] + 1  # HP per bar (max HP is at least 6, so there is a second bucket)
     xs, heights = [low for low, _, _ in buckets], [count for _, _, count in buckets]
