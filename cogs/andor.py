@@ -58,6 +58,7 @@ from rules.andor.text import crit_text, describe_event, matchup_lines, per_attac
 from rules.roster import name_key
 from rules.seeds import MAX_SEED, new_seed
 from rules.text import format_number as num
+from rules.text import plural
 from storage.andor import AndorRepository, Fight, FightAlreadyLive
 from storage.database import StaleUpdate
 
@@ -117,7 +118,7 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
     head.append(f"**{escape_markdown(player_name)}** HP {hp_bar(player.hp, player.max_hp, 12)}")
     if fight.status == "live":
         head.append(
-            f"AP {hp_bar(state.ap_left, player.ap, 10)} · 🧪 {player.potions} potion{'s' * (player.potions != 1)}"
+            f"AP {hp_bar(state.ap_left, player.ap, 10)} · 🧪 {plural(player.potions, 'potion')}"
             f" (+{player.potion_heal} HP for {POTION_COST} AP, when hurt)"
         )
     target = state.monsters[fight.target] if 0 <= fight.target < len(state.monsters) else state.monsters[0]
@@ -449,7 +450,7 @@ class Andor(
         for field_name, value in [
             (
                 "AP / attack cost",
-                f"{monster.ap} / {monster.attack_cost} ({monster.ap // monster.attack_cost} attacks a turn)",
+                f"{monster.ap} / {monster.attack_cost} ({plural(monster.ap // monster.attack_cost, 'attack')} a turn)",
             ),
             ("Critical", crit_text(monster.crit_chance, monster.crit_multiplier)),
         ]:

@@ -16,7 +16,7 @@ from rules.andor.models import (
     hundredths,
 )
 from rules.andor.simulate import SimulationResult
-from rules.text import format_number
+from rules.text import format_number, plural
 
 
 def describe_event(event: Event) -> str:
@@ -95,7 +95,7 @@ def matchup_lines(player: Fighter, monster: Fighter, monster_name: str, *, with_
     return [
         f"You: {attack_text(player, monster, monster_name, with_mean=with_mean)}; {player.attack_cost} AP an attack",
         f"{monster_name}: {attack_text(monster, player, 'you', with_mean=with_mean)};"
-        f" {attacks} attack{'s' * (attacks != 1)} a turn",
+        f" {plural(attacks, 'attack')} a turn",
     ]
 
 

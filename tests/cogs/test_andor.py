@@ -375,3 +375,9 @@ async def test_every_command_and_option_has_help(harness):
         assert command.description and command.description != "…", command.qualified_name
         for param in getattr(command, "parameters", []):
             assert param.description and param.description != "…", f"{command.qualified_name} {param.name}"
+
+
+async def test_counts_of_one_read_as_one(harness):
+    (rat,) = await harness.run("andor bestiary", harness.alice, name="Tiny rat")
+    assert rat.field("AP / attack cost") == "10 / 9 (1 attack a turn)"
+    assert rat.field("Per attack").endswith("1 attack a turn")
