@@ -4,6 +4,7 @@ import asyncio
 
 import pytest
 
+from storage.__main__ import main as storage_main
 from storage.database import Database, discover_migrations, required
 
 
@@ -88,3 +89,32 @@ async def test_a_read_never_sees_a_write_that_may_still_roll_back(tmp_path):
         assert len(await db.fetch_all("SELECT * FROM bossfight_decks")) == 1  # a committed write is read at once
     finally:
         await db.close()
+
+
+async def test_a_backup_taken_while_the_bot_writes_is_a_consistent_copy(tmp_path, capsys):
+    db = await Database.open(tmp_path / "arena.sqlite3")
+    target = tmp_path / "backup.sqlite3"
+    try:
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, 2, 'x', 'y')"
+            )
+        await db.connection.execute("BEGIN IMMEDIATE")  # the bot in the middle of a write
+        await db.connection.execute(
+            "INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, 3, 'z', 'w')"
+        )
+        assert storage_main(["backup", str(target), "--database", str(db.path)]) == 0
+        await db.connection.execute("ROLLBACK")
+    finally:
+        await db.close()
+    assert capsys.readouterr().out.startswith(f"copied {tmp_path / 'arena.sqlite3'} to {target} (")
+    copy = await Database.open(target)  # a complete database: it opens and migrates nothing more
+    try:
+        assert [tuple(r) for r in await copy.fetch_all("SELECT user_id FROM bossfight_decks")] == [(2,)]
+        assert await copy.schema_version() == len(discover_migrations())
+    finally:
+        await copy.close()
+    with pytest.raises(SystemExit, match="already exists"):
+        storage_main(["backup", str(target), "--database", str(tmp_path / "arena.sqlite3")])
+    with pytest.raises(SystemExit, match="there is no database at"):
+        storage_main(["backup", str(tmp_path / "other.sqlite3"), "--database", str(tmp_path / "missing.sqlite3")])
