@@ -93,3 +93,33 @@ def test_a_database_that_cannot_be_used_ends_the_bot_with_one_sentence(tmp_path)
         assert result.returncode == 1, result.stderr
         assert result.stderr.strip().splitlines()[-1] == sentence
         assert "Traceback" not in result.stderr
+
+
+STARTED_BOT_MODULES = """
+import asyncio, sys
+from pathlib import Path
+from tests.cogs.harness import FakeDiscord, make_settings, start_bot
+
+async def main():
+    bot = await start_bot(make_settings(Path(sys.argv[1])), FakeDiscord())
+    print(sorted(bot.cogs))
+    print(sorted({name.split(".")[0] for name in sys.modules} & {"numba", "llvmlite", "matplotlib", "PIL"}))
+    await bot.close()
+
+asyncio.run(main())
+"""
+
+
+def test_the_bot_starts_without_the_heavy_libraries_that_only_some_commands_use(tmp_path):
+    # numba (/deck) and matplotlib (charts) load on first use: about 100 MB and a second a start does not pay.
+    result = subprocess.run(
+        [sys.executable, "-c", STARTED_BOT_MODULES, str(tmp_path / "arena.sqlite3")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    cogs, heavy = result.stdout.strip().splitlines()
+    assert cogs == "['Andor', 'Bossfight', 'DeckOptimizer', 'MMA', 'MarkedForDeath']"
+    assert heavy == "[]"

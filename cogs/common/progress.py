@@ -27,10 +27,18 @@ class ProgressMessage:
     refuses (the message deleted, a hiccup) is logged and the work goes on: progress is a courtesy.
     """
 
-    def __init__(self, edit: Callable[..., Awaitable[object]], *, what: str, min_interval: float = 2.0):
+    def __init__(
+        self,
+        edit: Callable[..., Awaitable[object]],
+        *,
+        what: str,
+        min_interval: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self._edit = edit
         self._what = what
         self._min_interval = min_interval
+        self._clock = clock  # a parameter so a test can pin the spacing of edits without waiting for it
         self._loop = asyncio.get_running_loop()
         # Edits run in the creator's context (a worker thread's own context variables are empty).
         self._context = contextvars.copy_context()
@@ -46,7 +54,7 @@ class ProgressMessage:
     def _schedule(self) -> None:
         if self._closed or (self._pending is not None and not self._pending.done()):
             return
-        delay = max(0.0, self._last_shown + self._min_interval - time.monotonic())
+        delay = max(0.0, self._last_shown + self._min_interval - self._clock())
         self._pending = self._loop.create_task(self._show_after(delay))
 
     async def _show_after(self, delay: float) -> None:
@@ -61,7 +69,7 @@ class ProgressMessage:
             log.warning("could not show the progress of %s", self._what, exc_info=True)
         finally:
             # Counted from the end of an edit, so edits are at least min_interval apart however slow they are.
-            self._last_shown = time.monotonic()
+            self._last_shown = self._clock()
 
     async def close(self) -> None:
         """Stop showing progress (the caller shows the final result itself)."""

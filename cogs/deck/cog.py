@@ -68,7 +68,6 @@ class DeckOptimizer(
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(DeckButton)
-        self.jobs.warm_up()
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(DeckButton)

@@ -61,7 +61,11 @@ def cancel_view(job_id: str) -> discord.ui.View:
 def progress_embed(job: Job, requester: str) -> discord.Embed:
     """A running job's message; `requester` is the display name of the member who started it."""
     p = job.progress
-    if p is None:
+    if p is None and job.loading_engine:
+        text = (
+            f"{progress_bar(0)}\nloading the optimizer: the first run since the bot started takes a few seconds more…"
+        )
+    elif p is None:
         text = f"{progress_bar(0)}\nstarting…"
     else:
         text = (

@@ -1,46 +1,7 @@
-"""Deck optimizer (deckbuilder.md, RULINGS 5): cards and costs, the set list, legal decks, the game (a
-readable reference in `game`, a compiled fast path in `fast`), duels and the Monte-Carlo optimization."""
+"""Deck optimizer (deckbuilder.md, RULINGS 5): cards and costs (`cards`), the set list, legal decks, the
+game (a readable reference in `game`, a compiled fast path in `fast`), duels and the Monte-Carlo optimization
+(`optimize`), its chart (`chart`) and the command line (`cli`).
 
-from rules.deck.cards import (
-    ALL_KEYWORDS,
-    DECK_SIZE,
-    MAX_COPIES,
-    Card,
-    Deck,
-    Keyword,
-    card_cost,
-    random_deck,
-    read_deck_csv,
-    set_list,
-)
-from rules.deck.optimize import (
-    DuelResult,
-    FreshMeasurement,
-    OptimizeResult,
-    OptimizeSettings,
-    Progress,
-    Score,
-    duel,
-    optimize,
-)
-
-__all__ = [
-    "ALL_KEYWORDS",
-    "DECK_SIZE",
-    "MAX_COPIES",
-    "Card",
-    "Deck",
-    "DuelResult",
-    "FreshMeasurement",
-    "Keyword",
-    "OptimizeResult",
-    "OptimizeSettings",
-    "Progress",
-    "Score",
-    "card_cost",
-    "duel",
-    "optimize",
-    "random_deck",
-    "read_deck_csv",
-    "set_list",
-]
+Nothing is imported here: numba (in `fast`) costs about half a second and 50 MB, so only the modules that
+play games load it, on their first game.
+"""

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from rules.deck.cards import ALL_KEYWORDS, DECK_SIZE, MAX_COPIES, Card, Deck, Keyword, random_deck, set_list
-from rules.deck.fast import batch_results, encode_deck
 from rules.deck.game import SplitMix64
 from rules.errors import RuleInputError
 from rules.stats import wilson_interval
@@ -107,6 +106,8 @@ class Score:
 def score(deck_1: Deck, deck_2: Deck, games: int, seed: int) -> Score:
     """Player 1 (deck_1) against deck_2 over `games` fast-path games."""
     check_games(games)
+    from rules.deck.fast import batch_results, encode_deck  # numba loads on the first game, not on import
+
     wins, losses, ties = batch_results(encode_deck(deck_1.cards), encode_deck(deck_2.cards), games, seed)
     return Score(wins, losses, ties)
 
@@ -228,6 +229,8 @@ def optimize(
     """Run the Monte-Carlo optimization, then measure the start and final decks afresh. `progress` is called
     after every iteration and at each step of the measurement (keep it cheap); when `cancelled()` turns true
     the iterations stop, and the run measures what it has and returns it, marked cancelled."""
+    from rules.deck.fast import batch_results, encode_deck  # numba loads on the first run, not on import
+
     rng = random.Random(settings.seed)
     pool = set_list(settings.keywords)
     opponent = settings.opponent if settings.opponent is not None else random_deck(pool, rng)

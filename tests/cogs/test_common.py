@@ -156,6 +156,34 @@ def test_the_seed_leads_every_seeded_footer():
     assert seed_footer(42, "fight #3", "round 2") == "seed 42 · fight #3 · round 2"
 
 
+async def test_progress_edits_are_spaced_by_the_interval_counted_from_the_last_edit(monkeypatch):
+    now = [100.0]  # a clock the test moves by hand
+    waits = []  # the delay before each edit
+    shown = []
+
+    async def edit(step: int) -> None:
+        shown.append(step)
+        now[0] += 0.5  # the edit itself takes half a second
+
+    show_after = ProgressMessage._show_after
+
+    async def show_without_waiting(self: ProgressMessage, delay: float) -> None:
+        waits.append(round(delay, 9))
+        await show_after(self, 0)
+
+    monkeypatch.setattr(ProgressMessage, "_show_after", show_without_waiting)
+    progress = ProgressMessage(edit, what="job 7", min_interval=2.0, clock=lambda: now[0])
+    for step, moment in ((1, 100.0), (2, 100.7), (3, 104.0)):
+        now[0] = max(now[0], moment)
+        progress.report(step)
+        for _ in range(5):
+            await asyncio.sleep(0)
+    await progress.close()
+    assert shown == [1, 2, 3]
+    # the first at once; the second 2 s after the first edit ended (100.5); the third was due already
+    assert waits == [0.0, 1.8, 0.0]
+
+
 async def test_a_progress_edit_discord_refuses_is_logged_and_the_next_one_is_shown(caplog):
     shown = []
 

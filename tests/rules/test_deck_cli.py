@@ -38,6 +38,23 @@ def test_optimize_writes_deck_csv_and_chart(tmp_path, capsys):
     assert read_deck_csv((tmp_path / "opponent-3.csv").read_text(), "opponent-3.csv")
 
 
+def test_optimize_without_its_chart_writes_only_the_csvs(tmp_path, capsys):
+    assert main(["deck", "optimize", "--iterations", "5", "--games", "10", "--seed", "3", "--out", str(tmp_path)]) == 0
+    with_chart = capsys.readouterr().out.splitlines()[-1]
+    assert with_chart == f"wrote {tmp_path / 'deck-3.csv'}, {tmp_path / 'opponent-3.csv'}, {tmp_path / 'winrate-3.png'}"
+    for written in tmp_path.iterdir():
+        written.unlink()
+    assert (
+        main(
+            ["deck", "optimize", "--iterations", "5", "--games", "10", "--seed", "3", "--out", str(tmp_path)]
+            + ["--no-chart"]
+        )
+        == 0
+    )
+    assert capsys.readouterr().out.splitlines()[-1] == f"wrote {tmp_path / 'deck-3.csv'}, {tmp_path / 'opponent-3.csv'}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck-3.csv", "opponent-3.csv"]
+
+
 def test_optimize_with_keywords_off_and_an_opponent(tmp_path, capsys):
     code = main(
         [
