@@ -11,6 +11,7 @@ import logging
 import pkgutil
 import signal
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
@@ -31,6 +32,8 @@ log = logging.getLogger("arena")
 ENGINE_WORKERS = 2  # quick engine calls that run at once; more wait their turn
 LONG_JOB_WORKERS = 2  # long engine jobs (simulations, whole battles) that run at once
 ANSWER_DEADLINE = 2.5  # seconds: Discord fails an interaction not answered within 3 s of being sent
+SHUTDOWN_GRACE = 3.0  # seconds a shutdown waits for the interactions being handled before it drops them
+ANSWER_RECHECK = 0.2  # seconds: how often the watchdog looks again at an answer still on its way
 
 # Arena never joins voice channels, so the warnings about missing voice libraries are noise.
 discord.VoiceClient.warn_nacl = False
@@ -71,7 +74,8 @@ class ArenaBot(commands.Bot):
         self.long_job_executor = ThreadPoolExecutor(LONG_JOB_WORKERS, thread_name_prefix="long-job")
         self._db: Database | None = None
         self.answer_deadline = ANSWER_DEADLINE
-        self._background: set[asyncio.Task] = set()
+        self._background: set[asyncio.Future[Any]] = set()
+        self._stopping: asyncio.Future[None] | None = None
 
     @property
     def db(self) -> Database:
@@ -103,6 +107,12 @@ class ArenaBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("synced %d global commands (Discord may take up to an hour to show them)", len(synced))
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction":
+            # discord.py has scheduled the handler's task but not run it: nothing has touched the response yet.
+            watch_response(args[0])
+        super().dispatch(event_name, *args, **kwargs)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Make sure every click and form gets an answer.
 
@@ -121,23 +131,125 @@ class ArenaBot(commands.Bot):
         self.loop.call_later(self.answer_deadline, self._answer_if_unanswered, interaction)
 
     def _answer_if_unanswered(self, interaction: discord.Interaction) -> None:
-        if interaction.response.is_done():
+        response = interaction.response
+        if response.is_done():
+            return
+        if isinstance(response, WatchedResponse) and response.sending:
+            # An answer is on its way (discord.py marks it done only once Discord confirms): never answer over it.
+            self.loop.call_later(ANSWER_RECHECK, self._answer_if_unanswered, interaction)
             return
         problem = UnansweredInteraction(f"no answer within {self.answer_deadline} s (see the exception logged before)")
-        task = self.loop.create_task(report_error(interaction, problem))
-        self._background.add(task)  # keep a reference until it is done
+        self.keep(self.loop.create_task(report_error(interaction, problem)))
+
+    def keep(self, task: asyncio.Future[Any]) -> None:
+        """Hold a reference to a task nobody awaits until it is done (the event loop keeps only weak ones)."""
+        self._background.add(task)
         task.add_done_callback(self._background.discard)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
 
+    async def _stop_games(self) -> None:
+        for name in tuple(self.extensions):
+            try:
+                await self.unload_extension(name)
+            except Exception:
+                log.exception("shutting down: unloading %s failed", name)
+        await finish_interactions(SHUTDOWN_GRACE)
+
     async def close(self) -> None:
+        """Stop the games (each cog's unload, e.g. /deck's jobs showing where they stopped), let the interactions
+        being handled finish within SHUTDOWN_GRACE (a reply on its way, a move being saved), then close
+        Discord's connection, the database and the worker pools."""
+        if self._stopping is None:  # the first call does it; a second (a signal, then start() returning) waits
+            self._stopping = asyncio.ensure_future(self._stop_games())
+        await self._stopping
         await super().close()
         if self._db is not None:
             await self._db.close()
             self._db = None
         self.engine_executor.shutdown(wait=False, cancel_futures=True)
         self.long_job_executor.shutdown(wait=False, cancel_futures=True)
+
+
+class WatchedResponse(discord.InteractionResponse):
+    """An interaction's response that also knows when an answer is on its way to Discord.
+
+    discord.py marks a response done only after Discord has confirmed it, so an answer sent just before the
+    watchdog's deadline would still look unanswered while it travels, and the watchdog would post an error id
+    over a click that succeeded.
+    """
+
+    __slots__ = ("sending",)
+
+    def __init__(self, parent: discord.Interaction):
+        super().__init__(parent)
+        self.sending = False
+
+    @contextlib.contextmanager
+    def _sending(self) -> Iterator[None]:
+        self.sending = True
+        try:
+            yield
+        finally:
+            self.sending = False
+
+    async def defer(self, *args: Any, **kwargs: Any) -> Any:
+        with self._sending():
+            return await super().defer(*args, **kwargs)
+
+    async def send_message(self, *args: Any, **kwargs: Any) -> Any:
+        with self._sending():
+            return await super().send_message(*args, **kwargs)
+
+    async def edit_message(self, *args: Any, **kwargs: Any) -> Any:
+        with self._sending():
+            return await super().edit_message(*args, **kwargs)
+
+    async def send_modal(self, *args: Any, **kwargs: Any) -> Any:
+        with self._sending():
+            return await super().send_modal(*args, **kwargs)
+
+
+def watch_response(interaction: discord.Interaction) -> None:
+    """Give a new interaction a `WatchedResponse` (before its handler runs, so the handler answers through it)."""
+    interaction._cs_response = WatchedResponse(interaction)  # pyright: ignore[reportAttributeAccessIssue]  # discord.py's cached slot
+
+
+# The names discord.py gives the tasks that run an interaction's handler (commands, views, persistent items, modals).
+HANDLER_TASK_PREFIXES = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-dynamic-item",
+    "discord-ui-modal",
+)
+
+
+async def finish_interactions(grace: float) -> None:
+    """Wait up to `grace` seconds for the tasks handling interactions; cancel those still running after it."""
+    current = asyncio.current_task()
+    handlers = [
+        task
+        for task in asyncio.all_tasks()
+        if task is not current and not task.done() and task.get_name().startswith(HANDLER_TASK_PREFIXES)
+    ]
+    if not handlers:
+        return
+    _, late = await asyncio.wait(handlers, timeout=grace)
+    for task in late:
+        task.cancel()
+    if late:
+        log.warning("shutting down: dropped %d interaction(s) still being handled after %s s", len(late), grace)
+        await asyncio.wait(late, timeout=1)
+
+
+def stop_on_signals(bot: ArenaBot) -> None:
+    """SIGTERM (a service manager) and SIGINT (Ctrl+C) close the bot cleanly: replies on their way are sent,
+    the database is closed, and `bot.start` returns."""
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows: Ctrl+C still interrupts
+            loop.add_signal_handler(signum, lambda: bot.keep(asyncio.ensure_future(bot.close())))
 
 
 class UnansweredInteraction(RuntimeError):
@@ -170,9 +282,7 @@ def load_settings() -> Settings:
 async def run(settings: Settings) -> None:
     async with ArenaBot(settings) as bot:
         await bot.open_storage()  # before Discord: a database problem is reported as one, not as the network
-        # A service manager stops the bot with SIGTERM: close cleanly, as on Ctrl+C.
-        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+        stop_on_signals(bot)
         await bot.start(settings.discord_token.get_secret_value())
 
 

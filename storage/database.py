@@ -30,7 +30,14 @@ SQLITE_REASONS = {  # SQLite's message -> what the person running the bot can do
     "unable to open database file": "the file cannot be opened or created there (check the folder's permissions)",
     "attempt to write a readonly database": "it is read-only (check the file's and its folder's permissions)",
     "database or disk is full": "the disk is full",
+    "disk I/O error": "reading or writing the file failed (is the disk full, or the file over a size limit?)",
 }
+
+# milliseconds a statement waits for another connection's lock: briefly while starting (a lock held then is
+# most likely another copy of Arena, and the person starting it should hear so at once), longer once running
+# (a backup or a burst of writes from another process).
+STARTUP_BUSY_TIMEOUT_MS = 1000
+BUSY_TIMEOUT_MS = 5000
 
 
 def _reason(error: sqlite3.Error) -> str:
@@ -80,7 +87,9 @@ async def _connect(path: Path, opened: list[aiosqlite.Connection]) -> aiosqlite.
     connection = await aiosqlite.connect(path, isolation_level=None)
     opened.append(connection)
     connection.row_factory = aiosqlite.Row
-    await connection.execute("PRAGMA busy_timeout=5000")  # first: what follows may wait for a lock
+    await connection.execute(
+        f"PRAGMA busy_timeout={STARTUP_BUSY_TIMEOUT_MS}"
+    )  # first: what follows may wait for a lock
     await connection.execute("PRAGMA foreign_keys=ON")
     return connection
 
@@ -117,6 +126,8 @@ class Database:
             await reader.execute("PRAGMA query_only=ON")
             database = cls(writer, reader, path)
             await database.migrate()
+            for connection in opened:
+                await connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             return database
         except sqlite3.Error as exc:
             for connection in opened:

@@ -1,16 +1,21 @@
 """Starting the bot: settings, and what a newcomer without a token is told."""
 
 import os
+import resource
+import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from bot import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_bot(tmp_path, **env):
+def run_bot(tmp_path, timeout: float = 60, preexec_fn=None, **env):
     clean = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID"}}
     return subprocess.run(
         [sys.executable, str(ROOT / "bot.py")],
@@ -18,7 +23,8 @@ def run_bot(tmp_path, **env):
         env=clean | env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=timeout,
+        preexec_fn=preexec_fn,
     )
 
 
@@ -123,3 +129,91 @@ def test_the_bot_starts_without_the_heavy_libraries_that_only_some_commands_use(
     cogs, heavy = result.stdout.strip().splitlines()
     assert cogs == "['Andor', 'Bossfight', 'DeckOptimizer', 'MMA', 'MarkedForDeath']"
     assert heavy == "[]"
+
+
+def assert_ends_with_one_sentence(result, sentence: str) -> None:
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == sentence
+    assert "Traceback" not in result.stderr
+
+
+def test_a_database_another_process_has_locked_ends_the_bot_promptly(tmp_path):
+    path = tmp_path / "arena.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("CREATE TABLE notes (line TEXT)")
+        holder.execute("BEGIN EXCLUSIVE")  # as another program writing to it would
+        # timeout: the process must be gone within 5 s (it waits 1 s for the lock), not left hanging
+        result = run_bot(tmp_path, timeout=5, DISCORD_TOKEN="x", DATABASE_PATH=str(path))
+    finally:
+        holder.close()
+    assert_ends_with_one_sentence(
+        result,
+        f"Arena cannot start: {path} cannot be used as Arena's database: another program holds a lock on it (is "
+        "another copy of Arena running?).",
+    )
+
+
+def test_a_disk_that_takes_no_more_writes_ends_the_bot_promptly(tmp_path):
+    def small_file_limit() -> None:  # in the child: files may not grow past 8 KB, as on a disk that is full
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+
+    path = tmp_path / "arena.sqlite3"
+    result = run_bot(tmp_path, timeout=5, preexec_fn=small_file_limit, DISCORD_TOKEN="x", DATABASE_PATH=str(path))
+    assert_ends_with_one_sentence(
+        result,
+        f"Arena cannot start: {path} cannot be used as Arena's database: reading or writing the file failed (is the "
+        "disk full, or the file over a size limit?).",
+    )
+
+
+SIGNALLED_BOT = """
+import asyncio, sys
+from pathlib import Path
+from bot import stop_on_signals
+from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
+
+async def main():
+    fake, settings = FakeDiscord(), make_settings(Path(sys.argv[1]))
+    h = Harness(await start_bot(settings, fake), fake, settings)
+    stop_on_signals(h.bot)
+    send = fake.request
+
+    async def slow_answers(route, *args, **kwargs):
+        if route.path.endswith("/callback"):
+            print("sending", flush=True)  # the test signals the process now
+            await asyncio.sleep(1.0)
+        return await send(route, *args, **kwargs)
+
+    fake.request = slow_answers
+    await h.run("deck random", h.alice, wait=False, seed=7)
+    while not h.bot.is_closed():
+        await asyncio.sleep(0.05)
+    await h.bot.close()  # as bot.start() returning does: waits for the close the signal began
+    print("answered:", [m.embed.title for m in h.messages])
+    print("database closed:", h.bot._db is None)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_a_reply_is_being_sent_ends_cleanly(tmp_path, signum):
+    child = subprocess.Popen(
+        [sys.executable, "-c", SIGNALLED_BOT, str(tmp_path / "arena.sqlite3")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "sending\n"
+        child.send_signal(signum)
+        out, err = child.communicate(timeout=10)
+    finally:
+        child.kill()
+    assert child.returncode == 0, err
+    assert "answered: ['🎲 Random deck']" in out  # the reply on its way was sent, not cut off
+    assert "database closed: True" in out
+    assert "Traceback" not in err and "Session is closed" not in err

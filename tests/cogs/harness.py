@@ -261,6 +261,7 @@ class FakeDiscord(AsyncWebhookAdapter):
         self.option_types: dict[str, int] = {}  # autocomplete token -> the focused option's type
         # What Discord would refuse or show differently: each fails the test when the bot settles.
         self.violations: list[str] = []
+        self.session_open = True  # false once the bot closed its HTTP session: requests then fail, as in aiohttp
 
     def refuse(self, error: discord.HTTPException) -> discord.HTTPException:
         self.violations.append(str(error))
@@ -269,6 +270,7 @@ class FakeDiscord(AsyncWebhookAdapter):
     # --- the webhook adapter: interaction responses, followups, edits ----------------------------------------
 
     async def request(self, route, session=None, *, payload=None, multipart=None, files=None, params=None, **_):
+        self._check_session()
         payload, sent_files = self._unpack(payload, multipart, files)
         self.requests.append(Request(route.method, route.path, payload, sent_files))
         token = route.webhook_token
@@ -349,7 +351,12 @@ class FakeDiscord(AsyncWebhookAdapter):
 
     # --- the HTTP client: channel messages and the CDN -----------------------------------------------------
 
+    def _check_session(self) -> None:
+        if not self.session_open:
+            raise RuntimeError("Session is closed")  # aiohttp's error for a request on a closed session
+
     async def http_request(self, route, *, files=None, form=None, **kwargs):
+        self._check_session()
         payload = kwargs.get("json")
         sent_files = {}
         if form:
@@ -711,6 +718,14 @@ async def start_bot(settings: Settings, fake: FakeDiscord) -> ArenaBot:
     await bot.__aenter__()
     bot.http.request = fake.http_request
     bot.http.get_from_cdn = fake.get_from_cdn
+    fake.session_open = True
+    close_http = bot.http.close
+
+    async def close_session() -> None:
+        fake.session_open = False
+        await close_http()
+
+    bot.http.close = close_session
     bot._connection.user = discord.ClientUser(state=bot._connection, data=cast(Any, BOT_USER))
     bot._connection.application_id = APPLICATION_ID
     await bot.prepare()

@@ -104,6 +104,40 @@ class BrokenButton(discord.ui.DynamicItem[discord.ui.Button], template=r"broken:
         raise RuntimeError("cannot rebuild")
 
 
+class SlowlyAnsweredButton(discord.ui.DynamicItem[discord.ui.Button], template=r"slow:(?P<n>[0-9]+)"):
+    """A persistent button whose answer leaves before the watchdog's deadline and arrives after it."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content="drawn again")
+
+
+async def test_the_watchdog_never_answers_over_an_answer_on_its_way(harness, monkeypatch, caplog):
+    from tests.cogs.harness import CHANNEL_ID
+
+    harness.bot.add_dynamic_items(SlowlyAnsweredButton)
+    harness.bot.answer_deadline = 0.05
+    send = harness.fake.request
+
+    async def slow_callbacks(route, *args, **kwargs):
+        if route.path.endswith("/callback"):
+            await asyncio.sleep(0.3)  # Discord confirms the answer well after the watchdog's deadline
+        return await send(route, *args, **kwargs)
+
+    monkeypatch.setattr(harness.fake, "request", slow_callbacks)
+    buttons = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "slow:1"}]}]
+    message = harness.fake._post(CHANNEL_ID, {"content": "a game", "components": buttons}, {})
+    await harness.click(message, "Go", wait=False)
+    await asyncio.sleep(0.6)  # past the deadline and the answer's arrival, with the watchdog's rechecks
+    await harness.settle()
+    assert harness.fake.messages[message.id].content == "drawn again"
+    assert [m for m in harness.messages if m.ephemeral] == []  # no error id
+    assert not [r for r in caplog.records if r.name == "arena.errors" or "error" in r.getMessage()]
+
+
 async def test_a_click_discord_py_drops_silently_still_gets_an_error_id(harness, caplog):
     import asyncio
 

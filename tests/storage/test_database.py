@@ -16,6 +16,8 @@ async def test_open_applies_every_migration_and_sets_the_pragmas(tmp_path):
         assert required(await db.fetch_one("PRAGMA journal_mode"))[0] == "wal"
         assert required(await db.fetch_one("PRAGMA foreign_keys"))[0] == 1
         assert required(await db.fetch_one("PRAGMA busy_timeout"))[0] == 5000
+        async with db.connection.execute("PRAGMA busy_timeout") as cursor:  # the writer's too, after start-up
+            assert required(await cursor.fetchone())[0] == 5000
         tables = {r["name"] for r in await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"bossfight_raids", "bossfight_attacks", "bossfight_decks", "guild_uploads"} <= tables
     finally:
