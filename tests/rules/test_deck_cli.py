@@ -46,8 +46,19 @@ def test_optimize_without_its_chart_writes_only_the_csvs(tmp_path, capsys):
         written.unlink()
     assert (
         main(
-            ["deck", "optimize", "--iterations", "5", "--games", "10", "--seed", "3", "--out", str(tmp_path)]
-            + ["--no-chart"]
+            [
+                "deck",
+                "optimize",
+                "--iterations",
+                "5",
+                "--games",
+                "10",
+                "--seed",
+                "3",
+                "--out",
+                str(tmp_path),
+                "--no-chart",
+            ]
         )
         == 0
     )
