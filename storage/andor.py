@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import aiosqlite
+
 from rules.andor.models import Character, FightState
-from storage.database import Database, StaleUpdate
+from storage.database import Database, StaleUpdate, required
 
 
 @dataclass(frozen=True)
@@ -17,8 +19,7 @@ class Fight:
     user_id: int
     seed: int
     version: int
-    status: str  # live, won, lost or fled
-    target: int
+    status: str  # live, won, lost or fled (a rules.andor.models.Ending once over)
     state: FightState
     xp_change: int | None = None
     level_after: int | None = None
@@ -36,7 +37,14 @@ class FightAlreadyLive(Exception):
 Settle = Callable[[Character | None], tuple[Character, int]]
 
 
-def _fight(row) -> Fight:
+def _state(row: aiosqlite.Row) -> FightState:
+    state = FightState.model_validate_json(row["state_json"])
+    if "seed" not in state.model_fields_set:  # saved before the state carried its seed, moves and target
+        state.seed, state.moves, state.target = row["seed"], row["version"], row["target"]
+    return state
+
+
+def _fight(row: aiosqlite.Row) -> Fight:
     return Fight(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -45,8 +53,7 @@ def _fight(row) -> Fight:
         seed=row["seed"],
         version=row["version"],
         status=row["status"],
-        target=row["target"],
-        state=FightState.model_validate_json(row["state_json"]),
+        state=_state(row),
         xp_change=row["xp_change"],
         level_after=row["level_after"],
         xp_after=row["xp_after"],
@@ -128,9 +135,9 @@ class AndorRepository:
                 "VALUES (?, ?, ?, ?, 'live', ?) RETURNING *",
                 (guild_id, channel_id, user_id, seed, state.model_dump_json()),
             ) as cursor:
-                return _fight(await cursor.fetchone())
+                return _fight(required(await cursor.fetchone()))
 
-    async def update_fight(self, fight: Fight, state: FightState, target: int, settle: Settle | None = None) -> Fight:
+    async def update_fight(self, fight: Fight, state: FightState, settle: Settle | None = None) -> Fight:
         """Save the fight's next state if it is still at `fight.version` (else StaleUpdate, nothing changed).
 
         When the state is over, `settle` updates the member's character in the same transaction.
@@ -141,7 +148,7 @@ class AndorRepository:
                 "UPDATE andor_fights SET state_json = ?, target = ?, status = ?, version = version + 1, "
                 "ended_at = CASE WHEN ? = 'live' THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END "
                 "WHERE id = ? AND version = ? AND status = 'live' RETURNING *",
-                (state.model_dump_json(), target, status, status, fight.id, fight.version),
+                (state.model_dump_json(), state.target, status, status, fight.id, fight.version),
             ) as cursor:
                 row = await cursor.fetchone()
             if row is None:
@@ -154,4 +161,4 @@ class AndorRepository:
                 "UPDATE andor_fights SET xp_change = ?, level_after = ?, xp_after = ? WHERE id = ? RETURNING *",
                 (xp_change, character.level, character.xp, fight.id),
             ) as cursor:
-                return _fight(await cursor.fetchone())
+                return _fight(required(await cursor.fetchone()))

@@ -17,5 +17,5 @@ def choose_action(state: FightState) -> Action:
         return POTION
     attacks = [a for a in legal if a.kind == "attack"]
     if attacks:
-        return min(attacks, key=lambda a: state.monsters[a.target].hp)
+        return min(attacks, key=lambda a: state.monsters[a.target or 0].hp)
     return END_TURN

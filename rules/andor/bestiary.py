@@ -44,14 +44,14 @@ def parse_monsters(text: str, file: str, *, max_rows: int = MAX_UPLOAD_ROWS) -> 
         if name_key(name) in seen:
             raise row.problem("name", f"'{name}' is already on row {seen[name_key(name)]}")
         seen[name_key(name)] = row.line
-        values = {}
+        values: dict[str, float] = {}
         for key in REQUIRED_COLUMNS[1:] + OPTIONAL_COLUMNS:
             limit = STAT_LIMITS[key]
             blank = DEFAULT_CRIT_MULTIPLIER if key == "crit_multiplier" else (0 if key in OPTIONAL_COLUMNS else None)
             values[key] = row.number(
                 key, minimum=limit.minimum, maximum=limit.maximum, integer=limit.integer, blank=blank
             )
-        monster = Monster(name=name, **values)
+        monster = Monster.model_validate({"name": name, **values})
         problems = monster.problems()
         if problems:
             column, message = problems[0]

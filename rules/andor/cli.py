@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rules.andor import ai
 from rules.andor.bestiary import find_monster, merged, parse_monsters
-from rules.andor.engine import MAX_MONSTERS, apply, outcome, start_fight, updated_character
+from rules.andor.engine import MAX_MONSTERS, apply_in_place, outcome, start_fight, updated_character
 from rules.andor.models import Character
 from rules.andor.simulate import MAX_ROUNDS, simulate
 from rules.andor.text import crit_text, describe_event, per_attack_lines, summary_lines
@@ -104,7 +104,7 @@ def run_fight(args: argparse.Namespace) -> int:
         if state.round > MAX_ROUNDS:
             print(f"undecided after {MAX_ROUNDS} rounds")
             return 0
-        state, events = apply(state, ai.choose_action(state), rng)
+        events = apply_in_place(state, ai.choose_action(state), rng)
 
 
 def run_bestiary(args: argparse.Namespace) -> int:

@@ -1,4 +1,6 @@
-"""The Andor's Trail fight as a state machine: `start_fight`, `legal_actions`, `apply`, `outcome`, `settle`.
+"""The Andor's Trail fight as a state machine, on the turn-based contract of `rules.contract`: `start_fight`,
+`legal_actions`, `apply_in_place` (changes the state) and `applied` (a changed copy), `aim` (the monster the
+player's attacks go to), `outcome`, `replay_rng`, and `settle` (the character after the fight).
 
 Formulas (RULINGS 4) live in `hit_chance` and `final_damage`; the fast simulator uses the same functions
 and draws its random numbers in the same order, so both give identical fights for the same generator.
@@ -14,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from rules.andor.models import (
     DEATH_XP_LOSS_PERCENT,
@@ -26,6 +29,7 @@ from rules.andor.models import (
     AttackEvent,
     Character,
     EndEvent,
+    Ending,
     Event,
     Fighter,
     FightState,
@@ -42,6 +46,7 @@ from rules.andor.models import (
 from rules.errors import InputProblem, RuleInputError
 
 MAX_MONSTERS = 5
+PLAYER = 0  # the fight's one player; the monsters act on their own after the player's turn
 
 
 # --- formulas -------------------------------------------------------------------------------------------
@@ -68,10 +73,11 @@ def final_damage(base: int, ad_bonus: int, crit_hundredths: int, resistance: int
 def damage_range(attacker: Fighter, target: Fighter, *, critical: bool = False) -> tuple[int, int]:
     """The least and the most damage one hit of `attacker` does to `target` (damage grows with the roll)."""
     multiplier = hundredths(attacker.crit_multiplier) if critical else 100
-    return tuple(
-        final_damage(base, attacker.ad_bonus, multiplier, target.damage_resistance, target.armor)
-        for base in (attacker.damage_min, attacker.damage_max)
-    )
+
+    def damage(base: int) -> int:
+        return final_damage(base, attacker.ad_bonus, multiplier, target.damage_resistance, target.armor)
+
+    return damage(attacker.damage_min), damage(attacker.damage_max)
 
 
 def mean_damage(attacker: Fighter, target: Fighter) -> float:
@@ -111,7 +117,7 @@ def with_xp(character: Character, xp: int) -> Character:
 
 def updated_character(character: Character, changes: Mapping[str, float]) -> Character:
     """The character with some stats changed by its player, checked; XP beyond the level levels it up."""
-    problems = []
+    problems: list[InputProblem] = []
     for name, value in changes.items():
         if name not in Character.model_fields:
             problems.append(InputProblem(f"{name}: no such stat; the stats are {', '.join(Character.model_fields)}"))
@@ -167,10 +173,12 @@ def start_fight(
     rng: random.Random | None = None,
     *,
     monsters_first: bool = False,
+    seed: int = 0,
 ) -> tuple[FightState, list[Event]]:
-    """A fresh fight at full HP. The player engages, so the player starts, unless `monsters_first`."""
+    """A fresh fight at full HP. The player engages, so the player starts, unless `monsters_first`. `seed` is
+    the fight's, from which `replay_rng` derives the randomness of each move."""
     state = FightState(
-        player=player_fighter(character), monsters=monster_fighters(monster, count), ap_left=character.ap
+        player=player_fighter(character), monsters=monster_fighters(monster, count), ap_left=character.ap, seed=seed
     )
     events: list[Event] = []
     if monsters_first:
@@ -187,14 +195,14 @@ def start_fight(
     return state, events
 
 
-def legal_actions(state: FightState) -> list[Action]:
-    if state.phase != "player":
+def legal_actions(state: FightState, player: int = PLAYER) -> list[Action]:
+    if player != PLAYER or state.phase != "player":
         return []
-    player, ap = state.player, state.ap_left
+    fighter, ap = state.player, state.ap_left
     actions: list[Action] = []
-    if ap >= player.attack_cost:
+    if ap >= fighter.attack_cost:
         actions += [Action.attack(i) for i, m in enumerate(state.monsters) if m.alive]
-    if player.potions > 0 and ap >= POTION_COST and player.hp < player.max_hp:
+    if fighter.potions > 0 and ap >= POTION_COST and fighter.hp < fighter.max_hp:
         actions.append(Action("potion"))
     if ap >= FLEE_COST:
         actions.append(Action("flee"))
@@ -202,17 +210,17 @@ def legal_actions(state: FightState) -> list[Action]:
     return actions
 
 
-def apply(state: FightState, action: Action, rng: random.Random) -> tuple[FightState, list[Event]]:
-    """The player's action, then (when the player's turn is over) the monsters' turn. The input is unchanged."""
+def apply_in_place(state: FightState, action: Action, rng: random.Random) -> list[Event]:
+    """The player's action, then (when the player's turn is over) the monsters' turn, on `state` itself.
+    An action that is not legal raises RuleInputError and changes nothing."""
     if action not in legal_actions(state):
         raise RuleInputError(f"'{action}' is not possible now")
-    state = state.model_copy(deep=True)
     player = state.player
     events: list[Event] = []
     turn_over = False
     if action.kind == "attack":
         state.ap_left -= player.attack_cost
-        target = state.monsters[action.target]
+        target = state.monsters[action.target or 0]
         events.append(_attack(player, target, state.round, rng))
         if not any(m.alive for m in state.monsters):
             _finish(state, "won", events)
@@ -237,15 +245,38 @@ def apply(state: FightState, action: Action, rng: random.Random) -> tuple[FightS
         if state.phase == "player":
             state.round += 1
             _start_player_turn(state, events)
+    if not state.monsters[state.target].alive:  # the aimed monster died: aim at the first one standing
+        state.target = next((i for i, m in enumerate(state.monsters) if m.alive), state.target)
+    state.moves += 1
     _remember(state, events)
-    return state, events
+    return events
+
+
+def applied(state: FightState, action: Action, rng: random.Random) -> tuple[FightState, list[Event]]:
+    """`apply_in_place` on a copy: the new state and what happened; `state` is left as it was."""
+    new = state.model_copy(deep=True)
+    return new, apply_in_place(new, action, rng)
+
+
+def aim(state: FightState, index: int) -> None:
+    """Aim the player's attacks at monster `index` (a move: the next move's randomness changes with it)."""
+    if state.phase != "player" or not (0 <= index < len(state.monsters) and state.monsters[index].alive):
+        raise RuleInputError("That monster cannot be attacked any more.")
+    state.target = index
+    state.moves += 1
+
+
+def replay_rng(state: FightState) -> random.Random:
+    """The randomness of the fight's next move: move n of a fight with seed s draws from Random(f"{s}:{n}"),
+    so a saved fight goes on exactly as it would have without the save, and replays from its seed and moves."""
+    return random.Random(f"{state.seed}:{state.moves}")
 
 
 def outcome(state: FightState) -> Outcome | None:
     if state.phase == "player":
         return None
     xp = sum(m.xp for m in state.monsters) if state.phase == "won" else 0
-    return Outcome(state.phase, state.round, state.player.hp, xp)
+    return Outcome(Ending(state.phase), state.round, state.player.hp, xp)
 
 
 def settle(character: Character, result: Outcome) -> tuple[Character, int]:
@@ -253,9 +284,9 @@ def settle(character: Character, result: Outcome) -> tuple[Character, int]:
 
     Fights start at full HP with the character's potions, so only XP and level change.
     """
-    if result.result == "won":
+    if result.result is Ending.WON:
         return with_xp(character, character.xp + result.xp), result.xp
-    if result.result == "lost":
+    if result.result is Ending.LOST:
         lost = death_penalty(character.xp)
         return character.model_copy(update={"xp": character.xp - lost}), -lost
     return character, 0
@@ -317,7 +348,7 @@ def _start_player_turn(state: FightState, events: list[Event]) -> None:
     events.append(TurnEvent(round=state.round, side="player", ap=state.ap_left))
 
 
-def _finish(state: FightState, result: str, events: list[Event]) -> None:
+def _finish(state: FightState, result: Literal["won", "lost", "fled"], events: list[Event]) -> None:
     state.phase = result
     xp = sum(m.xp for m in state.monsters) if result == "won" else 0
     events.append(EndEvent(round=state.round, result=result, xp=xp))

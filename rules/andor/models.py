@@ -7,6 +7,7 @@ so a fight can be saved after every click and resumed after a restart.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -103,7 +104,7 @@ class CombatStats(BaseModel):
 
     def problems(self) -> list[tuple[str, str]]:
         """(stat, what is wrong) for every value out of bounds and every inconsistency."""
-        found = []
+        found: list[tuple[str, str]] = []
         for name in type(self).model_fields:
             if name in STAT_LIMITS and (message := stat_problem(name, getattr(self, name))):
                 found.append((name, message))
@@ -261,15 +262,26 @@ class FightState(BaseModel):
     phase: Phase = "player"
     round: int = 1  # counts the player's turns
     ap_left: int
-    feed: list[Event] = Field(default_factory=list)  # the latest events, newest last, at most FEED_LENGTH
+    feed: list[Event] = Field(default_factory=list[Event])  # the latest events, newest last, at most FEED_LENGTH
+    target: int = 0  # the monster the player's attacks go to (the attack buttons and the 🎯)
+    seed: int = 0  # the fight's seed and the moves made so far: the next move's randomness (engine.replay_rng)
+    moves: int = 0
 
 
 FEED_LENGTH = 30  # enough for a whole monsters' turn of five monsters with 3 attacks each
 
 
+class Ending(StrEnum):
+    """How a fight ended; the values are what storage keeps as the fight's status."""
+
+    WON = "won"
+    LOST = "lost"
+    FLED = "fled"
+
+
 @dataclass(frozen=True)
 class Outcome:
-    result: Literal["won", "lost", "fled"]
+    result: Ending
     rounds: int
     hp_left: int
     xp: int  # XP the victory gives (0 unless won)

@@ -1,6 +1,6 @@
 """Many fights played by the AI policy (rules.andor.ai), summarized as odds.
 
-`fight_results` is the lean loop: it plays exactly what `engine.apply` + `ai.choose_action` would play
+`fight_results` is the lean loop: it plays exactly what `engine.apply_in_place` + `ai.choose_action` would play
 (same formulas, same random draws in the same order, no events), so for one generator both give the
 same fights; `logged_fight_results` plays through the state machine and is the reference it is tested
 against.
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.andor import ai
-from rules.andor.engine import apply, final_damage, hit_chance, monster_fighters, outcome, start_fight
+from rules.andor.engine import apply_in_place, final_damage, hit_chance, monster_fighters, outcome, start_fight
 from rules.andor.models import POTION_COST, Character, FightState, Monster, hundredths
 from rules.errors import RuleInputError
 from rules.seeds import new_seed
@@ -182,7 +182,7 @@ def logged_fight_results(
     character: Character, monster: Monster, count: int, fights: int, rng: random.Random, *, max_rounds: int = MAX_ROUNDS
 ) -> list[FightResult]:
     """The same fights played through the state machine, action by action (slow; the reference)."""
-    results = []
+    results: list[FightResult] = []
     for _ in range(fights):
         state, _events = start_fight(character, monster, count)
         state = play_out(state, rng, max_rounds=max_rounds)
@@ -195,9 +195,10 @@ def logged_fight_results(
 
 
 def play_out(state: FightState, rng: random.Random, *, max_rounds: int = MAX_ROUNDS) -> FightState:
-    """The AI plays the fight to its end (or to the round limit)."""
+    """The AI plays the fight to its end (or to the round limit): the state it ends in (`state` is unchanged)."""
+    state = state.model_copy(deep=True)
     while outcome(state) is None and state.round <= max_rounds:
-        state, _events = apply(state, ai.choose_action(state), rng)
+        apply_in_place(state, ai.choose_action(state), rng)
     return state
 
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from rules.andor.engine import damage_range, hit_chance, mean_damage, monster_fighters, player_fighter
+from collections.abc import Callable
+
+from rules.andor.engine import damage_range, hit_chance, legal_actions, mean_damage, monster_fighters, player_fighter
 from rules.andor.models import (
+    FLEE,
+    FLEE_COST,
+    POTION,
     AttackEvent,
     Character,
-    EndEvent,
     Event,
     Fighter,
+    FightState,
     FleeEvent,
     Monster,
     PotionEvent,
@@ -19,9 +24,10 @@ from rules.andor.simulate import SimulationResult
 from rules.text import format_number, plural
 
 
-def describe_event(event: Event) -> str:
+def describe_event(event: Event, shown: Callable[[str], str] = str) -> str:
+    """One line of the fight's feed; `shown` formats the fighters' names (the bot escapes them, the CLI not)."""
     if isinstance(event, AttackEvent):
-        head = f"{event.attacker} → {event.target}"
+        head = f"{shown(event.attacker)} → {shown(event.target)}"
         if not event.hit:
             return f"{head}: miss (rolled {event.roll} > {event.hit_chance}%)"
         crit = ""
@@ -44,9 +50,7 @@ def describe_event(event: Event) -> str:
         if event.side == "player":
             return f"Round {event.round}: your turn, {event.ap} AP"
         return "The monsters' turn"
-    if isinstance(event, EndEvent):
-        return {"won": f"Victory: +{event.xp} XP", "lost": "Defeat", "fled": "You got away"}[event.result]
-    raise TypeError(f"unknown event {event!r}")
+    return {"won": f"Victory: +{event.xp} XP", "lost": "Defeat", "fled": "You got away"}[event.result]
 
 
 def damage_text(low: int, high: int) -> str:
@@ -103,3 +107,28 @@ def per_attack_lines(character: Character, monster: Monster, monster_name: str) 
     """The matchup of a character and one monster, with the mean damage of an attack (cost grows with the
     damage ranges, so a bot runs it off the event loop)."""
     return matchup_lines(player_fighter(character), monster_fighters(monster, 1)[0], monster_name, with_mean=True)
+
+
+def monster_kind(state: FightState) -> str:
+    """The bestiary name of the fight's monsters (several are copies named "Wolf 1", "Wolf 2", ...)."""
+    first = state.monsters[0].name
+    return first if len(state.monsters) == 1 else first.rsplit(" ", 1)[0]
+
+
+def monster_label(state: FightState) -> str:
+    """The fight's monsters in a title: "Wolf", or "Wolf ×3"."""
+    count = len(state.monsters)
+    return monster_kind(state) if count == 1 else f"{monster_kind(state)} ×{count}"
+
+
+def turn_hint(state: FightState) -> str | None:
+    """Says why the turn goes on when no attack is affordable: it ends by itself only at 0 AP (RULINGS 4)."""
+    cost = state.player.attack_cost
+    if state.ap_left == 0 or state.ap_left >= cost:
+        return None
+    legal = legal_actions(state)
+    still = [name for action, name in ((POTION, "drink a potion"), (FLEE, f"flee ({FLEE_COST} AP)")) if action in legal]
+    return (
+        f"⏳ {state.ap_left} AP left, too few to attack ({cost} AP). You can still {' or '.join(still)};"
+        " press **End turn** to let the monsters act."
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import copy
 
+from rules.andor.models import Character
 from tests.cogs.harness import GUILD_ID
 
 MONSTER_HEADER = "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp"
@@ -16,11 +17,10 @@ async def fight_row(h, user):
     )
 
 
-async def stored_character(h, user):
+async def stored_character(h, user) -> Character:
     row = await h.bot.db.fetch_one("SELECT character_json FROM andor_characters WHERE user_id = ?", (user.id,))
-    from rules.andor.models import Character
-
-    return Character.model_validate_json(row["character_json"]) if row else None
+    assert row is not None, "no character stored"
+    return Character.model_validate_json(row["character_json"])
 
 
 def labels(message):
@@ -46,7 +46,7 @@ async def test_set_and_show_a_character(harness):
     (shown,) = await h.run("andor character show", h.alice)
     assert shown.ephemeral and shown.embed.title == "Alice's character"
     assert shown.field("Max HP") == "25 (20 + 5×1 + 0)"
-    assert shown.field("AP") == "10, attack costs 4 (2 a turn)"
+    assert shown.field("AP") == "10, attack costs 4 (2 attacks a turn)"
     (saved,) = await h.run("andor character set", h.alice, attack_chance=90, damage_max=4, crit_chance=10, armor=50)
     assert saved.embed.title == "✅ Saved: attack_chance 90, damage_max 4, crit_chance 10, armor 50"
     assert saved.field("Damage") == "1-4" and saved.field("Critical") == "10% x1.5"
@@ -63,7 +63,7 @@ async def test_set_and_show_a_character(harness):
     assert (await stored_character(h, h.alice)).damage_min == 1
     (reset,) = await h.run("andor character reset", h.alice)
     assert reset.embed.title == "✅ Back to the default character"
-    assert await stored_character(h, h.alice) is None
+    assert await h.bot.db.fetch_one("SELECT 1 FROM andor_characters WHERE user_id = ?", (h.alice.id,)) is None
 
 
 async def test_fight_a_tiny_rat_to_victory_with_the_buttons(harness):
@@ -72,7 +72,7 @@ async def test_fight_a_tiny_rat_to_victory_with_the_buttons(harness):
     (fight,) = await h.run("andor fight", h.alice, monster="Tiny rat", seed=7)
     assert not fight.ephemeral
     assert fight.embed.title == "⚔️ Alice vs Tiny rat"
-    assert "**Alice** HP ████████████ 25/25" in fight.embed.description
+    assert f"{h.alice.mention} HP ████████████ 25/25" in fight.embed.description
     assert "AP ██████████ 10/10" in fight.embed.description
     # what each side's attack does: AC 200 vs BC 0 and AC 50 vs BC 9 (RULINGS 4), damage after DR and armor
     assert fight.embed.description.splitlines()[1:4] == [
@@ -81,7 +81,7 @@ async def test_fight_a_tiny_rat_to_victory_with_the_buttons(harness):
         "🩸 Tiny rat: 42% to hit you for 1; 1 attack a turn",
     ]
     assert fight.embed.footer.text == (
-        f"Round 1 · fight #{(await fight_row(h, h.alice))['id']} · seed 7\n"
+        f"seed 7 · round 1 · fight #{(await fight_row(h, h.alice))['id']}\n"
         "Your turn ends at 0 AP or with End turn; a failed flee ends it too."
     )
     assert labels(fight) == {"Attack Tiny rat": False, "Potion (2)": True, "Flee (80%)": False, "End turn": False}
@@ -152,10 +152,10 @@ async def test_the_turn_goes_on_until_0_ap_and_the_message_says_why(harness):
 
 
 def test_the_turn_hint_names_a_potion_when_one_can_be_drunk():
-    from cogs.andor import turn_hint
     from rules.andor.bestiary import find_monster, merged
     from rules.andor.engine import start_fight
     from rules.andor.models import Character
+    from rules.andor.text import turn_hint
 
     state, _ = start_fight(Character(ap=11, attack_cost=6), find_monster(merged([]), "Wolf"))
     assert turn_hint(state) is None  # an attack is affordable
@@ -381,3 +381,44 @@ async def test_counts_of_one_read_as_one(harness):
     (rat,) = await harness.run("andor bestiary", harness.alice, name="Tiny rat")
     assert rat.field("AP / attack cost") == "10 / 9 (1 attack a turn)"
     assert rat.field("Per attack").endswith("1 attack a turn")
+
+
+async def test_names_from_an_uploaded_bestiary_are_shown_as_written(harness):
+    h = harness
+    upload = f"{MONSTER_HEADER}\n*Grim* _Rat_,8,10,5,70,1,3,5,12\n".encode()
+    h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
+    (fight,) = await h.run("andor fight", h.alice, monster="*Grim* _Rat_", count=2, seed=3)
+    assert fight.embed.title == "⚔️ Alice vs \\*Grim\\* \\_Rat\\_ ×2"
+    assert [f.name for f in fight.embed.fields] == ["🎯 \\*Grim\\* \\_Rat\\_ 1", "\\*Grim\\* \\_Rat\\_ 2"]
+    await play(h, fight, h.alice, "Attack")
+    feed = fight.embed.description.split("**Latest**\n")[1]
+    assert "You → \\*Grim\\* \\_Rat\\_ 1: " in feed or "\\*Grim\\* \\_Rat\\_ 1 → You: " in feed
+    assert "*Grim* _Rat_" not in feed
+
+
+async def test_a_fight_saved_before_the_state_carried_its_seed_goes_on_with_the_same_dice(harness):
+    # Fights saved by the previous build kept the seed, the version and the target only in their columns.
+    from rules.andor.engine import apply_in_place, legal_actions
+    from rules.andor.models import FightState
+
+    h = harness
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", count=2, seed=11)
+    assert await h.click(fight, "Attack Wolf 1", h.alice) == []
+    row = await h.bot.db.fetch_one("SELECT id, state_json FROM andor_fights WHERE user_id = ?", (h.alice.id,))
+    state = FightState.model_validate_json(row["state_json"])
+    old_json = state.model_dump_json(exclude={"seed", "moves", "target"})
+    async with h.bot.db.transaction() as conn:
+        await conn.execute("UPDATE andor_fights SET state_json = ? WHERE id = ?", (old_json, row["id"]))
+    # what the previous build played for click 1 of fight seed 11: Random("11:1")
+    expected = FightState.model_validate_json(old_json)
+    action = legal_actions(expected)[0]
+    assert str(action) == "attack 0"
+    import random
+
+    apply_in_place(expected, action, random.Random("11:1"))
+    assert await h.click(fight, "Attack Wolf 1", h.alice) == []
+    stored = FightState.model_validate_json(
+        (await h.bot.db.fetch_one("SELECT state_json FROM andor_fights WHERE id = ?", (row["id"],)))["state_json"]
+    )
+    assert stored.feed == expected.feed and stored.player == expected.player and stored.monsters == expected.monsters
+    assert (stored.seed, stored.moves) == (11, 2)

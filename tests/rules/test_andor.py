@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from rules.andor import ai
 from rules.andor.bestiary import builtin_monsters, find_monster, merged
 from rules.andor.engine import (
-    apply,
+    aim,
+    applied,
+    apply_in_place,
     damage_range,
     death_penalty,
     final_damage,
@@ -35,6 +37,7 @@ from rules.andor.models import (
     AttackEvent,
     Character,
     EndEvent,
+    Ending,
     FightState,
     FleeEvent,
     Monster,
@@ -119,7 +122,7 @@ def test_levels_and_max_hp_follow_the_rulings():
 
 def test_the_death_penalty_is_30_percent_of_the_xp_within_the_level_rounded_down():
     character = Character(level=2, xp=219)
-    after, change = settle(character, Outcome("lost", 3, 0, 0))
+    after, change = settle(character, Outcome(Ending.LOST, 3, 0, 0))
     assert (after.level, after.xp, change) == (2, 219 - 65, -65)  # 30% of 219 = 65.7
     assert death_penalty(0) == 0
 
@@ -127,17 +130,17 @@ def test_the_death_penalty_is_30_percent_of_the_xp_within_the_level_rounded_down
 @given(st.integers(1, 999), st.data())
 def test_the_death_penalty_never_drops_a_level(level, data):
     xp = data.draw(st.integers(0, xp_to_next_level(level) - 1))
-    after, change = settle(Character(level=level, xp=xp), Outcome("lost", 1, 0, 0))
+    after, change = settle(Character(level=level, xp=xp), Outcome(Ending.LOST, 1, 0, 0))
     assert after.level == level
     assert 0 <= after.xp <= xp
     assert change == after.xp - xp == -(xp * 30 // 100)
 
 
 def test_victory_adds_the_xp_of_every_monster_and_levels_up():
-    after, change = settle(Character(level=1, xp=50), Outcome("won", 2, 20, 49 + 49))
+    after, change = settle(Character(level=1, xp=50), Outcome(Ending.WON, 2, 20, 49 + 49))
     assert change == 98
     assert (after.level, after.xp) == (2, 50 + 98 - 55)
-    fled, change = settle(Character(xp=10), Outcome("fled", 1, 20, 0))
+    fled, change = settle(Character(xp=10), Outcome(Ending.FLED, 1, 20, 0))
     assert (fled.xp, change) == (10, 0)
 
 
@@ -175,7 +178,7 @@ def test_a_seeded_fight_against_two_tiny_rats_has_this_full_event_log():
     rng = random.Random(8)
     state, log = start_fight(Character(), monster("Tiny rat"), 2)
     while outcome(state) is None:
-        state, events = apply(state, ai.choose_action(state), rng)
+        state, events = applied(state, ai.choose_action(state), rng)
         log += events
 
     def you(target, roll, hp, hit=True):
@@ -223,7 +226,7 @@ def test_a_seeded_fight_against_two_tiny_rats_has_this_full_event_log():
         EndEvent(round=3, result="won", xp=6),
     ]
     assert log == expected
-    assert outcome(state) == Outcome("won", 3, 24, 6)
+    assert outcome(state) == Outcome(Ending.WON, 3, 24, 6)
 
 
 def test_criticals_ad_bonus_resistance_and_armor_in_a_scripted_fight():
@@ -243,7 +246,7 @@ def test_criticals_ad_bonus_resistance_and_armor_in_a_scripted_fight():
     # roll 6 <= 50 hits; damage 4 + int(0.99 x 5) = 8; crit roll 5 <= 10
     rng = ScriptedRandom(0.05, 0.99, 0.04)
     state, _ = start_fight(character, snake)
-    state, events = apply(state, Action.attack(0), rng)
+    state, events = applied(state, Action.attack(0), rng)
     assert state.phase == "player" and state.ap_left == 1  # flee is still affordable, so the turn goes on
     assert [type(e) for e in events] == [AttackEvent]
     # 8 x 1.5 = 12; x2.5 = 30; - DR 4 = 26 (monsters have no armor)
@@ -267,10 +270,11 @@ def test_scripted_monster_turn_uses_player_armor():
     character = updated_character(Character(), {"armor": 40, "ap": 5})
     rng = ScriptedRandom(0.99, 0.30, 0.50, 0.20, 0.49, 0.00, 0.585)
     state, _ = start_fight(character, monster("Snake master"))
-    state, events = apply(state, Action.attack(0), rng)  # miss (roll 100); 1 AP left: the turn goes on
-    assert state.ap_left == 1 and events[0].hit is False
-    state, events = apply(state, END_TURN, rng)
+    state, events = applied(state, Action.attack(0), rng)  # miss (roll 100); 1 AP left: the turn goes on
+    assert state.ap_left == 1 and isinstance(events[0], AttackEvent) and events[0].hit is False
+    state, events = applied(state, END_TURN, rng)
     first, second = events[1], events[2]
+    assert isinstance(first, AttackEvent) and isinstance(second, AttackEvent)
     # roll 31 <= 50 hits; damage 1 + int(0.5 x 4) = 3; crit roll 21 <= 58: x3 = 9; x (1 - 40/200) = 7.2 -> 7
     assert (first.roll, first.base_damage, first.crit_roll, first.critical, first.damage) == (31, 3, 21, True, 7)
     # roll 50 <= 50 hits; damage 1; crit roll 59 > 58, no critical: 1 x 0.8 = 0.8 -> 0
@@ -289,9 +293,9 @@ def test_the_turn_ends_by_itself_at_0_ap_and_each_monster_spends_all_its_ap():
     fly = monster("Giant dungfly")  # attack cost 3: 3 attacks a turn
     rng = random.Random(1)
     state, _ = start_fight(character, fly, 2)
-    state, events = apply(state, Action.attack(0), rng)
+    state, events = applied(state, Action.attack(0), rng)
     assert state.ap_left == 4 and len(events) == 1
-    state, events = apply(state, Action.attack(0), rng)
+    state, events = applied(state, Action.attack(0), rng)
     monster_attacks = [e for e in events if isinstance(e, AttackEvent) and e.attacker.startswith("Giant")]
     assert [e.attacker for e in monster_attacks] == ["Giant dungfly 1"] * 3 + ["Giant dungfly 2"] * 3
     assert state.round == 2 and state.ap_left == 8
@@ -305,7 +309,7 @@ def test_legal_actions_follow_ap_potions_and_hp():
     low = hurt.model_copy(update={"ap_left": 3})
     assert legal_actions(low) == [FLEE, END_TURN]
     with pytest.raises(RuleInputError, match="'attack 0' is not possible now"):
-        apply(low, Action.attack(0), random.Random(1))
+        applied(low, Action.attack(0), random.Random(1))
     done = state.model_copy(update={"phase": "won"})
     assert legal_actions(done) == []
 
@@ -313,7 +317,7 @@ def test_legal_actions_follow_ap_potions_and_hp():
 def test_a_potion_heals_up_to_max_hp_and_costs_5_ap():
     state, _ = start_fight(Character(), monster("Wolf"))
     state = state.model_copy(update={"player": state.player.model_copy(update={"hp": 10})})
-    after, events = apply(state, POTION, random.Random(1))
+    after, events = applied(state, POTION, random.Random(1))
     assert events == [PotionEvent(round=1, healed=15, hp=25, potions_left=1)]
     assert after.ap_left == 5
     assert state.player.hp == 10  # the input state is unchanged
@@ -322,12 +326,12 @@ def test_a_potion_heals_up_to_max_hp_and_costs_5_ap():
 def test_a_failed_flee_ends_the_turn_and_a_successful_one_ends_the_fight():
     rng = ScriptedRandom(0.80, 0.99, 0.99, 0.79)  # flee roll 81 fails; the wolf misses twice; flee roll 80
     state, _ = start_fight(Character(), monster("Wolf"))
-    state, events = apply(state, FLEE, rng)
+    state, events = applied(state, FLEE, rng)
     assert events[0] == FleeEvent(round=1, roll=81, chance=80, escaped=False)
     assert [e.kind for e in events] == ["flee", "turn", "attack", "attack", "turn"]
-    state, events = apply(state, FLEE, rng)
+    state, events = applied(state, FLEE, rng)
     assert events == [FleeEvent(round=2, roll=80, chance=80, escaped=True), EndEvent(round=2, result="fled")]
-    assert outcome(state) == Outcome("fled", 2, 25, 0)
+    assert outcome(state) == Outcome(Ending.FLED, 2, 25, 0)
 
 
 def test_monsters_can_begin_the_fight():
@@ -342,14 +346,14 @@ def test_the_fight_state_round_trips_through_json_and_resumes_identically():
     rng_a, rng_b = random.Random(11), random.Random(11)
     state, _ = start_fight(Character(damage_max=3), monster("Cave snake"), 3)
     for _ in range(3):
-        state, _ = apply(state, ai.choose_action(state), rng_a)
+        state, _ = applied(state, ai.choose_action(state), rng_a)
     rng_b.setstate(rng_a.getstate())
     restored = FightState.model_validate_json(state.model_dump_json())
     assert restored == state
     while outcome(state) is None:
         action = ai.choose_action(state)
-        state, events_a = apply(state, action, rng_a)
-        restored, events_b = apply(restored, action, rng_b)
+        state, events_a = applied(state, action, rng_a)
+        restored, events_b = applied(restored, action, rng_b)
         assert events_a == events_b
     assert restored == state
 
@@ -358,7 +362,7 @@ def test_the_feed_keeps_the_latest_events_and_a_whole_monsters_turn():
     rng = random.Random(3)
     state, log = start_fight(Character(hp_bonus=500, potions=0), monster("Giant dungfly"), 5)
     for _ in range(6):
-        state, events = apply(state, END_TURN, rng)
+        state, events = applied(state, END_TURN, rng)
         log += events
     assert len(log) > FEED_LENGTH and state.feed == log[-FEED_LENGTH:]
     # five monsters with three attacks each: the whole last monsters' turn is still in the feed
@@ -372,7 +376,7 @@ def test_ai_fights_end_with_consistent_hp_and_xp(seed, name, count):
     character = Character(damage_min=5, damage_max=40, attack_chance=150, hp_bonus=200)
     state, _ = start_fight(character, monster(name), count)
     while outcome(state) is None and state.round <= 30:
-        state, events = apply(state, ai.choose_action(state), rng)
+        state, events = applied(state, ai.choose_action(state), rng)
         for event in events:
             if isinstance(event, AttackEvent):
                 assert event.damage >= 0 and event.target_hp >= 0
@@ -382,3 +386,68 @@ def test_ai_fights_end_with_consistent_hp_and_xp(seed, name, count):
     if result is not None and result.result == "won":
         assert result.xp == monster(name).xp * count
         assert all(m.hp == 0 for m in state.monsters)
+
+
+# --- the engine contract (rules/contract.py) ------------------------------------------------------------
+
+
+def test_the_engine_keeps_the_turn_based_contract():
+    import rules.andor.engine as andor_engine
+    from rules.contract import TurnBasedEngine
+
+    engine: TurnBasedEngine[FightState, Action] = andor_engine  # pyright checks the module against the Protocol
+    state, _ = start_fight(Character(), monster("Wolf"), 2, seed=5)
+    assert engine.legal_actions(state, 1) == []  # the monsters act on their own, never through actions
+    assert engine.legal_actions(state, 0) == legal_actions(state)
+
+
+def test_applied_leaves_its_input_as_it_was_and_equals_the_move_in_place():
+    state, _ = start_fight(Character(), monster("Wolf"), 2, seed=5)
+    before = state.model_copy(deep=True)
+    new, events = applied(state, Action.attack(1), random.Random(3))
+    assert state == before
+    in_place_events = apply_in_place(state, Action.attack(1), random.Random(3))
+    assert state == new and in_place_events == events
+    assert state.moves == 1
+
+
+def test_an_illegal_move_changes_nothing():
+    state, _ = start_fight(Character(), monster("Wolf"), 1, seed=5)
+    before = state.model_copy(deep=True)
+    with pytest.raises(RuleInputError, match="'potion' is not possible now"):  # at full HP
+        apply_in_place(state, POTION, random.Random(1))
+    assert state == before
+
+
+def test_each_move_draws_from_the_fights_seed_and_its_move_number():
+    from rules.andor.engine import replay_rng
+
+    state, _ = start_fight(Character(), monster("Wolf"), 2, seed=42)
+    assert replay_rng(state).random() == random.Random("42:0").random()
+    apply_in_place(state, Action.attack(0), replay_rng(state))
+    aim(state, 1)
+    assert state.moves == 2
+    assert replay_rng(state).random() == random.Random("42:2").random()
+
+
+def test_a_saved_fight_goes_on_exactly_as_an_unsaved_one():
+    from rules.andor.engine import replay_rng
+
+    played, _ = start_fight(Character(damage_max=3), monster("Cave snake"), 3, seed=9)
+    saved = played.model_copy(deep=True)
+    while outcome(played) is None:
+        action = ai.choose_action(played)
+        apply_in_place(played, action, replay_rng(played))
+        saved = FightState.model_validate_json(saved.model_dump_json())  # saved and loaded after every move
+        apply_in_place(saved, action, replay_rng(saved))
+        assert saved == played
+
+
+def test_when_the_aimed_monster_dies_the_attacks_go_to_the_first_one_standing():
+    state, _ = start_fight(Character(attack_chance=200, damage_min=99, damage_max=99), monster("Wolf"), 3, seed=1)
+    aim(state, 1)
+    apply_in_place(state, Action.attack(1), ScriptedRandom(0.0, 0.0))  # a hit for 99: Wolf 2 dies
+    assert not state.monsters[1].alive and state.target == 0
+    with pytest.raises(RuleInputError, match="That monster cannot be attacked any more"):
+        aim(state, 1)
+    assert state.target == 0

@@ -1,0 +1,368 @@
+# pyright: reportInvalidTypeForm=false
+# (the options of /andor character set are typed by `_range(stat)`, from the stat limits: discord.py reads
+# them at runtime, pyright cannot)
+"""/andor: Andor's Trail fights with buttons, characters, the bestiary, GM monster uploads, and the odds.
+
+A fight lives in one message, drawn by `render`; its components (`items`) carry the fight's id and version.
+Each click loads the fight, plays the move through the engine with the engine's own randomness for that move
+(`replay_rng`: a fight replays from its seed and its moves), and saves it with a version check.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.andor.items import COG_NAME, FightButton, TargetSelect
+from cogs.andor.render import (
+    CHART_FILE,
+    character_embed,
+    fight_embed,
+    fight_view,
+    monster_line,
+    odds_embed,
+)
+from cogs.common import (
+    COLOR_INFO,
+    EmbedLimits,
+    ProgressMessage,
+    UserError,
+    defer_thinking,
+    fit_embed,
+    gm_only,
+    lines_within,
+    markdown_safe,
+    mention,
+    progress_bar,
+    run_engine,
+    run_long_engine,
+)
+from cogs.common.bot import channel_id, guild_id
+from cogs.common.components import stale
+from cogs.common.uploads import RosterWords, UploadedRoster, choices
+from rules.andor.bestiary import MAX_GUILD_MONSTERS, builtin_monsters, parse_monsters
+from rules.andor.chart import hp_left_chart_png
+from rules.andor.engine import (
+    MAX_MONSTERS,
+    aim,
+    apply_in_place,
+    legal_actions,
+    outcome,
+    replay_rng,
+    settle,
+    start_fight,
+    updated_character,
+)
+from rules.andor.models import END_TURN, FLEE, POTION, STAT_LIMITS, Action, Character, Monster
+from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
+from rules.andor.text import crit_text, per_attack_lines, summary_lines
+from rules.roster import name_key
+from rules.seeds import MAX_SEED, seed_or_new
+from rules.text import format_number, plural
+from storage.andor import AndorRepository, FightAlreadyLive
+from storage.database import StaleUpdate
+
+if TYPE_CHECKING:
+    from bot import ArenaBot
+
+PROGRESS_INTERVAL = 1.5  # seconds between two progress edits of /andor simulate
+
+
+def simulate_with_chart(
+    character: Character, monster: Monster, count: int, fights: int, seed: int, progress: Progress
+) -> tuple[SimulationResult, bytes, list[str]]:
+    """The simulation, its chart and the per-attack lines: one call off the event loop."""
+    result = simulate(character, monster, count, fights, seed, progress=progress)
+    return result, hp_left_chart_png(result), per_attack_lines(character, monster, markdown_safe(monster.name))
+
+
+def _range(stat: str) -> Any:
+    limit = STAT_LIMITS[stat]
+    kind = int if limit.integer else float
+    return app_commands.Range[kind, kind(limit.minimum), kind(limit.maximum)]
+
+
+def stat_description(stat: str) -> str:
+    """The help of a `/andor character set` option: what the stat does, its allowed range and its default."""
+    limit = STAT_LIMITS[stat]
+    low, high = (f"{value:,}" if limit.integer else format_number(value) for value in (limit.minimum, limit.maximum))
+    return f"{limit.help} ({low} to {high}, default {format_number(Character.model_fields[stat].default)})"
+
+
+@app_commands.guild_only()
+class Andor(
+    commands.GroupCog,
+    name=COG_NAME,
+    group_name="andor",
+    group_description="Andor's Trail: fight monsters turn by turn, or see the odds.",
+):
+    character = app_commands.Group(name="character", description="Your Andor's Trail character in this server.")
+    monsters = app_commands.Group(name="monsters", description="GM: this server's own monsters.")
+
+    def __init__(self, bot: ArenaBot):
+        self.bot = bot
+        self.repo = AndorRepository(bot.db)
+        self.monsters_roster = UploadedRoster(
+            bot,
+            bot.db,
+            load=Monster.model_validate_json,
+            builtin=builtin_monsters,
+            parse=parse_monsters,
+            limit=MAX_GUILD_MONSTERS,
+            words=RosterWords("monster", "monsters", "bestiary", "/andor bestiary", "/andor monsters remove"),
+            describe=lambda m: monster_line(m, own=True),
+        )
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(FightButton, TargetSelect)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(FightButton, TargetSelect)
+
+    async def on_component(self, interaction: discord.Interaction, component: FightButton | TargetSelect) -> None:
+        value = component.values[0] if isinstance(component, TargetSelect) and component.values else None
+        await self.click(interaction, component.numeric_id, component.version, component.action, value)
+
+    # --- helpers ---------------------------------------------------------------------------------------
+
+    async def my_character(self, interaction: discord.Interaction) -> Character:
+        return await self.repo.character(guild_id(interaction), interaction.user.id) or Character()
+
+    async def matchup(
+        self, interaction: discord.Interaction, monster: str, seed: int | None
+    ) -> tuple[Monster, Character, int]:
+        """The monster asked for, the member's character, and the seed (a new one unless given)."""
+        chosen = await self.monsters_roster.find(guild_id(interaction), monster)
+        return chosen, await self.my_character(interaction), seed_or_new(seed)
+
+    async def monster_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        book = await self.monsters_roster.book(guild_id(interaction))
+        return choices(book.values(), current, lambda m: f"{m.name} (HP {m.hp}, XP {m.xp})")
+
+    async def own_monster_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return choices(await self.monsters_roster.uploaded(guild_id(interaction)), current, lambda m: m.name)
+
+    # --- character -------------------------------------------------------------------------------------
+
+    @character.command(name="show", description="Show your character: level, XP, HP, AP and combat stats.")
+    async def character_show(self, interaction: discord.Interaction) -> None:
+        character = await self.my_character(interaction)
+        await interaction.response.send_message(
+            embed=character_embed(character, interaction.user.display_name), ephemeral=True
+        )
+
+    @character.command(name="set", description="Change some of your character's stats (the others stay as they are).")
+    @app_commands.describe(**{stat: stat_description(stat) for stat in Character.model_fields})
+    async def character_set(
+        self,
+        interaction: discord.Interaction,
+        level: _range("level") | None = None,
+        xp: _range("xp") | None = None,
+        base_hp: _range("base_hp") | None = None,
+        hp_bonus: _range("hp_bonus") | None = None,
+        ap: _range("ap") | None = None,
+        attack_cost: _range("attack_cost") | None = None,
+        attack_chance: _range("attack_chance") | None = None,
+        damage_min: _range("damage_min") | None = None,
+        damage_max: _range("damage_max") | None = None,
+        crit_chance: _range("crit_chance") | None = None,
+        crit_multiplier: _range("crit_multiplier") | None = None,
+        block_chance: _range("block_chance") | None = None,
+        damage_resistance: _range("damage_resistance") | None = None,
+        ad_bonus: _range("ad_bonus") | None = None,
+        armor: _range("armor") | None = None,
+        potions: _range("potions") | None = None,
+        potion_heal: _range("potion_heal") | None = None,
+    ) -> None:
+        given = {
+            name: value for name, value in locals().items() if name in Character.model_fields and value is not None
+        }
+        if not given:
+            raise UserError("Give at least one stat to change, e.g. `/andor character set attack_chance:90`.")
+        character = await self.repo.update_character(
+            guild_id(interaction), interaction.user.id, lambda stored: updated_character(stored or Character(), given)
+        )
+        changed = ", ".join(f"{name} {format_number(value)}" for name, value in given.items())
+        await interaction.response.send_message(
+            embed=character_embed(character, interaction.user.display_name, title=f"✅ Saved: {changed}"[:256]),
+            ephemeral=True,
+        )
+
+    @character.command(name="reset", description="Start over with the default character (level 1).")
+    async def character_reset(self, interaction: discord.Interaction) -> None:
+        await self.repo.delete_character(guild_id(interaction), interaction.user.id)
+        await interaction.response.send_message(
+            embed=character_embed(Character(), interaction.user.display_name, title="✅ Back to the default character"),
+            ephemeral=True,
+        )
+
+    # --- bestiary --------------------------------------------------------------------------------------
+
+    @app_commands.command(name="bestiary", description="This server's monsters, or one monster in detail.")
+    @app_commands.describe(name="A monster to show in detail, with your odds against it")
+    @app_commands.autocomplete(name=monster_autocomplete)
+    async def bestiary(self, interaction: discord.Interaction, name: str | None = None) -> None:
+        own = {name_key(m.name) for m in await self.monsters_roster.uploaded(guild_id(interaction))}
+        book = await self.monsters_roster.book(guild_id(interaction))
+        if name is None:
+            embed = discord.Embed(
+                title=f"Bestiary ({len(book)})",
+                description=lines_within([monster_line(m, k in own) for k, m in book.items()], EmbedLimits.DESCRIPTION),
+                color=COLOR_INFO,
+            )
+            embed.set_footer(
+                text="/andor bestiary name:<monster> for details · GMs add monsters with /andor monsters upload"
+            )
+            await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+            return
+        monster = await self.monsters_roster.find(guild_id(interaction), name)
+        you = await self.my_character(interaction)
+        per_attack = await run_engine(self.bot, per_attack_lines, you, monster, markdown_safe(monster.name))
+        embed = discord.Embed(
+            title=markdown_safe(monster.name),
+            description=monster_line(monster, name_key(monster.name) in own),
+            color=COLOR_INFO,
+        )
+        for field_name, value in [
+            (
+                "AP / attack cost",
+                f"{monster.ap} / {monster.attack_cost} ({plural(monster.ap // monster.attack_cost, 'attack')} a turn)",
+            ),
+            ("Critical", crit_text(monster.crit_chance, monster.crit_multiplier)),
+        ]:
+            embed.add_field(name=field_name, value=value, inline=True)
+        embed.add_field(name="Per attack, with your character", value="\n".join(per_attack), inline=False)
+        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+
+    @monsters.command(name="upload", description="GM: add monsters to this server's bestiary, or replace them by name.")
+    @app_commands.describe(
+        csv="CSV: name, hp, ap, attack_cost, attack_chance, damage_min, damage_max, block_chance, xp [, crit, DR]"
+    )
+    @gm_only()
+    async def monsters_upload(self, interaction: discord.Interaction, csv: discord.Attachment) -> None:
+        await self.monsters_roster.upload(interaction, csv)
+
+    @monsters.command(name="remove", description="GM: remove one of this server's own monsters.")
+    @app_commands.describe(name="The monster (a built-in one it replaced comes back)")
+    @app_commands.autocomplete(name=own_monster_autocomplete)
+    @gm_only()
+    async def monsters_remove(self, interaction: discord.Interaction, name: str) -> None:
+        await self.monsters_roster.remove(interaction, name)
+
+    # --- fights ----------------------------------------------------------------------------------------
+
+    @app_commands.command(
+        name="fight", description="Fight monsters with buttons: spend your AP, then the monsters answer."
+    )
+    @app_commands.describe(
+        monster="The monster to fight",
+        count=f"How many of them (1-{MAX_MONSTERS})",
+        seed="Random seed, to replay a fight",
+    )
+    @app_commands.autocomplete(monster=monster_autocomplete)
+    async def fight(
+        self,
+        interaction: discord.Interaction,
+        monster: str,
+        count: app_commands.Range[int, 1, MAX_MONSTERS] = 1,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+    ) -> None:
+        chosen, character, seed = await self.matchup(interaction, monster, seed)
+        state, _events = start_fight(character, chosen, count, seed=seed)
+        try:
+            fight = await self.repo.start_fight(
+                guild_id(interaction), channel_id(interaction), interaction.user.id, seed, state
+            )
+        except FightAlreadyLive as live:
+            await interaction.response.send_message(
+                "You are already in a fight: here it is again. Finish it (or flee) before starting another.",
+                embed=fight_embed(live.fight, interaction.user.display_name),
+                view=fight_view(live.fight),
+            )
+            return
+        await interaction.response.send_message(
+            embed=fight_embed(fight, interaction.user.display_name), view=fight_view(fight)
+        )
+
+    async def click(
+        self, interaction: discord.Interaction, fight_id: int, version: int, action: str, value: str | None = None
+    ) -> None:
+        fight = await self.repo.fight(fight_id)
+        if fight is None or fight.guild_id != guild_id(interaction):
+            raise UserError("This fight no longer exists.")
+        if interaction.user.id != fight.user_id:
+            raise UserError(f"This is {mention(fight.user_id)}'s fight; start your own with `/andor fight`.")
+        if fight.status != "live":
+            raise UserError("This fight is over; start a new one with `/andor fight`.")
+        if version != fight.version:
+            raise stale("fight")
+        state = fight.state
+        if action == "target":
+            aim(state, int(value) if value is not None and value.isdigit() else -1)
+        else:
+            chosen = {"attack": Action.attack(state.target), "potion": POTION, "flee": FLEE, "end": END_TURN}[action]
+            if chosen not in legal_actions(state):
+                raise UserError(f"You cannot do that now ({state.ap_left} AP left).")
+            await run_engine(self.bot, apply_in_place, state, chosen, replay_rng(state))
+        result = outcome(state)
+        try:
+            fight = await self.repo.update_fight(
+                fight, state, settle=(lambda stored: settle(stored or Character(), result)) if result else None
+            )
+        except StaleUpdate:
+            raise UserError(
+                "That click came too late: the fight had already moved on, so nothing was changed."
+            ) from None
+        await interaction.response.edit_message(
+            embed=fight_embed(fight, interaction.user.display_name), view=fight_view(fight)
+        )
+
+    @app_commands.command(
+        name="simulate", description="The odds of a fight: many fights played by the AI with your character."
+    )
+    @app_commands.describe(
+        monster="The monster to fight",
+        count=f"How many of them (1-{MAX_MONSTERS})",
+        fights=f"How many fights to play (1-{MAX_FIGHTS:,}, default 10,000)",
+        seed="Random seed, to replay the simulation",
+    )
+    @app_commands.autocomplete(monster=monster_autocomplete)
+    async def simulate_command(
+        self,
+        interaction: discord.Interaction,
+        monster: str,
+        count: app_commands.Range[int, 1, MAX_MONSTERS] = 1,
+        fights: app_commands.Range[int, 1, MAX_FIGHTS] = 10_000,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+    ) -> None:
+        chosen, character, seed = await self.matchup(interaction, monster, seed)
+        title = f"🎲 {markdown_safe(interaction.user.display_name)} vs {markdown_safe(chosen.name)}"
+        title += f" ×{count}" if count > 1 else ""
+        await defer_thinking(interaction, ephemeral=False)
+
+        async def show(done: float) -> None:
+            await interaction.edit_original_response(
+                embed=discord.Embed(
+                    title=title, description=f"{progress_bar(done)}\n{fights:,} fights · seed {seed}", color=COLOR_INFO
+                )
+            )
+
+        progress = ProgressMessage(show, what=f"/andor simulate {interaction.id}", min_interval=PROGRESS_INTERVAL)
+        try:
+            result, chart, per_attack = await run_long_engine(
+                self.bot, simulate_with_chart, character, chosen, count, fights, seed, progress.report
+            )
+        finally:
+            await progress.close()
+        await interaction.edit_original_response(
+            embed=odds_embed(title, result, summary_lines(result), per_attack),
+            attachments=[discord.File(io.BytesIO(chart), filename=CHART_FILE)],
+        )

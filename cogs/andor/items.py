@@ -1,0 +1,41 @@
+"""The persistent components of /andor: `andor:<fight>:<version>:<action>` buttons (attack, potion, flee, end)
+and the `andor:<fight>:<version>:target` select.
+
+The fight is loaded from storage, and the version is the fight's version when the message was drawn: a click
+carrying an older one is stale and changes nothing. The templates are registered at start-up, so the
+components work after a restart, on messages drawn before this layout became the shared one too (it was
+already this one).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import discord
+
+from cogs.common.components import GameButton, GameSelect, component_template
+
+GAME = "andor"
+COG_NAME = "Andor"
+BUTTON_ACTIONS = ("attack", "potion", "flee", "end")
+TARGET = "target"
+
+
+class FightButton(GameButton, template=component_template(GAME, BUTTON_ACTIONS)):
+    cog_name: ClassVar[str] = COG_NAME
+    game_title: ClassVar[str] = "Andor's Trail"
+
+
+class TargetSelect(GameSelect, template=component_template(GAME, [TARGET])):
+    cog_name: ClassVar[str] = COG_NAME
+    game_title: ClassVar[str] = "Andor's Trail"
+
+
+def fight_button(
+    fight_id: int, version: int, action: str, label: str, style: discord.ButtonStyle, *, enabled: bool
+) -> FightButton:
+    return FightButton.make(GAME, fight_id, version, action, label=label, style=style, disabled=not enabled, row=1)
+
+
+def target_select(fight_id: int, version: int, options: list[discord.SelectOption]) -> TargetSelect:
+    return TargetSelect.make(GAME, fight_id, version, TARGET, options, placeholder="Choose whom to attack", row=0)

@@ -1,0 +1,169 @@
+"""What /andor shows: the fight's message (embed and components), characters, monsters, and the odds."""
+
+from __future__ import annotations
+
+import discord
+
+from cogs.andor.items import fight_button, target_select
+from cogs.common import (
+    COLOR_DEFEAT,
+    COLOR_INFO,
+    COLOR_VICTORY,
+    EmbedLimits,
+    clip,
+    fit_embed,
+    hp_bar,
+    markdown_safe,
+    mention,
+    seed_footer,
+    tail_within,
+)
+from rules.andor.engine import legal_actions
+from rules.andor.models import (
+    DEATH_XP_LOSS_PERCENT,
+    FLEE,
+    FLEE_CHANCE,
+    POTION,
+    POTION_COST,
+    Action,
+    Character,
+    Monster,
+    xp_to_next_level,
+)
+from rules.andor.simulate import SimulationResult
+from rules.andor.text import crit_text, describe_event, matchup_lines, monster_kind, monster_label, turn_hint
+from rules.text import format_number, plural
+from storage.andor import Fight
+
+COLOR_FLED = discord.Color.light_grey()
+CHART_FILE = "hp-left.png"
+STATUS_COLORS = {"live": COLOR_INFO, "won": COLOR_VICTORY, "lost": COLOR_DEFEAT, "fled": COLOR_FLED}
+
+
+def level_text(level: int, xp: int) -> str:
+    return f"level {level}, {xp}/{xp_to_next_level(level)} XP"
+
+
+def result_line(fight: Fight) -> str:
+    level = level_text(fight.level_after or 0, fight.xp_after or 0)
+    if fight.status == "won":
+        return f"🏆 **Victory!** +{fight.xp_change} XP · {level}"
+    if fight.status == "lost":
+        return (
+            f"💀 **Defeated.** You lose {-(fight.xp_change or 0)} XP ({DEATH_XP_LOSS_PERCENT}% of this level's XP) and "
+            f"wake up at full HP · {level}"
+        )
+    return "🏃 **You got away.** Nothing gained, nothing lost."
+
+
+def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
+    """The fight's message; `player_name` is the fighter's display name (the title names them, the text
+    mentions them)."""
+    state = fight.state
+    player = state.player
+    head: list[str] = []
+    if fight.status != "live":
+        head.append(result_line(fight))
+    head.append(f"{mention(fight.user_id)} HP {hp_bar(player.hp, player.max_hp, 12)}")
+    if fight.status == "live":
+        head.append(
+            f"AP {hp_bar(state.ap_left, player.ap, 10)} · 🧪 {plural(player.potions, 'potion')}"
+            f" (+{player.potion_heal} HP for {POTION_COST} AP, when hurt)"
+        )
+    target = state.monsters[state.target]
+    yours, theirs = matchup_lines(player, target, markdown_safe(monster_kind(state)))
+    head += [f"🗡️ {yours}", f"🩸 {'Each ' if len(state.monsters) > 1 else ''}{theirs}"]
+    if fight.status == "live" and (hint := turn_hint(state)):
+        head.append(hint)
+    feed = [describe_event(e, markdown_safe) for e in state.feed]
+    description = "\n".join(head) + "\n\n**Latest**\n"
+    description += tail_within(feed, EmbedLimits.DESCRIPTION - len(description) - 10)
+    embed = discord.Embed(
+        title=f"⚔️ {markdown_safe(player_name)} vs {markdown_safe(monster_label(state))}",
+        description=description,
+        color=STATUS_COLORS[fight.status],
+    )
+    for index, monster in enumerate(state.monsters):
+        aimed = fight.status == "live" and index == state.target and monster.alive and len(state.monsters) > 1
+        embed.add_field(
+            name=f"{'🎯 ' if aimed else ''}{markdown_safe(monster.name)}",
+            value=hp_bar(monster.hp, monster.max_hp, 10) if monster.alive else "☠️ defeated",
+            inline=True,
+        )
+    footer = seed_footer(fight.seed, f"round {state.round}", f"fight #{fight.id}")
+    if fight.status == "live":
+        footer += "\nYour turn ends at 0 AP or with End turn; a failed flee ends it too."
+    embed.set_footer(text=footer)
+    return fit_embed(embed)
+
+
+def fight_view(fight: Fight) -> discord.ui.View:
+    """The fight's buttons (and the target select against several monsters standing); none once it is over."""
+    view = discord.ui.View(timeout=None)
+    if fight.status != "live":
+        return view
+    state = fight.state
+    legal = legal_actions(state)
+    living = [(i, m) for i, m in enumerate(state.monsters) if m.alive]
+    if len(living) > 1:
+        options = [
+            discord.SelectOption(
+                label=clip(f"{m.name} ({m.hp}/{m.max_hp} HP)", 100), value=str(i), default=i == state.target
+            )
+            for i, m in living
+        ]
+        view.add_item(target_select(fight.id, fight.version, options))
+    target = state.monsters[state.target]
+    buttons = [
+        ("attack", clip(f"Attack {target.name}", 80), discord.ButtonStyle.danger, Action.attack(state.target) in legal),
+        ("potion", f"Potion ({state.player.potions})", discord.ButtonStyle.success, POTION in legal),
+        ("flee", f"Flee ({FLEE_CHANCE}%)", discord.ButtonStyle.secondary, FLEE in legal),
+        ("end", "End turn", discord.ButtonStyle.primary, True),
+    ]
+    for action, label, style, enabled in buttons:
+        view.add_item(fight_button(fight.id, fight.version, action, label, style, enabled=enabled))
+    return view
+
+
+def monster_line(monster: Monster, own: bool) -> str:
+    return (
+        f"**{markdown_safe(monster.name)}**{' (this server)' if own else ''}: HP {monster.hp}, "
+        f"AC {monster.attack_chance}, damage {monster.damage_min}-{monster.damage_max}, BC {monster.block_chance}, "
+        f"DR {monster.damage_resistance}, XP {monster.xp}"
+    )
+
+
+def character_embed(character: Character, name: str, title: str | None = None) -> discord.Embed:
+    c = character
+    embed = discord.Embed(title=title or f"{markdown_safe(name)}'s character", color=COLOR_INFO)
+    fields = [
+        ("Level", f"{c.level} ({c.xp}/{c.xp_to_next_level} XP)"),
+        ("Max HP", f"{c.max_hp} ({c.base_hp} + 5×{c.level} + {c.hp_bonus})"),
+        ("AP", f"{c.ap}, attack costs {c.attack_cost} ({plural(c.ap // c.attack_cost, 'attack')} a turn)"),
+        ("Attack chance (AC)", str(c.attack_chance)),
+        ("Damage", f"{c.damage_min}-{c.damage_max}" + (f" +{c.ad_bonus}%" if c.ad_bonus else "")),
+        ("Critical", crit_text(c.crit_chance, c.crit_multiplier)),
+        ("Block chance (BC)", str(c.block_chance)),
+        ("Damage resistance (DR)", str(c.damage_resistance)),
+        ("Armor", f"{c.armor} (takes {format_number(100 - c.armor / 2)}% damage)"),
+        ("Potions", f"{c.potions}, heal {c.potion_heal} HP each ({POTION_COST} AP)"),
+    ]
+    for field_name, value in fields:
+        embed.add_field(name=field_name, value=value, inline=True)
+    embed.set_footer(text="Change it with /andor character set; every fight starts at full HP with these potions.")
+    return fit_embed(embed)
+
+
+def odds_embed(title: str, result: SimulationResult, summary: list[str], per_attack: list[str]) -> discord.Embed:
+    embed = discord.Embed(title=title, description="\n".join(summary), color=COLOR_INFO)
+    embed.add_field(name="Win rate", value=f"{100 * result.win_rate:.2f}%", inline=True)
+    embed.add_field(name="Mean rounds", value=f"{result.mean_rounds:.2f}", inline=True)
+    embed.add_field(
+        name="Mean HP left (won)", value=f"{result.mean_hp_left_won:.2f}" if result.wins else "-", inline=True
+    )
+    embed.add_field(name="Per attack", value="\n".join(per_attack), inline=False)
+    embed.set_image(url=f"attachment://{CHART_FILE}")
+    embed.set_footer(
+        text=seed_footer(result.seed, "the AI drinks a potion at half HP, attacks the weakest, never flees")
+    )
+    return fit_embed(embed)

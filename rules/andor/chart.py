@@ -1,0 +1,41 @@
+"""The HP the player has left at the end of simulated fights, as a PNG bar chart.
+
+matplotlib's Agg canvas is used directly (no pyplot, no display), so this is safe in a worker thread.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rules.andor.simulate import SimulationResult
+
+BARS = 50  # at most: dead alone, then equal slices of 1..max HP
+
+
+def hp_left_chart_png(result: SimulationResult) -> bytes:
+    """A bar chart of the player's HP at the end of the fights (0 = defeated, in red)."""
+    # imported here: matplotlib takes a noticeable fraction of a second to import
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    buckets = result.hp_left_buckets(BARS)
+    width = buckets[1][1] - buckets[1][0] + 1  # HP per bar (max HP is at least 6, so there is a second bucket)
+    xs, heights = [low for low, _, _ in buckets], [count for _, _, count in buckets]
+    top = buckets[-1][1]
+    figure = Figure(figsize=(8, 4), dpi=100)
+    FigureCanvasAgg(figure)
+    axes: Any = figure.subplots()  # Any: matplotlib's stubs leave the **kwargs of its drawing calls untyped
+    colors = ["#d9534f"] + ["#5cb85c"] * (len(xs) - 1)
+    axes.bar(
+        xs, heights, width=width * 0.9 if width > 1 else 0.8, align="edge" if width > 1 else "center", color=colors
+    )
+    axes.set_xlabel("your HP left at the end (0 = defeated)")
+    axes.set_ylabel("fights")
+    axes.set_title(
+        f"{result.monster} ×{result.count}: {result.fights:,} fights (seed {result.seed}), won {100 * result.win_rate:.1f}%"
+    )
+    axes.set_xlim(-1, top + 1)
+    out = io.BytesIO()
+    figure.savefig(out, format="png")  # pyright: ignore[reportUnknownMemberType]
+    return out.getvalue()
