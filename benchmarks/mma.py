@@ -19,7 +19,7 @@ TARGET_PER_SECOND = 1000
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.mma", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.mma", description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--games", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)

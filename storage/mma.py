@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rules.mma.cards import CARDS
 from rules.mma.state import Action, GameState
-from storage.database import Database, StaleUpdate
+from storage.database import Database, StaleUpdate, required
 
 ACTIVE = ("pending", "live")
 
@@ -32,6 +32,13 @@ class MatchRecord:
     @property
     def vs_ai(self) -> bool:
         return self.player_ids[1] is None
+
+    @property
+    def game(self) -> GameState:
+        """The match's state, for a match that has one (every match but a pending challenge)."""
+        if self.state is None:
+            raise RuntimeError(f"match {self.id} is a challenge not yet accepted: it has no game state")
+        return self.state
 
     def slot_of(self, user_id: int) -> int | None:
         """0 or 1 for a player of this match, None for anyone else."""
@@ -270,6 +277,7 @@ class MmaRepository:
             "FROM mma_results WHERE guild_id = ? AND user_id = ?",
             (guild_id, user_id),
         )
+        row = required(row)  # an aggregate: always one row
         return Record(row["wins"], row["losses"], row["draws"], row["wins_vs_ai"], row["losses_vs_ai"])
 
     async def favourite_fighters(self, guild_id: int, user_id: int, limit: int = 3) -> list[FighterUse]:

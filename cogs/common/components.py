@@ -29,9 +29,10 @@ def custom_id(game: str, item_id: int | str, version: int, action: str) -> str:
     return f"{game}:{item_id}:{version}:{action}"
 
 
-def component_template(game: str, actions: Iterable[str], *, ids: str = NUMERIC_ID) -> str:
-    """The regular expression of a game's custom ids, with the groups `id`, `version` and `action`."""
-    choices = "|".join(re.escape(action) for action in actions)
+def component_template(game: str, actions: Iterable[str], *, ids: str = NUMERIC_ID, extra_actions: str = "") -> str:
+    """The regular expression of a game's custom ids, with the groups `id`, `version` and `action`.
+    `extra_actions` is a pattern of actions that carry a value (MMA's `play-<card>`)."""
+    choices = "|".join([re.escape(action) for action in actions] + ([extra_actions] if extra_actions else []))
     return rf"{re.escape(game)}:(?P<id>{ids}):(?P<version>{VERSION}):(?P<action>{choices})"
 
 

@@ -11,14 +11,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import UserError, markdown_safe, run_engine
+from cogs.common.bot import channel_id, guild_id
+from cogs.common.components import stale
 from cogs.mma import render
-from cogs.mma.items import COG_NAME, HandSelect, MatchButton
+from cogs.mma.items import COG_NAME, COMPONENTS, PICK, HandSelect, MatchButton, MatchClick, match_button
 from rules.mma.ai import play_move
 from rules.mma.cards import CARDS
 from rules.mma.engine import IDLE, action_problem, finish, new_game
@@ -40,6 +43,9 @@ from rules.seeds import MAX_SEED, new_seed
 from storage.database import StaleUpdate
 from storage.mma import MatchConflict, MatchRecord, MmaRepository
 
+if TYPE_CHECKING:
+    from bot import ArenaBot
+
 log = logging.getLogger("arena.mma")
 
 IDLE_SECONDS = render.IDLE_MINUTES * 60
@@ -47,6 +53,7 @@ FEED_KEEP = 40  # feed lines stored per match; the message shows the newest that
 AI_NAME = "AI"
 NAME_LIMIT = 40
 BUTTON_KINDS = {"draw": DRAW, "skip": SKIP_DRAW, "end": END_TURN}
+SHOWING_ACTIONS = {"hand", "concede", "claim", "again", "resign"}
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -64,7 +71,7 @@ class Mma(
     group_name="mma",
     group_description="MMA Warriors: card duels against another member or the AI.",
 ):
-    def __init__(self, bot: commands.Bot):
+    def __init__(self, bot: ArenaBot):
         self.bot = bot
         self.repo = MmaRepository(bot.db)
         self.clock = time.time  # tests move time forward for idle claims
@@ -72,10 +79,10 @@ class Mma(
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(MatchButton, HandSelect)
+        self.bot.add_dynamic_items(*COMPONENTS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(MatchButton, HandSelect)
+        self.bot.remove_dynamic_items(*COMPONENTS)
 
     # --- starting matches -----------------------------------------------------------------------------
 
@@ -144,8 +151,8 @@ class Mma(
         now = self.clock()
         try:
             return await self.repo.create(
-                interaction.guild_id,
-                interaction.channel_id,
+                guild_id(interaction),
+                channel_id(interaction),
                 players,
                 names,
                 seed,
@@ -182,13 +189,13 @@ class Mma(
     @app_commands.describe(member="Whose record (default: yours)")
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         who = member or interaction.user
-        record = await self.repo.record(interaction.guild_id, who.id)
-        favourites = await self.repo.favourite_fighters(interaction.guild_id, who.id)
+        record = await self.repo.record(guild_id(interaction), who.id)
+        favourites = await self.repo.favourite_fighters(guild_id(interaction), who.id)
         await interaction.response.send_message(embed=render.stats_embed(display_name(who), record, favourites))
 
     @app_commands.command(name="leaderboard", description="The server's MMA Warriors players by wins.")
     async def leaderboard(self, interaction: discord.Interaction) -> None:
-        standings = await self.repo.leaderboard(interaction.guild_id)
+        standings = await self.repo.leaderboard(guild_id(interaction))
         await interaction.response.send_message(embed=render.leaderboard_embed(standings))
 
     @app_commands.command(name="rules", description="The MMA Warriors rules in short.")
@@ -196,6 +203,17 @@ class Mma(
         await interaction.response.send_message(embed=render.rules_embed(), ephemeral=True)
 
     # --- components -----------------------------------------------------------------------------------
+
+    async def on_component(self, interaction: discord.Interaction, component: MatchButton | HandSelect) -> None:
+        await self.on_click(interaction, component.click())
+
+    async def on_click(self, interaction: discord.Interaction, click: MatchClick) -> None:
+        if click.action == PICK:
+            await self.on_pick(interaction, click.match_id, click.version, click.card)
+            return
+        # The buttons that only show something (or ask first) act on the match as it is now, whatever the version.
+        version = None if click.action in SHOWING_ACTIONS else click.version
+        await self.on_button(interaction, click.match_id, click.action, version, click.card)
 
     async def on_button(
         self, interaction: discord.Interaction, match_id: int, action: str, version: int | None, card: int | None
@@ -223,14 +241,16 @@ class Mma(
         elif action == "play":
             if card is None or not 0 <= card < len(CARDS):
                 raise UserError("Choose a card from the list first.")
-            kind = DEPLOY if record.state.phase == REPLACE_PHASE else PLAY
+            kind = DEPLOY if record.game.phase == REPLACE_PHASE else PLAY
             await self.move(interaction, record, slot, Action(slot, kind, card), version=version, from_hand=True)
         else:
             await self.move(
                 interaction, record, slot, Action(slot, BUTTON_KINDS[action]), version=version, from_hand=False
             )
 
-    async def on_pick(self, interaction: discord.Interaction, match_id: int, version: int, card: int) -> None:
+    async def on_pick(
+        self, interaction: discord.Interaction, match_id: int, version: int | None, card: int | None
+    ) -> None:
         record = await self.load(match_id)
         slot = record.slot_of(interaction.user.id)
         if slot is None or record.state is None:
@@ -263,7 +283,9 @@ class Mma(
         if record.status != "live":
             raise UserError("This match is over.")
         view = discord.ui.View(timeout=None)
-        view.add_item(MatchButton(record.id, "resign", label="Yes, concede", style=discord.ButtonStyle.danger))
+        view.add_item(
+            match_button(record.id, record.version, "resign", label="Yes, concede", style=discord.ButtonStyle.danger)
+        )
         await interaction.response.send_message(
             f"Concede match #{record.id}? Your opponent wins and it counts as a loss.", view=view, ephemeral=True
         )
@@ -291,15 +313,12 @@ class Mma(
                     )
                     await interaction.response.edit_message(content=content, embed=embed, view=view)
                     return
-                raise UserError(
-                    "That button was from an earlier moment of the match, so it changed nothing. "
-                    "Use the buttons on the match message as it is now."
-                )
-            problem = action_problem(record.state, action)
+                raise stale("match")
+            problem = action_problem(record.game, action)
             if problem is not None:
                 raise UserError(self.explain(record, slot, problem))
             ai_slot = 1 if record.vs_ai else None
-            state = record.state
+            state = record.game
             actions, events = await run_engine(self.bot, play_move, state, action, ai_slot)
             saved = await self.save(record, state, actions, events)
             if from_hand:
@@ -314,7 +333,7 @@ class Mma(
                 await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
                 if action.kind == DRAW:
                     note = self.draw_note(events[0])
-                    if saved.state.phase == REPLACE_PHASE and saved.state.replacing == slot:  # bled out this turn
+                    if saved.game.phase == REPLACE_PHASE and saved.game.replacing == slot:  # bled out this turn
                         note += " Now pick your next fighter from **My hand**."
                     await interaction.followup.send(note, ephemeral=True)
             if saved.status == "over":
@@ -330,7 +349,7 @@ class Mma(
             raise UserError("Another click on this match landed first, so this one changed nothing.") from None
 
     def explain(self, record: MatchRecord, slot: int, problem: str) -> str:
-        state = record.state
+        state = record.game
         if state.phase != OVER and state.to_move != slot:
             waiting = " to pick a fighter" if state.phase == REPLACE_PHASE else ""
             return f"It is not your turn: waiting for {record.names[state.to_move]}{waiting}."
@@ -410,7 +429,7 @@ class Mma(
     async def claim(self, interaction: discord.Interaction, record: MatchRecord, slot: int) -> None:
         async with self.lock(record.id):
             record = await self.load(record.id)
-            state = record.state
+            state = record.game
             if record.status != "live":
                 raise UserError("This match is over.")
             if record.vs_ai:
@@ -436,12 +455,12 @@ class Mma(
             raise UserError(
                 "Only the players of this match can start its rematch; `/mma challenge` or `/mma ai` starts your own."
             )
-        if record.vs_ai:
+        other = record.player_ids[1 - slot]
+        if other is None:  # the AI
             await self.start_ai_match(interaction)
         else:
-            other = record.player_ids[1 - slot]
             await self.start_challenge(interaction, other, record.names[1 - slot], False)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ArenaBot) -> None:
     await bot.add_cog(Mma(bot))

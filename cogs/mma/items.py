@@ -1,127 +1,140 @@
-"""The persistent components of /mma: every custom_id is `mma:<match id>:<action>[:<version>[:<card>]]`.
+"""The persistent components of /mma: `mma:<match>:<version>:<action>` buttons and the `mma:<match>:<version>:pick`
+hand select; the Play button carries its card in the action (`play-<card>`).
 
-They are DynamicItem templates registered at start-up, so a button on any match message works after a
-restart; the handler loads the match from storage. The version is the match's version when the message
-was drawn: a click carrying an older one is stale and changes nothing.
+They are registered at start-up, so a button on any match message works after a restart; the handler loads
+the match from storage. The version is the match's version when the message was drawn: a move carrying an
+older one is stale and changes nothing (the buttons that only show something, like My hand, ignore it).
+
+Messages posted before this layout carry `mma:<match>:<action>[:<version>[:<card>]]` and
+`mma:<match>:pick:<version>`; `LegacyMatchButton` and `LegacyHandSelect` route them to the same handler.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
 import discord
 
 from cogs.common import UserError, error_reply
+from cogs.common.components import GameButton, GameSelect, component_template, running_cog
 
-BUTTON_ACTIONS = ("hand", "draw", "skip", "end", "concede", "resign", "claim", "accept", "decline", "again", "play")
-BUTTON_TEMPLATE = (
+GAME = "mma"
+COG_NAME = "MMA"
+GAME_TITLE = "MMA Warriors"
+PLAY = "play"
+PICK = "pick"
+BUTTON_ACTIONS = ("hand", "draw", "skip", "end", "concede", "resign", "claim", "accept", "decline", "again", PLAY)
+PLAY_CARD = re.compile(r"play-(?P<card>[0-9]{1,3})")
+
+
+@dataclass(frozen=True)
+class MatchClick:
+    """A click on any /mma component, whatever the layout of its custom id."""
+
+    match_id: int
+    action: str
+    version: int | None  # None: a button of the older layout that carried none
+    card: int | None = None  # the card of a Play button, or the one chosen in the hand select
+
+
+class MatchButton(GameButton, template=component_template(GAME, BUTTON_ACTIONS, extra_actions=PLAY_CARD.pattern)):
+    cog_name: ClassVar[str] = COG_NAME
+    game_title: ClassVar[str] = GAME_TITLE
+
+    def click(self) -> MatchClick:
+        played = PLAY_CARD.fullmatch(self.action)
+        if played:
+            return MatchClick(self.numeric_id, PLAY, self.version, int(played["card"]))
+        return MatchClick(self.numeric_id, self.action, self.version)
+
+
+class HandSelect(GameSelect, template=component_template(GAME, [PICK])):
+    cog_name: ClassVar[str] = COG_NAME
+    game_title: ClassVar[str] = GAME_TITLE
+
+    def click(self) -> MatchClick:
+        values = self.values
+        if not values or not values[0].isdigit():
+            raise UserError("Choose a card from the list.")
+        return MatchClick(self.numeric_id, PICK, self.version, int(values[0]))
+
+
+def match_button(
+    match_id: int,
+    version: int,
+    action: str,
+    *,
+    card: int | None = None,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+    disabled: bool = False,
+    row: int | None = None,
+) -> MatchButton:
+    action = f"{PLAY}-{card}" if action == PLAY and card is not None else action
+    return MatchButton.make(
+        GAME, match_id, version, action, label=label[:80], style=style, emoji=emoji, disabled=disabled, row=row
+    )
+
+
+def hand_select(
+    match_id: int, version: int, options: list[discord.SelectOption], placeholder: str, row: int
+) -> HandSelect:
+    return HandSelect.make(GAME, match_id, version, PICK, options, placeholder=placeholder[:150], row=row)
+
+
+# --- the layout of older messages ---------------------------------------------------------------------------
+
+LEGACY_BUTTON_TEMPLATE = (
     r"mma:(?P<match>[0-9]{1,18}):(?P<action>"
     + "|".join(BUTTON_ACTIONS)
     + r")(?::(?P<version>[0-9]{1,18}))?(?::(?P<card>[0-9]{1,3}))?"
 )
-SELECT_TEMPLATE = r"mma:(?P<match>[0-9]{1,18}):pick:(?P<version>[0-9]{1,18})"
-COG_NAME = "MMA"
-
-
-def custom_id(match_id: int, action: str, version: int | None = None, card: int | None = None) -> str:
-    parts = ["mma", str(match_id), action]
-    if version is not None:
-        parts.append(str(version))
-        if card is not None:
-            parts.append(str(card))
-    return ":".join(parts)
+LEGACY_SELECT_TEMPLATE = r"mma:(?P<match>[0-9]{1,18}):pick:(?P<version>[0-9]{1,18})"
 
 
 def _number(text: str | None) -> int | None:
     return int(text) if text is not None else None
 
 
-def _cog(interaction: discord.Interaction):
-    cog = interaction.client.get_cog(COG_NAME)
-    if cog is None:
-        raise UserError("MMA Warriors is not running right now; try again in a moment.")
-    return cog
-
-
-class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    def __init__(
-        self,
-        match_id: int,
-        action: str,
-        version: int | None = None,
-        card: int | None = None,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        emoji: str | None = None,
-        row: int | None = None,
-    ):
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80] or None,
-                style=style,
-                disabled=disabled,
-                emoji=emoji,
-                custom_id=custom_id(match_id, action, version, card),
-            ),
-            row=row,
+class LegacyMatchButton(discord.ui.DynamicItem[discord.ui.Button], template=LEGACY_BUTTON_TEMPLATE):
+    def __init__(self, button: discord.ui.Button, match: re.Match[str]):
+        super().__init__(button)
+        self.legacy = MatchClick(
+            int(match["match"]), match["action"], _number(match["version"]), _number(match["card"])
         )
-        self.match_id = match_id
-        self.action = action
-        self.version = version
-        self.card = card
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match) -> MatchButton:
-        return cls(
-            int(match["match"]),
-            match["action"],
-            _number(match["version"]),
-            _number(match["card"]),
-            label=item.label or "",
-            style=item.style,
-            disabled=item.disabled,
-        )
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LegacyMatchButton:
+        return cls(item, match)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with error_reply(interaction):
-            await _cog(interaction).on_button(interaction, self.match_id, self.action, self.version, self.card)
+            await running_cog(interaction, COG_NAME, GAME_TITLE).on_click(interaction, self.legacy)
 
 
-class HandSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
-    def __init__(
-        self,
-        match_id: int,
-        version: int,
-        options: list[discord.SelectOption],
-        *,
-        placeholder: str,
-        row: int | None = None,
-    ):
-        super().__init__(
-            discord.ui.Select(
-                custom_id=custom_id(match_id, "pick", version),
-                options=options,
-                placeholder=placeholder[:150],
-                min_values=1,
-                max_values=1,
-            ),
-            row=row,
-        )
-        self.match_id = match_id
-        self.version = version
+class LegacyHandSelect(discord.ui.DynamicItem[discord.ui.Select], template=LEGACY_SELECT_TEMPLATE):
+    def __init__(self, select: discord.ui.Select, match: re.Match[str]):
+        super().__init__(select)
+        self.match_id, self.version = int(match["match"]), int(match["version"])
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match) -> HandSelect:
-        return cls(
-            int(match["match"]),
-            int(match["version"]),
-            list(item.options) or [discord.SelectOption(label="?")],
-            placeholder=item.placeholder or "",
-        )
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> LegacyHandSelect:
+        return cls(item, match)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with error_reply(interaction):
             values = self.item.values
             if not values or not values[0].isdigit():
                 raise UserError("Choose a card from the list.")
-            await _cog(interaction).on_pick(interaction, self.match_id, self.version, int(values[0]))
+            click = MatchClick(self.match_id, PICK, self.version, int(values[0]))
+            await running_cog(interaction, COG_NAME, GAME_TITLE).on_click(interaction, click)
+
+
+COMPONENTS = (MatchButton, HandSelect, LegacyMatchButton, LegacyHandSelect)

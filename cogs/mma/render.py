@@ -4,8 +4,20 @@ from __future__ import annotations
 
 import discord
 
-from cogs.common import COLOR_DEFEAT, COLOR_INFO, COLOR_VICTORY, EmbedLimits, clip, fit_embed, hp_bar, tail_within
-from cogs.mma.items import HandSelect, MatchButton
+from cogs.common import (
+    COLOR_DEFEAT,
+    COLOR_INFO,
+    COLOR_VICTORY,
+    EmbedLimits,
+    clip,
+    fit_embed,
+    hp_bar,
+    medal_lines,
+    mention,
+    seed_footer,
+    tail_within,
+)
+from cogs.mma.items import PLAY, hand_select, match_button
 from rules.mma.cards import CARDS
 from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, MAX_ENERGY, card_options
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
@@ -84,7 +96,7 @@ def _end_title(record: MatchRecord, state: GameState) -> tuple[str, str, discord
 
 
 def match_embed(record: MatchRecord) -> discord.Embed:
-    state = record.state
+    state = record.game
     if state.phase == OVER:
         title, head, color = _end_title(record, state)
     else:
@@ -99,7 +111,7 @@ def match_embed(record: MatchRecord) -> discord.Embed:
             inline=True,
         )
     embed.add_field(name="Last actions", value=tail_within(record.feed, EmbedLimits.FIELD_VALUE), inline=False)
-    footer = f"Match #{record.id} · seed {record.seed} · move {state.moves}"
+    footer = seed_footer(record.seed, f"match #{record.id}", f"move {state.moves}")
     if state.phase != OVER and not record.vs_ai:
         footer += f" · a player kept waiting {IDLE_MINUTES} min can claim the win"
     embed.set_footer(text=footer)
@@ -108,24 +120,28 @@ def match_embed(record: MatchRecord) -> discord.Embed:
 
 def match_view(record: MatchRecord) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    state = record.state
+    state = record.game
     if state.phase == OVER:
         label = "Play again" if record.vs_ai else "Rematch"
-        view.add_item(MatchButton(record.id, "again", label=label, style=discord.ButtonStyle.primary, emoji="🔁"))
+        view.add_item(
+            match_button(record.id, record.version, "again", label=label, style=discord.ButtonStyle.primary, emoji="🔁")
+        )
         return view
     v = record.version
     drawing = state.phase == DRAW_PHASE
-    view.add_item(MatchButton(record.id, "hand", label="My hand", style=discord.ButtonStyle.primary, emoji="🃏", row=0))
     view.add_item(
-        MatchButton(record.id, "draw", v, label="Draw", style=discord.ButtonStyle.success, disabled=not drawing, row=0)
+        match_button(record.id, v, "hand", label="My hand", style=discord.ButtonStyle.primary, emoji="🃏", row=0)
     )
-    view.add_item(MatchButton(record.id, "skip", v, label="Skip draw", disabled=not drawing, row=0))
+    view.add_item(
+        match_button(record.id, v, "draw", label="Draw", style=discord.ButtonStyle.success, disabled=not drawing, row=0)
+    )
+    view.add_item(match_button(record.id, v, "skip", label="Skip draw", disabled=not drawing, row=0))
     # A fighter who bled out at the turn's start is replaced after the draw step, before the turn can end.
     can_end = state.phase == MAIN_PHASE or (drawing and state.players[state.current].fighter != NO_ONE)
-    view.add_item(MatchButton(record.id, "end", v, label="End turn", disabled=not can_end, row=0))
-    view.add_item(MatchButton(record.id, "concede", label="Concede", style=discord.ButtonStyle.danger, row=0))
+    view.add_item(match_button(record.id, v, "end", label="End turn", disabled=not can_end, row=0))
+    view.add_item(match_button(record.id, v, "concede", label="Concede", style=discord.ButtonStyle.danger, row=0))
     if not record.vs_ai:
-        view.add_item(MatchButton(record.id, "claim", label="Claim win (opponent idle)", emoji="⏱️", row=1))
+        view.add_item(match_button(record.id, v, "claim", label="Claim win (opponent idle)", emoji="⏱️", row=1))
     return view
 
 
@@ -142,10 +158,10 @@ def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed, discord.
         )
         view = discord.ui.View(timeout=None)
         view.add_item(
-            MatchButton(record.id, "accept", record.version, label="Accept", style=discord.ButtonStyle.success)
+            match_button(record.id, record.version, "accept", label="Accept", style=discord.ButtonStyle.success)
         )
         view.add_item(
-            MatchButton(record.id, "decline", record.version, label="Decline", style=discord.ButtonStyle.danger)
+            match_button(record.id, record.version, "decline", label="Decline", style=discord.ButtonStyle.danger)
         )
     else:
         words = {"declined": f"{opponent} declined the challenge.", "expired": "The challenge lapsed unanswered."}
@@ -159,13 +175,13 @@ def hand_message(
     record: MatchRecord, slot: int, selected: int | None = None, note: str | None = None
 ) -> tuple[str, discord.Embed, discord.ui.View]:
     """A player's private view of their hand: every card with what it does and whether it plays now."""
-    state = record.state
+    state = record.game
     me = state.players[slot]
     options = card_options(state, slot)
     lines = []
     for option in options:
         card = CARDS[option.card]
-        count = f" ×{option.count}" if option.count > 1 else ""
+        count = f" ×{option.copies}" if option.copies > 1 else ""
         mark = "✅" if option.problem is None else "▫️"
         why = f" — *{option.problem}*" if option.problem else ""
         lines.append(f"{mark} **{card.name}**{count} · {card.summary()}{why}")
@@ -186,7 +202,7 @@ def hand_message(
     if playable:
         choices = [
             discord.SelectOption(
-                label=clip(CARDS[o.card].name + (f" ×{o.count}" if o.count > 1 else ""), 100),
+                label=clip(CARDS[o.card].name + (f" ×{o.copies}" if o.copies > 1 else ""), 100),
                 value=str(o.card),
                 description=clip(CARDS[o.card].summary(), SELECT_DESCRIPTION),
                 default=o.card == selected,
@@ -194,22 +210,22 @@ def hand_message(
             for o in playable[:25]
         ]
         placeholder = "Choose your next fighter" if replacing else "Choose a card to play"
-        view.add_item(HandSelect(record.id, record.version, choices, placeholder=placeholder, row=0))
+        view.add_item(hand_select(record.id, record.version, choices, placeholder, row=0))
         verb = "Deploy" if replacing else "Play"
         label = f"{verb} {CARDS[selected].name}" if selected is not None else verb
         view.add_item(
-            MatchButton(
+            match_button(
                 record.id,
-                "play",
                 record.version,
-                selected,
+                PLAY,
+                card=selected,
                 label=label,
                 style=discord.ButtonStyle.success,
                 disabled=selected is None,
                 row=1,
             )
         )
-    view.add_item(MatchButton(record.id, "hand", label="Refresh", emoji="🔄", row=1))
+    view.add_item(match_button(record.id, record.version, "hand", label="Refresh", emoji="🔄", row=1))
     if state.phase == OVER:
         status = "The match is over."
     elif state.to_move != slot:
@@ -249,14 +265,10 @@ def stats_embed(name: str, record: Record, favourites: list[FighterUse]) -> disc
 
 
 def leaderboard_embed(standings: list[Standing]) -> discord.Embed:
-    medals = {0: "🥇", 1: "🥈", 2: "🥉"}
-    lines = []
-    for index, s in enumerate(standings):
-        played = s.wins + s.losses + s.draws
-        lines.append(
-            f"{medals.get(index, f'{index + 1}.')} <@{s.user_id}>: {s.wins} W · {s.losses} L · {s.draws} D "
-            f"({s.wins / played:.0%})"
-        )
+    lines = medal_lines(
+        f"{mention(s.user_id)}: {s.wins} W · {s.losses} L · {s.draws} D ({s.wins / (s.wins + s.losses + s.draws):.0%})"
+        for s in standings
+    )
     embed = discord.Embed(
         title="🏆 MMA Warriors leaderboard",
         color=COLOR_INFO,

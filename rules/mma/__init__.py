@@ -5,13 +5,14 @@ from rules.mma.cards import CARDS, DECK_LIST, FIGHTER_COUNT, Card, card_named
 from rules.mma.engine import (
     IllegalAction,
     action_problem,
-    apply,
+    applied,
+    apply_in_place,
     card_options,
     finish,
     legal_actions,
-    move_rng,
     new_game,
     outcome,
+    replay_rng,
 )
 from rules.mma.state import Action, Event, GameState, Outcome, PlayerState
 
@@ -27,13 +28,14 @@ __all__ = [
     "Outcome",
     "PlayerState",
     "action_problem",
-    "apply",
+    "applied",
+    "apply_in_place",
     "card_named",
     "card_options",
     "choose_action",
     "finish",
     "legal_actions",
-    "move_rng",
     "new_game",
     "outcome",
+    "replay_rng",
 ]

@@ -32,12 +32,12 @@ from rules.mma.cards import (
 from rules.mma.engine import (
     HAND_LIMIT,
     MEDIC_HEAL,
-    apply,
+    apply_in_place,
     deploy_action,
     main_phase_playable,
-    move_rng,
     play_action,
     playable_cards,
+    replay_rng,
     simple_action,
 )
 from rules.mma.state import (
@@ -98,16 +98,16 @@ def choose_action(state: GameState, player: int, rng: random.Random) -> Action:
 def play_move(state: GameState, action: Action, ai_player: int | None) -> tuple[list[Action], list[Event]]:
     """Apply a player's `action`, then the AI's moves (if `ai_player` is set) until someone else must act.
 
-    Each move draws from its own random source, `move_rng(state)`, so a saved match replays from its seed
+    Each move draws from its own random source, `replay_rng(state)`, so a saved match replays from its seed
     and move list. Returns every action applied, the player's first, and all their events.
     """
     actions = [action]
-    events = apply(state, action, move_rng(state))[1]
+    events = apply_in_place(state, action, replay_rng(state))
     while ai_player is not None and state.to_move == ai_player:
-        rng = move_rng(state)
+        rng = replay_rng(state)
         reply = choose_action(state, ai_player, rng)
         actions.append(reply)
-        events += apply(state, reply, rng)[1]
+        events += apply_in_place(state, reply, rng)
     return actions, events
 
 

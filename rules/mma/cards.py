@@ -7,6 +7,7 @@ Cards are identified by a small integer id (their index in CARDS); fighters come
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 # Card kinds.
 FIGHTER = "fighter"
@@ -94,7 +95,7 @@ _FIGHTERS = [
     ("Charles Oliveira", GRAPPLER, 7, 10, 6, 36),
 ]
 
-_TECHNIQUES = [
+_TECHNIQUES: list[tuple[str, str, int, int, dict[str, Any]]] = [
     # name, kind, cost, damage, extra fields
     ("Quick Jab", STRIKE, 1, 3, {}),
     ("Teep Kick", STRIKE, 1, 3, {}),

@@ -1,9 +1,11 @@
-"""MMA Warriors as a state machine: `new_game`, `legal_actions`, `apply`, `outcome`.
+"""MMA Warriors as a state machine: `new_game`, `legal_actions`, `apply_in_place`, `applied`, `outcome`,
+`replay_rng`.
 
 Follows mma-warriors.md as settled by RULINGS.md sections 3 and 6. Choices where both are silent:
 
-- `apply` updates the state it is given and returns it with the events (like a chess board's push);
-  copy the state first (`state.copy()`) to keep the old one.
+- The turn-based contract of `rules.contract`: `apply_in_place` updates the state it is given (like a chess
+  board's push) and returns the events; `applied` does it on a copy. `replay_rng` is each move's random
+  source, derived from the seed and the move count.
 - Setup: each player's opening hand is the first fighter and the first four other cards from the top
   of their shuffled deck; that fighter is deployed at once (it is the only choice). Player 0 moves first.
   Both players hold 8 energy from the deal (RULINGS section 6), so the second player's shows before
@@ -43,7 +45,7 @@ Follows mma-warriors.md as settled by RULINGS.md sections 3 and 6. Choices where
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rules.errors import RuleInputError
 from rules.mma.cards import (
@@ -74,6 +76,7 @@ from rules.mma.state import (
     REPLACE_PHASE,
     SKIP_DRAW,
     Action,
+    EndReason,
     Event,
     GameState,
     Outcome,
@@ -96,13 +99,13 @@ MEDIC_HEAL = 10
 MAX_TURNS = 100  # each; then the judges decide
 SLIP_COUNTER_DAMAGE = 4
 
-# Outcome reasons, worded as the document's end screens.
-HEALTH_DEPLETED = "Health depleted"
-NO_FIGHTERS = "No fighters in hand"
-DECK_OUT = "Deck Out"
-JUDGES = "Judges' decision"
-CONCEDED = "Conceded"
-IDLE = "Opponent idle"
+# How a match ends (the names callers and tests read).
+HEALTH_DEPLETED = EndReason.HEALTH_DEPLETED
+NO_FIGHTERS = EndReason.NO_FIGHTERS
+DECK_OUT = EndReason.DECK_OUT
+JUDGES = EndReason.JUDGES
+CONCEDED = EndReason.CONCEDED
+IDLE = EndReason.IDLE
 
 # Why a player whose fighter bled out at the start of the turn cannot act yet.
 DRAW_BEFORE_REPLACING = "draw or skip the draw first; then your next fighter comes in"
@@ -277,7 +280,7 @@ def new_game(seed: int, rng: random.Random | None = None) -> tuple[GameState, li
     return state, events
 
 
-def move_rng(state: GameState) -> random.Random:
+def replay_rng(state: GameState) -> random.Random:
     """The random source for the next move of a saved match: replayable from the seed and move count."""
     return random.Random(state.seed * 1_000_003 + state.moves)
 
@@ -289,7 +292,7 @@ def move_rng(state: GameState) -> random.Random:
 def outcome(state: GameState) -> Outcome | None:
     if state.phase != OVER:
         return None
-    return Outcome(None if state.winner == NO_ONE else state.winner, state.reason)
+    return Outcome(None if state.winner == NO_ONE else state.winner, EndReason(state.reason))
 
 
 def play_problem(state: GameState, player: int, card: int) -> str | None:
@@ -379,7 +382,7 @@ def legal_actions(state: GameState, player: int) -> list[Action]:
 
 class CardOption(NamedTuple):
     card: int
-    count: int  # copies in hand
+    copies: int  # in hand
     problem: str | None  # None: playable now
 
 
@@ -427,8 +430,9 @@ def action_problem(state: GameState, action: Action) -> str | None:
 # Transitions
 
 
-def apply(state: GameState, action: Action, rng: random.Random) -> tuple[GameState, list[Event]]:
-    """Apply a legal action to `state` (updated in place and returned) and list what happened."""
+def apply_in_place(state: GameState, action: Action, rng: random.Random) -> list[Event]:
+    """Play a legal action on `state` itself and list what happened; an illegal one raises IllegalAction and
+    changes nothing."""
     problem = action_problem(state, action)
     if problem is not None:
         raise IllegalAction(problem)
@@ -458,10 +462,16 @@ def apply(state: GameState, action: Action, rng: random.Random) -> tuple[GameSta
     else:  # CONCEDE
         finish(state, 1 - player, CONCEDED, events)
     state.moves += 1
-    return state, events
+    return events
 
 
-def finish(state: GameState, winner: int, reason: str, events: list[Event] | None = None) -> None:
+def applied(state: GameState, action: Action, rng: random.Random) -> tuple[GameState, list[Event]]:
+    """`apply_in_place` on a copy: the new state and what happened; `state` is left as it was."""
+    new = state.copy()
+    return new, apply_in_place(new, action, rng)
+
+
+def finish(state: GameState, winner: int, reason: EndReason, events: list[Event] | None = None) -> None:
     """End the match (winner NO_ONE: a draw). The cog also uses it for an idle claim."""
     state.phase = OVER
     state.winner = winner
@@ -644,7 +654,9 @@ def _after_attack(state: GameState, index: int, card: Card, guard: int, knocked_
             _knockout_mid_turn(state, index, events)
 
 
-def _attack_numbers(numbers: dict, guard: int, attacker: PlayerState, defender: PlayerState) -> dict:
+def _attack_numbers(
+    numbers: dict[str, Any], guard: int, attacker: PlayerState, defender: PlayerState
+) -> dict[str, Any]:
     numbers["guard"] = guard
     numbers["target"] = defender.fighter
     numbers["stamina"] = defender.stamina

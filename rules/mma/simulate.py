@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from rules.errors import RuleInputError
 from rules.mma.ai import choose_action
 from rules.mma.cards import FIGHTER_COUNT
-from rules.mma.engine import apply, new_game
+from rules.mma.engine import apply_in_place, new_game
 from rules.mma.state import NO_ONE, OVER, GameState
 
 MAX_GAMES = 1_000_000  # about ten minutes on one core
@@ -52,7 +52,7 @@ def play_ai_game(seed: int) -> tuple[GameState, int]:
     state, _ = new_game(seed, rng)
     moves = 0
     while state.phase != OVER:
-        apply(state, choose_action(state, state.to_move, rng), rng)
+        apply_in_place(state, choose_action(state, state.to_move, rng), rng)
         moves += 1
     return state, moves
 

@@ -7,6 +7,9 @@ the save boundary.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from rules.errors import RuleInputError
@@ -51,18 +54,37 @@ class Action(NamedTuple):
         return action
 
 
+NO_NUMBERS: Mapping[str, Any] = MappingProxyType({})  # read-only: shared by every event without figures
+
+
 class Event(NamedTuple):
     """Something that happened; `numbers` holds every figure a reader needs to check it."""
 
     kind: str
     player: int
     card: int = NO_ONE
-    numbers: dict[str, Any] | None = None
+    numbers: Mapping[str, Any] = NO_NUMBERS
+
+
+class EndReason(StrEnum):
+    """How a match ended, worded as the document's end screens; the values are what a saved match keeps."""
+
+    HEALTH_DEPLETED = "Health depleted"
+    NO_FIGHTERS = "No fighters in hand"
+    DECK_OUT = "Deck Out"
+    JUDGES = "Judges' decision"
+    CONCEDED = "Conceded"
+    IDLE = "Opponent idle"
 
 
 class Outcome(NamedTuple):
     winner: int | None  # None: a draw on the judges' cards
-    reason: str
+    reason: EndReason
+
+    @property
+    def result(self) -> EndReason:
+        """The contract's typed result (rules/contract.py): how the match ended."""
+        return self.reason
 
 
 class PlayerState:

@@ -5,7 +5,8 @@ Public lines never name a drawn card: the feed is shown to both players.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rules.mma.cards import CARDS
 from rules.mma.state import NO_ONE, Event
@@ -42,7 +43,7 @@ def _name(card: int) -> str:
     return CARDS[card].name if card != NO_ONE else "nobody"
 
 
-def _fighter_hint(numbers: dict) -> str:
+def _fighter_hint(numbers: Mapping[str, Any]) -> str:
     return f" → stamina {numbers['stamina']}" if "stamina" in numbers else ""
 
 
@@ -51,7 +52,7 @@ def _floored(raw: int, floor: int) -> str:
     return f" = {raw}" + (f" → at least {floor}" if raw < floor else "")
 
 
-def _defended(numbers: dict) -> str:
+def _defended(numbers: Mapping[str, Any]) -> str:
     """The waiting defense card's part of an attack's sum, if there was one."""
     if numbers["guard"] == NO_ONE:
         return ""
@@ -63,7 +64,7 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
     """One feed line for `event` (`players` are the two display names), or None for bookkeeping."""
     who = players[event.player] if event.player in (0, 1) else ""
     other = players[1 - event.player] if event.player in (0, 1) else ""
-    n = event.numbers or {}
+    n = event.numbers
     card = _name(event.card)
     target = _name(n["target"]) if "target" in n else f"{other}'s fighter"
     kind = event.kind
@@ -74,7 +75,7 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
     if kind == "deploy":
         return f"{who} sends in **{card}** ({n['stamina']} stamina)"
     if kind == "draw":
-        extra = []
+        extra: list[str] = []
         if n["fighters_skipped"]:
             extra.append(f"{n['fighters_skipped']} fighter(s) passed under the deck")
         if n["discarded"] != NO_ONE:

@@ -195,6 +195,11 @@ class Message:
         (embed,) = self.embeds
         return embed
 
+    @property
+    def description(self) -> str:
+        """The description of the message's one embed ("" when it has none)."""
+        return self.embed.description or ""
+
     def field(self, name_start: str) -> str:
         """The value of the first embed field whose name starts with `name_start`."""
         for embed in self.embeds:

@@ -90,7 +90,7 @@ async def test_challenge_accept_and_a_few_turns_with_the_buttons(h):
     assert await h.click(challenge, "Accept", h.bob) == []  # the challenge message becomes the match
     match = challenge
     assert match.embed.title == "🥊 Alice vs Bob"
-    assert "▶ **Alice**, turn 1: **Draw** or **Skip draw**." in match.embed.description
+    assert "▶ **Alice**, turn 1: **Draw** or **Skip draw**." in match.description
     assert "Health **100**/100 · ⚡ Energy **8**/16" in match.field("🔴 Alice")
     assert "Hand 4/10" in match.field("🔴 Alice")
     assert "Alice sends in" in match.field("Last actions") and "Bob sends in" in match.field("Last actions")
@@ -114,13 +114,15 @@ async def test_challenge_accept_and_a_few_turns_with_the_buttons(h):
     (drawn,) = await h.click(match, "Draw", h.alice)
     assert drawn.ephemeral and drawn.content.startswith("🃏 You drew **")
     assert "Alice draws (69 left in deck)" in match.field("Last actions")
-    assert "play cards from **My hand**, then **End turn**" in match.embed.description
+    assert "play cards from **My hand**, then **End turn**" in match.description
     assert match.component("Draw")["disabled"] is True
 
     # A click on the message as it was before the draw is stale: nothing changes.
     version = (await match_row(h))["version"]
     (stale,) = await h.click(before_draw, "Skip draw", h.alice)
-    assert stale.ephemeral and "earlier moment of the match" in stale.content
+    assert stale.ephemeral and stale.content == (
+        "❌ These buttons are from an earlier moment of this match, so nothing was changed. Use the latest ones."
+    )
     assert (await match_row(h))["version"] == version
 
     hand, played = await play_first_card(h, h.alice, match)
@@ -131,11 +133,11 @@ async def test_challenge_accept_and_a_few_turns_with_the_buttons(h):
     assert state.players[0].energy < 8
 
     assert await h.click(match, "End turn", h.alice) == []
-    assert "▶ **Bob**, turn 1" in match.embed.description
+    assert "▶ **Bob**, turn 1" in match.description
     assert await h.click(match, "Skip draw", h.bob) == []
     assert "Bob skips the draw" in match.field("Last actions")
     assert await h.click(match, "End turn", h.bob) == []
-    assert "▶ **Alice**, turn 2" in match.embed.description
+    assert "▶ **Alice**, turn 2" in match.description
     assert "Energy **10**/16" in match.field("🔴 Alice")
 
     moves = await h.bot.db.fetch_all("SELECT seq, slot, action_json FROM mma_moves ORDER BY seq")
@@ -171,7 +173,7 @@ async def test_two_clicks_at_once_apply_once(h):
     moves = await h.bot.db.fetch_all("SELECT * FROM mma_moves")
     assert len(moves) == 1
     refusals = [m for m in h.messages if m.ephemeral and m.content.startswith("❌")]
-    assert len(refusals) == 1 and "changed nothing" in refusals[0].content
+    assert len(refusals) == 1 and "so nothing was changed" in refusals[0].content
     assert (await saved_state(h)).players[0].hand.__len__() == 5
 
 
@@ -188,7 +190,7 @@ async def test_restart_in_the_middle_of_a_match_and_the_match_goes_on(h):
     assert await h.click(match, "End turn", h.alice) == []
     (drawn,) = await h.click(match, "Draw", h.bob)
     assert drawn.ephemeral and drawn.content.startswith("🃏 You drew")
-    assert "▶ **Bob**, turn 1: play cards" in match.embed.description
+    assert "▶ **Bob**, turn 1: play cards" in match.description
     assert len(await h.bot.db.fetch_all("SELECT * FROM mma_moves")) == 4
 
 
@@ -218,7 +220,7 @@ async def test_knockout_replacement_is_chosen_from_the_hand(h):
     await h.click(hand, "Choose a card to play", h.alice, values=[str(jab)])
     await h.click(hand, "Play Quick Jab", h.alice)
     assert "**KO!**" in match.field("Last actions")
-    assert "💥 **Bob**: pick your next fighter from **My hand**." in match.embed.description
+    assert "💥 **Bob**: pick your next fighter from **My hand**." in match.description
     assert "Health **80**/100" in match.field("🔵 Bob")
 
     (refusal,) = await h.click(match, "End turn", h.alice)
@@ -234,7 +236,7 @@ async def test_knockout_replacement_is_chosen_from_the_hand(h):
     assert pick.content.startswith(f"Deployed **{chosen.name}**.")
     assert f"Bob sends in **{chosen.name}** ({chosen.stamina} stamina)" in match.field("Last actions")
     assert f"**{chosen.name}** · {chosen.style}" in match.field("🔵 Bob")
-    assert "▶ **Alice**, turn 1: play cards" in match.embed.description
+    assert "▶ **Alice**, turn 1: play cards" in match.description
 
 
 def choose_human_move(h, match: Message, state: GameState) -> str:
@@ -250,7 +252,7 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
     await h.click(match, "Skip draw", h.alice)
     assert await h.click(match, "End turn", h.alice) == []  # the AI's whole turn plays out at once
     assert "— AI, turn 1: 8 energy" in match.field("Last actions")
-    assert "▶ **Alice**, turn 2: **Draw** or **Skip draw**." in match.embed.description
+    assert "▶ **Alice**, turn 2: **Draw** or **Skip draw**." in match.description
     for _ in range(400):
         row = await match_row(h)
         if row["status"] == "over":
@@ -278,7 +280,7 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
     final = await saved_state(h)
     won = final.winner == 0
     assert match.embed.title == ("🏆 VICTORY! 🏆" if won else "💀 DEFEAT 💀")
-    assert final.reason in match.embed.description
+    assert final.reason in match.description
     assert [c["label"] for c in match.components] == ["Play again"]
     assert ("🏆 Alice wins" if won else "🏆 AI wins") in match.field("Last actions")
 
@@ -286,12 +288,12 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
     assert [tuple(r) for r in results] == [(h.alice.id, "win" if won else "loss", None)]
     (stats,) = await h.run("mma stats", h.bob, member=h.alice)
     assert stats.embed.title == "📊 Alice: MMA Warriors record in this server"
-    assert f"**{int(won)}** wins · **{int(not won)}** losses" in stats.embed.description
-    assert f"against the AI {int(won)}–{int(not won)}" in stats.embed.description
+    assert f"**{int(won)}** wins · **{int(not won)}** losses" in stats.description
+    assert f"against the AI {int(won)}–{int(not won)}" in stats.description
     fielded = CARDS[final.players[0].fielded[0]].name
     assert f"**{fielded}**: 1 match" in stats.field("Favourite fighters")
     (board,) = await h.run("mma leaderboard", h.bob)
-    assert f"<@{h.alice.id}>: {int(won)} W · {int(not won)} L · 0 D" in board.embed.description
+    assert board.description.splitlines()[0].startswith(f"🥇 <@{h.alice.id}>: {int(won)} W · {int(not won)} L · 0 D")
 
     (again,) = await h.click(match, "Play again", h.alice)
     assert again.embed.title == "🥊 Alice vs AI" and again.id != match.id
@@ -319,7 +321,7 @@ async def test_concede_asks_first_then_ends_the_match(h):
     assert await h.click(confirm, "Yes, concede", h.bob) == []
     assert confirm.content == "🏳️ You conceded."
     assert match.embed.title == "🏆 Alice wins! 🏆"
-    assert "Bob was defeated! Conceded." in match.embed.description
+    assert "Bob was defeated! Conceded." in match.description
     assert [c["label"] for c in match.components] == ["Rematch"]
     results = await h.bot.db.fetch_all("SELECT user_id, outcome, reason FROM mma_results ORDER BY user_id")
     assert [tuple(r) for r in results] == [(h.alice.id, "win", "Conceded"), (h.bob.id, "loss", "Conceded")]
@@ -343,7 +345,7 @@ async def test_idle_opponent_can_be_claimed_after_15_minutes(h):
     assert refusal.content == "❌ Bob still has 1 minute to move before you can claim the win."
     cog.clock = lambda: start + 15 * 60 + 1
     assert await h.click(match, "Claim win (opponent idle)", h.alice) == []
-    assert match.embed.title == "🏆 Alice wins! 🏆" and "Opponent idle" in match.embed.description
+    assert match.embed.title == "🏆 Alice wins! 🏆" and "Opponent idle" in match.description
     assert (await match_row(h))["result_reason"] == "Opponent idle"
 
 
@@ -363,11 +365,11 @@ async def test_one_live_match_per_player_per_channel(h):
 async def test_decline_and_withdraw_close_the_challenge(h):
     (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
     assert await h.click(challenge, "Decline", h.bob) == []
-    assert challenge.embed.description == "Bob declined the challenge." and challenge.components == []
+    assert challenge.description == "Bob declined the challenge." and challenge.components == []
     (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
     old = snapshot(challenge)
     assert await h.click(challenge, "Decline", h.alice) == []
-    assert challenge.embed.description == "Alice withdrew the challenge."
+    assert challenge.description == "Alice withdrew the challenge."
     (refusal,) = await h.click(old, "Accept", h.bob)
     assert refusal.content == "❌ This challenge has already been answered."
     statuses = await h.bot.db.fetch_all("SELECT status FROM mma_matches ORDER BY id")
@@ -380,7 +382,7 @@ async def test_an_unanswered_challenge_lapses_after_15_minutes(h):
     start = cog.clock()
     cog.clock = lambda: start + 16 * 60
     assert await h.click(challenge, "Accept", h.bob) == []
-    assert challenge.embed.description == "The challenge lapsed unanswered." and challenge.components == []
+    assert challenge.description == "The challenge lapsed unanswered." and challenge.components == []
     (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
     cog.clock = lambda: start + 40 * 60  # a new challenge lets an old one lapse rather than block
     (other,) = await h.run("mma challenge", h.bob, opponent=CAROL)
@@ -392,9 +394,9 @@ async def test_an_unanswered_challenge_lapses_after_15_minutes(h):
 async def test_rules_summary_fits_and_every_command_has_help(h):
     (rules,) = await h.run("mma rules", h.alice)
     assert rules.ephemeral and rules.embed.title.startswith("📖 MMA Warriors")
-    assert "Takedowns" in rules.embed.description and len(rules.embed) <= 6000
+    assert "Takedowns" in rules.description and len(rules.embed) <= 6000
     (stats,) = await h.run("mma stats", h.alice)
-    assert "No finished matches yet" in stats.embed.description
+    assert "No finished matches yet" in stats.description
     group = h.bot.tree.get_command("mma")
     assert {c.name for c in group.walk_commands()} == {"challenge", "ai", "stats", "leaderboard", "rules"}
     for command in group.walk_commands():
@@ -429,8 +431,8 @@ async def test_the_match_message_shows_both_corners_in_full(h):
     assert lines[0] == f"**{other.name}** · {other.style}"
     assert lines[2] == f"Stamina `█{'░' * 11} 1/{other.stamina}`"
     assert lines[-1] == "🩸 Bleeding (2 turns) · 💫 Staggered: skips next turn"
-    assert "🤼 On the ground: **Alice** on top" in match.embed.description
-    assert match.embed.footer.text.startswith(f"Match #{row['id']} · seed {row['seed']} · move 1")
+    assert "🤼 On the ground: **Alice** on top" in match.description
+    assert str(match.embed.footer.text).startswith(f"seed {row['seed']} · match #{row['id']} · move 1")
 
     # The private hand: every card with its cost and effect, the playable ones in the menu.
     (hand,) = await h.click(match, "My hand", h.alice)
@@ -438,7 +440,7 @@ async def test_the_match_message_shows_both_corners_in_full(h):
     assert options and all(o["description"] == CARDS[int(o["value"])].summary() for o in options)
     assert all("energy" in o["description"] for o in options)
     for card in set(alice.hand):
-        assert f"**{CARDS[card].name}**" in hand.embed.description
+        assert f"**{CARDS[card].name}**" in hand.description
     assert hand.content == "Your move: 8 energy to spend."
 
 
@@ -482,6 +484,42 @@ async def test_a_tampered_button_is_refused_and_changes_nothing(h):
     (refusal,) = await h.click(forged, "Fighter", h.alice)
     assert refusal.content == "❌ That card is not in your hand."  # the opening hand holds no fighter
     assert (await match_row(h))["version"] == row["version"]
+    # The same forgeries in the current layout are refused the same way.
+    forged.data["components"][0]["components"] = [
+        {"type": 2, "style": 1, "label": "Forged", "custom_id": f"mma:{row['id']}:{row['version']}:play-999"},
+        {"type": 2, "style": 1, "label": "Ghost", "custom_id": "mma:999999:1:draw"},
+    ]
+    (refusal,) = await h.click(forged, "Forged", h.alice)
+    assert refusal.content == "❌ Choose a card from the list first."
+    (refusal,) = await h.click(forged, "Ghost", h.alice)
+    assert refusal.content == "❌ This match no longer exists."
+    assert (await match_row(h))["version"] == row["version"]
+
+
+async def test_buttons_carry_the_shared_layout_and_those_of_older_messages_still_play(h):
+    match = await start_pvp(h)
+    row = await match_row(h)
+    ids = {c["label"]: c["custom_id"] for c in match.components}
+    assert ids["Draw"] == f"mma:{row['id']}:{row['version']}:draw"
+    assert ids["My hand"] == f"mma:{row['id']}:{row['version']}:hand"
+    # A message drawn by the previous build: `mma:<match>:<action>[:<version>]`.
+    old = snapshot(match)
+    old.data["components"] = [
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 1, "label": "Draw", "custom_id": f"mma:{row['id']}:draw:{row['version']}"},
+                {"type": 2, "style": 1, "label": "My hand", "custom_id": f"mma:{row['id']}:hand"},
+            ],
+        }
+    ]
+    (note,) = await h.click(old, "Draw", h.alice)  # the draw is played; what was drawn comes privately
+    assert note.ephemeral and note.content.startswith("🃏 You drew **"), note.content
+    assert (await match_row(h))["version"] == row["version"] + 1
+    (hand,) = await h.click(old, "My hand", h.alice)
+    assert hand.ephemeral and hand.embed.title.startswith("🃏 Alice's hand")
+    (stale,) = await h.click(old, "Draw", h.alice)  # its version is now an old one
+    assert stale.content.startswith("❌ These buttons are from an earlier moment of this match")
 
 
 def take(player, name: str) -> int:
@@ -544,7 +582,7 @@ async def test_ground_and_pound_damage_and_breakdown_in_the_feed(h):
     assert (
         "**Ground and Pound:** needs your advantage; the strike's sum gains 3 + grappling/4 before the "
         "card-damage minimum is applied"
-    ) in rules.embed.description
+    ) in rules.description
 
 
 async def bleed_out_bob(h, *, top: str, hand_fighter: str | None = None) -> Message:
@@ -579,7 +617,7 @@ async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_d
     assert (
         "💥 **Bob**, turn 1: your fighter bled out. **Draw** or **Skip draw**, then pick your next fighter "
         "from **My hand**."
-    ) in match.embed.description
+    ) in match.description
     bob_lines = match.field("🔵 Bob ▶").split("\n")
     assert bob_lines[0] == "*No fighter: the next one comes in after the draw*"
     assert "Health **80**/100" in bob_lines[1]
@@ -598,7 +636,7 @@ async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_d
     (drawn,) = await h.click(match, "Draw", h.bob)
     assert drawn.ephemeral
     assert drawn.content == "🃏 You drew **Tom Aspinall**. Now pick your next fighter from **My hand**."
-    assert "💥 **Bob**: pick your next fighter from **My hand**." in match.embed.description
+    assert "💥 **Bob**: pick your next fighter from **My hand**." in match.description
     assert enabled(match)["Draw"] is False and enabled(match)["End turn"] is False
     await h.click(hand, "Refresh", h.bob)
     assert hand.content == "Your fighter was knocked out: choose who comes in."
@@ -607,7 +645,7 @@ async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_d
     await h.click(hand, "Choose your next fighter", h.bob, values=[str(tom.id)])
     await h.click(hand, "Deploy Tom Aspinall", h.bob)
     assert "Bob sends in **Tom Aspinall** (38 stamina)" in match.field("Last actions")
-    assert "▶ **Bob**, turn 1: play cards from **My hand**, then **End turn**." in match.embed.description
+    assert "▶ **Bob**, turn 1: play cards from **My hand**, then **End turn**." in match.description
     assert match.field("🔵 Bob ▶").startswith("**Tom Aspinall** · Balanced")
     assert enabled(match)["End turn"] is True
     moves = await h.bot.db.fetch_all("SELECT slot, action_json FROM mma_moves ORDER BY seq")
@@ -623,7 +661,7 @@ async def test_skipping_the_draw_after_bleeding_out_asks_for_a_fighter_from_hand
     match = await bleed_out_bob(h, top="Quick Jab", hand_fighter="Belal Muhammad")
     assert await h.click(match, "Skip draw", h.bob) == []
     assert "Bob skips the draw" in match.field("Last actions")
-    assert "💥 **Bob**: pick your next fighter from **My hand**." in match.embed.description
+    assert "💥 **Bob**: pick your next fighter from **My hand**." in match.description
     (hand,) = await h.click(match, "My hand", h.bob)
     assert [o["label"] for o in hand.component("Choose your next fighter")["options"]] == ["Belal Muhammad"]
 
@@ -632,7 +670,7 @@ async def test_no_fighter_in_hand_after_bleeding_out_and_skipping_the_draw_loses
     match = await bleed_out_bob(h, top="Tom Aspinall")  # the skipped draw would have brought a fighter
     assert await h.click(match, "Skip draw", h.bob) == []
     assert match.embed.title == "🏆 Alice wins! 🏆"
-    assert "Bob was defeated! No fighters in hand." in match.embed.description
+    assert "Bob was defeated! No fighters in hand." in match.description
     assert match.field("🔵 Bob").startswith("*No fighter left*")
     results = await h.bot.db.fetch_all("SELECT user_id, outcome, reason FROM mma_results ORDER BY user_id")
     assert [tuple(r) for r in results] == [
@@ -658,7 +696,7 @@ async def test_the_ai_bleeding_out_draws_and_deploys_the_fighter_it_drew(h):
         < feed.index("AI draws (")
         < feed.index("AI sends in **Tom Aspinall** (38 stamina)")
     )
-    assert "▶ **Alice**, turn 2" in match.embed.description
+    assert "▶ **Alice**, turn 2" in match.description
     moves = await h.bot.db.fetch_all("SELECT slot, action_json FROM mma_moves WHERE slot = 1 ORDER BY seq")
     tom = card_named("Tom Aspinall").id
     assert [json.loads(m["action_json"]) for m in moves][:2] == [

@@ -19,7 +19,7 @@ from rules.mma.engine import (
     MAX_ENERGY,
     MAX_TURNS,
     action_problem,
-    apply,
+    apply_in_place,
     card_options,
     legal_actions,
     new_game,
@@ -95,9 +95,10 @@ def test_thousands_of_ai_games_end_with_a_result_and_keep_every_invariant():
             bled_out_draws += state.phase == DRAW_PHASE and state.players[player].fighter == NO_ONE
             action = choose_action(state, player, rng)
             assert action in legal_actions(state, player)
-            apply(state, action, rng)
+            apply_in_place(state, action, rng)
             check_invariants(state)
         result = outcome(state)
+        assert result is not None
         assert result.winner in (0, 1) or result.reason == JUDGES
         assert result.reason != CONCEDED
         reasons[result.reason] += 1
@@ -121,7 +122,7 @@ def test_random_legal_play_never_breaks_an_invariant(seed, skip_bias):
         # Some players end their turns early and often, so matches also run into decks out and judges.
         short = [a for a in actions if a.kind in ("skip_draw", "end_turn")]
         action = rng.choice(short if short and rng.random() < skip_bias else actions)
-        for event in apply(state, action, rng)[1]:
+        for event in apply_in_place(state, action, rng):
             line = describe(event, ("Ann", "Bob"))
             assert line is None or line.strip()
         check_invariants(state)
