@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from rules.andor.models import Character, FightState
-from storage.database import Database, StaleUpdate, required
+from storage.database import Database, StaleUpdate, from_row, required
 
 
 @dataclass(frozen=True)
@@ -45,19 +45,7 @@ def _state(row: aiosqlite.Row) -> FightState:
 
 
 def _fight(row: aiosqlite.Row) -> Fight:
-    return Fight(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        user_id=row["user_id"],
-        seed=row["seed"],
-        version=row["version"],
-        status=row["status"],
-        state=_state(row),
-        xp_change=row["xp_change"],
-        level_after=row["level_after"],
-        xp_after=row["xp_after"],
-    )
+    return from_row(Fight, row, state=_state(row))
 
 
 class AndorRepository:

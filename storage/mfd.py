@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from rules.mfd.models import BattleState
-from storage.database import Database, StaleUpdate, required
+from storage.database import Database, StaleUpdate, from_row, required
 
 
 def encode_state(state: BattleState) -> bytes:
@@ -41,21 +41,7 @@ class StoredBattle:
 
 
 def _battle(row: aiosqlite.Row) -> StoredBattle:
-    return StoredBattle(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        version=row["version"],
-        seed=row["seed"],
-        rounds_fought=row["rounds_fought"],
-        outcome=row["outcome"],
-        heroes_left=row["heroes_left"],
-        villains_left=row["villains_left"],
-        started_by=row["started_by"],
-        updated_by=row["updated_by"],
-        updated_at=row["updated_at"],
-        state_zlib=row["state_zlib"],
-    )
+    return from_row(StoredBattle, row)
 
 
 def _summary(state: BattleState) -> tuple[int, int, str, int, int]:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from cogs.andor.items import COG_NAME, FightButton, TargetSelect
 from cogs.andor.render import (
@@ -42,6 +41,7 @@ from cogs.common import (
     run_long_engine,
 )
 from cogs.common.bot import channel_id, guild_id
+from cogs.common.cog import GameCog
 from cogs.common.components import stale
 from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.andor.bestiary import MAX_GUILD_MONSTERS, builtin_monsters, parse_monsters
@@ -95,7 +95,7 @@ def stat_description(stat: str) -> str:
 
 @app_commands.guild_only()
 class Andor(
-    commands.GroupCog,
+    GameCog,
     name=COG_NAME,
     group_name="andor",
     group_description="Andor's Trail: fight monsters turn by turn, or see the odds.",
@@ -103,8 +103,10 @@ class Andor(
     character = app_commands.Group(name="character", description="Your Andor's Trail character in this server.")
     monsters = app_commands.Group(name="monsters", description="GM: this server's own monsters.")
 
+    components = (FightButton, TargetSelect)
+
     def __init__(self, bot: ArenaBot):
-        self.bot = bot
+        super().__init__(bot)
         self.repo = AndorRepository(bot.db)
         self.monsters_roster = UploadedRoster(
             bot,
@@ -116,12 +118,6 @@ class Andor(
             words=RosterWords("monster", "monsters", "bestiary", "/andor bestiary", "/andor monsters remove"),
             describe=lambda m: monster_line(m, own=True),
         )
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(FightButton, TargetSelect)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(FightButton, TargetSelect)
 
     async def on_component(self, interaction: discord.Interaction, component: FightButton | TargetSelect) -> None:
         value = component.values[0] if isinstance(component, TargetSelect) and component.values else None

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from cogs.bossfight.render import ELEMENT_ICONS, breakdown_fields, breakdown_file, describe_boss, leaderboard_lines
 from cogs.common import (
@@ -35,6 +34,7 @@ from cogs.common import (
     text_file,
 )
 from cogs.common.bot import channel_id, guild_id
+from cogs.common.cog import GameCog
 from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.bossfight import BUILTIN_BOSSES, Boss, Deck, calculate_attack, parse_bosses, parse_deck
 from rules.bossfight.models import MAX_GUILD_BOSSES
@@ -65,14 +65,14 @@ BOSS_COLUMNS_HELP = "CSV: name, level, element, health, then physical_ and magic
 
 @app_commands.guild_only()
 class Bossfight(
-    commands.GroupCog,
+    GameCog,
     group_name="bossfight",
     group_description="Raid bosses: spawn one, attack it with your token deck.",
 ):
     deck = app_commands.Group(name="deck", description="Your saved token deck in this server.")
 
     def __init__(self, bot: ArenaBot):
-        self.bot = bot
+        super().__init__(bot)
         self.repo = BossfightRepository(bot.db)
         self.bosses = UploadedRoster(
             bot,

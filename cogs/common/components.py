@@ -97,16 +97,14 @@ class GameButton(_GameComponent[discord.ui.Button], discord.ui.DynamicItem[disco
         disabled: bool = False,
         row: int | None = None,
     ):
-        return cls(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                emoji=emoji,
-                disabled=disabled,
-                custom_id=custom_id(game, item_id, version, action),
-            ),
-            row=row,
+        button = discord.ui.Button(
+            label=label,
+            style=style,
+            emoji=emoji,
+            disabled=disabled,
+            custom_id=custom_id(game, item_id, version, action),
         )
+        return cls(button, row=row)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]):
@@ -114,7 +112,7 @@ class GameButton(_GameComponent[discord.ui.Button], discord.ui.DynamicItem[disco
 
 
 class GameSelect(_GameComponent[discord.ui.Select], discord.ui.DynamicItem[discord.ui.Select], template=r"(?!)"):
-    """Base of a game's persistent select; `values` are what the member chose."""
+    """Base of a game's persistent select (one choice); `values` are what the member chose."""
 
     def __init__(self, select: discord.ui.Select, *, row: int | None = None):
         super().__init__(select, row=row)
@@ -122,26 +120,13 @@ class GameSelect(_GameComponent[discord.ui.Select], discord.ui.DynamicItem[disco
 
     @classmethod
     def make(
-        cls,
-        game: str,
-        item_id: int | str,
-        version: int,
-        action: str,
-        options: list[discord.SelectOption],
-        *,
-        placeholder: str | None = None,
-        row: int | None = None,
-    ):
-        return cls(
-            discord.ui.Select(
-                custom_id=custom_id(game, item_id, version, action),
-                options=options,
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-            ),
-            row=row,
+        cls, game: str, item_id: int | str, version: int, action: str, options: list[discord.SelectOption], *,
+        placeholder: str | None = None, row: int | None = None,
+    ):  # fmt: skip
+        select = discord.ui.Select(
+            custom_id=custom_id(game, item_id, version, action), options=options, placeholder=placeholder
         )
+        return cls(select, row=row)
 
     @property
     def values(self) -> list[str]:

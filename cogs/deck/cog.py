@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from cogs.common import (
     ProgressMessage,
@@ -24,6 +23,7 @@ from cogs.common import (
     run_engine,
     run_long_engine,
 )
+from cogs.common.cog import GameCog
 from cogs.deck.items import COG_NAME, DeckButton
 from cogs.deck.jobs import Job, JobManager
 from cogs.deck.render import (
@@ -57,20 +57,19 @@ OPPONENT_HELP = "CSV with atk, def (and taunt, trample, distortion, first_strike
 
 
 class DeckOptimizer(
-    commands.GroupCog,
+    GameCog,
     name=COG_NAME,
     group_name="deck",
     group_description="Deck optimizer: Monte-Carlo deck building, duels, random decks.",
 ):
+    components = (DeckButton,)
+
     def __init__(self, bot: ArenaBot):
-        self.bot = bot
+        super().__init__(bot)
         self.jobs = JobManager()
 
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DeckButton)
-
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DeckButton)
+        await super().cog_unload()
         await self.jobs.shutdown()
 
     async def on_component(self, interaction: discord.Interaction, component: DeckButton) -> None:

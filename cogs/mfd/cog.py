@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from cogs.common import (
     EmbedLimits,
@@ -41,6 +40,7 @@ from cogs.common import (
     text_file,
 )
 from cogs.common.bot import channel_id, guild_id
+from cogs.common.cog import GameCog
 from cogs.common.components import stale
 from cogs.mfd.items import COG_NAME, MfdButton
 from cogs.mfd.render import (
@@ -145,20 +145,16 @@ def log_run(stored: StoredBattle, run: BattleRun) -> None:
 
 @app_commands.guild_only()
 class MarkedForDeath(
-    commands.GroupCog,
+    GameCog,
     name=COG_NAME,
     group_name="mfd",
     group_description="Marked for Death: large battles from hero and villain CSVs.",
 ):
+    components = (MfdButton,)
+
     def __init__(self, bot: ArenaBot):
-        self.bot = bot
+        super().__init__(bot)
         self.repo = MfdRepository(bot.db)
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(MfdButton)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(MfdButton)
 
     async def on_component(self, interaction: discord.Interaction, component: MfdButton) -> None:
         await self.next_round(interaction, component.numeric_id, component.version)  # "next" is the only action

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from cogs.common import UserError, markdown_safe, run_engine
 from cogs.common.bot import channel_id, guild_id
+from cogs.common.cog import GameCog
 from cogs.common.components import stale
 from cogs.mma import render
 from cogs.mma.items import COG_NAME, COMPONENTS, PICK, HandSelect, MatchButton, MatchClick, match_button
@@ -66,23 +66,19 @@ def feed_lines(events: list[Event], names: tuple[str, str]) -> list[str]:
 
 @app_commands.guild_only()
 class Mma(
-    commands.GroupCog,
+    GameCog,
     name=COG_NAME,
     group_name="mma",
     group_description="MMA Warriors: card duels against another member or the AI.",
 ):
+    components = COMPONENTS
+
     def __init__(self, bot: ArenaBot):
-        self.bot = bot
+        super().__init__(bot)
         self.repo = MmaRepository(bot.db)
         self.clock = time.time  # tests move time forward for idle claims
         self.new_seed = new_seed  # tests pick the deal
         self._locks: dict[int, asyncio.Lock] = {}
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*COMPONENTS)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*COMPONENTS)
 
     # --- starting matches -----------------------------------------------------------------------------
 

@@ -1,0 +1,28 @@
+"""The base of every game's cog: the bot it serves, and the persistent components it registers while loaded."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot import ArenaBot
+
+
+class GameCog(commands.GroupCog):
+    """A game's slash-command group. `components` lists its `DynamicItem` classes (see
+    `cogs.common.components`): they are registered on load, so buttons of messages posted before a restart
+    keep working, and their clicks reach the cog's `on_component`."""
+
+    components: ClassVar[tuple[type[discord.ui.DynamicItem[Any]], ...]] = ()
+
+    def __init__(self, bot: ArenaBot):
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*self.components)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.components)
