@@ -41,7 +41,7 @@ from rules.mma.state import (
 from rules.mma.text import describe
 from rules.seeds import MAX_SEED, new_seed
 from storage.database import StaleUpdate
-from storage.mma import MatchConflict, MatchRecord, MmaRepository
+from storage.mma import MatchConflict, MatchRecord, MmaRepository, called
 
 if TYPE_CHECKING:
     from bot import ArenaBot
@@ -143,7 +143,7 @@ class Mma(
         state, feed = None, []
         if with_state:
             state, events = await run_engine(self.bot, new_game, seed)
-            feed = feed_lines(events, names)
+            feed = feed_lines(events, (called(players[0], names[0]), called(players[1], names[1])))
         now = self.clock()
         try:
             return await self.repo.create(
@@ -225,7 +225,7 @@ class Mma(
             raise UserError("This challenge was never accepted.")
         slot = record.slot_of(interaction.user.id)
         if slot is None:
-            raise UserError(f"You are not in this match: it is {record.names[0]} against {record.names[1]}.")
+            raise UserError(f"You are not in this match: it is {record.called(0)} against {record.called(1)}.")
         if action == "hand":
             await self.show_hand(interaction, record, slot)
         elif action == "concede":
@@ -338,7 +338,7 @@ class Mma(
     async def save(
         self, record: MatchRecord, state: GameState, actions: list[Action], events: list[Event]
     ) -> MatchRecord:
-        feed = [*record.feed, *feed_lines(events, record.names)][-FEED_KEEP:]
+        feed = [*record.feed, *feed_lines(events, record.both_called)][-FEED_KEEP:]
         try:
             return await self.repo.save_moves(record, state, feed, actions, self.clock())
         except StaleUpdate:
@@ -348,7 +348,7 @@ class Mma(
         state = record.game
         if state.phase != OVER and state.to_move != slot:
             waiting = " to pick a fighter" if state.phase == REPLACE_PHASE else ""
-            return f"It is not your turn: waiting for {record.names[state.to_move]}{waiting}."
+            return f"It is not your turn: waiting for {record.called(state.to_move)}{waiting}."
         return problem[0].upper() + problem[1:] + "."
 
     @staticmethod
@@ -400,14 +400,14 @@ class Mma(
         if record.status != "pending" or version != record.version:
             raise UserError("This challenge has already been answered.")
         if user != opponent and not (user == challenger and not accept):
-            raise UserError(f"Only {record.names[1]} can answer this challenge.")
+            raise UserError(f"Only {record.called(1)} can answer this challenge.")
         now = self.clock()
         lapsed = now - record.last_move_at > IDLE_SECONDS
         status = "expired" if lapsed else "live" if accept else "declined"
         state, feed = None, []
         if status == "live":
             state, events = await run_engine(self.bot, new_game, record.seed)
-            feed = feed_lines(events, record.names)
+            feed = feed_lines(events, record.both_called)
         try:
             saved = await self.repo.answer_challenge(record, status, now, state=state, feed=feed)
         except StaleUpdate:
@@ -419,7 +419,7 @@ class Mma(
             return
         content, embed, _ = render.challenge_message(saved)
         if user == challenger and not lapsed:
-            embed.description = f"{record.names[0]} withdrew the challenge."
+            embed.description = f"{record.called(0)} withdrew the challenge."
         await interaction.response.edit_message(content=content, embed=embed, view=None)
 
     async def claim(self, interaction: discord.Interaction, record: MatchRecord, slot: int) -> None:
@@ -436,7 +436,7 @@ class Mma(
             if waited < IDLE_SECONDS:
                 left = max(1, int((IDLE_SECONDS - waited + 59) // 60))
                 raise UserError(
-                    f"{record.names[1 - slot]} still has {left} minute{'s' if left != 1 else ''} to move "
+                    f"{record.called(1 - slot)} still has {left} minute{'s' if left != 1 else ''} to move "
                     f"before you can claim the win."
                 )
             events: list[Event] = []

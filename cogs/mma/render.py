@@ -63,36 +63,36 @@ def _fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
 
 def _status_line(record: MatchRecord, state: GameState) -> str:
     mover = state.to_move
-    name = record.names[mover]
+    name = record.called(mover)
     turn = state.players[state.current].turns
     if state.phase == REPLACE_PHASE:
-        return f"💥 **{name}**: pick your next fighter from **My hand**."
+        return f"💥 {name}: pick your next fighter from **My hand**."
     if state.phase == DRAW_PHASE:
         if state.players[mover].fighter == NO_ONE:
             return (
-                f"💥 **{name}**, turn {turn}: your fighter bled out. **Draw** or **Skip draw**, then pick "
+                f"💥 {name}, turn {turn}: your fighter bled out. **Draw** or **Skip draw**, then pick "
                 "your next fighter from **My hand**."
             )
-        return f"▶ **{name}**, turn {turn}: **Draw** or **Skip draw**."
-    return f"▶ **{name}**, turn {turn}: play cards from **My hand**, then **End turn**."
+        return f"▶ {name}, turn {turn}: **Draw** or **Skip draw**."
+    return f"▶ {name}, turn {turn}: play cards from **My hand**, then **End turn**."
 
 
 def _position_line(record: MatchRecord, state: GameState) -> str:
     if state.advantage == NO_ONE:
         return "🧍 Both fighters standing"
-    return f"🤼 On the ground: **{record.names[state.advantage]}** on top"
+    return f"🤼 On the ground: {record.called(state.advantage)} on top"
 
 
 def _end_title(record: MatchRecord, state: GameState) -> tuple[str, str, discord.Color]:
     reason = state.reason
     if state.winner == NO_ONE:
         return "🤝 DRAW 🤝", f"Nobody won: {reason}.", COLOR_INFO
-    winner, loser = record.names[state.winner], record.names[1 - state.winner]
+    winner, loser = record.called(state.winner), record.called(1 - state.winner)
     if record.vs_ai:
         if state.winner == 0:
             return "🏆 VICTORY! 🏆", f"{winner} defeated the AI! {reason}.", COLOR_VICTORY
         return "💀 DEFEAT 💀", f"{loser} was defeated! {reason}.", COLOR_DEFEAT
-    return f"🏆 {winner} wins! 🏆", f"{loser} was defeated! {reason}.", COLOR_VICTORY
+    return f"🏆 {record.names[state.winner]} wins! 🏆", f"{loser} was defeated! {reason}.", COLOR_VICTORY
 
 
 def match_embed(record: MatchRecord) -> discord.Embed:
@@ -146,13 +146,13 @@ def match_view(record: MatchRecord) -> discord.ui.View:
 
 
 def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed, discord.ui.View | None]:
-    challenger, opponent = record.names
-    content = f"<@{record.player_ids[0]}> challenges <@{record.player_ids[1]}>"
+    challenger, opponent = record.called(0), record.called(1)
+    content = f"{challenger} challenges {opponent}"
     view = None
     if record.status == "pending":
         embed = discord.Embed(
             title="🥊 MMA Warriors challenge!",
-            description=f"**{challenger}** challenges **{opponent}** to a match. {opponent}: accept or decline. "
+            description=f"{challenger} challenges {opponent} to a match. {opponent}: accept or decline. "
             f"(It lapses after {IDLE_MINUTES} minutes; {challenger} can withdraw it with Decline.)",
             color=COLOR_INFO,
         )
@@ -229,7 +229,7 @@ def hand_message(
     if state.phase == OVER:
         status = "The match is over."
     elif state.to_move != slot:
-        status = f"Waiting for {record.names[state.to_move]}."
+        status = f"Waiting for {record.called(state.to_move)}."
     elif replacing:
         status = "Your fighter was knocked out: choose who comes in."
     elif state.phase == DRAW_PHASE:

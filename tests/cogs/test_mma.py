@@ -83,17 +83,19 @@ async def test_challenge_accept_and_a_few_turns_with_the_buttons(h):
     assert not challenge.ephemeral and challenge.embed.title == "🥊 MMA Warriors challenge!"
     assert challenge.content == f"<@{h.alice.id}> challenges <@{h.bob.id}>"
     (refusal,) = await h.click(challenge, "Accept", CAROL)
-    assert refusal.ephemeral and refusal.content == "❌ Only Bob can answer this challenge."
+    assert refusal.ephemeral and refusal.content == f"❌ Only {h.bob.mention} can answer this challenge."
     (refusal,) = await h.click(challenge, "Accept", h.alice)
-    assert refusal.content == "❌ Only Bob can answer this challenge."
+    assert refusal.content == f"❌ Only {h.bob.mention} can answer this challenge."
 
     assert await h.click(challenge, "Accept", h.bob) == []  # the challenge message becomes the match
     match = challenge
     assert match.embed.title == "🥊 Alice vs Bob"
-    assert "▶ **Alice**, turn 1: **Draw** or **Skip draw**." in match.description
+    assert f"▶ {h.alice.mention}, turn 1: **Draw** or **Skip draw**." in match.description
     assert "Health **100**/100 · ⚡ Energy **8**/16" in match.field("🔴 Alice")
     assert "Hand 4/10" in match.field("🔴 Alice")
-    assert "Alice sends in" in match.field("Last actions") and "Bob sends in" in match.field("Last actions")
+    assert f"{h.alice.mention} sends in" in match.field("Last actions") and f"{h.bob.mention} sends in" in match.field(
+        "Last actions"
+    )
     assert [c["label"] for c in match.components] == [
         "My hand",
         "Draw",
@@ -107,13 +109,13 @@ async def test_challenge_accept_and_a_few_turns_with_the_buttons(h):
 
     # Bob may not act on Alice's turn.
     (refusal,) = await h.click(match, "Draw", h.bob)
-    assert refusal.ephemeral and refusal.content == "❌ It is not your turn: waiting for Alice."
+    assert refusal.ephemeral and refusal.content == f"❌ It is not your turn: waiting for {h.alice.mention}."
     (refusal,) = await h.click(match, "Draw", CAROL)
-    assert refusal.content == "❌ You are not in this match: it is Alice against Bob."
+    assert refusal.content == f"❌ You are not in this match: it is {h.alice.mention} against {h.bob.mention}."
 
     (drawn,) = await h.click(match, "Draw", h.alice)
     assert drawn.ephemeral and drawn.content.startswith("🃏 You drew **")
-    assert "Alice draws (69 left in deck)" in match.field("Last actions")
+    assert f"{h.alice.mention} draws (69 left in deck)" in match.field("Last actions")
     assert "play cards from **My hand**, then **End turn**" in match.description
     assert match.component("Draw")["disabled"] is True
 
@@ -133,11 +135,11 @@ async def test_challenge_accept_and_a_few_turns_with_the_buttons(h):
     assert state.players[0].energy < 8
 
     assert await h.click(match, "End turn", h.alice) == []
-    assert "▶ **Bob**, turn 1" in match.description
+    assert f"▶ {h.bob.mention}, turn 1" in match.description
     assert await h.click(match, "Skip draw", h.bob) == []
-    assert "Bob skips the draw" in match.field("Last actions")
+    assert f"{h.bob.mention} skips the draw" in match.field("Last actions")
     assert await h.click(match, "End turn", h.bob) == []
-    assert "▶ **Alice**, turn 2" in match.description
+    assert f"▶ {h.alice.mention}, turn 2" in match.description
     assert "Energy **10**/16" in match.field("🔴 Alice")
 
     moves = await h.bot.db.fetch_all("SELECT seq, slot, action_json FROM mma_moves ORDER BY seq")
@@ -190,7 +192,7 @@ async def test_restart_in_the_middle_of_a_match_and_the_match_goes_on(h):
     assert await h.click(match, "End turn", h.alice) == []
     (drawn,) = await h.click(match, "Draw", h.bob)
     assert drawn.ephemeral and drawn.content.startswith("🃏 You drew")
-    assert "▶ **Bob**, turn 1: play cards" in match.description
+    assert f"▶ {h.bob.mention}, turn 1: play cards" in match.description
     assert len(await h.bot.db.fetch_all("SELECT * FROM mma_moves")) == 4
 
 
@@ -220,11 +222,11 @@ async def test_knockout_replacement_is_chosen_from_the_hand(h):
     await h.click(hand, "Choose a card to play", h.alice, values=[str(jab)])
     await h.click(hand, "Play Quick Jab", h.alice)
     assert "**KO!**" in match.field("Last actions")
-    assert "💥 **Bob**: pick your next fighter from **My hand**." in match.description
+    assert f"💥 {h.bob.mention}: pick your next fighter from **My hand**." in match.description
     assert "Health **80**/100" in match.field("🔵 Bob")
 
     (refusal,) = await h.click(match, "End turn", h.alice)
-    assert refusal.content == "❌ It is not your turn: waiting for Bob to pick a fighter."
+    assert refusal.content == f"❌ It is not your turn: waiting for {h.bob.mention} to pick a fighter."
     (pick,) = await h.click(match, "My hand", h.bob)
     assert "choose who comes in" in pick.content
     options = pick.component("Choose your next fighter")["options"]
@@ -234,9 +236,9 @@ async def test_knockout_replacement_is_chosen_from_the_hand(h):
     await h.click(pick, "Choose your next fighter", h.bob, values=[str(chosen.id)])
     await h.click(pick, f"Deploy {chosen.name}", h.bob)
     assert pick.content.startswith(f"Deployed **{chosen.name}**.")
-    assert f"Bob sends in **{chosen.name}** ({chosen.stamina} stamina)" in match.field("Last actions")
+    assert f"{h.bob.mention} sends in **{chosen.name}** ({chosen.stamina} stamina)" in match.field("Last actions")
     assert f"**{chosen.name}** · {chosen.style}" in match.field("🔵 Bob")
-    assert "▶ **Alice**, turn 1: play cards" in match.description
+    assert f"▶ {h.alice.mention}, turn 1: play cards" in match.description
 
 
 def choose_human_move(h, match: Message, state: GameState) -> str:
@@ -252,7 +254,7 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
     await h.click(match, "Skip draw", h.alice)
     assert await h.click(match, "End turn", h.alice) == []  # the AI's whole turn plays out at once
     assert "— AI, turn 1: 8 energy" in match.field("Last actions")
-    assert "▶ **Alice**, turn 2: **Draw** or **Skip draw**." in match.description
+    assert f"▶ {h.alice.mention}, turn 2: **Draw** or **Skip draw**." in match.description
     for _ in range(400):
         row = await match_row(h)
         if row["status"] == "over":
@@ -282,7 +284,7 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
     assert match.embed.title == ("🏆 VICTORY! 🏆" if won else "💀 DEFEAT 💀")
     assert final.reason in match.description
     assert [c["label"] for c in match.components] == ["Play again"]
-    assert ("🏆 Alice wins" if won else "🏆 AI wins") in match.field("Last actions")
+    assert (f"🏆 {h.alice.mention} wins" if won else "🏆 AI wins") in match.field("Last actions")
 
     results = await h.bot.db.fetch_all("SELECT user_id, outcome, opponent_id FROM mma_results")
     assert [tuple(r) for r in results] == [(h.alice.id, "win" if won else "loss", None)]
@@ -321,7 +323,7 @@ async def test_concede_asks_first_then_ends_the_match(h):
     assert await h.click(confirm, "Yes, concede", h.bob) == []
     assert confirm.content == "🏳️ You conceded."
     assert match.embed.title == "🏆 Alice wins! 🏆"
-    assert "Bob was defeated! Conceded." in match.description
+    assert f"{h.bob.mention} was defeated! Conceded." in match.description
     assert [c["label"] for c in match.components] == ["Rematch"]
     results = await h.bot.db.fetch_all("SELECT user_id, outcome, reason FROM mma_results ORDER BY user_id")
     assert [tuple(r) for r in results] == [(h.alice.id, "win", "Conceded"), (h.bob.id, "loss", "Conceded")]
@@ -338,11 +340,11 @@ async def test_idle_opponent_can_be_claimed_after_15_minutes(h):
     assert refusal.content == "❌ It is your move: the clock is running for you, not your opponent."
     await h.click(match, "End turn", h.alice)
     (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
-    assert refusal.content == "❌ Bob still has 15 minutes to move before you can claim the win."
+    assert refusal.content == f"❌ {h.bob.mention} still has 15 minutes to move before you can claim the win."
     start = cog.clock()
     cog.clock = lambda: start + 14 * 60 + 30
     (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
-    assert refusal.content == "❌ Bob still has 1 minute to move before you can claim the win."
+    assert refusal.content == f"❌ {h.bob.mention} still has 1 minute to move before you can claim the win."
     cog.clock = lambda: start + 15 * 60 + 1
     assert await h.click(match, "Claim win (opponent idle)", h.alice) == []
     assert match.embed.title == "🏆 Alice wins! 🏆" and "Opponent idle" in match.description
@@ -365,11 +367,11 @@ async def test_one_live_match_per_player_per_channel(h):
 async def test_decline_and_withdraw_close_the_challenge(h):
     (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
     assert await h.click(challenge, "Decline", h.bob) == []
-    assert challenge.description == "Bob declined the challenge." and challenge.components == []
+    assert challenge.description == f"{h.bob.mention} declined the challenge." and challenge.components == []
     (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
     old = snapshot(challenge)
     assert await h.click(challenge, "Decline", h.alice) == []
-    assert challenge.description == "Alice withdrew the challenge."
+    assert challenge.description == f"{h.alice.mention} withdrew the challenge."
     (refusal,) = await h.click(old, "Accept", h.bob)
     assert refusal.content == "❌ This challenge has already been answered."
     statuses = await h.bot.db.fetch_all("SELECT status FROM mma_matches ORDER BY id")
@@ -431,7 +433,7 @@ async def test_the_match_message_shows_both_corners_in_full(h):
     assert lines[0] == f"**{other.name}** · {other.style}"
     assert lines[2] == f"Stamina `█{'░' * 11} 1/{other.stamina}`"
     assert lines[-1] == "🩸 Bleeding (2 turns) · 💫 Staggered: skips next turn"
-    assert "🤼 On the ground: **Alice** on top" in match.description
+    assert f"🤼 On the ground: {h.alice.mention} on top" in match.description
     assert str(match.embed.footer.text).startswith(f"seed {row['seed']} · match #{row['id']} · move 1")
 
     # The private hand: every card with its cost and effect, the playable ones in the menu.
@@ -552,7 +554,7 @@ async def test_both_players_show_8_energy_from_the_start(h):
     assert "⚡ Energy **8**/16" in ai_match.field("🔵 AI")
     # Ending the first turn without playing: the second player's first turn has 8 as well.
     await h.click(match, "End turn", h.alice)
-    assert "— Bob, turn 1: 8 energy" in match.field("Last actions")
+    assert f"— {h.bob.mention}, turn 1: 8 energy" in match.field("Last actions")
     assert "⚡ Energy **8**/16" in match.field("🔵 Bob")
 
 
@@ -573,7 +575,7 @@ async def test_ground_and_pound_damage_and_breakdown_in_the_feed(h):
     await h.click(hand, "Play Ground and Pound", h.alice)
     # RULINGS section 6: max(6, 6 + 6 - 9 + 0 + 5) = 8, not the card's 6 plus 5.
     assert (
-        "Alice: **Ground and Pound** hits Alexander Volkanovski for **8** (6 card + 6 STR − 9 DEF + 5 G&P = 8)"
+        f"{h.alice.mention}: **Ground and Pound** hits Alexander Volkanovski for **8** (6 card + 6 STR − 9 DEF + 5 G&P = 8)"
         " → stamina 34"
     ) in match.field("Last actions")
     assert "Stamina `" in match.field("🔵 Bob") and "34/42`" in match.field("🔵 Bob")
@@ -613,9 +615,9 @@ async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_d
     match = await bleed_out_bob(h, top="Tom Aspinall")
     feed = match.field("Last actions")
     assert "Islam Makhachev bleeds for 2 (0 tick(s) left) → stamina 0" in feed
-    assert "💥 **KO!** Islam Makhachev is out; Bob loses 20 health (80 left)" in feed
+    assert f"💥 **KO!** Islam Makhachev is out; {h.bob.mention} loses 20 health (80 left)" in feed
     assert (
-        "💥 **Bob**, turn 1: your fighter bled out. **Draw** or **Skip draw**, then pick your next fighter "
+        f"💥 {h.bob.mention}, turn 1: your fighter bled out. **Draw** or **Skip draw**, then pick your next fighter "
         "from **My hand**."
     ) in match.description
     bob_lines = match.field("🔵 Bob ▶").split("\n")
@@ -636,7 +638,7 @@ async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_d
     (drawn,) = await h.click(match, "Draw", h.bob)
     assert drawn.ephemeral
     assert drawn.content == "🃏 You drew **Tom Aspinall**. Now pick your next fighter from **My hand**."
-    assert "💥 **Bob**: pick your next fighter from **My hand**." in match.description
+    assert f"💥 {h.bob.mention}: pick your next fighter from **My hand**." in match.description
     assert enabled(match)["Draw"] is False and enabled(match)["End turn"] is False
     await h.click(hand, "Refresh", h.bob)
     assert hand.content == "Your fighter was knocked out: choose who comes in."
@@ -644,8 +646,8 @@ async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_d
     tom = card_named("Tom Aspinall")
     await h.click(hand, "Choose your next fighter", h.bob, values=[str(tom.id)])
     await h.click(hand, "Deploy Tom Aspinall", h.bob)
-    assert "Bob sends in **Tom Aspinall** (38 stamina)" in match.field("Last actions")
-    assert "▶ **Bob**, turn 1: play cards from **My hand**, then **End turn**." in match.description
+    assert f"{h.bob.mention} sends in **Tom Aspinall** (38 stamina)" in match.field("Last actions")
+    assert f"▶ {h.bob.mention}, turn 1: play cards from **My hand**, then **End turn**." in match.description
     assert match.field("🔵 Bob ▶").startswith("**Tom Aspinall** · Balanced")
     assert enabled(match)["End turn"] is True
     moves = await h.bot.db.fetch_all("SELECT slot, action_json FROM mma_moves ORDER BY seq")
@@ -660,8 +662,8 @@ async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_d
 async def test_skipping_the_draw_after_bleeding_out_asks_for_a_fighter_from_hand(h):
     match = await bleed_out_bob(h, top="Quick Jab", hand_fighter="Belal Muhammad")
     assert await h.click(match, "Skip draw", h.bob) == []
-    assert "Bob skips the draw" in match.field("Last actions")
-    assert "💥 **Bob**: pick your next fighter from **My hand**." in match.description
+    assert f"{h.bob.mention} skips the draw" in match.field("Last actions")
+    assert f"💥 {h.bob.mention}: pick your next fighter from **My hand**." in match.description
     (hand,) = await h.click(match, "My hand", h.bob)
     assert [o["label"] for o in hand.component("Choose your next fighter")["options"]] == ["Belal Muhammad"]
 
@@ -670,7 +672,7 @@ async def test_no_fighter_in_hand_after_bleeding_out_and_skipping_the_draw_loses
     match = await bleed_out_bob(h, top="Tom Aspinall")  # the skipped draw would have brought a fighter
     assert await h.click(match, "Skip draw", h.bob) == []
     assert match.embed.title == "🏆 Alice wins! 🏆"
-    assert "Bob was defeated! No fighters in hand." in match.description
+    assert f"{h.bob.mention} was defeated! No fighters in hand." in match.description
     assert match.field("🔵 Bob").startswith("*No fighter left*")
     results = await h.bot.db.fetch_all("SELECT user_id, outcome, reason FROM mma_results ORDER BY user_id")
     assert [tuple(r) for r in results] == [
@@ -696,7 +698,7 @@ async def test_the_ai_bleeding_out_draws_and_deploys_the_fighter_it_drew(h):
         < feed.index("AI draws (")
         < feed.index("AI sends in **Tom Aspinall** (38 stamina)")
     )
-    assert "▶ **Alice**, turn 2" in match.description
+    assert f"▶ {h.alice.mention}, turn 2" in match.description
     moves = await h.bot.db.fetch_all("SELECT slot, action_json FROM mma_moves WHERE slot = 1 ORDER BY seq")
     tom = card_named("Tom Aspinall").id
     assert [json.loads(m["action_json"]) for m in moves][:2] == [
