@@ -39,6 +39,7 @@ from cogs.common import (
     progress_bar,
     run_engine,
     run_long_engine,
+    seed_footer,
 )
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
@@ -47,9 +48,11 @@ from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.andor.bestiary import MAX_GUILD_MONSTERS, builtin_monsters, parse_monsters
 from rules.andor.chart import hp_left_chart_png
 from rules.andor.engine import (
+    CHARACTER_STATS,
     MAX_MONSTERS,
     aim,
     apply_in_place,
+    can_hurt,
     legal_actions,
     outcome,
     replay_rng,
@@ -57,11 +60,11 @@ from rules.andor.engine import (
     start_fight,
     updated_character,
 )
-from rules.andor.models import END_TURN, FLEE, POTION, STAT_LIMITS, Action, Character, Monster
+from rules.andor.models import END_TURN, FLEE, POTION, POTION_PRICE, STAT_LIMITS, Action, Character, Monster
 from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
 from rules.andor.text import crit_text, per_attack_lines, summary_lines
 from rules.roster import name_key
-from rules.seeds import MAX_SEED, seed_or_new
+from rules.seeds import MAX_SEED, new_seed, seed_or_new
 from rules.text import format_number, plural
 from storage.andor import AndorRepository, FightAlreadyLive
 from storage.database import StaleUpdate
@@ -70,6 +73,44 @@ if TYPE_CHECKING:
     from bot import ArenaBot
 
 PROGRESS_INTERVAL = 1.5  # seconds between two progress edits of /andor simulate
+
+
+BESTIARY_FIGHTS = 1_000  # the quick odds in /andor bestiary
+BESTIARY_WORK = 200_000  # attacks at most: the odds stay quick whatever the monster
+POTION_LIMIT = int(STAT_LIMITS["potions"].maximum)
+
+
+def bestiary_odds(character: Character, monster: Monster, seed: int) -> tuple[list[str], SimulationResult]:
+    """The per-attack lines and a quick simulation against one of `monster`: one call off the event loop."""
+    odds = simulate(character, monster, 1, BESTIARY_FIGHTS, seed, work_limit=BESTIARY_WORK)
+    return per_attack_lines(character, monster, markdown_safe(monster.name)), odds
+
+
+def odds_text(character: Character, monster: Monster, odds: SimulationResult) -> str:
+    lines = [
+        f"won {100 * odds.win_rate:.1f}% of {plural(odds.fights, 'fight')}, {odds.mean_rounds:.1f} rounds on average"
+    ]
+    if not can_hurt(character, monster):
+        lines.append(
+            f"⚠️ You cannot hurt it: its damage resistance ({monster.damage_resistance}) takes all of your best hit."
+        )
+    return "\n".join(lines)
+
+
+def buy_potions(character: Character, potions: int) -> Character:
+    """The character after buying `potions` in the shop; UserError, nothing bought, when short of gold or room."""
+    price = potions * POTION_PRICE
+    if price > character.gold:
+        raise UserError(
+            f"{plural(potions, 'potion')} {'costs' if potions == 1 else 'cost'} {price:,} gold ({POTION_PRICE} each); "
+            f"you have {character.gold:,}."
+        )
+    if character.potions + potions > POTION_LIMIT:
+        raise UserError(
+            f"You carry {plural(character.potions, 'potion')} and can carry at most {POTION_LIMIT}; "
+            f"buy {POTION_LIMIT - character.potions} at most."
+        )
+    return character.model_copy(update={"gold": character.gold - price, "potions": character.potions + potions})
 
 
 def simulate_with_chart(
@@ -139,7 +180,12 @@ class Andor(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         book = await self.monsters_roster.book(guild_id(interaction))
-        return choices(book.values(), current, lambda m: f"{m.name} (HP {m.hp}, XP {m.xp})")
+        you = await self.my_character(interaction)
+
+        def label(m: Monster) -> str:
+            return f"{m.name} (HP {m.hp}, XP {m.xp})" + ("" if can_hurt(you, m) else " — you cannot hurt it")
+
+        return choices(book.values(), current, label)
 
     async def own_monster_autocomplete(
         self, interaction: discord.Interaction, current: str
@@ -156,7 +202,7 @@ class Andor(
         )
 
     @character.command(name="set", description="Change some of your character's stats (the others stay as they are).")
-    @app_commands.describe(**{stat: stat_description(stat) for stat in Character.model_fields})
+    @app_commands.describe(**{stat: stat_description(stat) for stat in CHARACTER_STATS})
     async def character_set(
         self,
         interaction: discord.Interaction,
@@ -178,9 +224,7 @@ class Andor(
         potions: _range("potions") | None = None,
         potion_heal: _range("potion_heal") | None = None,
     ) -> None:
-        given = {
-            name: value for name, value in locals().items() if name in Character.model_fields and value is not None
-        }
+        given = {name: value for name, value in locals().items() if name in CHARACTER_STATS and value is not None}
         if not given:
             raise UserError("Give at least one stat to change, e.g. `/andor character set attack_chance:90`.")
         character = await self.repo.update_character(
@@ -221,7 +265,9 @@ class Andor(
             return
         monster = await self.monsters_roster.find(guild_id(interaction), name)
         you = await self.my_character(interaction)
-        per_attack = await run_engine(self.bot, per_attack_lines, you, monster, markdown_safe(monster.name))
+        await defer_thinking(interaction, ephemeral=True)
+        seed = new_seed()
+        per_attack, odds = await run_long_engine(self.bot, bestiary_odds, you, monster, seed)
         embed = discord.Embed(
             title=markdown_safe(monster.name),
             description=monster_line(monster, name_key(monster.name) in own),
@@ -236,7 +282,28 @@ class Andor(
         ]:
             embed.add_field(name=field_name, value=value, inline=True)
         embed.add_field(name="Per attack, with your character", value="\n".join(per_attack), inline=False)
-        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+        embed.add_field(name="Your odds against one", value=odds_text(you, monster, odds), inline=False)
+        embed.set_footer(text=seed_footer(seed, f"{plural(odds.fights, 'fight')} played by the AI with your character"))
+        await interaction.followup.send(embed=fit_embed(embed), ephemeral=True)
+
+    # --- the shop --------------------------------------------------------------------------------------
+
+    @app_commands.command(
+        name="shop", description=f"Buy potions with the gold your kills dropped ({POTION_PRICE} gold each)."
+    )
+    @app_commands.describe(potions=f"How many potions to buy, at {POTION_PRICE} gold each")
+    async def shop(self, interaction: discord.Interaction, potions: app_commands.Range[int, 1, POTION_LIMIT]) -> None:
+        bought = await self.repo.update_character(
+            guild_id(interaction), interaction.user.id, lambda stored: buy_potions(stored or Character(), potions)
+        )
+        await interaction.response.send_message(
+            embed=character_embed(
+                bought,
+                interaction.user.display_name,
+                title=f"✅ Bought {plural(potions, 'potion')} for {potions * POTION_PRICE:,} gold",
+            ),
+            ephemeral=True,
+        )
 
     @monsters.command(name="upload", description="GM: add monsters to this server's bestiary, or replace them by name.")
     @app_commands.describe(
@@ -262,6 +329,7 @@ class Andor(
         monster="The monster to fight",
         count=f"How many of them (1-{MAX_MONSTERS})",
         seed="Random seed, to replay a fight",
+        monsters_first="The monsters take the first turn (aggressive monsters always do)",
     )
     @app_commands.autocomplete(monster=monster_autocomplete)
     async def fight(
@@ -270,13 +338,18 @@ class Andor(
         monster: str,
         count: app_commands.Range[int, 1, MAX_MONSTERS] = 1,
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+        monsters_first: bool = False,
     ) -> None:
         chosen, character, seed = await self.matchup(interaction, monster, seed)
-        state, _events = start_fight(character, chosen, count, seed=seed)
+        state, _events = start_fight(character, chosen, count, seed=seed, monsters_first=monsters_first)
         try:
             fight = await self.repo.start_fight(
                 guild_id(interaction), channel_id(interaction), interaction.user.id, seed, state
             )
+            if (result := outcome(state)) is not None:  # the monsters' opening turn ended it
+                fight = await self.repo.update_fight(
+                    fight, state, settle=lambda stored: settle(stored or Character(), result)
+                )
         except FightAlreadyLive as live:
             await interaction.response.send_message(
                 "You are already in a fight: here it is again. Finish it (or flee) before starting another.",

@@ -25,6 +25,8 @@ from rules.andor.models import (
     FLEE_CHANCE,
     POTION,
     POTION_COST,
+    POTION_PRICE,
+    QUIET_ROUNDS_FOR_DRAW,
     Action,
     Character,
     Monster,
@@ -37,23 +39,41 @@ from storage.andor import Fight
 
 COLOR_FLED = discord.Color.light_grey()
 CHART_FILE = "hp-left.png"
-STATUS_COLORS = {"live": COLOR_INFO, "won": COLOR_VICTORY, "lost": COLOR_DEFEAT, "fled": COLOR_FLED}
+STATUS_COLORS = {
+    "live": COLOR_INFO,
+    "won": COLOR_VICTORY,
+    "lost": COLOR_DEFEAT,
+    "fled": COLOR_FLED,
+    "draw": COLOR_FLED,
+}
 
 
 def level_text(level: int, xp: int) -> str:
     return f"level {level}, {xp}/{xp_to_next_level(level)} XP"
 
 
+def loot_text(xp: int, gold: int) -> str:
+    return f"+{xp} XP, +{plural(gold, 'gold piece')}"
+
+
 def result_line(fight: Fight) -> str:
+    """The fight's end: the kills' XP and gold are kept whatever the end (RULINGS 6), then the level."""
+    state = fight.state
     level = level_text(fight.level_after or 0, fight.xp_after or 0)
+    loot = loot_text(state.xp_gained, state.gold_gained)
     if fight.status == "won":
-        return f"🏆 **Victory!** +{fight.xp_change} XP · {level}"
+        return f"🏆 **Victory!** {loot} · {level}"
     if fight.status == "lost":
+        penalty = state.xp_gained - (fight.xp_change or 0)
+        kills = f"Your kills gave {loot}; then y" if state.xp_gained or state.gold_gained else "Y"
         return (
-            f"💀 **Defeated.** You lose {-(fight.xp_change or 0)} XP ({DEATH_XP_LOSS_PERCENT}% of this level's XP) and "
-            f"wake up at full HP · {level}"
+            f"💀 **Defeated.** {kills}ou lose {penalty} XP ({DEATH_XP_LOSS_PERCENT}% of this level's XP) and wake up at "
+            f"full HP · {level}"
         )
-    return "🏃 **You got away.** Nothing gained, nothing lost."
+    kept = f"You keep what your kills gave: {loot} · {level}" if state.xp_gained or state.gold_gained else ""
+    if fight.status == "draw":
+        return f"🤝 **A draw:** {QUIET_ROUNDS_FOR_DRAW} rounds without damage on either side. {kept}".rstrip()
+    return f"🏃 **You got away.** {kept or 'Nothing gained, nothing lost.'}"
 
 
 def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
@@ -147,6 +167,7 @@ def character_embed(character: Character, name: str, title: str | None = None) -
         ("Damage resistance (DR)", str(c.damage_resistance)),
         ("Armor", f"{c.armor} (takes {format_number(100 - c.armor / 2)}% damage)"),
         ("Potions", f"{c.potions}, heal {c.potion_heal} HP each ({POTION_COST} AP)"),
+        ("Gold", f"{c.gold:,} (a potion costs {POTION_PRICE} in /andor shop)"),
     ]
     for field_name, value in fields:
         embed.add_field(name=field_name, value=value, inline=True)

@@ -28,12 +28,21 @@ REQUIRED_COLUMNS = (
     "xp",
 )
 OPTIONAL_COLUMNS = ("crit_chance", "crit_multiplier", "damage_resistance")  # blank or absent: 0, 1.5, 0
+# Blank or absent: gold 0 to floor(XP / 2) (both gold columns or neither), not aggressive (RULINGS 6).
+LOOT_COLUMNS = ("gold_min", "gold_max")
+AGGRESSIVE = "aggressive"
 MAX_UPLOAD_ROWS = 200
 MAX_GUILD_MONSTERS = 500
 
 
 def parse_monsters(text: str, file: str, *, max_rows: int = MAX_UPLOAD_ROWS) -> list[Monster]:
-    table = read_csv(text, file, required=REQUIRED_COLUMNS, optional=OPTIONAL_COLUMNS, max_rows=max_rows)
+    table = read_csv(
+        text,
+        file,
+        required=REQUIRED_COLUMNS,
+        optional=(*OPTIONAL_COLUMNS, *LOOT_COLUMNS, AGGRESSIVE),
+        max_rows=max_rows,
+    )
     monsters: list[Monster] = []
     seen: dict[str, int] = {}
     for row in table.rows:
@@ -51,7 +60,18 @@ def parse_monsters(text: str, file: str, *, max_rows: int = MAX_UPLOAD_ROWS) -> 
             values[key] = row.number(
                 key, minimum=limit.minimum, maximum=limit.maximum, integer=limit.integer, blank=blank
             )
-        monster = Monster.model_validate({"name": name, **values})
+        loot: dict[str, float | None] = {}
+        for key in LOOT_COLUMNS:
+            limit = STAT_LIMITS[key]
+            loot[key] = (
+                None
+                if row.text(key) == ""
+                else row.number(key, minimum=limit.minimum, maximum=limit.maximum, integer=True)
+            )
+        if (loot["gold_min"] is None) != (loot["gold_max"] is None):
+            missing = "gold_max" if loot["gold_max"] is None else "gold_min"
+            raise row.problem(missing, "is empty; give both gold_min and gold_max, or neither")
+        monster = Monster.model_validate({"name": name, **values, **loot, AGGRESSIVE: row.flag(AGGRESSIVE)})
         problems = monster.problems()
         if problems:
             column, message = problems[0]

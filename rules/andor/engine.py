@@ -25,6 +25,8 @@ from rules.andor.models import (
     FLEE_COST,
     MAX_LEVEL,
     POTION_COST,
+    QUIET_ROUNDS_FOR_DRAW,
+    STAT_LIMITS,
     Action,
     AttackEvent,
     Character,
@@ -80,6 +82,12 @@ def damage_range(attacker: Fighter, target: Fighter, *, critical: bool = False) 
     return damage(attacker.damage_min), damage(attacker.damage_max)
 
 
+def can_hurt(character: Character, monster: Monster) -> bool:
+    """Whether the character's best hit (a critical one, when it can crit) does any damage to the monster."""
+    you, it = player_fighter(character), monster_fighters(monster, 1)[0]
+    return damage_range(you, it, critical=you.crit_chance > 0)[1] > 0
+
+
 def mean_damage(attacker: Fighter, target: Fighter) -> float:
     """The damage one attack does on average, misses and criticals included (exact; cost grows with the range)."""
     crit = min(attacker.crit_chance, 100) / 100
@@ -119,8 +127,8 @@ def updated_character(character: Character, changes: Mapping[str, float]) -> Cha
     """The character with some stats changed by its player, checked; XP beyond the level levels it up."""
     problems: list[InputProblem] = []
     for name, value in changes.items():
-        if name not in Character.model_fields:
-            problems.append(InputProblem(f"{name}: no such stat; the stats are {', '.join(Character.model_fields)}"))
+        if name not in CHARACTER_STATS:
+            problems.append(InputProblem(f"{name}: no such stat; the stats are {', '.join(CHARACTER_STATS)}"))
         elif message := stat_problem(name, value):
             problems.append(InputProblem(f"{name}: {message}"))
     if problems:
@@ -133,6 +141,9 @@ def updated_character(character: Character, changes: Mapping[str, float]) -> Cha
     if problems:
         raise RuleInputError(problems)
     return with_xp(candidate, candidate.xp)
+
+
+CHARACTER_STATS = tuple(name for name in Character.model_fields if name in STAT_LIMITS)  # gold is earned, not set
 
 
 def death_penalty(xp: int) -> int:
@@ -157,10 +168,16 @@ def player_fighter(character: Character, name: str = "You") -> PlayerFighter:
 def monster_fighters(monster: Monster, count: int) -> list[Fighter]:
     if not 1 <= count <= MAX_MONSTERS:
         raise RuleInputError(f"a fight has 1 to {MAX_MONSTERS} monsters, not {count}")
-    stats = monster.model_dump(exclude={"name", "hp"})
+    stats = monster.model_dump(exclude={"name", "hp", "gold_min", "gold_max", "aggressive"})
+    gold_min, gold_max = monster.gold_range
     return [
         Fighter(
-            name=monster.name if count == 1 else f"{monster.name} {i + 1}", max_hp=monster.hp, hp=monster.hp, **stats
+            name=monster.name if count == 1 else f"{monster.name} {i + 1}",
+            max_hp=monster.hp,
+            hp=monster.hp,
+            gold_min=gold_min,
+            gold_max=gold_max,
+            **stats,
         )
         for i in range(count)
     ]
@@ -175,17 +192,20 @@ def start_fight(
     monsters_first: bool = False,
     seed: int = 0,
 ) -> tuple[FightState, list[Event]]:
-    """A fresh fight at full HP. The player engages, so the player starts, unless `monsters_first`. `seed` is
-    the fight's, from which `replay_rng` derives the randomness of each move."""
+    """A fresh fight at full HP. The player engages, so the player starts, unless `monsters_first` (or the
+    monster is aggressive: RULINGS 6). `seed` is the fight's, from which `replay_rng` derives the randomness
+    of each move; the monsters' opening turn is move 0, drawn from `rng` when given."""
     state = FightState(
         player=player_fighter(character), monsters=monster_fighters(monster, count), ap_left=character.ap, seed=seed
     )
     events: list[Event] = []
-    if monsters_first:
+    if monsters_first or monster.aggressive:
         if rng is None:
-            raise ValueError("a fight that the monsters begin needs a random generator")
+            rng = replay_rng(state)
+            state.moves = 1
         state.round = 0  # the monsters' opening turn comes before the player's first round
         _monsters_turn(state, rng, events)
+        state.hurt_this_round = False  # the opening is not a round: the rounds without damage count from round 1
         if state.phase == "player":
             state.round = 1
             _start_player_turn(state, events)
@@ -220,8 +240,13 @@ def apply_in_place(state: FightState, action: Action, rng: random.Random) -> lis
     turn_over = False
     if action.kind == "attack":
         state.ap_left -= player.attack_cost
-        target = state.monsters[action.target or 0]
-        events.append(_attack(player, target, state.round, rng))
+        index = action.target or 0
+        target = state.monsters[index]
+        attack = _attack(player, target, state.round, rng)
+        events.append(attack)
+        state.hurt_this_round |= attack.damage > 0
+        if attack.killed:
+            _loot(state, index, attack)
         if not any(m.alive for m in state.monsters):
             _finish(state, "won", events)
     elif action.kind == "potion":
@@ -242,6 +267,8 @@ def apply_in_place(state: FightState, action: Action, rng: random.Random) -> lis
         turn_over = True
     if state.phase == "player" and (turn_over or legal_actions(state) == [Action("end_turn")]):
         _monsters_turn(state, rng, events)
+        if state.phase == "player":
+            _end_round(state, events)
         if state.phase == "player":
             state.round += 1
             _start_player_turn(state, events)
@@ -275,21 +302,20 @@ def replay_rng(state: FightState) -> random.Random:
 def outcome(state: FightState) -> Outcome | None:
     if state.phase == "player":
         return None
-    xp = sum(m.xp for m in state.monsters) if state.phase == "won" else 0
-    return Outcome(Ending(state.phase), state.round, state.player.hp, xp)
+    return Outcome(Ending(state.phase), state.round, state.player.hp, state.xp_gained, state.gold_gained)
 
 
 def settle(character: Character, result: Outcome) -> tuple[Character, int]:
-    """The stored character after the fight, and its XP change (the gain, or minus the penalty).
+    """The stored character after the fight, and its XP change: the kills' XP (and gold) whatever the end,
+    then, on a defeat, the death penalty on the XP held at that moment (RULINGS 6).
 
-    Fights start at full HP with the character's potions, so only XP and level change.
+    Fights start at full HP with the character's potions, so only XP, level and gold change.
     """
-    if result.result is Ending.WON:
-        return with_xp(character, character.xp + result.xp), result.xp
+    after_kills = with_xp(character, character.xp + result.xp).model_copy(update={"gold": character.gold + result.gold})
     if result.result is Ending.LOST:
-        lost = death_penalty(character.xp)
-        return character.model_copy(update={"xp": character.xp - lost}), -lost
-    return character, 0
+        lost = death_penalty(after_kills.xp)
+        return after_kills.model_copy(update={"xp": after_kills.xp - lost}), result.xp - lost
+    return after_kills, result.xp
 
 
 # --- internals ------------------------------------------------------------------------------------------
@@ -337,7 +363,9 @@ def _monsters_turn(state: FightState, rng: random.Random, events: list[Event]) -
         if not monster.alive:
             continue
         for _ in range(monster.ap // monster.attack_cost):
-            events.append(_attack(monster, state.player, state.round, rng))
+            attack = _attack(monster, state.player, state.round, rng)
+            events.append(attack)
+            state.hurt_this_round |= attack.damage > 0
             if not state.player.alive:
                 _finish(state, "lost", events)
                 return
@@ -348,10 +376,28 @@ def _start_player_turn(state: FightState, events: list[Event]) -> None:
     events.append(TurnEvent(round=state.round, side="player", ap=state.ap_left))
 
 
-def _finish(state: FightState, result: Literal["won", "lost", "fled"], events: list[Event]) -> None:
+def _finish(state: FightState, result: Literal["won", "lost", "fled", "draw"], events: list[Event]) -> None:
     state.phase = result
-    xp = sum(m.xp for m in state.monsters) if result == "won" else 0
-    events.append(EndEvent(round=state.round, result=result, xp=xp))
+    events.append(EndEvent(round=state.round, result=result, xp=state.xp_gained, gold=state.gold_gained))
+
+
+def _loot(state: FightState, index: int, kill: AttackEvent) -> None:
+    """A monster killed by the player: its XP, and gold drawn apart from the fight's own dice (so the
+    combat plays exactly as without loot): uniform in the monster's range, from the fight's seed, the move
+    and the monster."""
+    monster = state.monsters[index]
+    kill.xp = monster.xp
+    kill.gold = uniform(random.Random(f"{state.seed}:{state.moves}:loot:{index}"), monster.gold_min, monster.gold_max)
+    state.xp_gained += kill.xp
+    state.gold_gained += kill.gold
+
+
+def _end_round(state: FightState, events: list[Event]) -> None:
+    """After the monsters' turn: QUIET_ROUNDS_FOR_DRAW rounds in a row without damage end the fight (RULINGS 6)."""
+    state.quiet_rounds = 0 if state.hurt_this_round else state.quiet_rounds + 1
+    state.hurt_this_round = False
+    if state.quiet_rounds >= QUIET_ROUNDS_FOR_DRAW:
+        _finish(state, "draw", events)
 
 
 def _remember(state: FightState, events: Sequence[Event]) -> None:

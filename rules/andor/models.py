@@ -22,6 +22,8 @@ DEFAULT_CRIT_MULTIPLIER = 1.5
 HP_PER_LEVEL = 5  # the level factor
 MAX_LEVEL = 999
 DEATH_XP_LOSS_PERCENT = 30
+POTION_PRICE = 10  # gold, in /andor shop (RULINGS 6)
+QUIET_ROUNDS_FOR_DRAW = 20  # rounds in a row without damage from either side end a fight as a draw (RULINGS 6)
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,9 @@ STAT_LIMITS: dict[str, StatLimit] = {
     "block_chance": StatLimit(0, 1_000, help="Block chance (BC); lowers the monsters' hit %"),
     "damage_resistance": StatLimit(0, 100_000, help="Damage resistance (DR), taken off every hit you take"),
     "xp": StatLimit(0, 1_000_000_000, help="XP within your level; 55 x level x level XP levels you up"),
+    # monster only: the gold a kill drops, a whole number in [gold_min, gold_max]
+    "gold_min": StatLimit(0, 1_000_000),
+    "gold_max": StatLimit(0, 1_000_000),
     # player only
     "level": StatLimit(1, MAX_LEVEL, help="Level, +5 max HP each; a new level starts at 0 XP unless you set xp too"),
     "base_hp": StatLimit(1, 100_000, help="Base HP; max HP = base HP + 5 x level + HP bonus"),
@@ -106,7 +111,8 @@ class CombatStats(BaseModel):
         """(stat, what is wrong) for every value out of bounds and every inconsistency."""
         found: list[tuple[str, str]] = []
         for name in type(self).model_fields:
-            if name in STAT_LIMITS and (message := stat_problem(name, getattr(self, name))):
+            value = getattr(self, name)
+            if name in STAT_LIMITS and value is not None and (message := stat_problem(name, value)):
                 found.append((name, message))
         if self.damage_min > self.damage_max:
             found.append(("damage_min", f"{self.damage_min} is above damage_max {self.damage_max}"))
@@ -119,6 +125,22 @@ class Monster(CombatStats):
     name: str
     hp: int
     xp: int  # what a kill gives
+    gold_min: int | None = None  # None: the built-in loot, 0 to floor(XP / 2) (RULINGS 6)
+    gold_max: int | None = None
+    aggressive: bool = False  # starts its fights: the monsters take the first turn
+
+    @property
+    def gold_range(self) -> tuple[int, int]:
+        if self.gold_min is None or self.gold_max is None:
+            return 0, self.xp // 2
+        return self.gold_min, self.gold_max
+
+    def problems(self) -> list[tuple[str, str]]:
+        found = super().problems()
+        low, high = self.gold_range
+        if low > high:
+            found.append(("gold_min", f"{low} is above gold_max {high}"))
+        return found
 
 
 class Character(CombatStats):
@@ -132,6 +154,7 @@ class Character(CombatStats):
     armor: int = 0
     potions: int = 2
     potion_heal: int = 20
+    gold: int = 0  # earned from kills, spent in /andor shop; not a stat a player sets
 
     @property
     def max_hp(self) -> int:
@@ -165,6 +188,8 @@ class Fighter(BaseModel):
     ad_bonus: int = 0
     armor: int = 0
     xp: int = 0  # a monster's kill reward
+    gold_min: int = 0  # a monster's loot range
+    gold_max: int = 0
 
     @property
     def alive(self) -> bool:
@@ -217,6 +242,8 @@ class AttackEvent(BaseModel):
     damage: int = 0
     target_hp: int  # after the attack
     killed: bool = False
+    xp: int = 0  # a monster's kill: the XP it gave
+    gold: int = 0  # and the gold it dropped
 
 
 class PotionEvent(BaseModel):
@@ -245,13 +272,14 @@ class TurnEvent(BaseModel):
 class EndEvent(BaseModel):
     kind: Literal["end"] = "end"
     round: int
-    result: Literal["won", "lost", "fled"]
-    xp: int = 0
+    result: Literal["won", "lost", "fled", "draw"]
+    xp: int = 0  # gained in the whole fight
+    gold: int = 0
 
 
 Event = Annotated[AttackEvent | PotionEvent | FleeEvent | TurnEvent | EndEvent, Field(discriminator="kind")]
 
-Phase = Literal["player", "won", "lost", "fled"]
+Phase = Literal["player", "won", "lost", "fled", "draw"]
 
 
 class FightState(BaseModel):
@@ -266,6 +294,10 @@ class FightState(BaseModel):
     target: int = 0  # the monster the player's attacks go to (the attack buttons and the 🎯)
     seed: int = 0  # the fight's seed and the moves made so far: the next move's randomness (engine.replay_rng)
     moves: int = 0
+    xp_gained: int = 0  # from the monsters killed so far: kept whatever the end (RULINGS 6)
+    gold_gained: int = 0
+    quiet_rounds: int = 0  # rounds in a row in which neither side dealt damage
+    hurt_this_round: bool = False
 
 
 FEED_LENGTH = 30  # enough for a whole monsters' turn of five monsters with 3 attacks each
@@ -277,6 +309,7 @@ class Ending(StrEnum):
     WON = "won"
     LOST = "lost"
     FLED = "fled"
+    DRAW = "draw"  # QUIET_ROUNDS_FOR_DRAW rounds without damage
 
 
 @dataclass(frozen=True)
@@ -284,4 +317,5 @@ class Outcome:
     result: Ending
     rounds: int
     hp_left: int
-    xp: int  # XP the victory gives (0 unless won)
+    xp: int  # XP the kills gave, whatever the end
+    gold: int = 0  # gold the kills dropped

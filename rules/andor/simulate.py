@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from rules.andor import ai
 from rules.andor.engine import apply_in_place, final_damage, hit_chance, monster_fighters, outcome, start_fight
-from rules.andor.models import POTION_COST, Character, FightState, Monster, hundredths
+from rules.andor.models import POTION_COST, QUIET_ROUNDS_FOR_DRAW, Character, FightState, Monster, hundredths
 from rules.errors import RuleInputError
 from rules.seeds import new_seed
 
@@ -29,12 +29,12 @@ PROGRESS_EVERY = 200_000  # attacks between two progress reports
 # Told the fraction of the simulation done (0..1) now and then, from the thread that runs it.
 Progress = Callable[[float], None]
 
-WON, LOST, UNDECIDED = "won", "lost", "undecided"
+WON, LOST, DRAW, UNDECIDED = "won", "lost", "draw", "undecided"
 
 
 @dataclass(frozen=True)
 class FightResult:
-    result: str  # won, lost or undecided
+    result: str  # won, lost, draw (QUIET_ROUNDS_FOR_DRAW rounds without damage) or undecided (MAX_ROUNDS)
     rounds: int
     hp_left: int
 
@@ -49,6 +49,7 @@ class SimulationResult:
     fights: int  # played; fewer than requested only when the work limit was reached
     wins: int
     losses: int
+    draws: int
     undecided: int
     total_rounds: int
     hp_left_counts: tuple[int, ...]  # index = the player's HP at the end of a fight (0 = dead)
@@ -93,6 +94,7 @@ def fight_results(
     max_rounds: int = MAX_ROUNDS,
     work_limit: int = WORK_LIMIT,
     progress: Progress | None = None,
+    monsters_first: bool = False,
 ) -> tuple[list[FightResult], bool]:
     """The fights, and whether the work limit stopped them early.
 
@@ -112,6 +114,7 @@ def fight_results(
     m_attacks, m_hp0, m_dr = monster.ap // monster.attack_cost, monster.hp, monster.damage_resistance
     p_dr, p_armor = character.damage_resistance, character.armor
     monsters = range(count)
+    opening = monsters_first or monster.aggressive  # the monsters' turn 0 comes first (engine.start_fight)
 
     results: list[FightResult] = []
     attacks = 0
@@ -125,14 +128,16 @@ def fight_results(
         hp, potions = p_max, potions0
         m_hp = [m_hp0] * count
         alive = count
-        rounds = 0
+        rounds = -1 if opening else 0
+        quiet = 0
         result = None
         while result is None:
             rounds += 1
             if rounds > max_rounds:
                 rounds, result = max_rounds, UNDECIDED
                 break
-            ap = p_ap
+            hurt = False
+            ap = p_ap if rounds > 0 else 0  # round 0: the monsters' opening turn alone
             # the player's turn (ai.choose_action)
             while True:
                 if potions and ap >= POTION_COST and hp * 2 <= p_max:
@@ -146,7 +151,9 @@ def fight_results(
                     if int(rand() * 100) + 1 <= p_hit:
                         base = p_low + int(rand() * p_span)
                         crit = p_crit if p_cc > 0 and int(rand() * 100) + 1 <= p_cc else 100
-                        left = m_hp[target] - final_damage(base, p_ad, crit, m_dr, 0)
+                        damage = final_damage(base, p_ad, crit, m_dr, 0)
+                        hurt = hurt or damage > 0
+                        left = m_hp[target] - damage
                         if left <= 0:
                             m_hp[target] = 0
                             alive -= 1
@@ -168,23 +175,36 @@ def fight_results(
                     if int(rand() * 100) + 1 <= m_hit:
                         base = m_low + int(rand() * m_span)
                         crit = m_crit if m_cc > 0 and int(rand() * 100) + 1 <= m_cc else 100
-                        hp -= final_damage(base, 0, crit, p_dr, p_armor)
+                        damage = final_damage(base, 0, crit, p_dr, p_armor)
+                        hurt = hurt or damage > 0
+                        hp -= damage
                         if hp <= 0:
                             hp, result = 0, LOST
                             break
                 if result is not None:
                     break
+            if rounds > 0:  # engine._end_round: the opening turn is not a round
+                quiet = 0 if hurt else quiet + 1
+                if quiet >= QUIET_ROUNDS_FOR_DRAW:
+                    result = DRAW
         results.append(FightResult(result, rounds, hp))
     return results, False
 
 
 def logged_fight_results(
-    character: Character, monster: Monster, count: int, fights: int, rng: random.Random, *, max_rounds: int = MAX_ROUNDS
+    character: Character,
+    monster: Monster,
+    count: int,
+    fights: int,
+    rng: random.Random,
+    *,
+    max_rounds: int = MAX_ROUNDS,
+    monsters_first: bool = False,
 ) -> list[FightResult]:
     """The same fights played through the state machine, action by action (slow; the reference)."""
     results: list[FightResult] = []
     for _ in range(fights):
-        state, _events = start_fight(character, monster, count)
+        state, _events = start_fight(character, monster, count, rng, monsters_first=monsters_first)
         state = play_out(state, rng, max_rounds=max_rounds)
         done = outcome(state)
         if done is None:
@@ -212,6 +232,7 @@ def simulate(
     max_rounds: int = MAX_ROUNDS,
     work_limit: int = WORK_LIMIT,
     progress: Progress | None = None,
+    monsters_first: bool = False,
 ) -> SimulationResult:
     check_fights(fights)
     if seed is None:
@@ -226,9 +247,10 @@ def simulate(
         max_rounds=max_rounds,
         work_limit=work_limit,
         progress=progress,
+        monsters_first=monsters_first,
     )
     counts = [0] * (character.max_hp + 1)
-    wins = losses = rounds = won_hp = 0
+    wins = losses = draws = rounds = won_hp = 0
     for r in results:
         counts[r.hp_left] += 1
         rounds += r.rounds
@@ -237,6 +259,8 @@ def simulate(
             won_hp += r.hp_left
         elif r.result == LOST:
             losses += 1
+        elif r.result == DRAW:
+            draws += 1
     return SimulationResult(
         monster=monster.name,
         count=count,
@@ -246,7 +270,8 @@ def simulate(
         fights=len(results),
         wins=wins,
         losses=losses,
-        undecided=len(results) - wins - losses,
+        draws=draws,
+        undecided=len(results) - wins - losses - draws,
         total_rounds=rounds,
         hp_left_counts=tuple(counts),
         stopped_early=(

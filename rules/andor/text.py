@@ -20,7 +20,7 @@ from rules.andor.models import (
     TurnEvent,
     hundredths,
 )
-from rules.andor.simulate import SimulationResult
+from rules.andor.simulate import MAX_ROUNDS, SimulationResult
 from rules.text import format_number, plural
 
 
@@ -36,6 +36,8 @@ def describe_event(event: Event, shown: Callable[[str], str] = str) -> str:
         elif event.crit_roll is not None:
             crit = f", crit roll {event.crit_roll} > {event.crit_chance}%"
         end = "**killed**" if event.killed else f"{event.target_hp} HP left"
+        if event.killed and event.attacker == "You":  # XP and gold are the player's at each kill (RULINGS 6)
+            end += f": +{event.xp} XP, +{plural(event.gold, 'gold piece')}"
         return (
             f"{head}: hit (rolled {event.roll} ≤ {event.hit_chance}%), damage {event.damage}"
             f" (rolled {event.base_damage}{crit}); {end}"
@@ -50,7 +52,9 @@ def describe_event(event: Event, shown: Callable[[str], str] = str) -> str:
         if event.side == "player":
             return f"Round {event.round}: your turn, {event.ap} AP"
         return "The monsters' turn"
-    return {"won": f"Victory: +{event.xp} XP", "lost": "Defeat", "fled": "You got away"}[event.result]
+    return {"won": "Victory", "lost": "Defeat", "fled": "You got away", "draw": "A draw: no damage for 20 rounds"}[
+        event.result
+    ] + (f" (kills: +{event.xp} XP, +{plural(event.gold, 'gold piece')})" if event.xp or event.gold else "")
 
 
 def damage_text(low: int, high: int) -> str:
@@ -84,7 +88,8 @@ def summary_lines(result: SimulationResult) -> list[str]:
     lines = [
         f"{result.monster} x{result.count}: {fights:,} fights (seed {result.seed}), player max HP {result.max_hp}",
         f"won {percent(result.wins, fights)} ({result.wins:,}), lost {percent(result.losses, fights)}"
-        f" ({result.losses:,}), undecided {result.undecided:,}",
+        f" ({result.losses:,}), drawn {result.draws:,}"
+        + (f", undecided after {MAX_ROUNDS:,} rounds {result.undecided:,}" if result.undecided else ""),
         f"mean rounds {result.mean_rounds:.2f}; mean HP left when won "
         + (f"{result.mean_hp_left_won:.2f}" if result.wins else "-"),
     ]

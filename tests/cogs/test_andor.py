@@ -91,9 +91,12 @@ async def test_fight_a_tiny_rat_to_victory_with_the_buttons(harness):
 
     await play(h, fight, h.alice, "Attack Tiny rat")
     assert fight.components == []
-    assert fight.embed.description.startswith("🏆 **Victory!** +3 XP · level 2, 0/220 XP")  # 52 + 3 = 55: level 2
+    # 52 + 3 = 55: level 2; a Tiny rat drops 0 to floor(3 / 2) = 1 gold
+    assert fight.embed.description.startswith("🏆 **Victory!** +3 XP, +1 gold piece · level 2, 0/220 XP")
     assert "You → Tiny rat: hit (rolled" in fight.embed.description
-    assert "damage 2 (rolled 2); **killed**\nVictory: +3 XP" in fight.embed.description
+    assert "damage 2 (rolled 2); **killed**: +3 XP, +1 gold piece\nVictory (kills: +3 XP, +1 gold piece)" in (
+        fight.embed.description
+    )
     assert fight.embed.fields[0].value == "☠️ defeated"
     assert (
         "\nAP " not in fight.embed.description and "\n" not in fight.embed.footer.text
@@ -288,7 +291,7 @@ async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
     assert book.embed.title == "Bestiary (12)"
     assert "**Imp** (this server): HP 8, AC 70, damage 1-3, BC 5, DR 0, XP 12" in book.embed.description
     assert "**wolf** (this server): HP 99" in book.embed.description
-    (imp,) = await h.run("andor bestiary", h.alice, name="imp")
+    (imp,) = h.seen(await h.run("andor bestiary", h.alice, name="imp"))
     assert imp.field("Critical") == "10% x1.5"
     # AC 60 vs BC 5 hits 53% for 1; AC 70 vs BC 9 hits 58% for 1-3, critical x1.5 for 1-4:
     # 0.58 x (0.9 x 2 + 0.1 x (1 + 3 + 4) / 3) = 1.20 per attack
@@ -309,7 +312,7 @@ async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
     assert bad.content == "❌ bad.csv, row 2, column 'hp': 'x' is not a number"
     (removed,) = await h.run("andor monsters remove", h.gm, name="Wolf")
     assert removed.content == "✅ Removed Wolf. The built-in Wolf is back in the bestiary."
-    (wolf,) = await h.run("andor bestiary", h.alice, name="wolf")
+    (wolf,) = h.seen(await h.run("andor bestiary", h.alice, name="wolf"))
     assert wolf.embed.description.startswith("**Wolf**: HP 30")
     rows = await h.bot.db.fetch_all("SELECT guild_id, name_key FROM guild_uploads WHERE kind = 'monster'")
     assert [tuple(r) for r in rows] == [(GUILD_ID, "imp")]
@@ -378,7 +381,7 @@ async def test_every_command_and_option_has_help(harness):
 
 
 async def test_counts_of_one_read_as_one(harness):
-    (rat,) = await harness.run("andor bestiary", harness.alice, name="Tiny rat")
+    (rat,) = harness.seen(await harness.run("andor bestiary", harness.alice, name="Tiny rat"))
     assert rat.field("AP / attack cost") == "10 / 9 (1 attack a turn)"
     assert rat.field("Per attack").endswith("1 attack a turn")
 
@@ -422,3 +425,92 @@ async def test_a_fight_saved_before_the_state_carried_its_seed_goes_on_with_the_
     )
     assert stored.feed == expected.feed and stored.player == expected.player and stored.monsters == expected.monsters
     assert (stored.seed, stored.moves) == (11, 2)
+
+
+# --- fights worth winning (RULINGS 6) -------------------------------------------------------------------
+
+
+async def test_the_monsters_can_take_the_first_turn_and_aggressive_ones_always_do(harness):
+    h = harness
+    (fight,) = await h.run("andor fight", h.alice, monster="Tiny rat", seed=4, monsters_first=True)
+    feed = fight.description.split("**Latest**\n")[1].splitlines()
+    assert feed[0] == "The monsters' turn" and feed[1].startswith("Tiny rat → You: ")
+    assert feed[-1] == "Round 1: your turn, 10 AP"
+    await play(h, fight, h.alice, "Attack")
+    upload = f"{MONSTER_HEADER},aggressive\nAmbusher,8,10,5,70,1,1,5,12,Y\n".encode()
+    h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
+    (ambush,) = await h.run("andor fight", h.alice, monster="Ambusher", seed=4)
+    assert ambush.description.split("**Latest**\n")[1].startswith("The monsters' turn\n")
+
+
+async def test_kills_give_xp_and_gold_at_once_and_a_flight_keeps_them(harness):
+    h = harness
+    strong = {"attack_chance": 1000, "damage_min": 5, "damage_max": 5, "ap": 8, "attack_cost": 4, "hp_bonus": 500}
+    h.seen(await h.run("andor character set", h.alice, **strong))
+    (fight,) = await h.run("andor fight", h.alice, monster="Tiny rat", count=2, seed=6)
+    assert await h.click(fight, "Attack Tiny rat 1", h.alice) == []  # a sure hit for 5: rat 1 falls
+    kill = next(line for line in fight.description.splitlines() if "**killed**" in line)
+    gold = int(kill.split("+3 XP, +")[1].split(" gold")[0])
+    assert 0 <= gold <= 1  # a Tiny rat drops 0 to floor(3 / 2)
+    # the last 4 AP: flee (1 AP, 80%); a failed flee ends the turn, so flee until away
+    while fight.components:
+        assert await h.click(fight, "Flee (80%)", h.alice) == []
+    assert fight.description.startswith(
+        f"🏃 **You got away.** You keep what your kills gave: +3 XP, +{gold} gold piece{'s' if gold != 1 else ''}"
+    )
+    character = await stored_character(h, h.alice)
+    assert (character.xp, character.gold) == (3, gold)
+    assert (await fight_row(h, h.alice))["xp_change"] == 3
+
+
+async def test_gold_buys_potions_and_a_purse_too_light_is_refused_with_the_price(harness):
+    h = harness
+    (refusal,) = await h.run("andor shop", h.alice, potions=2)
+    assert refusal.ephemeral and refusal.content == "❌ 2 potions cost 20 gold (10 each); you have 0."
+    async with h.bot.db.transaction() as conn:  # 25 gold, as if from earlier kills
+        character = Character(gold=25)
+        await conn.execute(
+            "INSERT INTO andor_characters (guild_id, user_id, character_json) VALUES (?, ?, ?)",
+            (GUILD_ID, h.alice.id, character.model_dump_json()),
+        )
+    (bought,) = await h.run("andor shop", h.alice, potions=2)
+    assert bought.embed.title == "✅ Bought 2 potions for 20 gold"
+    assert bought.field("Gold") == "5 (a potion costs 10 in /andor shop)"
+    assert bought.field("Potions").startswith("4, heal 20 HP each")
+    await h.restart()
+    stored = await stored_character(h, h.alice)
+    assert (stored.gold, stored.potions) == (5, 4)
+    (refusal,) = await h.run("andor shop", h.alice, potions=1)
+    assert refusal.content == "❌ 1 potion costs 10 gold (10 each); you have 5."
+
+
+async def test_twenty_rounds_without_damage_end_the_fight_as_a_draw(harness):
+    h = harness
+    upload = f"{MONSTER_HEADER},damage_resistance\nStone golem,50,10,5,70,0,0,5,12,99\n".encode()
+    h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
+    (fight,) = await h.run("andor fight", h.alice, monster="Stone golem", seed=1)
+    for _ in range(19):
+        assert await h.click(fight, "End turn", h.alice) == []
+    assert fight.components and "Round 20: your turn" in fight.description
+    assert await h.click(fight, "End turn", h.alice) == []
+    assert fight.components == []
+    assert fight.description.startswith("🤝 **A draw:** 20 rounds without damage on either side.")
+    row = await fight_row(h, h.alice)
+    assert (row["status"], row["xp_change"]) == ("draw", 0)
+
+
+async def test_the_bestiary_gives_your_odds_and_says_when_you_cannot_hurt_a_monster(harness):
+    h = harness
+    (rat,) = h.seen(await h.run("andor bestiary", h.alice, name="Tiny rat"))
+    odds = rat.field("Your odds against one")
+    assert odds.startswith("won ") and "% of 1,000 fights, " in odds and "cannot hurt" not in odds
+    assert rat.embed.footer.text.startswith("seed ") and "1,000 fights played by the AI" in rat.embed.footer.text
+    h.seen(await h.run("andor character set", h.alice, damage_min=1, damage_max=2, crit_chance=0))
+    (gargoyle,) = h.seen(await h.run("andor bestiary", h.alice, name="Gargoyle"))  # DR 2 against a best hit of 2
+    assert gargoyle.field("Your odds against one").endswith(
+        "⚠️ You cannot hurt it: its damage resistance (2) takes all of your best hit."
+    )
+    choices = await h.autocomplete("andor fight", "monster", "gargoyle", h.alice)
+    assert choices[0]["name"].endswith(" — you cannot hurt it")
+    choices = await h.autocomplete("andor fight", "monster", "tiny", h.alice)
+    assert not choices[0]["name"].endswith("cannot hurt it")

@@ -25,6 +25,7 @@ from rules.andor.engine import (
     player_fighter,
     settle,
     start_fight,
+    uniform,
     updated_character,
     with_xp,
 )
@@ -182,6 +183,7 @@ def test_a_seeded_fight_against_two_tiny_rats_has_this_full_event_log():
         log += events
 
     def you(target, roll, hp, hit=True):
+        gold = loot(kills.pop(0)) if hp == 0 else 0
         return AttackEvent(
             round=round_,
             attacker="You",
@@ -193,6 +195,8 @@ def test_a_seeded_fight_against_two_tiny_rats_has_this_full_event_log():
             damage=1 if hit else 0,
             target_hp=hp,
             killed=hp == 0,
+            xp=3 if hp == 0 else 0,  # a Tiny rat's XP, at each kill (RULINGS 6)
+            gold=gold,
         )
 
     def rat(roll, hp, hit):
@@ -208,6 +212,12 @@ def test_a_seeded_fight_against_two_tiny_rats_has_this_full_event_log():
             target_hp=hp,
         )
 
+    def loot(move_and_monster):  # 0..floor(3 / 2) gold, drawn apart from the combat dice (engine._loot)
+        move, monster = move_and_monster
+        return uniform(random.Random(f"0:{move}:loot:{monster}"), 0, 1)
+
+    kills = [(1, 0), (4, 1)]  # rat 1 falls on the fight's move 1, rat 2 on move 4
+    gold = [loot(k) for k in kills]
     expected = []
     round_ = 1
     expected += [TurnEvent(round=1, side="player", ap=10), you("Tiny rat 1", 23, 1), you("Tiny rat 1", 13, 0)]
@@ -223,10 +233,10 @@ def test_a_seeded_fight_against_two_tiny_rats_has_this_full_event_log():
     expected += [
         TurnEvent(round=3, side="player", ap=10),
         you("Tiny rat 2", 46, 0),
-        EndEvent(round=3, result="won", xp=6),
+        EndEvent(round=3, result="won", xp=6, gold=sum(gold)),
     ]
     assert log == expected
-    assert outcome(state) == Outcome(Ending.WON, 3, 24, 6)
+    assert outcome(state) == Outcome(Ending.WON, 3, 24, 6, sum(gold))
 
 
 def test_criticals_ad_bonus_resistance_and_armor_in_a_scripted_fight():
@@ -250,7 +260,7 @@ def test_criticals_ad_bonus_resistance_and_armor_in_a_scripted_fight():
     assert state.phase == "player" and state.ap_left == 1  # flee is still affordable, so the turn goes on
     assert [type(e) for e in events] == [AttackEvent]
     # 8 x 1.5 = 12; x2.5 = 30; - DR 4 = 26 (monsters have no armor)
-    assert events[0].model_dump(exclude={"kind", "round", "attacker", "target", "killed"}) == {
+    assert events[0].model_dump(exclude={"kind", "round", "attacker", "target", "killed", "xp", "gold"}) == {
         "hit_chance": 50,
         "roll": 6,
         "hit": True,
@@ -451,3 +461,24 @@ def test_when_the_aimed_monster_dies_the_attacks_go_to_the_first_one_standing():
     with pytest.raises(RuleInputError, match="That monster cannot be attacked any more"):
         aim(state, 1)
     assert state.target == 0
+
+
+def test_a_defeat_keeps_the_kills_xp_and_takes_the_penalty_from_the_xp_held_then():
+    # level 5 (1,375 XP to the next), 100 XP held, kills give 20: 120 held at death, 30% of it (36) lost: 84 left, a change of 20 - 36
+    after, change = settle(Character(level=5, xp=100, gold=4), Outcome(Ending.LOST, 5, 0, 20, 7))
+    assert (after.xp, after.gold, change) == (84, 11, -16)
+    after, change = settle(Character(level=5, xp=100), Outcome(Ending.DRAW, 20, 25, 20, 3))
+    assert (after.xp, after.gold, change) == (120, 3, 20)
+
+
+def test_built_in_monsters_drop_up_to_half_their_xp_in_gold():
+    wolf = monster("Wolf")  # XP 49
+    assert wolf.gold_range == (0, 24)
+    golds = set()
+    for seed in range(60):
+        state, _ = start_fight(Character(attack_chance=1000, damage_min=99, damage_max=99), wolf, seed=seed)
+        events = apply_in_place(state, Action.attack(0), random.Random(1))
+        (kill,) = [e for e in events if isinstance(e, AttackEvent) and e.killed]
+        golds.add(kill.gold)
+        assert (kill.xp, state.xp_gained, state.gold_gained) == (49, 49, kill.gold)
+    assert min(golds) >= 0 and max(golds) <= 24 and len(golds) > 10

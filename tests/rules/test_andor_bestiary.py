@@ -124,3 +124,27 @@ def test_the_example_upload_parses():
     monsters = parse_monsters(path.read_text(encoding="utf-8"), path.name)
     assert [m.name for m in monsters] == ["Cave bat", "Bandit", "Stone golem"]
     assert monsters[1].crit_multiplier == 1.5 and monsters[2].damage_resistance == 8
+
+
+def test_an_upload_may_give_loot_and_mark_monsters_aggressive():
+    text = f"{HEADER},gold_min,gold_max,aggressive\nImp,8,10,5,70,1,3,5,12,2,9,Y\nBat,4,10,5,70,1,3,5,12,,,n\n"
+    imp, bat = parse_monsters(text, "m.csv")
+    assert (imp.gold_range, imp.aggressive) == ((2, 9), True)
+    assert (bat.gold_range, bat.aggressive) == ((0, 6), False)  # blank: the built-in 0 to floor(XP / 2)
+
+
+@pytest.mark.parametrize(
+    "row, problem",
+    [
+        (
+            "Imp,8,10,5,70,1,3,5,12,2,,N",
+            "m.csv, row 2, column 'gold_max': is empty; give both gold_min and gold_max, or neither",
+        ),
+        ("Imp,8,10,5,70,1,3,5,12,9,2,N", "m.csv, row 2, column 'gold_min': 9 is above gold_max 2"),
+        ("Imp,8,10,5,70,1,3,5,12,1,2,maybe", "m.csv, row 2, column 'aggressive': 'maybe' is not a yes/no flag"),
+    ],
+)
+def test_loot_and_aggressive_mistakes_name_the_row_and_column(row, problem):
+    with pytest.raises(RuleInputError) as caught:
+        parse_monsters(f"{HEADER},gold_min,gold_max,aggressive\n{row}\n", "m.csv")
+    assert str(caught.value).startswith(problem)

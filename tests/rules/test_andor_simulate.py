@@ -49,10 +49,27 @@ STRONG = Character(
     ],
 )
 def test_the_lean_loop_plays_the_same_fights_as_the_state_machine(character, name, count):
-    fast, stopped = fight_results(character, monster(name), count, 40, random.Random(7))
-    assert not stopped
-    assert fast == logged_fight_results(character, monster(name), count, 40, random.Random(7))
-    assert len({r.result for r in fast}) >= 1
+    for monsters_first in (False, True):
+        fast, stopped = fight_results(
+            character, monster(name), count, 40, random.Random(7), monsters_first=monsters_first
+        )
+        assert not stopped
+        logged = logged_fight_results(
+            character, monster(name), count, 40, random.Random(7), monsters_first=monsters_first
+        )
+        assert fast == logged
+
+
+def test_the_lean_loop_and_the_state_machine_agree_on_draws_and_aggressive_monsters():
+    # DR 3 against 1-2 damage, and 0 damage back: every fight is a draw after 20 quiet rounds
+    wall = monster("Wolf").model_copy(update={"damage_resistance": 3, "damage_min": 0, "damage_max": 0})
+    fast, _ = fight_results(Character(damage_max=2), wall, 2, 5, random.Random(3))
+    assert fast == logged_fight_results(Character(damage_max=2), wall, 2, 5, random.Random(3))
+    assert {(r.result, r.rounds) for r in fast} == {("draw", 20)}
+    aggressive = monster("Wolf").model_copy(update={"aggressive": True})
+    fast, _ = fight_results(STRONG, aggressive, 2, 30, random.Random(4))
+    assert fast == logged_fight_results(STRONG, aggressive, 2, 30, random.Random(4))
+    assert fast != fight_results(STRONG, monster("Wolf"), 2, 30, random.Random(4))[0]  # the wolves start
 
 
 @settings(max_examples=15, deadline=None)
@@ -87,7 +104,7 @@ def test_the_lean_loop_matches_the_state_machine_for_any_character(stats, name, 
 def test_a_simulation_summarizes_its_fights():
     result = simulate(STRONG, monster("Wolf"), 5, 2_000, seed=5)
     assert result.fights == result.fights_requested == 2_000
-    assert result.wins + result.losses + result.undecided == 2_000
+    assert result.wins + result.losses + result.draws + result.undecided == 2_000
     assert sum(result.hp_left_counts) == 2_000 and result.hp_left_counts[0] == result.losses
     assert len(result.hp_left_counts) == STRONG.max_hp + 1
     assert 0 < result.win_rate < 1 and result.mean_rounds > 1
@@ -106,20 +123,27 @@ def test_the_default_character_against_a_wolf():
     assert result.losses == 1_000 and result.win_rate == 0
 
 
-def test_fights_nobody_can_win_stop_at_the_round_limit():
+def test_fights_in_which_no_one_deals_damage_are_draws_after_20_rounds():
     harmless = Character(damage_min=0, damage_max=0)
     pillow = monster("Tiny rat").model_copy(update={"damage_min": 0, "damage_max": 0})
-    result = simulate(harmless, pillow, 1, 10, seed=1, max_rounds=50)
-    assert (result.undecided, result.total_rounds, result.hp_left_counts[-1]) == (10, 500, 10)
+    result = simulate(harmless, pillow, 1, 10, seed=1)
+    assert (result.draws, result.undecided, result.total_rounds, result.hp_left_counts[-1]) == (10, 0, 200, 10)
+
+
+def test_fights_still_going_stop_at_the_round_limit():
+    harmless = Character(damage_min=0, damage_max=0)
+    pillow = monster("Tiny rat").model_copy(update={"damage_min": 0, "damage_max": 0})
+    result = simulate(harmless, pillow, 1, 10, seed=1, max_rounds=5)
+    assert (result.draws, result.undecided, result.total_rounds) == (0, 10, 50)
 
 
 def test_a_simulation_stops_at_the_work_limit_and_says_so():
     harmless = Character(damage_min=0, damage_max=0)
     pillow = monster("Tiny rat").model_copy(update={"damage_min": 0, "damage_max": 0})
     result = simulate(harmless, pillow, 1, 1_000, seed=1, max_rounds=100, work_limit=1_000)
-    # each fight rolls 100 x (2 player + 1 rat) attacks, so the 4th fight is not started
-    assert result.fights == 4
-    assert result.stopped_early == "stopped after 4 of 1,000 fights: the limit of 1,000 attacks was reached"
+    # each fight is a draw after 20 rounds of 2 player + 1 rat attacks: 60 attacks, so the 18th is not started
+    assert result.fights == 17
+    assert result.stopped_early == "stopped after 17 of 1,000 fights: the limit of 1,000 attacks was reached"
 
 
 def test_a_long_simulation_reports_its_progress(monkeypatch):
@@ -162,7 +186,7 @@ def test_cli_fight_prints_the_log_and_bestiary_lists_monsters(capsys):
         "Round 1: your turn, 10 AP",
         "You → Tiny rat 1: hit (rolled 23 ≤ 57%), damage 1 (rolled 1); 1 HP left",
     ]
-    assert out.rstrip().endswith("Victory: +6 XP")
+    assert out.rstrip().endswith("Victory (kills: +6 XP, +2 gold pieces)")
     assert main(["andor", "bestiary"]) == 0
     assert "Queen lava entity, 490, 10, 6, 170, 35-45, none, 270, 16, 1513" in capsys.readouterr().out
 
