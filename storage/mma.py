@@ -34,6 +34,7 @@ class MatchRecord:
     last_move_at: float
     winner_slot: int | None
     result_reason: str | None
+    ping_message_id: int | None = None  # the message that pinged the player the match waits for
 
     @property
     def vs_ai(self) -> bool:
@@ -116,6 +117,7 @@ def _record(row) -> MatchRecord:
         last_move_at=row["last_move_at"],
         winner_slot=row["winner_slot"],
         result_reason=row["result_reason"],
+        ping_message_id=row["ping_message_id"],
     )
 
 
@@ -189,6 +191,10 @@ class MmaRepository:
     async def set_message(self, match_id: int, message_id: int) -> None:
         async with self.db.transaction() as conn:
             await conn.execute("UPDATE mma_matches SET message_id = ? WHERE id = ?", (message_id, match_id))
+
+    async def set_ping(self, match_id: int, message_id: int | None) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE mma_matches SET ping_message_id = ? WHERE id = ?", (message_id, match_id))
 
     async def delete(self, match_id: int) -> None:
         """Remove a match whose message could not be posted."""

@@ -9,6 +9,7 @@ then redraws. Nothing lives in memory between clicks, so a restart loses nothing
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -21,6 +22,7 @@ from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
 from cogs.common.components import stale
 from cogs.mma import render
+from cogs.mma.hands import HandViews
 from cogs.mma.items import COG_NAME, COMPONENTS, PICK, HandSelect, MatchButton, MatchClick, match_button
 from rules.mma.ai import play_move
 from rules.mma.cards import CARDS
@@ -53,11 +55,19 @@ FEED_KEEP = 40  # feed lines stored per match; the message shows the newest that
 AI_NAME = "AI"
 NAME_LIMIT = 40
 BUTTON_KINDS = {"draw": DRAW, "skip": SKIP_DRAW, "end": END_TURN}
+MOVED = "🔄 The match moved on: this is your hand now."
 SHOWING_ACTIONS = {"hand", "concede", "claim", "again", "resign"}
 
 
 def display_name(user: discord.abc.User) -> str:
     return markdown_safe(user.display_name, NAME_LIMIT)
+
+
+def waiting_for(record: MatchRecord) -> int | None:
+    """The slot of the member a live match between two members waits for (to move, or to pick a fighter)."""
+    if record.status != "live" or record.vs_ai or record.state is None:
+        return None
+    return record.state.to_move
 
 
 def feed_lines(events: list[Event], names: tuple[str, str]) -> list[str]:
@@ -79,6 +89,11 @@ class Mma(
         self.clock = time.time  # tests move time forward for idle claims
         self.new_seed = new_seed  # tests pick the deal
         self._locks: dict[int, asyncio.Lock] = {}
+        self.hands = HandViews()
+
+    async def cog_unload(self) -> None:
+        await super().cog_unload()
+        self.hands.close_all()
 
     # --- starting matches -----------------------------------------------------------------------------
 
@@ -258,6 +273,7 @@ class Mma(
         else:
             content, embed, view = render.hand_message(record, slot, selected=card)
         await interaction.response.edit_message(content=content, embed=embed, view=view)
+        self.hands.shown(record.id, slot, interaction)
 
     async def load(self, match_id: int) -> MatchRecord:
         record = await self.repo.get(match_id)
@@ -274,6 +290,7 @@ class Mma(
             await interaction.response.edit_message(content=content, embed=embed, view=view)
         else:
             await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
+        self.hands.shown(record.id, slot, interaction)
 
     async def confirm_concede(self, interaction: discord.Interaction, record: MatchRecord) -> None:
         if record.status != "live":
@@ -308,12 +325,14 @@ class Mma(
                         record, slot, note="⌛ That hand was out of date, so nothing was played. Here it is now."
                     )
                     await interaction.response.edit_message(content=content, embed=embed, view=view)
+                    self.hands.shown(record.id, slot, interaction)
                     return
                 raise stale("match")
             problem = action_problem(record.game, action)
             if problem is not None:
                 raise UserError(self.explain(record, slot, problem))
             ai_slot = 1 if record.vs_ai else None
+            waited_for = waiting_for(record)  # read before the engine changes the state in place
             state = record.game
             actions, events = await run_engine(self.bot, play_move, state, action, ai_slot)
             saved = await self.save(record, state, actions, events)
@@ -321,9 +340,11 @@ class Mma(
                 note = self.hand_note(saved, slot, action, events)
                 if action.kind == CONCEDE:
                     await interaction.response.edit_message(content="🏳️ You conceded.", embed=None, view=None)
+                    self.hands.forget(record.id, slot)  # that message now says so: nothing to redraw there
                 else:
                     content, embed, view = render.hand_message(saved, slot, note=note)
                     await interaction.response.edit_message(content=content, embed=embed, view=view)
+                    self.hands.shown(record.id, slot, interaction)
                 await self.refresh_public(saved)
             else:
                 await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
@@ -332,6 +353,8 @@ class Mma(
                     if saved.game.phase == REPLACE_PHASE and saved.game.replacing == slot:  # bled out this turn
                         note += " Now pick your next fighter from **My hand**."
                     await interaction.followup.send(note, ephemeral=True)
+            await self.call_next(saved, waited_for)
+            await self.hands.refresh(saved.id, lambda s: render.hand_message(saved, s, note=MOVED), skip=interaction)
             if saved.status == "over":
                 self._locks.pop(record.id, None)
 
@@ -370,6 +393,31 @@ class Mma(
         if action.kind == PLAY and drawn:
             note += " " + self.draw_note(drawn[0])
         return note
+
+    async def call_next(self, saved: MatchRecord, waited_for: int | None) -> None:
+        """Ping the player the match now waits for, when that changed (`waited_for`: whom it waited for before
+        the change): a short new message that mentions only them (an edit notifies no one), replacing the
+        match's previous ping so the channel stays clean. No pings against the AI. A ping Discord refuses is
+        logged; the move stands."""
+        waiting = waiting_for(saved)
+        if waiting == waited_for and (waiting is None or saved.ping_message_id is not None):
+            return
+        channel = self.bot.get_partial_messageable(saved.channel_id, guild_id=saved.guild_id)
+        try:
+            if saved.ping_message_id is not None:
+                with contextlib.suppress(discord.NotFound):  # someone deleted it already
+                    await channel.get_partial_message(saved.ping_message_id).delete()
+            sent = None
+            user_id = saved.player_ids[waiting] if waiting is not None else None
+            if user_id is not None:
+                sent = await channel.send(
+                    render.ping_text(saved, user_id),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                )
+        except discord.HTTPException:
+            log.warning("could not ping the next player of match %s", saved.id, exc_info=True)
+            return
+        await self.repo.set_ping(saved.id, sent.id if sent is not None else None)
 
     async def refresh_public(self, record: MatchRecord) -> None:
         """Redraw the match message after a move made elsewhere (the hand view); repost it if it is gone."""
@@ -416,6 +464,7 @@ class Mma(
             await interaction.response.edit_message(
                 content=None, embed=render.match_embed(saved), view=render.match_view(saved)
             )
+            await self.call_next(saved, None)  # a challenge waited for no move
             return
         content, embed, _ = render.challenge_message(saved)
         if user == challenger and not lapsed:
@@ -440,9 +489,12 @@ class Mma(
                     f"before you can claim the win."
                 )
             events: list[Event] = []
+            waited_for = waiting_for(record)
             finish(state, slot, IDLE, events)
             saved = await self.save(record, state, [], events)
             await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
+            await self.call_next(saved, waited_for)
+            await self.hands.refresh(saved.id, lambda s: render.hand_message(saved, s, note=MOVED), skip=interaction)
             self._locks.pop(record.id, None)
 
     async def play_again(self, interaction: discord.Interaction, record: MatchRecord) -> None:

@@ -145,6 +145,18 @@ def match_view(record: MatchRecord) -> discord.ui.View:
     return view
 
 
+def ping_text(record: MatchRecord, user_id: int) -> str:
+    """The short message that calls a member to their match: it mentions them and links the board."""
+    state = record.game
+    what = "pick your next fighter" if state.phase == REPLACE_PHASE else "your move"
+    link = (
+        f" https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
+        if record.message_id is not None
+        else ""
+    )
+    return f"🥊 {mention(user_id)}, {what} in MMA Warriors match #{record.id}.{link}"
+
+
 def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed, discord.ui.View | None]:
     challenger, opponent = record.called(0), record.called(1)
     content = f"{challenger} challenges {opponent}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 
@@ -11,7 +12,7 @@ import pytest
 from rules.mma.cards import CARDS, card_named
 from rules.mma.engine import main_phase_playable, new_game
 from rules.mma.state import GameState
-from tests.cogs.harness import CHANNEL_ID, Message, User
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID, Message, User
 
 CAROL = User(800000000000000004, "Carol")
 
@@ -55,6 +56,17 @@ async def write_state(h, match_id: int, state: GameState) -> None:
         )
 
 
+def is_ping(message: Message) -> bool:
+    """The short message that calls a member to their match (cog.call_next)."""
+    return (
+        not message.ephemeral and message.content.startswith("🥊 <@") and " in MMA Warriors match #" in message.content
+    )
+
+
+def not_pings(messages: list[Message]) -> list[Message]:
+    return [m for m in messages if not is_ping(m)]
+
+
 def snapshot(message: Message) -> Message:
     """The message as it looks now, kept even after the bot edits it."""
     return Message(message.id, message.channel_id, copy.deepcopy(message.data), ephemeral=message.ephemeral)
@@ -62,7 +74,7 @@ def snapshot(message: Message) -> Message:
 
 async def start_pvp(h) -> Message:
     (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
-    assert await h.click(challenge, "Accept", h.bob) == []
+    assert not_pings(await h.click(challenge, "Accept", h.bob)) == []
     return challenge
 
 
@@ -71,10 +83,10 @@ async def play_first_card(h, user: User, match: Message) -> tuple[Message, str]:
     (hand,) = await h.click(match, "My hand", user)
     select = hand.component("Choose a card to play")
     value = select["options"][0]["value"]
-    assert await h.click(hand, "Choose a card to play", user, values=[value]) == []
+    assert not_pings(await h.click(hand, "Choose a card to play", user, values=[value])) == []
     name = CARDS[int(value)].name
     assert hand.component(f"Play {name}")["disabled"] is False
-    assert await h.click(hand, f"Play {name}", user) == []
+    assert not_pings(await h.click(hand, f"Play {name}", user)) == []
     return hand, name
 
 
@@ -87,7 +99,7 @@ async def test_challenge_accept_and_a_few_turns_with_the_buttons(h):
     (refusal,) = await h.click(challenge, "Accept", h.alice)
     assert refusal.content == f"❌ Only {h.bob.mention} can answer this challenge."
 
-    assert await h.click(challenge, "Accept", h.bob) == []  # the challenge message becomes the match
+    assert not_pings(await h.click(challenge, "Accept", h.bob)) == []  # the challenge message becomes the match
     match = challenge
     assert match.embed.title == "🥊 Alice vs Bob"
     assert f"▶ {h.alice.mention}, turn 1: **Draw** or **Skip draw**." in match.description
@@ -134,11 +146,11 @@ async def test_challenge_accept_and_a_few_turns_with_the_buttons(h):
     assert state.players[1].stamina < state.players[1].max_stamina
     assert state.players[0].energy < 8
 
-    assert await h.click(match, "End turn", h.alice) == []
+    assert not_pings(await h.click(match, "End turn", h.alice)) == []
     assert f"▶ {h.bob.mention}, turn 1" in match.description
-    assert await h.click(match, "Skip draw", h.bob) == []
+    assert not_pings(await h.click(match, "Skip draw", h.bob)) == []
     assert f"{h.bob.mention} skips the draw" in match.field("Last actions")
-    assert await h.click(match, "End turn", h.bob) == []
+    assert not_pings(await h.click(match, "End turn", h.bob)) == []
     assert f"▶ {h.alice.mention}, turn 2" in match.description
     assert "Energy **10**/16" in match.field("🔴 Alice")
 
@@ -162,7 +174,7 @@ async def test_a_stale_hand_view_plays_nothing_and_shows_the_hand_as_it_is(h):
     old_hand = snapshot(hand)
     await h.click(hand, f"Play {CARDS[int(value)].name}", h.alice)
     version = (await match_row(h))["version"]
-    assert await h.click(old_hand, f"Play {CARDS[int(value)].name}", h.alice) == []
+    assert not_pings(await h.click(old_hand, f"Play {CARDS[int(value)].name}", h.alice)) == []
     assert old_hand.id == hand.id and hand.content.startswith("⌛ That hand was out of date")
     assert (await match_row(h))["version"] == version
 
@@ -189,7 +201,7 @@ async def test_restart_in_the_middle_of_a_match_and_the_match_goes_on(h):
     assert await saved_state(h) == before
     (hand,) = await h.click(match, "My hand", h.alice)  # the old message's buttons still work
     assert hand.ephemeral and "Alice's hand" in hand.embed.title
-    assert await h.click(match, "End turn", h.alice) == []
+    assert not_pings(await h.click(match, "End turn", h.alice)) == []
     (drawn,) = await h.click(match, "Draw", h.bob)
     assert drawn.ephemeral and drawn.content.startswith("🃏 You drew")
     assert f"▶ {h.bob.mention}, turn 1: play cards" in match.description
@@ -252,7 +264,7 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
     assert match.embed.title == "🥊 Alice vs AI" and not match.ephemeral
     assert "Claim win (opponent idle)" not in [c["label"] for c in match.components]
     await h.click(match, "Skip draw", h.alice)
-    assert await h.click(match, "End turn", h.alice) == []  # the AI's whole turn plays out at once
+    assert not_pings(await h.click(match, "End turn", h.alice)) == []  # the AI's whole turn plays out at once
     assert "— AI, turn 1: 8 energy" in match.field("Last actions")
     assert f"▶ {h.alice.mention}, turn 2: **Draw** or **Skip draw**." in match.description
     for _ in range(400):
@@ -320,7 +332,7 @@ async def test_concede_asks_first_then_ends_the_match(h):
     (confirm,) = await h.click(match, "Concede", h.bob)
     assert confirm.ephemeral and "Concede match #" in confirm.content
     assert (await match_row(h))["status"] == "live"
-    assert await h.click(confirm, "Yes, concede", h.bob) == []
+    assert not_pings(await h.click(confirm, "Yes, concede", h.bob)) == []
     assert confirm.content == "🏳️ You conceded."
     assert match.embed.title == "🏆 Alice wins! 🏆"
     assert f"{h.bob.mention} was defeated! Conceded." in match.description
@@ -346,7 +358,7 @@ async def test_idle_opponent_can_be_claimed_after_15_minutes(h):
     (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
     assert refusal.content == f"❌ {h.bob.mention} still has 1 minute to move before you can claim the win."
     cog.clock = lambda: start + 15 * 60 + 1
-    assert await h.click(match, "Claim win (opponent idle)", h.alice) == []
+    assert not_pings(await h.click(match, "Claim win (opponent idle)", h.alice)) == []
     assert match.embed.title == "🏆 Alice wins! 🏆" and "Opponent idle" in match.description
     assert (await match_row(h))["result_reason"] == "Opponent idle"
 
@@ -366,11 +378,11 @@ async def test_one_live_match_per_player_per_channel(h):
 
 async def test_decline_and_withdraw_close_the_challenge(h):
     (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
-    assert await h.click(challenge, "Decline", h.bob) == []
+    assert not_pings(await h.click(challenge, "Decline", h.bob)) == []
     assert challenge.description == f"{h.bob.mention} declined the challenge." and challenge.components == []
     (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
     old = snapshot(challenge)
-    assert await h.click(challenge, "Decline", h.alice) == []
+    assert not_pings(await h.click(challenge, "Decline", h.alice)) == []
     assert challenge.description == f"{h.alice.mention} withdrew the challenge."
     (refusal,) = await h.click(old, "Accept", h.bob)
     assert refusal.content == "❌ This challenge has already been answered."
@@ -383,7 +395,7 @@ async def test_an_unanswered_challenge_lapses_after_15_minutes(h):
     (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
     start = cog.clock()
     cog.clock = lambda: start + 16 * 60
-    assert await h.click(challenge, "Accept", h.bob) == []
+    assert not_pings(await h.click(challenge, "Accept", h.bob)) == []
     assert challenge.description == "The challenge lapsed unanswered." and challenge.components == []
     (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
     cog.clock = lambda: start + 40 * 60  # a new challenge lets an old one lapse rather than block
@@ -416,7 +428,7 @@ async def test_the_match_message_shows_both_corners_in_full(h):
     bob.bleed, bob.staggered, bob.stamina = 2, True, 1
     state.advantage = 0
     await write_state(h, row["id"], state)
-    assert await h.click(match, "Skip draw", h.alice) == []  # any move redraws the message
+    assert not_pings(await h.click(match, "Skip draw", h.alice)) == []  # any move redraws the message
 
     fighter = CARDS[alice.fighter]
     assert match.field("🔴 Alice ▶").split("\n") == [
@@ -449,12 +461,12 @@ async def test_the_match_message_shows_both_corners_in_full(h):
 async def test_long_names_and_a_long_feed_stay_within_discord_limits(h):
     wild = User(800000000000000009, "*_~`|>" * 5 + "\\Z")  # 32 characters of markdown
     (challenge,) = await h.run("mma challenge", wild, opponent=h.bob)
-    assert await h.click(challenge, "Accept", h.bob) == []
+    assert not_pings(await h.click(challenge, "Accept", h.bob)) == []
     row = await match_row(h)
     long_feed = [f"line {i} " + "x" * 400 for i in range(40)]
     async with h.bot.db.transaction() as conn:
         await conn.execute("UPDATE mma_matches SET feed_json = ? WHERE id = ?", (json.dumps(long_feed), row["id"]))
-    assert await h.click(challenge, "Skip draw", wild) == []
+    assert not_pings(await h.click(challenge, "Skip draw", wild)) == []
     embed = challenge.embed
     assert len(embed) <= 6000 and len(embed.title) <= 256 and len(embed.fields) == 3
     assert all(len(f.value) <= 1024 and len(f.name) <= 256 for f in embed.fields)
@@ -603,7 +615,7 @@ async def bleed_out_bob(h, *, top: str, hand_fighter: str | None = None) -> Mess
         bob.hand.append(take(bob, hand_fighter))
     put_on_top(bob, top)
     await write_state(h, row["id"], state)
-    assert await h.click(match, "End turn", h.alice) == []
+    assert not_pings(await h.click(match, "End turn", h.alice)) == []
     return match
 
 
@@ -661,7 +673,7 @@ async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_d
 
 async def test_skipping_the_draw_after_bleeding_out_asks_for_a_fighter_from_hand(h):
     match = await bleed_out_bob(h, top="Quick Jab", hand_fighter="Belal Muhammad")
-    assert await h.click(match, "Skip draw", h.bob) == []
+    assert not_pings(await h.click(match, "Skip draw", h.bob)) == []
     assert f"{h.bob.mention} skips the draw" in match.field("Last actions")
     assert f"💥 {h.bob.mention}: pick your next fighter from **My hand**." in match.description
     (hand,) = await h.click(match, "My hand", h.bob)
@@ -670,7 +682,7 @@ async def test_skipping_the_draw_after_bleeding_out_asks_for_a_fighter_from_hand
 
 async def test_no_fighter_in_hand_after_bleeding_out_and_skipping_the_draw_loses(h):
     match = await bleed_out_bob(h, top="Tom Aspinall")  # the skipped draw would have brought a fighter
-    assert await h.click(match, "Skip draw", h.bob) == []
+    assert not_pings(await h.click(match, "Skip draw", h.bob)) == []
     assert match.embed.title == "🏆 Alice wins! 🏆"
     assert f"{h.bob.mention} was defeated! No fighters in hand." in match.description
     assert match.field("🔵 Bob").startswith("*No fighter left*")
@@ -691,7 +703,7 @@ async def test_the_ai_bleeding_out_draws_and_deploys_the_fighter_it_drew(h):
     ai.stamina, ai.bleed = 2, 1
     put_on_top(ai, "Tom Aspinall")
     await write_state(h, row["id"], state)
-    assert await h.click(match, "End turn", h.alice) == []
+    assert not_pings(await h.click(match, "End turn", h.alice)) == []
     feed = match.field("Last actions")
     assert (
         feed.index("💥 **KO!** Islam Makhachev is out; AI loses 20 health (80 left)")
@@ -705,3 +717,58 @@ async def test_the_ai_bleeding_out_draws_and_deploys_the_fighter_it_drew(h):
         {"player": 1, "kind": "draw", "card": -1},
         {"player": 1, "kind": "deploy", "card": tom},
     ]
+
+
+async def test_the_player_a_match_waits_for_is_pinged_and_the_previous_ping_goes(h):
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    (first,) = await h.click(challenge, "Accept", h.bob)
+    row = await match_row(h)
+    assert first.content == (
+        f"🥊 {h.alice.mention}, your move in MMA Warriors match #{row['id']}. "
+        f"https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}/{challenge.id}"
+    )
+    sent = next(r for r in reversed(h.fake.requests) if r.method == "POST" and r.path.endswith("/messages"))
+    assert sent.payload["allowed_mentions"] == {"parse": [], "users": [h.alice.id]}  # only the player called
+    assert row["ping_message_id"] == first.id
+
+    (note,) = await h.click(challenge, "Draw", h.alice)  # still Alice's turn: no new ping
+    assert note.ephemeral
+    (second,) = not_pings(await h.click(challenge, "End turn", h.alice)) or [None]
+    assert second is None
+    pings = [m for m in h.messages if is_ping(m)]
+    assert [p.content.split(",")[0] for p in pings] == [f"🥊 {h.bob.mention}"]  # Alice's ping was deleted
+    assert first.id not in h.fake.messages and (await match_row(h))["ping_message_id"] == pings[0].id
+
+    (ask,) = await h.click(challenge, "Concede", h.bob)
+    await h.click(ask, "Yes, concede", h.bob)
+    assert [m for m in h.messages if is_ping(m)] == []  # the match is over: no one is waited for
+    assert (await match_row(h))["ping_message_id"] is None
+
+
+async def test_no_one_is_pinged_in_a_match_against_the_ai(h):
+    posted = await h.run("mma ai", h.alice)
+    (match,) = [m for m in posted if m.embeds]
+    assert not_pings(await h.click(match, "Skip draw", h.alice)) == []
+    assert not_pings(await h.click(match, "End turn", h.alice)) == []
+    assert [m for m in h.messages if is_ping(m)] == [] and (await match_row(h))["ping_message_id"] is None
+
+
+async def test_an_open_hand_view_follows_the_match_until_discord_stops_allowing_edits(h):
+    challenge = await start_pvp(h)
+    (bob_hand,) = await h.click(challenge, "My hand", h.bob)
+    assert bob_hand.ephemeral and bob_hand.content == f"Waiting for {h.alice.mention}."
+    await h.click(challenge, "Skip draw", h.alice)
+    not_pings(await h.click(challenge, "End turn", h.alice))
+    bob_hand = h.fake.messages[bob_hand.id]
+    assert bob_hand.content == (
+        "🔄 The match moved on: this is your hand now.\nDraw or skip the draw on the match message first."
+    )
+    refresh_version = int(bob_hand.component("Refresh")["custom_id"].split(":")[2])
+    assert refresh_version == (await match_row(h))["version"]  # its buttons are the current ones
+
+    h.bot.get_cog("MMA").hands.editable_for = 0.05  # Discord's 15 minutes, shortened
+    (alice_hand,) = await h.click(challenge, "My hand", h.alice)
+    await asyncio.sleep(0.2)
+    await h.settle()
+    closed = h.fake.messages[alice_hand.id]
+    assert closed.content.startswith("⌛ This hand view can no longer follow the match") and closed.components == []
