@@ -12,6 +12,7 @@ from cogs.common import (
     clip,
     fit_embed,
     hp_bar,
+    lines_within,
     medal_lines,
     mention,
     seed_footer,
@@ -20,8 +21,9 @@ from cogs.common import (
 from cogs.mma.items import PLAY, hand_select, match_button
 from rules.mma.cards import CARDS
 from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, MAX_ENERGY, card_options
+from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
-from rules.mma.text import RULES_SUMMARY
+from rules.mma.text import RULES_SUMMARY, describe
 from storage.mma import FighterUse, MatchRecord, Record, Standing
 
 CORNER_MARKS = ("🔴", "🔵")
@@ -183,6 +185,17 @@ def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed, discord.
     return content, fit_embed(embed), view
 
 
+def preview_field(record: MatchRecord, slot: int, card: int) -> str | None:
+    """What the chosen card would do now, in the feed's words (rules.mma.preview plays it on a copy)."""
+    shown = preview(record.game, slot, card)
+    if shown is None:
+        return None
+    lines = [line for line in (describe(e, record.both_called) for e in shown.events) if line]
+    if shown.success_percent is not None:
+        lines.insert(0, f"**{shown.success_percent}%** chance to succeed; if it does:")
+    return lines_within(lines, EmbedLimits.FIELD_VALUE) or "Nothing visible happens."
+
+
 def hand_message(
     record: MatchRecord, slot: int, selected: int | None = None, note: str | None = None
 ) -> tuple[str, discord.Embed, discord.ui.View]:
@@ -211,6 +224,8 @@ def hand_message(
     playable = [o for o in options if o.problem is None]
     if selected is not None and selected not in {o.card for o in playable}:
         selected = None
+    if selected is not None and (shown := preview_field(record, slot, selected)) is not None:
+        embed.add_field(name=f"If you play {CARDS[selected].name} now", value=shown, inline=False)
     if playable:
         choices = [
             discord.SelectOption(

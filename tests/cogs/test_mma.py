@@ -772,3 +772,19 @@ async def test_an_open_hand_view_follows_the_match_until_discord_stops_allowing_
     await h.settle()
     closed = h.fake.messages[alice_hand.id]
     assert closed.content.startswith("⌛ This hand view can no longer follow the match") and closed.components == []
+
+
+async def test_choosing_a_card_shows_what_it_would_do_and_play_does_exactly_that(h):
+    posted = await h.run("mma ai", h.alice)
+    (match,) = [m for m in posted if m.embeds]
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    assert not [f for f in hand.embed.fields if f.name.startswith("If you play")]  # nothing chosen yet
+    strikes = [o for o in hand.component("Choose a card to play")["options"] if CARDS[int(o["value"])].kind == "strike"]
+    chosen = int(strikes[0]["value"])
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(chosen)])
+    foreseen = hand.field(f"If you play {CARDS[chosen].name} now")
+    assert f"{h.alice.mention}: **{CARDS[chosen].name}** hits " in foreseen
+    await h.click(hand, f"Play {CARDS[chosen].name}", h.alice)
+    played = next(line for line in match.field("Last actions").splitlines() if f"**{CARDS[chosen].name}** hits" in line)
+    assert played in foreseen.splitlines()  # the same words, the same numbers

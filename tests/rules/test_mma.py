@@ -1094,3 +1094,36 @@ def test_a_finished_match_has_a_typed_outcome_whose_values_are_the_stored_words(
     result = outcome(state)
     assert result is not None and result.result is EndReason.CONCEDED and result.winner == 0
     assert json.loads(json.dumps(state.to_dict()))["reason"] == "Conceded"
+
+
+# --- the hand view's preview (rules/mma/preview.py) --------------------------------------------------------
+
+
+def test_the_preview_of_ground_and_pound_is_the_rulings_example_and_changes_nothing():
+    from rules.mma.preview import preview
+
+    state = position(("Islam Makhachev", "Alexander Volkanovski"), (("Ground and Pound",), ()))
+    state.advantage = 0
+    before = state.to_dict()
+    shown = preview(state, 0, card_named("Ground and Pound").id)
+    assert shown is not None and shown.success_percent is None
+    strike = event(list(shown.events), "strike")
+    assert strike.numbers["damage"] == 8  # RULINGS 6: max(6, 6 + 6 - 9 + 0 + 5) = 8
+    assert state.to_dict() == before  # a preview plays on a copy
+    assert list(shown.events) == play(state, 0, "Ground and Pound")  # exactly what the move then does
+
+
+def test_the_preview_counts_a_waiting_defense_card_and_gives_a_takedowns_chance():
+    from rules.mma.preview import preview
+
+    state = position(("Islam Makhachev", "Alexander Volkanovski"), (("Ground and Pound", "Double Leg Takedown"), ()))
+    state.advantage = 0
+    state.players[1].guard = card_named("Block").id
+    shown = preview(state, 0, card_named("Ground and Pound").id)
+    assert shown is not None and event(list(shown.events), "strike").numbers["damage"] == 3  # 8 - Block's 5
+    state.advantage = NO_ONE
+    takedown = preview(state, 0, card_named("Double Leg Takedown").id)
+    assert takedown is not None and takedown.success_percent is not None
+    odds = event(list(takedown.events), "takedown").numbers
+    assert takedown.success_percent == odds["chance_tenths"] * 10 and odds["success"]
+    assert preview(state, 1, card_named("Ground and Pound").id) is None  # not their turn
