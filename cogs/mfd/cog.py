@@ -55,7 +55,7 @@ from cogs.mfd.render import (
 )
 from rules.errors import RuleInputError
 from rules.mfd.battle import BattleRun, continue_battle, start_battle
-from rules.mfd.chart import odds_chart_png
+from rules.mfd.chart import battle_chart_png, odds_chart_png
 from rules.mfd.engine import SAFETY_ROUND_LIMIT, check_odds_work, simulate_odds
 from rules.mfd.log import mib
 from rules.mfd.models import BattleState, OddsResult, Roster
@@ -87,18 +87,24 @@ class EncodedRun:
 
     run: BattleRun
     state_zlib: bytes
+    chart_png: bytes  # drawn here, in the worker, with the run
+
+
+def encoded(run: BattleRun) -> EncodedRun:
+    chart = battle_chart_png(run.curve, f"Marked for Death, seed {run.state.seed}")
+    return EncodedRun(run, encode_state(run.state), chart)
 
 
 def fight_new(heroes: Roster, villains: Roster, seed: int, max_rounds: int | None, files_limit: int) -> EncodedRun:
-    run = start_battle(heroes, villains, seed=seed, max_rounds=max_rounds, files_limit=files_limit)
-    return EncodedRun(run, encode_state(run.state))
+    return encoded(start_battle(heroes, villains, seed=seed, max_rounds=max_rounds, files_limit=files_limit))
 
 
 def fight_on(
     stored: StoredBattle, rounds: int | None, heroes: Roster | None, villains: Roster | None, files_limit: int
 ) -> EncodedRun:
-    run = continue_battle(stored.state(), max_rounds=rounds, heroes=heroes, villains=villains, files_limit=files_limit)
-    return EncodedRun(run, encode_state(run.state))
+    return encoded(
+        continue_battle(stored.state(), max_rounds=rounds, heroes=heroes, villains=villains, files_limit=files_limit)
+    )
 
 
 def odds_with_chart(
@@ -235,7 +241,7 @@ class MarkedForDeath(
         log_run(stored, fought.run)
         await interaction.followup.send(
             embed=run_embed(fought.run, continued=False, note=note),
-            files=run_files(fought.run),
+            files=run_files(fought.run, fought.chart_png),
             view=next_round_view(stored, fought.run.state.over),
         )
 
@@ -262,7 +268,7 @@ class MarkedForDeath(
         saved = await self.save(stored, fought, interaction.user.id)
         await interaction.followup.send(
             embed=run_embed(fought.run, continued=True),
-            files=run_files(fought.run),
+            files=run_files(fought.run, fought.chart_png),
             view=next_round_view(saved, fought.run.state.over),
         )
 
@@ -279,7 +285,7 @@ class MarkedForDeath(
         saved = await self.save(stored, fought, interaction.user.id)
         await interaction.edit_original_response(
             embed=run_embed(fought.run, continued=True),
-            attachments=run_files(fought.run),
+            attachments=run_files(fought.run, fought.chart_png),
             view=next_round_view(saved, fought.run.state.over),
         )
         answer_shown(interaction)

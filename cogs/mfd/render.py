@@ -4,6 +4,8 @@ Fighter names and file names come from the GM's files: they are escaped wherever
 
 from __future__ import annotations
 
+import io
+
 import discord
 
 from cogs.common import (
@@ -108,15 +110,20 @@ def run_embed(run: BattleRun, *, continued: bool, note: str = "") -> discord.Emb
     standing_field(embed, result.villains)
     fallen_field(embed, "Fallen this run", result.fallen)
     warning_field(embed, run.warnings)
+    embed.set_image(url=f"attachment://{CHART_FILE}")
     embed.set_footer(text=seed_footer(run.state.seed, FILES_FOOTER))
     return fit_embed(embed)
 
 
-def run_files(run: BattleRun) -> list[discord.File]:
+CHART_FILE = "battle-chart.png"  # beside the log: each side's fighters standing and HP per round
+
+
+def run_files(run: BattleRun, chart_png: bytes) -> list[discord.File]:
     return [
         text_file(LOG_FILE, run.log),
         text_file(HEROES_FINAL_FILE, run.heroes_csv),
         text_file(VILLAINS_FINAL_FILE, run.villains_csv),
+        discord.File(io.BytesIO(chart_png), filename=CHART_FILE),
     ]
 
 

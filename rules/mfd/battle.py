@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rules.errors import InputProblem, RuleInputError
-from rules.mfd.engine import run_battle
+from rules.mfd.engine import NEVER, RoundRecord, run_battle
 from rules.mfd.log import LOG_LIMIT_BYTES, BattleLog, mib
 from rules.mfd.models import BattleResult, BattleState, Casualty, RngState, Roster
 from rules.mfd.roster import final_csv, final_csv_bound
@@ -35,6 +35,45 @@ LOG_FILE = "BattleLog.txt"
 HEROES_FINAL_FILE = "Heroes-final.csv"
 VILLAINS_FINAL_FILE = "Villains-final.csv"
 MIN_LOG_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True)
+class BattleCurve:
+    """Each side's fighters standing and total HP before the run's first round and after each of its rounds,
+    for the battle chart. `rounds[0]` is the round before the run (0 for a new battle)."""
+
+    rounds: tuple[int, ...]
+    standing: tuple[tuple[int, ...], tuple[int, ...]]  # heroes, villains
+    hp: tuple[tuple[float, ...], tuple[float, ...]]
+
+
+class _CurveRecorder:
+    """Observes the rounds of a run (with the log): one pass over the fighters of each round."""
+
+    def __init__(self, heroes: Roster, villains: Roster, rounds_before: int):
+        self.rounds = [rounds_before]
+        self.standing: tuple[list[int], list[int]] = ([len(heroes.fighters)], [len(villains.fighters)])
+        self.hp: tuple[list[float], list[float]] = (
+            [sum(f.hp for f in heroes.fighters)],
+            [sum(f.hp for f in villains.fighters)],
+        )
+
+    def add_round(self, record: RoundRecord) -> None:
+        alive = record.death == NEVER
+        sides = record.side[alive]
+        standing = np.bincount(sides, minlength=2)
+        hp = np.bincount(sides, weights=record.hp_end[alive], minlength=2)
+        self.rounds.append(record.number)
+        for side in (0, 1):
+            self.standing[side].append(int(standing[side]))
+            self.hp[side].append(float(hp[side]))
+
+    def curve(self) -> BattleCurve:
+        return BattleCurve(
+            tuple(self.rounds),
+            (tuple(self.standing[0]), tuple(self.standing[1])),
+            (tuple(self.hp[0]), tuple(self.hp[1])),
+        )
 
 
 @dataclass(frozen=True)
@@ -48,6 +87,7 @@ class BattleRun:
     villains_csv: str
     state: BattleState
     warnings: tuple[InputProblem, ...]
+    curve: BattleCurve
 
 
 def bits_from_state(rng_state: RngState) -> np.random.PCG64:
@@ -89,13 +129,19 @@ def _run(
     """Fight with the random stream of `bits`, whose state after the run is the battle's to continue from."""
     log_limit = _log_limit(heroes, villains, files_limit)
     log = BattleLog(heroes, villains, seed=seed, first_round=rounds_before + 1, limit_bytes=log_limit)
+    curve = _CurveRecorder(heroes, villains, rounds_before)
+
+    def observe(record: RoundRecord) -> None:
+        log.add_round(record)
+        curve.add_round(record)
+
     result = run_battle(
         heroes,
         villains,
         np.random.Generator(bits),
         max_rounds=max_rounds,
         first_round=rounds_before + 1,
-        observer=log.add_round,
+        observer=observe,
     )
     state = BattleState(
         heroes=result.heroes,
@@ -113,6 +159,7 @@ def _run(
         final_csv(result.villains),
         state,
         heroes.warnings + villains.warnings,
+        curve.curve(),
     )
 
 

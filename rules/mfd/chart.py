@@ -1,4 +1,5 @@
-"""The odds as a PNG: outcome rates with their 95% intervals, and how many rounds the battles lasted.
+"""Marked for Death's charts as PNGs: the odds (outcome rates with their 95% intervals, and how many rounds
+the battles lasted) and a battle run (each side's fighters standing and total HP per round).
 
 matplotlib's Agg canvas is used directly (no pyplot, no display), so this is safe in a worker thread.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import io
 
+from rules.mfd.battle import BattleCurve
 from rules.mfd.models import OddsResult
 from rules.mfd.odds import outcome_rows
 from rules.stats import wilson_interval
@@ -55,6 +57,35 @@ def odds_chart_png(odds: OddsResult) -> bytes:
         rounds.set_xticks(lengths)
     # matplotlib's stubs leave the **kwargs of its drawing calls untyped
     figure.suptitle(f"Marked for Death odds (seed {odds.seed})", fontsize=10)  # pyright: ignore[reportUnknownMemberType]
+
+    out = io.BytesIO()
+    figure.savefig(out, format="png")  # pyright: ignore[reportUnknownMemberType]
+    return out.getvalue()
+
+
+def battle_chart_png(curve: BattleCurve, title: str) -> bytes:
+    """Each side's fighters standing and total HP after every round of a run, as a PNG: a long battle seen,
+    not scrolled. Lines without markers, so thousands of rounds cost no more than a few."""
+    # imported here: matplotlib takes a noticeable fraction of a second to import
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(9, 3.6), dpi=100, layout="constrained")
+    FigureCanvasAgg(figure)
+    standing, hp = figure.subplots(1, 2)
+    for side, label in enumerate(("Heroes", "Villains")):
+        colour = _COLOURS[f"{label} win"]
+        drawn = {"drawstyle": "steps-post", "color": colour, "label": label}
+        standing.plot(curve.rounds, curve.standing[side], **drawn)
+        hp.plot(curve.rounds, curve.hp[side], **drawn)
+    for axes, what in ((standing, "fighters standing"), (hp, "total HP")):
+        axes.set_xlabel("round")
+        axes.set_ylabel(what)
+        axes.set_ylim(bottom=0)
+        axes.legend(loc="upper right", fontsize=8)
+    standing.set_title("Fighters standing")
+    hp.set_title("Total HP")
+    figure.suptitle(title, fontsize=10)  # pyright: ignore[reportUnknownMemberType]
 
     out = io.BytesIO()
     figure.savefig(out, format="png")  # pyright: ignore[reportUnknownMemberType]

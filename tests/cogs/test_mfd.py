@@ -427,3 +427,20 @@ async def test_restart_keeps_the_battle_and_its_button(harness):
     await h.restart()
     (after,) = await h.click(first, "Fight one more round", h.gm)
     assert EXPECTED_ROUND_2 in after.files["BattleLog.txt"].decode()
+
+
+async def test_every_battle_reply_carries_its_chart_beside_the_log(harness):
+    h = harness
+
+    def charted(reply) -> None:
+        assert reply.files["battle-chart.png"].startswith(b"\x89PNG\r\n\x1a\n")
+        assert reply.embed.image.url == "attachment://battle-chart.png"
+        assert {"BattleLog.txt", "Heroes-final.csv", "Villains-final.csv"} <= set(reply.files)
+
+    _, battle = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    charted(battle)
+    (pressed,) = h.seen(await h.click(battle, "Fight one more round", h.gm))
+    charted(pressed)
+    await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    _, continued = await h.run("mfd continue", h.gm)
+    charted(continued)
