@@ -69,10 +69,13 @@ def battle_chart_png(curve: BattleCurve, title: str) -> bytes:
     # imported here: matplotlib takes a noticeable fraction of a second to import
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
-    figure = Figure(figsize=(9, 3.6), dpi=100, layout="constrained")
+    # Fixed margins, not a layout engine: the constrained layout measures every label first and doubles the cost.
+    figure = Figure(figsize=(9, 3.6), dpi=100)
     FigureCanvasAgg(figure)
     standing, hp = figure.subplots(1, 2)
+    figure.subplots_adjust(left=0.07, right=0.98, bottom=0.14, top=0.83, wspace=0.22)
     for side, label in enumerate(("Heroes", "Villains")):
         colour = _COLOURS[f"{label} win"]
         drawn = {"drawstyle": "steps-post", "color": colour, "label": label}
@@ -80,6 +83,7 @@ def battle_chart_png(curve: BattleCurve, title: str) -> bytes:
         hp.plot(curve.rounds, curve.hp[side], **drawn)
     for axes, what in ((standing, "fighters standing"), (hp, "total HP")):
         axes.set_xlabel("round")
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
         axes.set_ylabel(what)
         axes.set_ylim(bottom=0)
         axes.legend(loc="upper right", fontsize=8)
