@@ -163,7 +163,10 @@ class ArenaBot(commands.Bot):
         Discord's connection, the database and the worker pools."""
         if self._stopping is None:  # the first call does it; a second (a signal, then start() returning) waits
             self._stopping = asyncio.ensure_future(self._stop_games())
-        await self._stopping
+        try:
+            await self._stopping
+        except Exception:  # whatever went wrong there, the connection and the database still close
+            log.exception("shutting down: stopping the games failed")
         await super().close()
         if self._db is not None:
             await self._db.close()

@@ -210,7 +210,11 @@ def test_a_signal_while_a_reply_is_being_sent_ends_cleanly(tmp_path, signum):
     try:
         assert child.stdout is not None and child.stdout.readline() == "sending\n"
         child.send_signal(signum)
-        out, err = child.communicate(timeout=10)
+        out, err = child.communicate(timeout=30)  # a guard against a hang: it ends in about a second
+    except subprocess.TimeoutExpired:
+        child.kill()
+        out, err = child.communicate()
+        raise AssertionError(f"the bot did not end after the signal; it wrote:\n{out}\n{err}") from None
     finally:
         child.kill()
     assert child.returncode == 0, err

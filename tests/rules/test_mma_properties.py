@@ -6,6 +6,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,10 +84,11 @@ def check_legal_actions_are_exact(state: GameState) -> None:
         assert playable == {a.card for a in legal if a.kind in (PLAY, DEPLOY)}
 
 
-def test_thousands_of_ai_games_end_with_a_result_and_keep_every_invariant():
+@pytest.mark.parametrize("seeds", [range(1000), range(1000, 2000)])  # two halves: the workers share them
+def test_thousands_of_ai_games_end_with_a_result_and_keep_every_invariant(seeds):
     reasons = Counter()
     bled_out_draws = 0  # draw steps of a player whose fighter bled out as the turn began
-    for seed in range(2000):
+    for seed in seeds:
         rng = random.Random(seed)
         state, _ = new_game(seed, rng)
         check_invariants(state)
@@ -103,9 +105,9 @@ def test_thousands_of_ai_games_end_with_a_result_and_keep_every_invariant():
         assert result.reason != CONCEDED
         reasons[result.reason] += 1
     # The AI's games end in every way but deck-out (a deck lasts 70 draws), mostly by knockouts.
-    assert reasons["Health depleted"] > 500 and reasons["No fighters in hand"] > 500
-    assert reasons[JUDGES] < 200
-    assert bled_out_draws > 100  # the replacement after the draw is exercised, not just possible
+    assert reasons["Health depleted"] > 250 and reasons["No fighters in hand"] > 250
+    assert reasons[JUDGES] < 100
+    assert bled_out_draws > 50  # the replacement after the draw is exercised, not just possible
 
 
 @settings(max_examples=150, deadline=None)
