@@ -43,7 +43,7 @@ from cogs.common import (
 )
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
-from cogs.common.components import stale
+from cogs.common.components import redrawn
 from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.andor.bestiary import MAX_GUILD_MONSTERS, builtin_monsters, parse_monsters
 from rules.andor.chart import hp_left_chart_png
@@ -369,10 +369,14 @@ class Andor(
             raise UserError("This fight no longer exists.")
         if interaction.user.id != fight.user_id:
             raise UserError(f"This is {mention(fight.user_id)}'s fight; start your own with `/andor fight`.")
-        if fight.status != "live":
-            raise UserError("This fight is over; start a new one with `/andor fight`.")
-        if version != fight.version:
-            raise stale("fight")
+        if version != fight.version or fight.status != "live":
+            # The message is behind the stored fight (a double click, or a move saved before the message could
+            # show it): bring it up to date, then say what happened.
+            await interaction.response.edit_message(
+                embed=fight_embed(fight, interaction.user.display_name), view=fight_view(fight)
+            )
+            await interaction.followup.send(redrawn("fight"), ephemeral=True)
+            return
         state = fight.state
         if action == "target":
             aim(state, int(value) if value is not None and value.isdigit() else -1)

@@ -43,6 +43,15 @@ def stale(what: str) -> UserError:
     )
 
 
+def redrawn(what: str) -> str:
+    """Said privately after a click on components drawn for an earlier moment of `what`, once the message has
+    been brought up to the stored state (a double click, or a move saved before the message could show it)."""
+    return (
+        f"⌛ These buttons were from an earlier moment of this {what}, so nothing was changed. The message now "
+        f"shows the {what} as it is: use its buttons."
+    )
+
+
 def running_cog(interaction: discord.Interaction, cog_name: str, game_title: str) -> Any:
     """The cog that handles a game's components; a polite refusal while it is not loaded (start-up, reload)."""
     cog = interaction.client.get_cog(cog_name)  # type: ignore[attr-defined]

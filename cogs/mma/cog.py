@@ -20,7 +20,7 @@ from discord import app_commands
 from cogs.common import UserError, markdown_safe, run_engine
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
-from cogs.common.components import stale
+from cogs.common.components import redrawn
 from cogs.mma import render
 from cogs.mma.hands import HandViews
 from cogs.mma.items import COG_NAME, COMPONENTS, PICK, HandSelect, MatchButton, MatchClick, match_button
@@ -61,6 +61,14 @@ SHOWING_ACTIONS = {"hand", "concede", "claim", "again", "resign"}
 
 def display_name(user: discord.abc.User) -> str:
     return markdown_safe(user.display_name, NAME_LIMIT)
+
+
+class MatchGoing(Exception):
+    """The member asking for a new match already has one going in this channel."""
+
+    def __init__(self, match: MatchRecord):
+        super().__init__(match.id)
+        self.match = match
 
 
 def waiting_for(record: MatchRecord) -> int | None:
@@ -129,20 +137,32 @@ class Mma(
             raise UserError("You cannot challenge yourself; `/mma ai` gives you a sparring partner.")
         if opponent_is_bot:
             raise UserError("Bots cannot accept challenges; use `/mma ai` to fight the AI.")
-        record = await self.create(
-            interaction,
-            (interaction.user.id, opponent_id),
-            (display_name(interaction.user), opponent_name),
-            seed,
-            with_state=False,
-        )
+        try:
+            record = await self.create(
+                interaction,
+                (interaction.user.id, opponent_id),
+                (display_name(interaction.user), opponent_name),
+                seed,
+                with_state=False,
+            )
+        except MatchGoing as going:
+            await self.offer_again(interaction, going.match)
+            return
         content, embed, view = render.challenge_message(record)
         await self.post(interaction, record, content=content, embed=embed, view=view)
 
     async def start_ai_match(self, interaction: discord.Interaction, seed: int | None = None) -> None:
-        record = await self.create(
-            interaction, (interaction.user.id, None), (display_name(interaction.user), AI_NAME), seed, with_state=True
-        )
+        try:
+            record = await self.create(
+                interaction,
+                (interaction.user.id, None),
+                (display_name(interaction.user), AI_NAME),
+                seed,
+                with_state=True,
+            )
+        except MatchGoing as going:
+            await self.offer_again(interaction, going.match)
+            return
         await self.post(interaction, record, embed=render.match_embed(record), view=render.match_view(record))
 
     async def create(
@@ -173,6 +193,8 @@ class Mma(
                 expire_before=now - IDLE_SECONDS,
             )
         except MatchConflict as conflict:
+            if conflict.user_id == interaction.user.id and conflict.match.status == "live":
+                raise MatchGoing(conflict.match) from None
             who = (
                 "You already have" if conflict.user_id == interaction.user.id else f"<@{conflict.user_id}> already has"
             )
@@ -181,6 +203,18 @@ class Mma(
                 f"{who} {kind} in this channel (match #{conflict.match.id}); finish or concede it first, "
                 "or play in another channel."
             ) from None
+
+    async def offer_again(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        """The member's match going in this channel, posted again as it is stored: its old message may be lost
+        or behind (a move saved just before a crash). The new message becomes the match's."""
+        await interaction.response.send_message(
+            f"You already have a match going here (match #{record.id}): here it is again. Finish it, or concede, "
+            "before starting another.",
+            embed=render.match_embed(record),
+            view=render.match_view(record),
+        )
+        sent = await interaction.original_response()
+        await self.repo.set_message(record.id, sent.id)
 
     async def post(self, interaction: discord.Interaction, record: MatchRecord, **message) -> None:
         try:
@@ -327,7 +361,13 @@ class Mma(
                     await interaction.response.edit_message(content=content, embed=embed, view=view)
                     self.hands.shown(record.id, slot, interaction)
                     return
-                raise stale("match")
+                # The board is behind the stored match (a double click, or a move saved before the board could
+                # show it): bring it up to date, then say what happened.
+                await interaction.response.edit_message(
+                    embed=render.match_embed(record), view=render.match_view(record)
+                )
+                await interaction.followup.send(redrawn("match"), ephemeral=True)
+                return
             problem = action_problem(record.game, action)
             if problem is not None:
                 raise UserError(self.explain(record, slot, problem))

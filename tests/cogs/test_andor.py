@@ -218,9 +218,13 @@ async def test_stale_and_double_clicks_change_nothing(harness):
     assert await h.click(fight, "Attack Wolf", h.alice) == []
     assert (await fight_row(h, h.alice))["version"] == 1
     assert "AP ██████░░░░ 6/10" in fight.embed.description
+    shown = fight.embed.description
     (stale,) = await h.click(old, "Attack Wolf", h.alice)
-    assert stale.ephemeral and "from an earlier moment of this fight, so nothing was changed" in stale.content
-    assert (await fight_row(h, h.alice))["version"] == 1
+    assert stale.ephemeral and stale.content == (
+        "⌛ These buttons were from an earlier moment of this fight, so nothing was changed. The message now shows "
+        "the fight as it is: use its buttons."
+    )
+    assert (await fight_row(h, h.alice))["version"] == 1 and fight.embed.description == shown  # redrawn as stored
 
     # two presses of the same button at once: one applies, the other is refused
     snapshot = copy.deepcopy(fight)
@@ -229,7 +233,7 @@ async def test_stale_and_double_clicks_change_nothing(harness):
     await h.click(snapshot, "Attack Wolf", h.alice, wait=False)
     await h.settle(before)
     assert (await fight_row(h, h.alice))["version"] == 2
-    refusals = [m for m in h.messages if m.ephemeral and m.content.startswith("❌")]
+    refusals = [m for m in h.messages if m.ephemeral and "so nothing was changed" in m.content]
     assert len(refusals) == 2  # the stale one above and one of the two presses
     assert "AP ██░░░░░░░░ 2/10" in fight.embed.description
 
@@ -514,3 +518,25 @@ async def test_the_bestiary_gives_your_odds_and_says_when_you_cannot_hurt_a_mons
     assert choices[0]["name"].endswith(" — you cannot hurt it")
     choices = await h.autocomplete("andor fight", "monster", "tiny", h.alice)
     assert not choices[0]["name"].endswith("cannot hurt it")
+
+
+async def test_a_move_saved_before_the_message_could_show_it_is_shown_at_the_next_click(harness):
+    from rules.andor.engine import apply_in_place, replay_rng
+    from rules.andor.models import Action
+    from storage.andor import AndorRepository
+
+    h = harness
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=3)
+    shown = copy.deepcopy(fight)
+    # The process saves an attack, then dies before it edits the message.
+    repo = AndorRepository(h.bot.db)
+    stored = await repo.fight((await fight_row(h, h.alice))["id"])
+    assert stored is not None
+    apply_in_place(stored.state, Action.attack(0), replay_rng(stored.state))
+    await repo.update_fight(stored, stored.state)
+    await h.restart()
+    (note,) = await h.click(shown, "Attack Wolf", h.alice)
+    assert note.content.startswith("⌛ These buttons were from an earlier moment of this fight")
+    assert "AP ██████░░░░ 6/10" in fight.embed.description  # the saved attack, now shown
+    assert fight.component("Attack Wolf")["custom_id"].endswith(":1:attack")
+    assert (await fight_row(h, h.alice))["version"] == 1  # the click played nothing

@@ -131,13 +131,17 @@ async def test_challenge_accept_and_a_few_turns_with_the_buttons(h):
     assert "play cards from **My hand**, then **End turn**" in match.description
     assert match.component("Draw")["disabled"] is True
 
-    # A click on the message as it was before the draw is stale: nothing changes.
+    # A click on the message as it was before the draw is stale: nothing changes, and the board is redrawn.
     version = (await match_row(h))["version"]
     (stale,) = await h.click(before_draw, "Skip draw", h.alice)
     assert stale.ephemeral and stale.content == (
-        "❌ These buttons are from an earlier moment of this match, so nothing was changed. Use the latest ones."
+        "⌛ These buttons were from an earlier moment of this match, so nothing was changed. The message now shows "
+        "the match as it is: use its buttons."
     )
     assert (await match_row(h))["version"] == version
+    assert match.component("Draw")["disabled"] is True and match.component("Draw")["custom_id"].endswith(
+        f":{version}:draw"
+    )
 
     hand, played = await play_first_card(h, h.alice, match)
     assert hand.ephemeral and hand.content.startswith(f"Played **{played}**.")
@@ -186,8 +190,8 @@ async def test_two_clicks_at_once_apply_once(h):
     await h.settle()
     moves = await h.bot.db.fetch_all("SELECT * FROM mma_moves")
     assert len(moves) == 1
-    refusals = [m for m in h.messages if m.ephemeral and m.content.startswith("❌")]
-    assert len(refusals) == 1 and "so nothing was changed" in refusals[0].content
+    refusals = [m for m in h.messages if m.ephemeral and "so nothing was changed" in m.content]
+    assert len(refusals) == 1  # the second Draw: stale once the first is saved (the board is redrawn with it)
     assert (await saved_state(h)).players[0].hand.__len__() == 5
 
 
@@ -533,7 +537,7 @@ async def test_buttons_carry_the_shared_layout_and_those_of_older_messages_still
     (hand,) = await h.click(old, "My hand", h.alice)
     assert hand.ephemeral and hand.embed.title.startswith("🃏 Alice's hand")
     (stale,) = await h.click(old, "Draw", h.alice)  # its version is now an old one
-    assert stale.content.startswith("❌ These buttons are from an earlier moment of this match")
+    assert stale.content.startswith("⌛ These buttons were from an earlier moment of this match")
 
 
 def take(player, name: str) -> int:
@@ -788,3 +792,33 @@ async def test_choosing_a_card_shows_what_it_would_do_and_play_does_exactly_that
     await h.click(hand, f"Play {CARDS[chosen].name}", h.alice)
     played = next(line for line in match.field("Last actions").splitlines() if f"**{CARDS[chosen].name}** hits" in line)
     assert played in foreseen.splitlines()  # the same words, the same numbers
+
+
+async def test_a_move_saved_before_the_board_could_show_it_never_leaves_the_match_stuck(h):
+    from rules.mma.engine import apply_in_place, replay_rng, simple_action
+
+    posted = await h.run("mma ai", h.alice)
+    (board,) = [m for m in posted if m.embeds]
+    shown = snapshot(board)
+    # The process saves Alice's Skip draw, then dies before it edits the board.
+    cog = h.bot.get_cog("MMA")
+    record = await cog.repo.get((await match_row(h))["id"])
+    state = record.game
+    apply_in_place(state, simple_action(0, "skip_draw"), replay_rng(state))
+    await cog.repo.save_moves(record, state, list(record.feed), [simple_action(0, "skip_draw")], cog.clock())
+    await h.restart()
+    saved_version = (await match_row(h))["version"]
+
+    # The board still offers Draw: pressing it brings the board up to the stored match.
+    (note,) = await h.click(shown, "Draw", h.alice)
+    assert note.ephemeral and note.content.startswith("⌛ These buttons were from an earlier moment of this match")
+    assert board.component("Draw")["disabled"] is True
+    assert board.component("End turn")["custom_id"] == f"mma:{record.id}:{saved_version}:end"
+    assert (await match_row(h))["version"] == saved_version  # nothing was played
+
+    # Asking for a new match offers the live one again, as it is stored, and it plays on.
+    (again,) = await h.run("mma ai", h.alice)
+    assert again.content.startswith(f"You already have a match going here (match #{record.id}): here it is again.")
+    assert (await match_row(h))["message_id"] == again.id
+    assert not_pings(await h.click(again, "End turn", h.alice)) == []
+    assert (await match_row(h))["version"] > saved_version
