@@ -42,6 +42,7 @@ _ids = itertools.count(930000000000000001)
 EPHEMERAL = 64
 LOADING = 128  # the flag of a deferred response's "thinking" placeholder
 UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024  # a bot's upload limit in a server without boosts
+INTERACTION_DEADLINE = 3.0  # seconds Discord waits for an interaction's first response
 SETTLE_LIMIT = 30.0  # seconds: a hung handler fails its test instead of hanging the suite
 
 
@@ -267,6 +268,12 @@ class FakeDiscord(AsyncWebhookAdapter):
         # What Discord would refuse or show differently: each fails the test when the bot settles.
         self.violations: list[str] = []
         self.session_open = True  # false once the bot closed its HTTP session: requests then fail, as in aiohttp
+        # Discord drops an interaction not answered within 3 s: its first response is then refused (10062) and
+        # the member sees "This interaction failed". The clock is a parameter so a test can stall a handler
+        # past it without waiting.
+        self.clock = time.monotonic
+        self.sent_at: dict[str, float] = {}  # token -> when the interaction was sent
+        self.expired: set[str] = set()  # tokens whose first response came too late
 
     def refuse(self, error: discord.HTTPException) -> discord.HTTPException:
         self.violations.append(str(error))
@@ -283,6 +290,9 @@ class FakeDiscord(AsyncWebhookAdapter):
         if path.endswith("/callback"):
             if token in self.answered:
                 raise self.refuse(discord_error(400, 40060, "Interaction has already been acknowledged."))
+            if token in self.sent_at and self.clock() - self.sent_at[token] > INTERACTION_DEADLINE:
+                self.expired.add(token)  # not a mistake of the bot's: what a stalled process meets
+                raise discord_error(404, 10062, "Unknown interaction")
             result = self._callback(route.webhook_id, token, payload, sent_files)
             self.answered.add(token)
             self.answered_at[token] = time.perf_counter()
@@ -666,6 +676,7 @@ class Harness:
         before_ids = set(self.fake.messages)
         before_tasks = asyncio.all_tasks()
         self._awaiting_answer.append(payload["token"])
+        self.fake.sent_at[payload["token"]] = self.fake.clock()
         self.last_token = payload["token"]  # the interaction just sent, for benchmarks timing its answer
         token = async_context.set(self.fake)
         try:
@@ -699,7 +710,7 @@ class Harness:
             await asyncio.wait(pending, timeout=remaining)
         # Everything the bot started has finished: an interaction still unanswered would fail in Discord.
         problems, self.fake.violations = self.fake.violations, []
-        unanswered = [t for t in self._awaiting_answer if t not in self.fake.answered]
+        unanswered = [t for t in self._awaiting_answer if t not in self.fake.answered and t not in self.fake.expired]
         self._awaiting_answer.clear()
         if unanswered:
             problems.append(f"the bot never answered interaction(s) {unanswered}: Discord would say it failed")

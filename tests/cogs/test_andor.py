@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import sys
+import time
 
 from rules.andor.models import Character
 from tests.cogs.harness import GUILD_ID
@@ -540,3 +542,29 @@ async def test_a_move_saved_before_the_message_could_show_it_is_shown_at_the_nex
     assert "AP ██████░░░░ 6/10" in fight.embed.description  # the saved attack, now shown
     assert fight.component("Attack Wolf")["custom_id"].endswith(":1:attack")
     assert (await fight_row(h, h.alice))["version"] == 1  # the click played nothing
+
+
+async def test_a_click_answered_after_discords_3_seconds_keeps_its_move_and_the_next_click_shows_it(
+    harness, monkeypatch
+):
+    h = harness
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=3)
+    shown = copy.deepcopy(fight)
+    cog_module = sys.modules[type(h.bot.get_cog("Andor")).__module__]
+    run_engine = cog_module.run_engine
+
+    async def stalled(*args, **kwargs):  # the attack takes 3.3 s on Discord's clock
+        result = await run_engine(*args, **kwargs)
+        clock = h.fake.clock
+        h.fake.clock = lambda: clock() + 3.3
+        return result
+
+    monkeypatch.setattr(cog_module, "run_engine", stalled)
+    assert await h.click(fight, "Attack Wolf", h.alice) == []  # Discord shows "This interaction failed"
+    assert (await fight_row(h, h.alice))["version"] == 1  # the attack was saved all the same
+    assert "AP ██████████ 10/10" in fight.embed.description  # the message is behind
+    monkeypatch.setattr(cog_module, "run_engine", run_engine)
+    h.fake.clock = time.monotonic
+    (note,) = await h.click(shown, "Attack Wolf", h.alice)
+    assert note.content.startswith("⌛ These buttons were from an earlier moment of this fight")
+    assert "AP ██████░░░░ 6/10" in fight.embed.description and (await fight_row(h, h.alice))["version"] == 1

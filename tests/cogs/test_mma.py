@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import sys
+import time
 
 import discord
 import pytest
@@ -822,3 +824,33 @@ async def test_a_move_saved_before_the_board_could_show_it_never_leaves_the_matc
     assert (await match_row(h))["message_id"] == again.id
     assert not_pings(await h.click(again, "End turn", h.alice)) == []
     assert (await match_row(h))["version"] > saved_version
+
+
+def stall_the_next_engine_call(h, monkeypatch, seconds: float = 3.3) -> None:
+    """The next engine call takes `seconds` on Discord's clock: the click's answer comes too late."""
+    cog_module = sys.modules[type(h.bot.get_cog("MMA")).__module__]
+    run_engine = cog_module.run_engine
+
+    async def stalled(*args, **kwargs):
+        monkeypatch.setattr(cog_module, "run_engine", run_engine)  # only once
+        result = await run_engine(*args, **kwargs)
+        clock = h.fake.clock
+        h.fake.clock = lambda: clock() + seconds
+        return result
+
+    monkeypatch.setattr(cog_module, "run_engine", stalled)
+
+
+async def test_a_click_answered_after_discords_3_seconds_keeps_its_move_and_the_next_click_shows_it(h, monkeypatch):
+    posted = await h.run("mma ai", h.alice)
+    (board,) = [m for m in posted if m.embeds]
+    shown = snapshot(board)
+    version = (await match_row(h))["version"]
+    stall_the_next_engine_call(h, monkeypatch)
+    assert await h.click(board, "Skip draw", h.alice) == []  # Discord shows "This interaction failed"
+    assert (await match_row(h))["version"] == version + 1  # the move was saved all the same
+    assert h.fake.messages[board.id].data["components"] == shown.data["components"]  # the board is behind
+    h.fake.clock = time.monotonic
+    (note,) = await h.click(shown, "Skip draw", h.alice)
+    assert note.content.startswith("⌛ These buttons were from an earlier moment of this match")
+    assert board.component("Skip draw")["disabled"] is True and board.component("End turn")["disabled"] is False
