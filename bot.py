@@ -168,9 +168,9 @@ class ArenaBot(commands.Bot):
         except Exception:  # whatever went wrong there, the connection and the database still close
             log.exception("shutting down: stopping the games failed")
         await super().close()
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+        db, self._db = self._db, None  # taken first: a second close() meanwhile (a signal, then start() returning)
+        if db is not None:  # must not close it again while this one waits for its worker thread
+            await db.close()
         self.engine_executor.shutdown(wait=False, cancel_futures=True)
         self.long_job_executor.shutdown(wait=False, cancel_futures=True)
 
