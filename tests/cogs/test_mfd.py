@@ -444,3 +444,22 @@ async def test_every_battle_reply_carries_its_chart_beside_the_log(harness):
     await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     _, continued = await h.run("mfd continue", h.gm)
     charted(continued)
+
+
+async def test_a_round_that_takes_longer_than_discords_3_seconds_still_shows_its_result(harness, monkeypatch):
+    import sys
+
+    h = harness
+    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    cog_module = sys.modules[type(h.bot.get_cog("MarkedForDeath")).__module__]
+    run_engine = cog_module.run_engine
+
+    async def stalled(*args, **kwargs):  # the round takes 3.3 s on Discord's clock
+        clock = h.fake.clock
+        h.fake.clock = lambda: clock() + 3.3
+        return await run_engine(*args, **kwargs)
+
+    monkeypatch.setattr(cog_module, "run_engine", stalled)
+    (second,) = h.seen(await h.click(first, "Fight one more round", h.gm))  # deferred first: the answer arrives
+    assert second.embed.description.startswith("Round 2 fought (continued)")
+    assert (await battles(h))[0][1] == 2 and not h.fake.expired
