@@ -25,7 +25,10 @@ _ATTACK_LINE_ESTIMATE = 110  # bytes per attack in a detailed round (to decide b
 
 
 def percent(chance: float) -> str:
-    return f"{format_number(round(chance * 100, 4))}%"
+    """A chance as a percentage to 4 decimals, trailing zeros dropped: 33.3333%, 50%, 0%."""
+    # The same digits as format_number(round(chance * 100, 4)) (both round correctly), at half the cost:
+    # a detailed round writes two per attack.
+    return f"{f'{chance * 100:.4f}'.rstrip('0').rstrip('.')}%"
 
 
 def hp_text(hp: float) -> str:
@@ -158,6 +161,8 @@ class BattleLog:
         linked_at: dict[int, list[int]] = {}
         for i in np.flatnonzero(r.linked_via >= 0):
             linked_at.setdefault(int(r.death[i]), []).append(int(i))
+        to_hit: dict[int, str] = {}  # each fighter's chances, written once per round however often it attacks
+        to_defend: dict[int, str] = {}
         for s in range(attacks):
             a, p, d = int(r.attacker[s]), int(r.picked[s]), int(r.defender[s])
             target = name[d] if p == d else f"{name[d]} (guarding {name[p]})"
@@ -168,8 +173,9 @@ class BattleLog:
             damage = max(0, hits - blocks)
             before, hp[d] = hp[d], hp[d] - damage
             line = (
-                f"    {name[a]} -> {target}: {hits}/{r.offense_dice[a]} hit ({percent(r.to_hit[a])}), "
-                f"{blocks}/{r.defense_dice[d]} blocked ({percent(r.to_defend[d])}): {damage} damage, "
+                f"    {name[a]} -> {target}: {hits}/{r.offense_dice[a]} hit "
+                f"({to_hit.get(a) or to_hit.setdefault(a, percent(r.to_hit[a]))}), {blocks}/{r.defense_dice[d]} "
+                f"blocked ({to_defend.get(d) or to_defend.setdefault(d, percent(r.to_defend[d]))}): {damage} damage, "
                 f"HP {hp_text(before)} -> {hp_text(hp[d])}"
             )
             if r.death[d] == s:
