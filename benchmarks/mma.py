@@ -2,7 +2,7 @@
 
     python -m benchmarks.mma [--games N] [--seed S]
 
-Each match goes through the public API the bot uses (new_game, choose_action, apply with its events),
+Each match goes through the public API the bot uses (new_game, choose_action, apply_in_place),
 from the shuffle to the end. Speed is CPU time of this one process, so other load on the machine
 does not count against it; wall time is printed too. Target: 1000 matches per second.
 """

@@ -12,12 +12,6 @@ from storage.database import Database, StaleUpdate, required
 ACTIVE = ("pending", "live")
 
 
-def called(user_id: int | None, name: str) -> str:
-    """A player where Discord renders mentions (content, descriptions, field values, the feed): their mention
-    (it shows their current name and pings no one), or the AI's name."""
-    return f"<@{user_id}>" if user_id is not None else name
-
-
 @dataclass(frozen=True)
 class MatchRecord:
     id: int
@@ -25,7 +19,7 @@ class MatchRecord:
     channel_id: int
     message_id: int | None
     player_ids: tuple[int, int | None]  # None: the AI
-    names: tuple[str, str]
+    names: tuple[str, str]  # display names, escaped when the match was made; the AI's is "AI"
     status: str
     seed: int
     state: GameState | None  # None while the challenge is pending
@@ -46,13 +40,6 @@ class MatchRecord:
         if self.state is None:
             raise RuntimeError(f"match {self.id} is a challenge not yet accepted: it has no game state")
         return self.state
-
-    def called(self, slot: int) -> str:
-        return called(self.player_ids[slot], self.names[slot])
-
-    @property
-    def both_called(self) -> tuple[str, str]:
-        return self.called(0), self.called(1)
 
     def slot_of(self, user_id: int) -> int | None:
         """0 or 1 for a player of this match, None for anyone else."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.common import UserError, markdown_safe, run_engine
+from cogs.common import UserError, markdown_safe, mention, run_engine
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
 from cogs.common.components import redrawn
@@ -42,8 +42,9 @@ from rules.mma.state import (
 )
 from rules.mma.text import describe
 from rules.seeds import MAX_SEED, new_seed
+from rules.text import plural
 from storage.database import StaleUpdate
-from storage.mma import MatchConflict, MatchRecord, MmaRepository, called
+from storage.mma import MatchConflict, MatchRecord, MmaRepository
 
 if TYPE_CHECKING:
     from bot import ArenaBot
@@ -61,14 +62,6 @@ SHOWING_ACTIONS = {"hand", "concede", "claim", "again", "resign"}
 
 def display_name(user: discord.abc.User) -> str:
     return markdown_safe(user.display_name, NAME_LIMIT)
-
-
-class MatchGoing(Exception):
-    """The member asking for a new match already has one going in this channel."""
-
-    def __init__(self, match: MatchRecord):
-        super().__init__(match.id)
-        self.match = match
 
 
 def waiting_for(record: MatchRecord) -> int | None:
@@ -137,31 +130,19 @@ class Mma(
             raise UserError("You cannot challenge yourself; `/mma ai` gives you a sparring partner.")
         if opponent_is_bot:
             raise UserError("Bots cannot accept challenges; use `/mma ai` to fight the AI.")
-        try:
-            record = await self.create(
-                interaction,
-                (interaction.user.id, opponent_id),
-                (display_name(interaction.user), opponent_name),
-                seed,
-                with_state=False,
-            )
-        except MatchGoing as going:
-            await self.offer_again(interaction, going.match)
+        record = await self.create(
+            interaction, (interaction.user.id, opponent_id), (display_name(interaction.user), opponent_name), seed
+        )
+        if record is None:
             return
         content, embed, view = render.challenge_message(record)
         await self.post(interaction, record, content=content, embed=embed, view=view)
 
     async def start_ai_match(self, interaction: discord.Interaction, seed: int | None = None) -> None:
-        try:
-            record = await self.create(
-                interaction,
-                (interaction.user.id, None),
-                (display_name(interaction.user), AI_NAME),
-                seed,
-                with_state=True,
-            )
-        except MatchGoing as going:
-            await self.offer_again(interaction, going.match)
+        record = await self.create(
+            interaction, (interaction.user.id, None), (display_name(interaction.user), AI_NAME), seed
+        )
+        if record is None:
             return
         await self.post(interaction, record, embed=render.match_embed(record), view=render.match_view(record))
 
@@ -171,14 +152,16 @@ class Mma(
         players: tuple[int, int | None],
         names: tuple[str, str],
         seed: int | None,
-        *,
-        with_state: bool,
-    ) -> MatchRecord:
+    ) -> MatchRecord | None:
+        """A new match (against the AI: dealt at once) or challenge. None when the member already has a match
+        going here: it is offered again instead."""
         seed = self.new_seed() if seed is None else seed
         state, feed = None, []
-        if with_state:
+        if players[1] is None:
             state, events = await run_engine(self.bot, new_game, seed)
-            feed = feed_lines(events, (called(players[0], names[0]), called(players[1], names[1])))
+            feed = feed_lines(
+                events, (render.player_called(players[0], names[0]), render.player_called(players[1], names[1]))
+            )
         now = self.clock()
         try:
             return await self.repo.create(
@@ -194,9 +177,12 @@ class Mma(
             )
         except MatchConflict as conflict:
             if conflict.user_id == interaction.user.id and conflict.match.status == "live":
-                raise MatchGoing(conflict.match) from None
+                await self.offer_again(interaction, conflict.match)
+                return None
             who = (
-                "You already have" if conflict.user_id == interaction.user.id else f"<@{conflict.user_id}> already has"
+                "You already have"
+                if conflict.user_id == interaction.user.id
+                else f"{mention(conflict.user_id)} already has"
             )
             kind = "a challenge waiting" if conflict.match.status == "pending" else "a match going"
             raise UserError(
@@ -274,7 +260,9 @@ class Mma(
             raise UserError("This challenge was never accepted.")
         slot = record.slot_of(interaction.user.id)
         if slot is None:
-            raise UserError(f"You are not in this match: it is {record.called(0)} against {record.called(1)}.")
+            raise UserError(
+                f"You are not in this match: it is {render.called(record, 0)} against {render.called(record, 1)}."
+            )
         if action == "hand":
             await self.show_hand(interaction, record, slot)
         elif action == "concede":
@@ -401,7 +389,7 @@ class Mma(
     async def save(
         self, record: MatchRecord, state: GameState, actions: list[Action], events: list[Event]
     ) -> MatchRecord:
-        feed = [*record.feed, *feed_lines(events, record.both_called)][-FEED_KEEP:]
+        feed = [*record.feed, *feed_lines(events, render.both_called(record))][-FEED_KEEP:]
         try:
             return await self.repo.save_moves(record, state, feed, actions, self.clock())
         except StaleUpdate:
@@ -411,7 +399,7 @@ class Mma(
         state = record.game
         if state.phase != OVER and state.to_move != slot:
             waiting = " to pick a fighter" if state.phase == REPLACE_PHASE else ""
-            return f"It is not your turn: waiting for {record.called(state.to_move)}{waiting}."
+            return f"It is not your turn: waiting for {render.called(record, state.to_move)}{waiting}."
         return problem[0].upper() + problem[1:] + "."
 
     @staticmethod
@@ -488,14 +476,14 @@ class Mma(
         if record.status != "pending" or version != record.version:
             raise UserError("This challenge has already been answered.")
         if user != opponent and not (user == challenger and not accept):
-            raise UserError(f"Only {record.called(1)} can answer this challenge.")
+            raise UserError(f"Only {render.called(record, 1)} can answer this challenge.")
         now = self.clock()
         lapsed = now - record.last_move_at > IDLE_SECONDS
         status = "expired" if lapsed else "live" if accept else "declined"
         state, feed = None, []
         if status == "live":
             state, events = await run_engine(self.bot, new_game, record.seed)
-            feed = feed_lines(events, record.both_called)
+            feed = feed_lines(events, render.both_called(record))
         try:
             saved = await self.repo.answer_challenge(record, status, now, state=state, feed=feed)
         except StaleUpdate:
@@ -508,7 +496,7 @@ class Mma(
             return
         content, embed, _ = render.challenge_message(saved)
         if user == challenger and not lapsed:
-            embed.description = f"{record.called(0)} withdrew the challenge."
+            embed.description = f"{render.called(record, 0)} withdrew the challenge."
         await interaction.response.edit_message(content=content, embed=embed, view=None)
 
     async def claim(self, interaction: discord.Interaction, record: MatchRecord, slot: int) -> None:
@@ -525,7 +513,7 @@ class Mma(
             if waited < IDLE_SECONDS:
                 left = max(1, int((IDLE_SECONDS - waited + 59) // 60))
                 raise UserError(
-                    f"{record.called(1 - slot)} still has {left} minute{'s' if left != 1 else ''} to move "
+                    f"{render.called(record, 1 - slot)} still has {plural(left, 'minute')} to move "
                     f"before you can claim the win."
                 )
             events: list[Event] = []

@@ -24,11 +24,26 @@ from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, MAX_ENERGY, car
 from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
 from rules.mma.text import RULES_SUMMARY, describe
+from rules.text import plural
 from storage.mma import FighterUse, MatchRecord, Record, Standing
 
 CORNER_MARKS = ("🔴", "🔵")
 IDLE_MINUTES = 15
 SELECT_DESCRIPTION = 100
+
+
+def player_called(user_id: int | None, name: str) -> str:
+    """A player where Discord renders mentions (content, descriptions, field values, the feed): their mention,
+    or the AI's name. Titles, footers and field names use the escaped display name (`record.names`)."""
+    return mention(user_id) if user_id is not None else name
+
+
+def called(record: MatchRecord, slot: int) -> str:
+    return player_called(record.player_ids[slot], record.names[slot])
+
+
+def both_called(record: MatchRecord) -> tuple[str, str]:
+    return called(record, 0), called(record, 1)
 
 
 def _fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
@@ -53,7 +68,7 @@ def _fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
     lines.append(f"🃏 Hand {len(me.hand)}/{HAND_LIMIT} · Deck {len(me.deck)} · KOs suffered {me.knockouts}")
     statuses = []
     if me.bleed:
-        statuses.append(f"🩸 Bleeding ({me.bleed} turn{'s' if me.bleed != 1 else ''})")
+        statuses.append(f"🩸 Bleeding ({plural(me.bleed, 'turn')})")
     if me.staggered:
         statuses.append("💫 Staggered: skips next turn")
     if me.guard != NO_ONE:
@@ -65,7 +80,7 @@ def _fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
 
 def _status_line(record: MatchRecord, state: GameState) -> str:
     mover = state.to_move
-    name = record.called(mover)
+    name = called(record, mover)
     turn = state.players[state.current].turns
     if state.phase == REPLACE_PHASE:
         return f"💥 {name}: pick your next fighter from **My hand**."
@@ -82,14 +97,14 @@ def _status_line(record: MatchRecord, state: GameState) -> str:
 def _position_line(record: MatchRecord, state: GameState) -> str:
     if state.advantage == NO_ONE:
         return "🧍 Both fighters standing"
-    return f"🤼 On the ground: {record.called(state.advantage)} on top"
+    return f"🤼 On the ground: {called(record, state.advantage)} on top"
 
 
 def _end_title(record: MatchRecord, state: GameState) -> tuple[str, str, discord.Color]:
     reason = state.reason
     if state.winner == NO_ONE:
         return "🤝 DRAW 🤝", f"Nobody won: {reason}.", COLOR_INFO
-    winner, loser = record.called(state.winner), record.called(1 - state.winner)
+    winner, loser = called(record, state.winner), called(record, 1 - state.winner)
     if record.vs_ai:
         if state.winner == 0:
             return "🏆 VICTORY! 🏆", f"{winner} defeated the AI! {reason}.", COLOR_VICTORY
@@ -160,7 +175,7 @@ def ping_text(record: MatchRecord, user_id: int) -> str:
 
 
 def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed, discord.ui.View | None]:
-    challenger, opponent = record.called(0), record.called(1)
+    challenger, opponent = called(record, 0), called(record, 1)
     content = f"{challenger} challenges {opponent}"
     view = None
     if record.status == "pending":
@@ -190,7 +205,7 @@ def preview_field(record: MatchRecord, slot: int, card: int) -> str | None:
     shown = preview(record.game, slot, card)
     if shown is None:
         return None
-    lines = [line for line in (describe(e, record.both_called) for e in shown.events) if line]
+    lines = [line for line in (describe(e, both_called(record)) for e in shown.events) if line]
     if shown.success_percent is not None:
         lines.insert(0, f"**{shown.success_percent}%** chance to succeed; if it does:")
     return lines_within(lines, EmbedLimits.FIELD_VALUE) or "Nothing visible happens."
@@ -256,7 +271,7 @@ def hand_message(
     if state.phase == OVER:
         status = "The match is over."
     elif state.to_move != slot:
-        status = f"Waiting for {record.called(state.to_move)}."
+        status = f"Waiting for {called(record, state.to_move)}."
     elif replacing:
         status = "Your fighter was knocked out: choose who comes in."
     elif state.phase == DRAW_PHASE:
@@ -286,7 +301,7 @@ def stats_embed(name: str, record: Record, favourites: list[FighterUse]) -> disc
         f"against players {record.wins - record.wins_vs_ai}–{record.losses - record.losses_vs_ai}, "
         f"against the AI {record.wins_vs_ai}–{record.losses_vs_ai}"
     )
-    lines = [f"**{f.fighter}**: {f.matches} match{'es' if f.matches != 1 else ''}, {f.wins} won" for f in favourites]
+    lines = [f"**{f.fighter}**: {plural(f.matches, 'match', 'matches')}, {f.wins} won" for f in favourites]
     embed.add_field(name="Favourite fighters", value="\n".join(lines) or "—", inline=False)
     return fit_embed(embed)
 

@@ -136,7 +136,7 @@ class IllegalAction(RuleInputError):
 
 
 # ---------------------------------------------------------------------------------------------------
-# Formulas (one function each; `apply` and the tests use the same ones)
+# Formulas (one function each; `apply_in_place` and the tests use the same ones)
 
 
 class StrikeDamage(NamedTuple):
@@ -507,7 +507,7 @@ def _start_turn(state: GameState, index: int, events: list[Event]) -> None:
                 {"damage": BLEED_DAMAGE, "ticks_left": me.bleed, "stamina": max(me.stamina, 0)},
             )
         )
-        # The replacement waits for the draw step (see `apply`); the knockout ends any stagger.
+        # The replacement waits for the draw step (see `apply_in_place`); the knockout ends any stagger.
         if me.stamina <= 0 and not _knockout(state, index, events):
             return
     if me.staggered:

@@ -10,6 +10,7 @@ from typing import Any
 
 from rules.mma.cards import CARDS
 from rules.mma.state import NO_ONE, Event
+from rules.text import plural
 
 RULES_SUMMARY = """\
 **MMA Warriors** — two corners, one 75-card deck each (15 fighters, 24 techniques ×2, 3 corner cards ×4).
@@ -77,7 +78,7 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
     if kind == "draw":
         extra: list[str] = []
         if n["fighters_skipped"]:
-            extra.append(f"{n['fighters_skipped']} fighter(s) passed under the deck")
+            extra.append(f"{plural(n['fighters_skipped'], 'fighter')} passed under the deck")
         if n["discarded"] != NO_ONE:
             extra.append(f"full hand: discards the oldest card, {_name(n['discarded'])}")
         return f"{who} draws ({n['deck']} left in deck)" + (f"; {'; '.join(extra)}" if extra else "")
@@ -86,7 +87,7 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
     if kind == "skip_draw":
         return f"{who} skips the draw"
     if kind == "bleed":
-        return f"{card} bleeds for {n['damage']} ({n['ticks_left']} tick(s) left) → stamina {n['stamina']}"
+        return f"{card} bleeds for {n['damage']} ({plural(n['ticks_left'], 'tick')} left) → stamina {n['stamina']}"
     if kind == "staggered":
         return f"{card} is staggered: {who} skips this turn"
     if kind == "strike":

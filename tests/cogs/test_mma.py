@@ -311,7 +311,7 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
     assert f"**{int(won)}** wins · **{int(not won)}** losses" in stats.description
     assert f"against the AI {int(won)}–{int(not won)}" in stats.description
     fielded = CARDS[final.players[0].fielded[0]].name
-    assert f"**{fielded}**: 1 match" in stats.field("Favourite fighters")
+    assert f"**{fielded}**: 1 match, {int(won)} won" in stats.field("Favourite fighters")
     (board,) = await h.run("mma leaderboard", h.bob)
     assert board.description.splitlines()[0].startswith(f"🥇 <@{h.alice.id}>: {int(won)} W · {int(not won)} L · 0 D")
 
@@ -542,6 +542,53 @@ async def test_buttons_carry_the_shared_layout_and_those_of_older_messages_still
     assert stale.content.startswith("⌛ These buttons were from an earlier moment of this match")
 
 
+async def test_a_challenge_and_a_hand_drawn_by_the_previous_build_still_play(h):
+    """Older messages carry `mma:<match>:accept:<version>`, `mma:<match>:pick:<version>` and
+    `mma:<match>:play:<version>:<card>`: they act as the current buttons do, and what they redraw is current."""
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    row = await match_row(h)
+    old = snapshot(challenge)
+    accept = {"type": 2, "style": 3, "label": "Accept", "custom_id": f"mma:{row['id']}:accept:{row['version']}"}
+    old.data["components"] = [{"type": 1, "components": [accept]}]
+    assert not_pings(await h.click(old, "Accept", h.bob)) == []
+    assert (await match_row(h))["status"] == "live" and challenge.embed.title == "🥊 Alice vs Bob"
+    await h.click(challenge, "Draw", h.alice)
+    (hand,) = await h.click(challenge, "My hand", h.alice)
+    row = await match_row(h)
+    card = int(hand.component("Choose a card to play")["options"][0]["value"])
+    name = CARDS[card].name
+    old_hand = snapshot(hand)
+    old_hand.data["components"] = [
+        {
+            "type": 1,
+            "components": [
+                {
+                    "type": 3,
+                    "custom_id": f"mma:{row['id']}:pick:{row['version']}",
+                    "placeholder": "Choose a card to play",
+                    "options": [{"label": name, "value": str(card)}],
+                }
+            ],
+        },
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 3, "label": "Play", "custom_id": f"mma:{row['id']}:play:{row['version']}:{card}"}
+            ],
+        },
+    ]
+    assert await h.click(old_hand, "Choose a card to play", h.alice, values=[str(card)]) == []
+    assert hand.field(f"If you play {name} now")  # the preview, redrawn with the current layout
+    assert hand.component(f"Play {name}")["custom_id"] == f"mma:{row['id']}:{row['version']}:play-{card}"
+    assert not_pings(await h.click(old_hand, "Play", h.alice)) == []
+    assert hand.content.startswith(f"Played **{name}**.")
+    assert (await match_row(h))["version"] == row["version"] + 1
+    assert card in (await saved_state(h)).players[0].discard
+    assert await h.click(old_hand, "Play", h.alice) == []  # its version is an old one now: nothing is played
+    assert hand.content.startswith("⌛ That hand was out of date, so nothing was played.")
+    assert (await match_row(h))["version"] == row["version"] + 1
+
+
 def take(player, name: str) -> int:
     """Take the card `name` out of wherever it is in `player`'s deck, hand or discard pile."""
     card = card_named(name).id
@@ -632,7 +679,7 @@ def enabled(message: Message) -> dict[str, bool]:
 async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_drawn(h):
     match = await bleed_out_bob(h, top="Tom Aspinall")
     feed = match.field("Last actions")
-    assert "Islam Makhachev bleeds for 2 (0 tick(s) left) → stamina 0" in feed
+    assert "Islam Makhachev bleeds for 2 (0 ticks left) → stamina 0" in feed
     assert f"💥 **KO!** Islam Makhachev is out; {h.bob.mention} loses 20 health (80 left)" in feed
     assert (
         f"💥 {h.bob.mention}, turn 1: your fighter bled out. **Draw** or **Skip draw**, then pick your next fighter "

@@ -546,6 +546,8 @@ def test_bleed_ticks_two_damage_for_two_turns():
     rng = ScriptedRandom()
     events = apply_in_place(state, simple_action(0, END_TURN), rng)
     assert event(events, "bleed").numbers == {"damage": 2, "ticks_left": 1, "stamina": stamina - 2}
+    bleed_line = f"Islam Makhachev bleeds for 2 (1 tick left) → stamina {stamina - 2}"
+    assert describe(event(events, "bleed"), ("Ann", "Bob")) == bleed_line
     apply_in_place(state, simple_action(1, END_TURN), rng)
     events = apply_in_place(state, simple_action(0, END_TURN), rng)
     assert event(events, "bleed").numbers["ticks_left"] == 0 and state.players[1].stamina == stamina - 4
@@ -628,6 +630,9 @@ def test_smart_draw_passes_fighters_under_the_deck():
     events = apply_in_place(state, simple_action(0, DRAW), ScriptedRandom())
     draw = event(events, "draw")
     assert draw.card == card_named("Quick Jab").id and draw.numbers["fighters_skipped"] == 2
+    assert (
+        describe(draw, ("Ann", "Bob")) == f"Ann draws ({len(me.deck)} left in deck); 2 fighters passed under the deck"
+    )
     assert me.deck[:2] == ids("Ilia Topuria", "Belal Muhammad")
     assert me.fighters_in_hand() == 2 and state.phase == MAIN_PHASE
 

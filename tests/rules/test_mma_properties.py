@@ -20,11 +20,13 @@ from rules.mma.engine import (
     MAX_ENERGY,
     MAX_TURNS,
     action_problem,
+    applied,
     apply_in_place,
     card_options,
     legal_actions,
     new_game,
     outcome,
+    replay_rng,
 )
 from rules.mma.simulate import play_ai_game, simulate
 from rules.mma.state import (
@@ -75,7 +77,7 @@ EVERY_ACTION = tuple(
 
 
 def check_legal_actions_are_exact(state: GameState) -> None:
-    """legal_actions lists exactly the actions apply would accept, and the hand view agrees with it."""
+    """legal_actions lists exactly the actions apply_in_place would accept, and the hand view agrees with it."""
     for player in (0, 1):
         legal = legal_actions(state, player)
         assert len(set(legal)) == len(legal)
@@ -135,6 +137,29 @@ def test_random_legal_play_never_breaks_an_invariant(seed, skip_bias):
         if moves == saved_at:
             assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
     assert outcome(state) is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_applied_leaves_every_state_as_it_was_and_matches_the_move_in_place(seed):
+    """Along a whole AI match: `applied` changes nothing it is given, and its new state and events are exactly
+    those of `apply_in_place` with the same move's random source (rules/contract.py)."""
+    state, _ = new_game(seed)
+    while state.phase != OVER:
+        before = state.to_dict()
+        action = choose_action(state, state.to_move, replay_rng(state))
+        new, events = applied(state, action, replay_rng(state))
+        assert state.to_dict() == before
+        assert apply_in_place(state, action, replay_rng(state)) == events
+        assert state == new
+    assert outcome(state) == outcome(new)
+
+
+def test_each_moves_random_source_is_the_seed_and_move_count_as_saved_matches_expect():
+    """The derivation saved matches were played with: changing it would change how they continue."""
+    state, _ = new_game(123)
+    state.moves = 45
+    assert replay_rng(state).getstate() == random.Random(123_000_414).getstate()  # 123 × 1,000,003 + 45
 
 
 def test_seeded_ai_games_replay_exactly():
