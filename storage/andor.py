@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from rules.andor.models import Character, FightState
-from storage.database import Database, StaleUpdate, from_row, required
+from storage.database import Database, StaleUpdate, Transaction, from_row
 
 
 @dataclass(frozen=True)
@@ -75,21 +75,20 @@ class AndorRepository:
 
     async def delete_character(self, guild_id: int, user_id: int) -> bool:
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            deleted = await conn.execute(
                 "DELETE FROM andor_characters WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
             )
-            return cursor.rowcount > 0
+            return deleted > 0
 
     @staticmethod
-    async def _get_character(conn, guild_id: int, user_id: int) -> Character | None:
-        async with conn.execute(
+    async def _get_character(conn: Transaction, guild_id: int, user_id: int) -> Character | None:
+        row = await conn.fetch_one(
             "SELECT character_json FROM andor_characters WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return Character.model_validate_json(row["character_json"]) if row else None
 
     @staticmethod
-    async def _put_character(conn, guild_id: int, user_id: int, character: Character) -> None:
+    async def _put_character(conn: Transaction, guild_id: int, user_id: int, character: Character) -> None:
         await conn.execute(
             "INSERT INTO andor_characters (guild_id, user_id, character_json) VALUES (?, ?, ?) "
             "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_json = excluded.character_json, "
@@ -112,18 +111,18 @@ class AndorRepository:
     async def start_fight(self, guild_id: int, channel_id: int, user_id: int, seed: int, state: FightState) -> Fight:
         """Store a new live fight; FightAlreadyLive when the member is already fighting in this guild."""
         async with self.db.transaction() as conn:
-            async with conn.execute(
+            live = await conn.fetch_one(
                 "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = 'live'", (guild_id, user_id)
-            ) as cursor:
-                live = await cursor.fetchone()
+            )
             if live is not None:
                 raise FightAlreadyLive(_fight(live))
-            async with conn.execute(
-                "INSERT INTO andor_fights (guild_id, channel_id, user_id, seed, status, state_json) "
-                "VALUES (?, ?, ?, ?, 'live', ?) RETURNING *",
-                (guild_id, channel_id, user_id, seed, state.model_dump_json()),
-            ) as cursor:
-                return _fight(required(await cursor.fetchone()))
+            return _fight(
+                await conn.fetch_required(
+                    "INSERT INTO andor_fights (guild_id, channel_id, user_id, seed, status, state_json) "
+                    "VALUES (?, ?, ?, ?, 'live', ?) RETURNING *",
+                    (guild_id, channel_id, user_id, seed, state.model_dump_json()),
+                )
+            )
 
     async def update_fight(self, fight: Fight, state: FightState, settle: Settle | None = None) -> Fight:
         """Save the fight's next state if it is still at `fight.version` (else StaleUpdate, nothing changed).
@@ -132,21 +131,21 @@ class AndorRepository:
         """
         status = "live" if state.phase == "player" else state.phase
         async with self.db.transaction() as conn:
-            async with conn.execute(
+            row = await conn.fetch_one(
                 "UPDATE andor_fights SET state_json = ?, target = ?, status = ?, version = version + 1, "
                 "ended_at = CASE WHEN ? = 'live' THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END "
                 "WHERE id = ? AND version = ? AND status = 'live' RETURNING *",
                 (state.model_dump_json(), state.target, status, status, fight.id, fight.version),
-            ) as cursor:
-                row = await cursor.fetchone()
+            )
             if row is None:
                 raise StaleUpdate(fight.id)
             if status == "live" or settle is None:
                 return _fight(row)
             character, xp_change = settle(await self._get_character(conn, fight.guild_id, fight.user_id))
             await self._put_character(conn, fight.guild_id, fight.user_id, character)
-            async with conn.execute(
-                "UPDATE andor_fights SET xp_change = ?, level_after = ?, xp_after = ? WHERE id = ? RETURNING *",
-                (xp_change, character.level, character.xp, fight.id),
-            ) as cursor:
-                return _fight(required(await cursor.fetchone()))
+            return _fight(
+                await conn.fetch_required(
+                    "UPDATE andor_fights SET xp_change = ?, level_after = ?, xp_after = ? WHERE id = ? RETURNING *",
+                    (xp_change, character.level, character.xp, fight.id),
+                )
+            )

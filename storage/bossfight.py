@@ -8,7 +8,7 @@ import aiosqlite
 
 from rules.bossfight.models import Boss, hp_after
 from rules.bossfight.raid import RaidPlayer
-from storage.database import Database, StaleUpdate, from_row, required
+from storage.database import Database, StaleUpdate, from_row
 
 
 @dataclass(frozen=True)
@@ -122,10 +122,9 @@ class BossfightRepository:
     ) -> Raid:
         """Start a raid; a live one in the channel is replaced only when asked, else RaidAlreadyLive."""
         async with self.db.transaction() as conn:
-            async with conn.execute(
+            live = await conn.fetch_one(
                 "SELECT * FROM bossfight_raids WHERE channel_id = ? AND status = 'live'", (channel_id,)
-            ) as cursor:
-                live = await cursor.fetchone()
+            )
             if live is not None:
                 if not replace:
                     raise RaidAlreadyLive(_raid(live))
@@ -134,12 +133,21 @@ class BossfightRepository:
                     "ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
                     (live["id"],),
                 )
-            async with conn.execute(
-                "INSERT INTO bossfight_raids (guild_id, channel_id, boss_json, max_hp, hp, status, spawned_by, "
-                "cooldown_seconds) VALUES (?, ?, ?, ?, ?, 'live', ?, ?) RETURNING *",
-                (guild_id, channel_id, boss.model_dump_json(), boss.health, boss.health, spawned_by, cooldown_seconds),
-            ) as cursor:
-                return _raid(required(await cursor.fetchone()))
+            return _raid(
+                await conn.fetch_required(
+                    "INSERT INTO bossfight_raids (guild_id, channel_id, boss_json, max_hp, hp, status, spawned_by, "
+                    "cooldown_seconds) VALUES (?, ?, ?, ?, ?, 'live', ?, ?) RETURNING *",
+                    (
+                        guild_id,
+                        channel_id,
+                        boss.model_dump_json(),
+                        boss.health,
+                        boss.health,
+                        spawned_by,
+                        cooldown_seconds,
+                    ),
+                )
+            )
 
     async def player(self, raid_id: int, user_id: int) -> StoredPlayer:
         row = await self.db.fetch_one(
@@ -157,27 +165,23 @@ class BossfightRepository:
         update was worked out from that standing.
         """
         async with self.db.transaction() as conn:
-            async with conn.execute(
+            live = await conn.fetch_one(
                 "SELECT id, hp FROM bossfight_raids WHERE id = ? AND status = 'live'", (raid_id,)
-            ) as cursor:
-                live = await cursor.fetchone()
+            )
             if live is None:
                 raise RaidNotLive()
             taken = player.standing.damage_taken + update.deck_damage
-            async with conn.execute(
+            saved = await conn.fetch_one(
                 "INSERT INTO bossfight_players (raid_id, user_id, damage_taken, knocked_out, last_attack_at, version) "
                 "VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (raid_id, user_id) DO UPDATE SET "
                 "damage_taken = excluded.damage_taken, knocked_out = excluded.knocked_out, "
                 "last_attack_at = excluded.last_attack_at, version = version + 1 WHERE version = ? RETURNING version",
                 (raid_id, user_id, taken, update.knocked_out, update.at, player.version),
-            ) as cursor:
-                if await cursor.fetchone() is None:
-                    raise StaleUpdate(user_id)  # rolls the transaction back
+            )
+            if saved is None:
+                raise StaleUpdate(user_id)  # rolls the transaction back
             hp = max(0.0, hp_after(live["hp"], damage))
-            async with conn.execute(
-                "UPDATE bossfight_raids SET hp = ? WHERE id = ? RETURNING *", (hp, raid_id)
-            ) as cursor:
-                row = required(await cursor.fetchone())
+            row = await conn.fetch_required("UPDATE bossfight_raids SET hp = ? WHERE id = ? RETURNING *", (hp, raid_id))
             defeated_now = row["hp"] <= 0
             if defeated_now:
                 await conn.execute(
@@ -198,11 +202,10 @@ class BossfightRepository:
     async def revive(self, raid_id: int, user_id: int) -> float | None:
         """Back to no damage taken; the damage the player had taken, or None when they had taken none."""
         async with self.db.transaction() as conn:
-            async with conn.execute(
+            row = await conn.fetch_one(
                 "SELECT damage_taken FROM bossfight_players WHERE raid_id = ? AND user_id = ? AND damage_taken > 0",
                 (raid_id, user_id),
-            ) as cursor:
-                row = await cursor.fetchone()
+            )
             if row is None:
                 return None
             await conn.execute(

@@ -7,7 +7,7 @@ import dataclasses
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -94,6 +94,38 @@ async def _connect(path: Path, opened: list[aiosqlite.Connection]) -> aiosqlite.
     return connection
 
 
+Params = Sequence[Any] | Mapping[str, Any]
+
+
+class Transaction:
+    """The statements of one transaction, as every repository writes them: SQL with `?` placeholders, rows read
+    by column name. Repositories use only this and `Database.fetch_one` / `fetch_all`, never the driver, so a
+    second backend needs only its own connection layer."""
+
+    def __init__(self, connection: aiosqlite.Connection):
+        self._connection = connection
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run a statement; how many rows it changed."""
+        async with self._connection.execute(sql, params) as cursor:
+            return cursor.rowcount
+
+    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
+        await self._connection.executemany(sql, rows)
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> aiosqlite.Row | None:
+        async with self._connection.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[aiosqlite.Row]:
+        async with self._connection.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def fetch_required(self, sql: str, params: Params = ()) -> aiosqlite.Row:
+        """The row of a statement that always returns one (an aggregate, an INSERT ... RETURNING)."""
+        return required(await self.fetch_one(sql, params))
+
+
 class Database:
     """Owns the connections. Writes go through `transaction()`, which serializes them across tasks on the
     writing connection; `fetch_one` and `fetch_all` read on a second connection, which under WAL sees only
@@ -154,24 +186,24 @@ class Database:
             await self.connection.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Transaction]:
         """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (StaleUpdate included)."""
         async with self._write_lock:
             await self.connection.execute("BEGIN IMMEDIATE")
             try:
-                yield self.connection
+                yield Transaction(self.connection)
             except BaseException:
                 await self.connection.execute("ROLLBACK")
                 raise
             else:
                 await self.connection.execute("COMMIT")
 
-    async def fetch_one(self, sql: str, params: tuple | dict = ()) -> aiosqlite.Row | None:
+    async def fetch_one(self, sql: str, params: Params = ()) -> aiosqlite.Row | None:
         """One row of committed data."""
         async with self.reader.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
-    async def fetch_all(self, sql: str, params: tuple | dict = ()) -> list[aiosqlite.Row]:
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[aiosqlite.Row]:
         """Committed data."""
         async with self.reader.execute(sql, params) as cursor:
             return list(await cursor.fetchall())

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from rules.mfd.models import BattleState
-from storage.database import Database, StaleUpdate, from_row, required
+from storage.database import Database, StaleUpdate, from_row
 
 
 def encode_state(state: BattleState) -> bytes:
@@ -68,25 +68,25 @@ class MfdRepository:
         """Store a new battle as the channel's battle, replacing the one there was."""
         async with self.db.transaction() as conn:
             await conn.execute("DELETE FROM mfd_battles WHERE channel_id = ?", (channel_id,))
-            async with conn.execute(
-                "INSERT INTO mfd_battles (guild_id, channel_id, state_zlib, seed, rounds_fought, outcome, "
-                "heroes_left, villains_left, started_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "RETURNING *",
-                (guild_id, channel_id, state_zlib, *_summary(state), user_id, user_id),
-            ) as cursor:
-                return _battle(required(await cursor.fetchone()))
+            return _battle(
+                await conn.fetch_required(
+                    "INSERT INTO mfd_battles (guild_id, channel_id, state_zlib, seed, rounds_fought, outcome, "
+                    "heroes_left, villains_left, started_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "RETURNING *",
+                    (guild_id, channel_id, state_zlib, *_summary(state), user_id, user_id),
+                )
+            )
 
     async def save(self, battle: StoredBattle, state: BattleState, state_zlib: bytes, user_id: int) -> StoredBattle:
         """Store the battle's next state if nobody saved it (or replaced it) since `battle` was read;
         else StaleUpdate and nothing changes."""
         async with self.db.transaction() as conn:
-            async with conn.execute(
+            row = await conn.fetch_one(
                 "UPDATE mfd_battles SET state_zlib = ?, seed = ?, rounds_fought = ?, outcome = ?, heroes_left = ?, "
                 "villains_left = ?, updated_by = ?, version = version + 1, "
                 "updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND version = ? RETURNING *",
                 (state_zlib, *_summary(state), user_id, battle.id, battle.version),
-            ) as cursor:
-                row = await cursor.fetchone()
+            )
             if row is None:
                 raise StaleUpdate(battle.id)
             return _battle(row)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rules.mma.cards import CARDS
 from rules.mma.state import Action, GameState
-from storage.database import Database, StaleUpdate, required
+from storage.database import Database, StaleUpdate, Transaction, required
 
 ACTIVE = ("pending", "live")
 
@@ -147,33 +147,33 @@ class MmaRepository:
             for user_id in players:
                 if user_id is None:
                     continue
-                async with conn.execute(
+                busy = await conn.fetch_one(
                     "SELECT * FROM mma_matches WHERE channel_id = ? AND status IN ('pending', 'live') "
                     "AND (player0_id = ? OR player1_id = ?) ORDER BY id LIMIT 1",
                     (channel_id, user_id, user_id),
-                ) as cursor:
-                    busy = await cursor.fetchone()
+                )
                 if busy is not None:
                     raise MatchConflict(user_id, _record(busy))
-            async with conn.execute(
-                "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
-                "status, seed, state_json, feed_json, last_move_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "RETURNING *",
-                (
-                    guild_id,
-                    channel_id,
-                    players[0],
-                    names[0],
-                    players[1],
-                    names[1],
-                    "pending" if state is None else "live",
-                    seed,
-                    _state_json(state) if state else None,
-                    json.dumps(feed),
-                    now,
-                ),
-            ) as cursor:
-                return _record(await cursor.fetchone())
+            return _record(
+                await conn.fetch_one(
+                    "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
+                    "status, seed, state_json, feed_json, last_move_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "RETURNING *",
+                    (
+                        guild_id,
+                        channel_id,
+                        players[0],
+                        names[0],
+                        players[1],
+                        names[1],
+                        "pending" if state is None else "live",
+                        seed,
+                        _state_json(state) if state else None,
+                        json.dumps(feed),
+                        now,
+                    ),
+                )
+            )
 
     async def set_message(self, match_id: int, message_id: int) -> None:
         async with self.db.transaction() as conn:
@@ -201,12 +201,11 @@ class MmaRepository:
         if status not in ("live", "declined", "expired"):
             raise ValueError(f"a challenge cannot become {status!r}")
         async with self.db.transaction() as conn:
-            async with conn.execute(
+            row = await conn.fetch_one(
                 "UPDATE mma_matches SET status = ?, state_json = ?, feed_json = ?, version = version + 1, "
                 "last_move_at = ? WHERE id = ? AND version = ? AND status = 'pending' RETURNING *",
                 (status, _state_json(state) if state else None, json.dumps(feed or []), now, match.id, match.version),
-            ) as cursor:
-                row = await cursor.fetchone()
+            )
             if row is None:
                 raise StaleUpdate(match.id)
             return _record(row)
@@ -219,7 +218,7 @@ class MmaRepository:
         over = state.phase == "over"
         winner = None if not over or state.winner < 0 else state.winner
         async with self.db.transaction() as conn:
-            async with conn.execute(
+            row = await conn.fetch_one(
                 "UPDATE mma_matches SET state_json = ?, feed_json = ?, version = version + 1, last_move_at = ?, "
                 "status = ?, winner_slot = ?, result_reason = ? WHERE id = ? AND version = ? AND status = 'live' "
                 "RETURNING *",
@@ -233,12 +232,11 @@ class MmaRepository:
                     match.id,
                     match.version,
                 ),
-            ) as cursor:
-                row = await cursor.fetchone()
+            )
             if row is None:
                 raise StaleUpdate(match.id)
             first = state.moves - len(moves)
-            await conn.executemany(
+            await conn.execute_many(
                 "INSERT INTO mma_moves (match_id, seq, slot, action_json, made_at) VALUES (?, ?, ?, ?, ?)",
                 [
                     (match.id, first + i, action.player, json.dumps(action.to_dict()), now)
@@ -249,7 +247,7 @@ class MmaRepository:
                 await self._write_results(conn, match, state, now)
             return _record(row)
 
-    async def _write_results(self, conn, match: MatchRecord, state: GameState, now: float) -> None:
+    async def _write_results(self, conn: Transaction, match: MatchRecord, state: GameState, now: float) -> None:
         for slot, user_id in enumerate(match.player_ids):
             if user_id is None:
                 continue
@@ -259,7 +257,7 @@ class MmaRepository:
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (match.guild_id, user_id, match.id, outcome, match.player_ids[1 - slot], state.reason, now),
             )
-            await conn.executemany(
+            await conn.execute_many(
                 "INSERT OR IGNORE INTO mma_fielded (guild_id, user_id, match_id, fighter, won) VALUES (?, ?, ?, ?, ?)",
                 [
                     (match.guild_id, user_id, match.id, CARDS[f].name, int(outcome == "win"))

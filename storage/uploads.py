@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
-from storage.database import Database, required
+from storage.database import Database
 
 
 class Stored(Protocol):
@@ -42,16 +42,15 @@ class GuildUploads(Generic[M]):
     async def save(self, guild_id: int, entries: Sequence[tuple[str, M]], uploaded_by: int, *, limit: int) -> int:
         """Add or replace (by key) the `(name key, entry)` pairs; the guild's total after, or RosterFull."""
         async with self.db.transaction() as conn:
-            await conn.executemany(
+            await conn.execute_many(
                 "INSERT INTO guild_uploads (guild_id, kind, name_key, entry_json, uploaded_by) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id, kind, name_key) DO UPDATE SET entry_json = excluded.entry_json, "
                 "uploaded_by = excluded.uploaded_by, uploaded_at = excluded.uploaded_at",
                 [(guild_id, self.kind, key, entry.model_dump_json(), uploaded_by) for key, entry in entries],
             )
-            async with conn.execute(
+            (total,) = await conn.fetch_required(
                 "SELECT count(*) FROM guild_uploads WHERE guild_id = ? AND kind = ?", (guild_id, self.kind)
-            ) as cursor:
-                (total,) = required(await cursor.fetchone())
+            )
             if total > limit:
                 raise RosterFull(total, limit)  # rolls the upload back
         return total
@@ -59,7 +58,7 @@ class GuildUploads(Generic[M]):
     async def remove(self, guild_id: int, key: str) -> bool:
         """Remove the entry stored under `key`; False if the guild has none."""
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            deleted = await conn.execute(
                 "DELETE FROM guild_uploads WHERE guild_id = ? AND kind = ? AND name_key = ?", (guild_id, self.kind, key)
             )
-            return cursor.rowcount > 0
+            return deleted > 0

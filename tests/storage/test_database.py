@@ -120,3 +120,26 @@ async def test_a_backup_taken_while_the_bot_writes_is_a_consistent_copy(tmp_path
         storage_main(["backup", str(target), "--database", str(tmp_path / "arena.sqlite3")])
     with pytest.raises(SystemExit, match="there is no database at"):
         storage_main(["backup", str(tmp_path / "other.sqlite3"), "--database", str(tmp_path / "missing.sqlite3")])
+
+
+async def test_a_transaction_offers_the_statements_every_repository_writes(tmp_path):
+    db = await Database.open(tmp_path / "arena.sqlite3")
+    try:
+        async with db.transaction() as tx:
+            await tx.execute_many(
+                "INSERT INTO guild_uploads (guild_id, kind, name_key, entry_json, uploaded_by) VALUES (?, ?, ?, ?, ?)",
+                [(1, "boss", f"b{i}", "{}", 7) for i in range(3)],
+            )
+            assert await tx.execute("UPDATE guild_uploads SET uploaded_by = 8 WHERE name_key != 'b0'") == 2
+            assert [r["name_key"] for r in await tx.fetch_all("SELECT name_key FROM guild_uploads ORDER BY 1")] == [
+                "b0",
+                "b1",
+                "b2",
+            ]
+            assert (await tx.fetch_required("SELECT count(*) AS n FROM guild_uploads"))["n"] == 3
+            assert await tx.fetch_one("SELECT * FROM guild_uploads WHERE name_key = 'none'") is None
+            with pytest.raises(RuntimeError, match="the statement returned no row"):
+                await tx.fetch_required("SELECT * FROM guild_uploads WHERE name_key = 'none'")
+        assert required(await db.fetch_one("SELECT count(*) FROM guild_uploads WHERE uploaded_by = 8"))[0] == 2
+    finally:
+        await db.close()
