@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from rules.andor.models import Character, FightState
-from storage.database import Database, StaleUpdate, Transaction, from_row
+from storage.database import Database, StaleUpdate, Transaction, from_row, utc_now_text
 
 
 @dataclass(frozen=True)
@@ -133,9 +133,15 @@ class AndorRepository:
         async with self.db.transaction() as conn:
             row = await conn.fetch_one(
                 "UPDATE andor_fights SET state_json = ?, target = ?, status = ?, version = version + 1, "
-                "ended_at = CASE WHEN ? = 'live' THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END "
-                "WHERE id = ? AND version = ? AND status = 'live' RETURNING *",
-                (state.model_dump_json(), state.target, status, status, fight.id, fight.version),
+                "ended_at = ? WHERE id = ? AND version = ? AND status = 'live' RETURNING *",
+                (
+                    state.model_dump_json(),
+                    state.target,
+                    status,
+                    None if status == "live" else utc_now_text(),
+                    fight.id,
+                    fight.version,
+                ),
             )
             if row is None:
                 raise StaleUpdate(fight.id)

@@ -8,7 +8,7 @@ import aiosqlite
 
 from rules.bossfight.models import Boss, hp_after
 from rules.bossfight.raid import RaidPlayer
-from storage.database import Database, StaleUpdate, from_row
+from storage.database import Database, StaleUpdate, from_row, utc_now_text
 
 
 @dataclass(frozen=True)
@@ -129,9 +129,8 @@ class BossfightRepository:
                 if not replace:
                     raise RaidAlreadyLive(_raid(live))
                 await conn.execute(
-                    "UPDATE bossfight_raids SET status = 'replaced', "
-                    "ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
-                    (live["id"],),
+                    "UPDATE bossfight_raids SET status = 'replaced', ended_at = ? WHERE id = ?",
+                    (utc_now_text(), live["id"]),
                 )
             return _raid(
                 await conn.fetch_required(
@@ -185,9 +184,8 @@ class BossfightRepository:
             defeated_now = row["hp"] <= 0
             if defeated_now:
                 await conn.execute(
-                    "UPDATE bossfight_raids SET status = 'defeated', "
-                    "ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
-                    (raid_id,),
+                    "UPDATE bossfight_raids SET status = 'defeated', ended_at = ? WHERE id = ?",
+                    (utc_now_text(), raid_id),
                 )
             await conn.execute(
                 "INSERT INTO bossfight_attacks (raid_id, user_id, damage, deck_damage, deck_hp_after, boss_hp_after) "

@@ -9,6 +9,7 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -43,6 +44,13 @@ BUSY_TIMEOUT_MS = 5000
 def _reason(error: sqlite3.Error) -> str:
     message = str(error)
     return next((reason for known, reason in SQLITE_REASONS.items() if known in message), message)
+
+
+def utc_now_text() -> str:
+    """Now, as the tables' timestamp columns hold it (ISO 8601 UTC to the millisecond, as SQLite's
+    strftime('%Y-%m-%dT%H:%M:%fZ', 'now') writes the defaults): computed here, so no statement depends on a
+    database's own date functions."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
 def required(row: aiosqlite.Row | None) -> aiosqlite.Row:

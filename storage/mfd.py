@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from rules.mfd.models import BattleState
-from storage.database import Database, StaleUpdate, from_row
+from storage.database import Database, StaleUpdate, from_row, utc_now_text
 
 
 def encode_state(state: BattleState) -> bytes:
@@ -84,8 +84,8 @@ class MfdRepository:
             row = await conn.fetch_one(
                 "UPDATE mfd_battles SET state_zlib = ?, seed = ?, rounds_fought = ?, outcome = ?, heroes_left = ?, "
                 "villains_left = ?, updated_by = ?, version = version + 1, "
-                "updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND version = ? RETURNING *",
-                (state_zlib, *_summary(state), user_id, battle.id, battle.version),
+                "updated_at = ? WHERE id = ? AND version = ? RETURNING *",
+                (state_zlib, *_summary(state), user_id, utc_now_text(), battle.id, battle.version),
             )
             if row is None:
                 raise StaleUpdate(battle.id)

@@ -258,7 +258,8 @@ class MmaRepository:
                 (match.guild_id, user_id, match.id, outcome, match.player_ids[1 - slot], state.reason, now),
             )
             await conn.execute_many(
-                "INSERT OR IGNORE INTO mma_fielded (guild_id, user_id, match_id, fighter, won) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO mma_fielded (guild_id, user_id, match_id, fighter, won) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
                 [
                     (match.guild_id, user_id, match.id, CARDS[f].name, int(outcome == "win"))
                     for f in state.players[slot].fielded
@@ -274,10 +275,11 @@ class MmaRepository:
     async def record(self, guild_id: int, user_id: int) -> Record:
         row = await self.db.fetch_one(
             "SELECT "
-            "coalesce(sum(outcome = 'win'), 0) AS wins, coalesce(sum(outcome = 'loss'), 0) AS losses, "
-            "coalesce(sum(outcome = 'draw'), 0) AS draws, "
-            "coalesce(sum(outcome = 'win' AND opponent_id IS NULL), 0) AS wins_vs_ai, "
-            "coalesce(sum(outcome = 'loss' AND opponent_id IS NULL), 0) AS losses_vs_ai "
+            "coalesce(sum(CASE WHEN outcome = 'win' THEN 1 ELSE 0 END), 0) AS wins, "
+            "coalesce(sum(CASE WHEN outcome = 'loss' THEN 1 ELSE 0 END), 0) AS losses, "
+            "coalesce(sum(CASE WHEN outcome = 'draw' THEN 1 ELSE 0 END), 0) AS draws, "
+            "coalesce(sum(CASE WHEN outcome = 'win' AND opponent_id IS NULL THEN 1 ELSE 0 END), 0) AS wins_vs_ai, "
+            "coalesce(sum(CASE WHEN outcome = 'loss' AND opponent_id IS NULL THEN 1 ELSE 0 END), 0) AS losses_vs_ai "
             "FROM mma_results WHERE guild_id = ? AND user_id = ?",
             (guild_id, user_id),
         )
@@ -294,8 +296,9 @@ class MmaRepository:
 
     async def leaderboard(self, guild_id: int, limit: int = 10) -> list[Standing]:
         rows = await self.db.fetch_all(
-            "SELECT user_id, sum(outcome = 'win') AS wins, sum(outcome = 'loss') AS losses, "
-            "sum(outcome = 'draw') AS draws FROM mma_results WHERE guild_id = ? GROUP BY user_id "
+            "SELECT user_id, sum(CASE WHEN outcome = 'win' THEN 1 ELSE 0 END) AS wins, "
+            "sum(CASE WHEN outcome = 'loss' THEN 1 ELSE 0 END) AS losses, "
+            "sum(CASE WHEN outcome = 'draw' THEN 1 ELSE 0 END) AS draws FROM mma_results WHERE guild_id = ? GROUP BY user_id "
             "ORDER BY wins DESC, losses ASC, draws DESC, min(finished_at) LIMIT ?",
             (guild_id, limit),
         )

@@ -143,3 +143,18 @@ async def test_a_transaction_offers_the_statements_every_repository_writes(tmp_p
         assert required(await db.fetch_one("SELECT count(*) FROM guild_uploads WHERE uploaded_by = 8"))[0] == 2
     finally:
         await db.close()
+
+
+async def test_timestamps_written_from_python_read_as_the_column_defaults(tmp_path):
+    import re
+
+    from storage.database import utc_now_text
+
+    db = await Database.open(tmp_path / "arena.sqlite3")
+    try:
+        (default,) = required(await db.fetch_one("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"))
+        shape = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+        assert shape.fullmatch(default) and shape.fullmatch(utc_now_text())
+        assert abs(len(default) - len(utc_now_text())) == 0 and utc_now_text()[:16] >= default[:16]
+    finally:
+        await db.close()
