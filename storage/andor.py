@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from rules.andor.models import Character, FightState
-from storage.database import Database, StaleUpdate, Transaction, from_row, utc_now_text
+from storage.database import StaleUpdate, Storage, StorageTransaction, from_row, utc_now_text
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def _fight(row: aiosqlite.Row) -> Fight:
 
 
 class AndorRepository:
-    def __init__(self, db: Database):
+    def __init__(self, db: Storage):
         self.db = db
 
     # --- characters --------------------------------------------------------------------------------------
@@ -81,14 +81,14 @@ class AndorRepository:
             return deleted > 0
 
     @staticmethod
-    async def _get_character(conn: Transaction, guild_id: int, user_id: int) -> Character | None:
+    async def _get_character(conn: StorageTransaction, guild_id: int, user_id: int) -> Character | None:
         row = await conn.fetch_one(
             "SELECT character_json FROM andor_characters WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
         return Character.model_validate_json(row["character_json"]) if row else None
 
     @staticmethod
-    async def _put_character(conn: Transaction, guild_id: int, user_id: int, character: Character) -> None:
+    async def _put_character(conn: StorageTransaction, guild_id: int, user_id: int, character: Character) -> None:
         await conn.execute(
             "INSERT INTO andor_characters (guild_id, user_id, character_json) VALUES (?, ?, ?) "
             "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_json = excluded.character_json, "

@@ -8,7 +8,7 @@ import aiosqlite
 
 from rules.bossfight.models import Boss, hp_after
 from rules.bossfight.raid import RaidPlayer
-from storage.database import Database, StaleUpdate, from_row, utc_now_text
+from storage.database import StaleUpdate, Storage, from_row, utc_now_text
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def _player(row: aiosqlite.Row) -> StoredPlayer:
 
 
 class BossfightRepository:
-    def __init__(self, db: Database):
+    def __init__(self, db: Storage):
         self.db = db
 
     # --- saved decks -----------------------------------------------------------------------------------

@@ -8,10 +8,10 @@ import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import aiosqlite
 
@@ -53,7 +53,10 @@ def utc_now_text() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def required(row: aiosqlite.Row | None) -> aiosqlite.Row:
+RowT = TypeVar("RowT")
+
+
+def required(row: RowT | None) -> RowT:
     """The row of a statement that always returns one (an aggregate, an INSERT or UPDATE ... RETURNING of a
     row known to exist); its absence is a bug, not a user's mistake."""
     if row is None:
@@ -103,6 +106,34 @@ async def _connect(path: Path, opened: list[aiosqlite.Connection]) -> aiosqlite.
 
 
 Params = Sequence[Any] | Mapping[str, Any]
+
+
+class StorageTransaction(Protocol):
+    """What a repository may do inside a transaction, on either backend (`Transaction` here, and
+    `storage.postgres.PostgresTransaction`). Rows are read by column name (or unpacked in order)."""
+
+    async def execute(self, sql: str, params: Params = ()) -> int: ...
+
+    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None: ...
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Any: ...
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]: ...
+
+    async def fetch_required(self, sql: str, params: Params = ()) -> Any: ...
+
+
+class Storage(Protocol):
+    """A database the repositories use: SQLite (`Database`, the default) or PostgreSQL
+    (`storage.postgres.PostgresDatabase`)."""
+
+    def transaction(self) -> AbstractAsyncContextManager[StorageTransaction]: ...
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Any: ...
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]: ...
+
+    async def close(self) -> None: ...
 
 
 class Transaction:

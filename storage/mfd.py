@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from rules.mfd.models import BattleState
-from storage.database import Database, StaleUpdate, from_row, utc_now_text
+from storage.database import StaleUpdate, Storage, from_row, utc_now_text
 
 
 def encode_state(state: BattleState) -> bytes:
@@ -55,7 +55,7 @@ def _summary(state: BattleState) -> tuple[int, int, str, int, int]:
 
 
 class MfdRepository:
-    def __init__(self, db: Database):
+    def __init__(self, db: Storage):
         self.db = db
 
     async def battle(self, channel_id: int) -> StoredBattle | None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rules.mma.cards import CARDS
 from rules.mma.state import Action, GameState
-from storage.database import Database, StaleUpdate, Transaction, required
+from storage.database import StaleUpdate, Storage, StorageTransaction, required
 
 ACTIVE = ("pending", "live")
 
@@ -113,7 +113,7 @@ def _state_json(state: GameState) -> str:
 
 
 class MmaRepository:
-    def __init__(self, db: Database):
+    def __init__(self, db: Storage):
         self.db = db
 
     async def get(self, match_id: int) -> MatchRecord | None:
@@ -247,7 +247,7 @@ class MmaRepository:
                 await self._write_results(conn, match, state, now)
             return _record(row)
 
-    async def _write_results(self, conn: Transaction, match: MatchRecord, state: GameState, now: float) -> None:
+    async def _write_results(self, conn: StorageTransaction, match: MatchRecord, state: GameState, now: float) -> None:
         for slot, user_id in enumerate(match.player_ids):
             if user_id is None:
                 continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
-from storage.database import Database
+from storage.database import Storage
 
 
 class Stored(Protocol):
@@ -29,7 +29,7 @@ class GuildUploads(Generic[M]):
     """The uploads of one `kind`, stored as JSON under the name keys the caller gives (rules.roster) and read
     back by `load` (the model's `model_validate_json`)."""
 
-    def __init__(self, db: Database, kind: str, load: Callable[[str], M]):
+    def __init__(self, db: Storage, kind: str, load: Callable[[str], M]):
         self.db, self.kind, self.load = db, kind, load
 
     async def all(self, guild_id: int) -> list[M]:

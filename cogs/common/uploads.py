@@ -17,7 +17,7 @@ from cogs.common.errors import UserError
 from cogs.common.executor import run_engine
 from rules.roster import N, Named, NotInRoster, find, merge, name_key
 from rules.text import plural
-from storage.database import Database
+from storage.database import Storage
 from storage.uploads import GuildUploads, RosterFull, Stored
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ class UploadedRoster(Generic[E]):
     def __init__(
         self,
         bot: ArenaBot,
-        db: Database,
+        db: Storage,
         *,
         load: Callable[[str], E],
         builtin: Callable[[], Sequence[E]],

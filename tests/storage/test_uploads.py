@@ -10,29 +10,25 @@ from storage.database import Database, discover_migrations
 from storage.uploads import GuildUploads, RosterFull
 
 
-async def test_uploads_are_kept_apart_by_kind_and_guild_and_replaced_by_key(tmp_path):
-    db = await Database.open(tmp_path / "arena.sqlite3")
-    try:
-        bosses, monsters = (
-            GuildUploads(db, "boss", Boss.model_validate_json),
-            GuildUploads(db, "monster", Monster.model_validate_json),
-        )
-        dogemon, wolf = BUILTIN_BOSSES[0], next(m for m in builtin_monsters() if m.name == "Wolf")
-        assert await bosses.save(1, [("inu dogemon", dogemon)], uploaded_by=7, limit=2) == 1
-        assert await monsters.save(1, [("wolf", wolf)], uploaded_by=7, limit=1) == 1
-        stronger = dogemon.model_copy(update={"level": 9})
-        assert await bosses.save(1, [("inu dogemon", stronger)], uploaded_by=8, limit=2) == 1
-        assert await bosses.all(1) == [stronger] and await bosses.all(2) == []
-        assert await monsters.all(1) == [wolf]
-        with pytest.raises(RosterFull) as full:
-            await monsters.save(1, [("wolf 2", wolf)], uploaded_by=7, limit=1)
-        assert (full.value.total, full.value.limit) == (2, 1)
-        assert await monsters.all(1) == [wolf]  # the refused upload was rolled back
-        assert await bosses.remove(1, "wolf") is False
-        assert await monsters.remove(1, "wolf") is True
-        assert await monsters.all(1) == [] and await bosses.all(1) == [stronger]
-    finally:
-        await db.close()
+async def test_uploads_are_kept_apart_by_kind_and_guild_and_replaced_by_key(database):
+    bosses, monsters = (
+        GuildUploads(database, "boss", Boss.model_validate_json),
+        GuildUploads(database, "monster", Monster.model_validate_json),
+    )
+    dogemon, wolf = BUILTIN_BOSSES[0], next(m for m in builtin_monsters() if m.name == "Wolf")
+    assert await bosses.save(1, [("inu dogemon", dogemon)], uploaded_by=7, limit=2) == 1
+    assert await monsters.save(1, [("wolf", wolf)], uploaded_by=7, limit=1) == 1
+    stronger = dogemon.model_copy(update={"level": 9})
+    assert await bosses.save(1, [("inu dogemon", stronger)], uploaded_by=8, limit=2) == 1
+    assert await bosses.all(1) == [stronger] and await bosses.all(2) == []
+    assert await monsters.all(1) == [wolf]
+    with pytest.raises(RosterFull) as full:
+        await monsters.save(1, [("wolf 2", wolf)], uploaded_by=7, limit=1)
+    assert (full.value.total, full.value.limit) == (2, 1)
+    assert await monsters.all(1) == [wolf]  # the refused upload was rolled back
+    assert await bosses.remove(1, "wolf") is False
+    assert await monsters.remove(1, "wolf") is True
+    assert await monsters.all(1) == [] and await bosses.all(1) == [stronger]
 
 
 async def test_the_migration_moves_both_games_uploads_into_one_table(tmp_path):
