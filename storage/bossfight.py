@@ -174,7 +174,8 @@ class BossfightRepository:
                 "INSERT INTO bossfight_players (raid_id, user_id, damage_taken, knocked_out, last_attack_at, version) "
                 "VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (raid_id, user_id) DO UPDATE SET "
                 "damage_taken = excluded.damage_taken, knocked_out = excluded.knocked_out, "
-                "last_attack_at = excluded.last_attack_at, version = version + 1 WHERE version = ? RETURNING version",
+                "last_attack_at = excluded.last_attack_at, version = bossfight_players.version + 1 "
+                "WHERE bossfight_players.version = ? RETURNING version",
                 (raid_id, user_id, taken, update.knocked_out, update.at, player.version),
             )
             if saved is None:
@@ -219,7 +220,7 @@ class BossfightRepository:
             "coalesce(p.damage_taken, 0) AS taken, coalesce(p.knocked_out, 0) AS knocked_out "
             "FROM bossfight_attacks AS a LEFT JOIN bossfight_players AS p "
             "ON p.raid_id = a.raid_id AND p.user_id = a.user_id "
-            "WHERE a.raid_id = ? GROUP BY a.user_id ORDER BY damage DESC, min(a.id)",
+            "WHERE a.raid_id = ? GROUP BY a.user_id, p.damage_taken, p.knocked_out ORDER BY damage DESC, min(a.id)",
             (raid_id,),
         )
         return [DamageTotal(r["user_id"], r["damage"], r["attacks"], r["taken"], bool(r["knocked_out"])) for r in rows]

@@ -1,0 +1,112 @@
+"""Every game's repository on both backends (tests/storage/conftest.py): the same rows, the same version
+checks, the same refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from rules.andor.engine import apply_in_place as andor_move
+from rules.andor.engine import outcome as andor_outcome
+from rules.andor.engine import replay_rng as andor_rng
+from rules.andor.engine import settle, start_fight
+from rules.andor.models import END_TURN, Character, Monster
+from rules.bossfight import BUILTIN_BOSSES
+from rules.mma.engine import CONCEDE, apply_in_place, new_game, replay_rng, simple_action
+from storage.andor import AndorRepository, FightAlreadyLive
+from storage.bossfight import BossfightRepository, PlayerUpdate
+from storage.database import StaleUpdate
+from storage.mma import MmaRepository
+
+GUILD, CHANNEL = 10, 20
+
+
+async def test_concurrent_attacks_all_count_and_the_board_adds_them_up(database):
+    repo = BossfightRepository(database)
+    boss = BUILTIN_BOSSES[0]
+    raid = await repo.spawn(GUILD, CHANNEL, boss, 1, replace=False)
+
+    async def attack(user_id: int, damage: float) -> None:
+        for _ in range(5):  # the cog's retry on a lost race for the player's row
+            player = await repo.player(raid.id, user_id)
+            update = PlayerUpdate(deck_damage=2.0, deck_hp_after=8.0, knocked_out=user_id == 3, at=time.time())
+            try:
+                await repo.record_attack(raid.id, user_id, player, damage, update)
+                return
+            except StaleUpdate:
+                continue
+        raise AssertionError("five lost races in a row")
+
+    await asyncio.gather(*(attack(user, 1.5) for user in (1, 2, 3) for _ in range(4)))
+    live = await repo.live_raid(CHANNEL)
+    assert live is not None and live.hp == pytest.approx(boss.health - 12 * 1.5)
+    board = await repo.leaderboard(raid.id)
+    assert sorted((t.user_id, t.attacks, t.damage, t.taken, t.knocked_out) for t in board) == [  # equal damage
+        (1, 4, 6.0, 8.0, False),
+        (2, 4, 6.0, 8.0, False),
+        (3, 4, 6.0, 8.0, True),
+    ]
+    assert await repo.revive(raid.id, 3) == pytest.approx(8.0)
+    assert (await repo.player(raid.id, 3)).standing.knocked_out is False
+
+
+async def test_an_mma_match_saves_with_its_version_and_its_end_writes_the_records(database):
+    repo = MmaRepository(database)
+    state, _ = new_game(3)
+    match = await repo.create(GUILD, CHANNEL, (7, None), ("Ann", "AI"), 3, time.time(), state=state, feed=[],
+                              expire_before=0.0)  # fmt: skip
+    draw = simple_action(0, "draw")
+    apply_in_place(state, draw, replay_rng(state))
+    saved = await repo.save_moves(match, state, ["Ann draws"], [draw], time.time())
+    assert saved.version == match.version + 1 and saved.feed == ("Ann draws",)
+    with pytest.raises(StaleUpdate):  # the same starting version again: someone saved first
+        await repo.save_moves(match, state, [], [draw], time.time())
+    record = await repo.get(match.id)
+    assert record is not None
+    conceded = record.game
+    apply_in_place(conceded, simple_action(0, CONCEDE), replay_rng(conceded))
+    await repo.save_moves(record, conceded, [], [simple_action(0, CONCEDE)], time.time())
+    ann = await repo.record(GUILD, 7)
+    assert (ann.wins, ann.losses, ann.draws, ann.losses_vs_ai) == (0, 1, 0, 1)
+    assert [(s.user_id, s.wins, s.losses) for s in await repo.leaderboard(GUILD)] == [(7, 0, 1)]
+    assert [a.kind for a in await repo.moves(match.id)] == ["draw", CONCEDE]
+
+
+async def test_an_andor_fight_and_its_character_move_together(database):
+    repo = AndorRepository(database)
+    statue = Monster(name="Statue", hp=5, xp=4, damage_min=0, damage_max=0, damage_resistance=99)
+    await repo.update_character(GUILD, 7, lambda stored: (stored or Character()).model_copy(update={"gold": 3}))
+    state, _ = start_fight(Character(), statue, seed=2)
+    fight = await repo.start_fight(GUILD, CHANNEL, 7, 2, state)
+    with pytest.raises(FightAlreadyLive):
+        await repo.start_fight(GUILD, CHANNEL, 7, 3, state)
+    while (result := andor_outcome(state)) is None:  # 20 quiet rounds: a draw
+        andor_move(state, END_TURN, andor_rng(state))
+    ended = await repo.update_fight(fight, state, settle=lambda stored: settle(stored or Character(), result))
+    assert (ended.status, ended.version, ended.xp_change) == ("draw", 1, 0)
+    with pytest.raises(StaleUpdate):
+        await repo.update_fight(fight, state)
+    character = await repo.character(GUILD, 7)
+    assert character is not None and character.gold == 3
+    assert await repo.delete_character(GUILD, 7) is True
+    assert await repo.delete_character(GUILD, 7) is False
+
+
+async def test_a_marked_for_death_battle_is_stored_compressed_and_saved_with_its_version(database):
+    from rules.mfd.battle import continue_battle, start_battle
+    from storage.mfd import MfdRepository, encode_state
+    from tests.rules.test_mfd_continuing import original_rosters
+
+    repo = MfdRepository(database)
+    first = start_battle(*original_rosters(), seed=5, max_rounds=1).state
+    stored = await repo.start(GUILD, CHANNEL, first, encode_state(first), 7)
+    assert stored.state() == first and (stored.rounds_fought, stored.version) == (1, 1)
+    second = continue_battle(first, max_rounds=1).state
+    saved = await repo.save(stored, second, encode_state(second), 8)
+    assert (saved.rounds_fought, saved.version, saved.updated_by) == (2, 2, 8)
+    with pytest.raises(StaleUpdate):
+        await repo.save(stored, second, encode_state(second), 8)
+    again = await repo.battle(CHANNEL)
+    assert again is not None and again.state() == second
