@@ -25,7 +25,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 import cogs
 from cogs.common import ArenaTree, report_error
 from storage import Database
-from storage.database import StorageUnavailable
+from storage.database import Storage, StorageUnavailable
 
 log = logging.getLogger("arena")
 
@@ -55,6 +55,7 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr = Field(min_length=1)
     database_path: Path = Path("data/arena.sqlite3")
+    database_url: SecretStr | None = None  # postgresql://user:password@host/db: PostgreSQL instead of SQLite
     dev_guild_id: int | None = None
     gm_role: str | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
@@ -72,20 +73,26 @@ class ArenaBot(commands.Bot):
         self.settings = settings
         self.engine_executor = ThreadPoolExecutor(ENGINE_WORKERS, thread_name_prefix="engine")
         self.long_job_executor = ThreadPoolExecutor(LONG_JOB_WORKERS, thread_name_prefix="long-job")
-        self._db: Database | None = None
+        self._db: Storage | None = None
         self.answer_deadline = ANSWER_DEADLINE
         self._background: set[asyncio.Future[Any]] = set()
         self._stopping: asyncio.Future[None] | None = None
 
     @property
-    def db(self) -> Database:
+    def db(self) -> Storage:
         """The open storage (from `prepare` until `close`)."""
         if self._db is None:
             raise RuntimeError("storage is not open")
         return self._db
 
     async def open_storage(self) -> None:
-        if self._db is None:
+        if self._db is not None:
+            return
+        if self.settings.database_url is not None:
+            from storage.postgres import PostgresDatabase  # asyncpg is loaded only where PostgreSQL is used
+
+            self._db = await PostgresDatabase.open(self.settings.database_url.get_secret_value())
+        else:
             self._db = await Database.open(self.settings.database_path)
 
     async def prepare(self) -> None:
@@ -94,7 +101,15 @@ class ArenaBot(commands.Bot):
         for module in pkgutil.iter_modules(cogs.__path__):
             if module.name != "common":
                 await self.load_extension(f"cogs.{module.name}")
-        log.info("storage open at %s, cogs loaded: %s", self.settings.database_path, ", ".join(self.cogs))
+        log.info("storage open (%s), cogs loaded: %s", self.storage_name, ", ".join(self.cogs))
+
+    @property
+    def storage_name(self) -> str:
+        if self.settings.database_url is not None:
+            from storage.postgres import shown_url
+
+            return shown_url(self.settings.database_url.get_secret_value())
+        return str(self.settings.database_path)
 
     async def setup_hook(self) -> None:
         await self.prepare()

@@ -15,10 +15,11 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import asyncpg
 
-from storage.database import Params, discover_migrations, required
+from storage.database import Params, StorageUnavailable, discover_migrations, required
 
 WRITE_LOCK = 0x41524E41  # "ARNA": the advisory lock every write transaction takes
 MIGRATION_LOCK = WRITE_LOCK + 1
@@ -26,6 +27,15 @@ MIGRATION_LOCK = WRITE_LOCK + 1
 Row = asyncpg.Record
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\?")  # string literals are skipped, so a '?' inside one stays
+
+
+def shown_url(url: str) -> str:
+    """The database's address for a person to read, without its password."""
+    parts = urlsplit(url)
+    host = parts.hostname or "localhost"
+    port = f":{parts.port}" if parts.port else ""
+    user = f"{parts.username}@" if parts.username else ""
+    return f"{parts.scheme}://{user}{host}{port}{parts.path}"
 
 
 def numbered(sql: str) -> str:
@@ -101,7 +111,12 @@ class PostgresDatabase:
 
     @classmethod
     async def open(cls, url: str) -> PostgresDatabase:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=10)
+        """Connect (a pool) and migrate; StorageUnavailable, in one sentence without the password, when the
+        server cannot be used."""
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=10, timeout=10)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
+            raise StorageUnavailable(f"the PostgreSQL database {shown_url(url)} cannot be used ({exc})") from None
         database = cls(pool, url)
         try:
             await database.migrate()
