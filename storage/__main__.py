@@ -1,13 +1,20 @@
-"""`python -m storage backup <file>`: a consistent copy of Arena's database, taken while the bot runs.
+"""Arena's database from the shell.
+
+`python -m storage backup <file>`: a consistent copy of Arena's database, taken while the bot runs.
 
 SQLite's online backup copies the database page by page under its own locking, so the copy is a state the
 database was really in, whatever the bot writes meanwhile. The database is the one the bot uses
 (DATABASE_PATH from the environment or .env, default data/arena.sqlite3) unless --database names another.
+
+`python -m storage copy --from <sqlite file> --to <postgresql url>`: moves an installation to PostgreSQL
+(stop the bot first). Both databases are brought to the latest migration, every row is copied in one
+transaction and each table's count verified; a target that already holds Arena data is refused.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sqlite3
 import sys
@@ -45,13 +52,51 @@ def backup(database: Path, target: Path) -> int:
         source.close()
 
 
+async def copy(source_path: Path, url: str) -> dict[str, int]:
+    from storage.database import Database, StorageUnavailable
+    from storage.postgres import PostgresDatabase, TargetNotEmpty, copy_sqlite_to_postgres, shown_url
+
+    try:
+        source = await Database.open(source_path)
+    except StorageUnavailable as exc:
+        raise SystemExit(f"error: {exc}") from None
+    try:
+        target = await PostgresDatabase.open(url)
+    except StorageUnavailable as exc:
+        await source.close()
+        raise SystemExit(f"error: {exc}") from None
+    try:
+        return await copy_sqlite_to_postgres(source, target)
+    except TargetNotEmpty as full:
+        raise SystemExit(
+            f"error: {shown_url(url)} already holds Arena data (table {full}); copy into an empty database"
+        ) from None
+    finally:
+        await source.close()
+        await target.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m storage", description="Arena's database from the shell.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     take = commands.add_parser("backup", help="copy the database consistently, even while the bot runs")
     take.add_argument("file", type=Path, help="the new file to write the copy to")
     take.add_argument("--database", type=Path, help="the database to copy (default: DATABASE_PATH)")
+    move = commands.add_parser("copy", help="move an installation's data from SQLite to an empty PostgreSQL database")
+    move.add_argument("--from", dest="source", type=Path, required=True, help="the SQLite database file")
+    move.add_argument("--to", dest="url", required=True, help="postgresql://user:password@host/db (empty)")
     args = parser.parse_args(argv)
+    if args.command == "copy":
+        from storage.postgres import shown_url
+
+        if not args.source.is_file():  # Database.open would create an empty one
+            raise SystemExit(f"error: there is no database at {args.source}")
+        counts = asyncio.run(copy(args.source, args.url))
+        print(
+            f"copied {sum(counts.values()):,} rows in {len(counts)} tables from {args.source} to "
+            f"{shown_url(args.url)}; every table's count verified"
+        )
+        return 0
     database = args.database or configured_database()
     pages = backup(database, args.file)
     print(f"copied {database} to {args.file} ({pages} pages)")

@@ -162,3 +162,67 @@ class PostgresDatabase:
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         async with self.pool.acquire() as connection:
             return list(await connection.fetch(numbered(sql), *params))
+
+
+# --- moving an installation over -----------------------------------------------------------------------------
+
+
+class TargetNotEmpty(Exception):
+    """The PostgreSQL database already holds Arena data: a copy would mix two installations."""
+
+
+async def _tables_in_order(source: Any) -> list[str]:
+    """The SQLite database's tables, each after the tables it references (its foreign keys)."""
+    names = [
+        row["name"]
+        for row in await source.fetch_all(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+    ]
+    parents = {
+        name: {row["table"] for row in await source.fetch_all(f"PRAGMA foreign_key_list({name})")} for name in names
+    }
+    ordered: list[str] = []
+    while len(ordered) < len(names):
+        ordered += [n for n in names if n not in ordered and parents[n] <= {*ordered, n}]
+    return ordered
+
+
+_COERCE = {"bigint": int, "double precision": float, "text": str, "bytea": bytes}
+
+
+async def copy_sqlite_to_postgres(source: Any, target: PostgresDatabase) -> dict[str, int]:
+    """Copy every row of the (migrated) SQLite `source` into the (migrated, empty) PostgreSQL `target` in one
+    transaction, verifying each table's row count; the counts by table. TargetNotEmpty when `target` holds
+    rows already. Identity columns continue after the copied ids."""
+    tables = await _tables_in_order(source)
+    async with target.pool.acquire() as connection, connection.transaction():
+        for table in tables:
+            if await connection.fetchval(f"SELECT count(*) FROM {table}"):
+                raise TargetNotEmpty(table)
+        counts: dict[str, int] = {}
+        for table in tables:
+            types = {
+                row["column_name"]: row["data_type"]
+                for row in await connection.fetch(
+                    "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1", table
+                )
+            }
+            rows = await source.fetch_all(f"SELECT * FROM {table}")
+            if rows:
+                columns = list(rows[0].keys())
+                coerce = [_COERCE.get(types[c], lambda v: v) for c in columns]
+                values = [tuple(None if v is None else f(v) for f, v in zip(coerce, row, strict=True)) for row in rows]
+                placeholders = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
+                await connection.executemany(
+                    f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({placeholders})", values
+                )
+                if "id" in columns:  # the next new row continues after the copied ids
+                    await connection.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"
+                    )
+            copied = await connection.fetchval(f"SELECT count(*) FROM {table}")
+            if copied != len(rows):
+                raise RuntimeError(f"{table}: {copied} rows arrived of {len(rows)}")
+            counts[table] = copied
+    return counts
