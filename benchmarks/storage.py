@@ -4,8 +4,9 @@
 
 Half the writers play MMA moves (each its own match against the AI: load, apply the AI's next move, save
 with the version check), half attack one shared boss (record_attack, retried on a lost version race, as
-the cog does). Every operation is one transaction through the repositories the bot uses. SQLite (a file
-in a temporary folder) is measured now; the PostgreSQL backend joins this table when it lands (issue 15).
+the cog does). Every operation is one transaction through the repositories the bot uses, on SQLite (a file in
+a temporary folder) and on PostgreSQL (a throwaway local server, as in the tests; skipped where none is
+installed).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from rules.bossfight import BUILTIN_BOSSES
 from rules.mma.ai import choose_action
 from rules.mma.engine import apply_in_place, new_game, replay_rng
 from storage.bossfight import BossfightRepository, PlayerUpdate
-from storage.database import Database, StaleUpdate
+from storage.database import Database, StaleUpdate, Storage
 from storage.mma import MatchRecord, MmaRepository
+from storage.postgres import PostgresDatabase
+from tests.storage.postgres import PostgresMissing, PostgresServer
 
 GUILD, CHANNEL = 1, 2
 
@@ -65,8 +68,7 @@ async def boss_writer(repo: BossfightRepository, raid_id: int, user_id: int, dea
     return done
 
 
-async def measure(folder: Path, writers: int, seconds: float) -> tuple[int, int]:
-    db = await Database.open(folder / "bench.sqlite3")
+async def measure(db: Storage, writers: int, seconds: float) -> tuple[int, int]:
     try:
         bosses, matches = BossfightRepository(db), MmaRepository(db)
         raid = await bosses.spawn(GUILD, CHANNEL, BUILTIN_BOSSES[0], 1, replace=True)
@@ -84,14 +86,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--writers", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=5.0)
     args = parser.parse_args(argv)
+    rows = []
     with tempfile.TemporaryDirectory() as scratch:
-        moves, attacks = asyncio.run(measure(Path(scratch), args.writers, args.seconds))
-    total = moves + attacks
-    print(f"storage: {args.writers} concurrent writers for {args.seconds:g} s on SQLite")
-    print(
-        f"| backend | MMA moves/s | boss attacks/s | all/s |\n|---|---|---|---|\n"
-        f"| SQLite | {moves / args.seconds:,.0f} | {attacks / args.seconds:,.0f} | {total / args.seconds:,.0f} |"
-    )
+
+        async def on_sqlite() -> tuple[int, int]:
+            return await measure(await Database.open(Path(scratch) / "bench.sqlite3"), args.writers, args.seconds)
+
+        rows.append(("SQLite", *asyncio.run(on_sqlite())))
+    try:
+        server = PostgresServer.start()
+    except PostgresMissing as missing:
+        print(f"PostgreSQL skipped: {missing}")
+    else:
+        try:
+
+            async def on_postgres() -> tuple[int, int]:
+                return await measure(await PostgresDatabase.open(server.url), args.writers, args.seconds)
+
+            rows.append(("PostgreSQL", *asyncio.run(on_postgres())))
+        finally:
+            server.stop()
+    print(f"storage: {args.writers} concurrent writers for {args.seconds:g} s each")
+    print("| backend | MMA moves/s | boss attacks/s | all/s |\n|---|---|---|---|")
+    for backend, moves, attacks in rows:
+        total = moves + attacks
+        print(
+            f"| {backend} | {moves / args.seconds:,.0f} | {attacks / args.seconds:,.0f} | {total / args.seconds:,.0f} |"
+        )
     return 0
 
 
