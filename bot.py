@@ -19,7 +19,7 @@ from typing import Any, Literal
 import aiohttp
 import discord
 from discord.ext import commands
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 import cogs
@@ -59,16 +59,36 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = None
     gm_role: str | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # Discord's gateway shards this process serves, for a bot split over processes ("Running for many servers").
+    shard_count: int | None = Field(default=None, ge=1)
+    shard_ids: str | None = None  # e.g. "0,1"; with shard_count
+
+    @property
+    def shards(self) -> list[int] | None:
+        return [int(part) for part in self.shard_ids.split(",")] if self.shard_ids else None
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT, the number of shards of the whole bot")
+            parts = self.shard_ids.split(",")
+            if not all(part.strip().isdigit() and int(part) < self.shard_count for part in parts):
+                raise ValueError(
+                    f"SHARD_IDS must be shard numbers from 0 to {self.shard_count - 1}, separated by commas"
+                )
+        return self
 
 
 class ArenaBot(commands.Bot):
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, **shards: Any):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=ArenaTree,
             help_command=None,
+            **shards,
         )
         self.settings = settings
         self.engine_executor = ThreadPoolExecutor(ENGINE_WORKERS, thread_name_prefix="engine")
@@ -270,6 +290,18 @@ def stop_on_signals(bot: ArenaBot) -> None:
             loop.add_signal_handler(signum, lambda: bot.keep(asyncio.ensure_future(bot.close())))
 
 
+class ShardedArenaBot(ArenaBot, commands.AutoShardedBot):
+    """The bot serving the shards SHARD_COUNT and SHARD_IDS name: several processes, each a set of shards of
+    one application, share one database (PostgreSQL), so nothing a game needs lives in one process only."""
+
+
+def create_bot(settings: Settings) -> ArenaBot:
+    """The bot the settings ask for: one connection to Discord, as always, unless SHARD_COUNT is set."""
+    if settings.shard_count is None:
+        return ArenaBot(settings)
+    return ShardedArenaBot(settings, shard_count=settings.shard_count, shard_ids=settings.shards)
+
+
 class UnansweredInteraction(RuntimeError):
     """A click or form that its handler left without an answer."""
 
@@ -298,7 +330,7 @@ def load_settings() -> Settings:
 
 
 async def run(settings: Settings) -> None:
-    async with ArenaBot(settings) as bot:
+    async with create_bot(settings) as bot:
         await bot.open_storage()  # before Discord: a database problem is reported as one, not as the network
         stop_on_signals(bot)
         await bot.start(settings.discord_token.get_secret_value())

@@ -221,3 +221,19 @@ def test_a_signal_while_a_reply_is_being_sent_ends_cleanly(tmp_path, signum):
     assert "answered: ['🎲 Random deck']" in out  # the reply on its way was sent, not cut off
     assert "database closed: True" in out
     assert "Traceback" not in err and "Session is closed" not in err
+
+
+def test_shard_settings_are_checked_and_choose_the_sharded_bot(tmp_path):
+    from pydantic import ValidationError
+
+    from bot import ArenaBot, ShardedArenaBot, create_bot
+    from tests.cogs.harness import make_settings
+
+    with pytest.raises(ValidationError, match="SHARD_IDS needs SHARD_COUNT"):
+        make_settings(tmp_path / "a.sqlite3", shard_ids="0")
+    with pytest.raises(ValidationError, match="SHARD_IDS must be shard numbers from 0 to 1, separated by commas"):
+        make_settings(tmp_path / "a.sqlite3", shard_count=2, shard_ids="0,2")
+    plain = create_bot(make_settings(tmp_path / "a.sqlite3"))
+    sharded = create_bot(make_settings(tmp_path / "a.sqlite3", shard_count=4, shard_ids="2,3"))
+    assert type(plain) is ArenaBot and isinstance(sharded, ShardedArenaBot)
+    assert (sharded.shard_count, sharded.shard_ids) == (4, [2, 3])

@@ -28,7 +28,7 @@ import discord
 from discord import app_commands
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
-from bot import ArenaBot, Settings
+from bot import ArenaBot, Settings, create_bot
 
 APPLICATION_ID = 900000000000000001
 GUILD_ID = 910000000000000001
@@ -730,7 +730,7 @@ def make_settings(database_path: Path, **overrides: Any) -> Settings:
 
 async def start_bot(settings: Settings, fake: FakeDiscord) -> ArenaBot:
     """A bot that has done everything setup_hook does except talk to Discord."""
-    bot = ArenaBot(settings)
+    bot = create_bot(settings)
     await bot.__aenter__()
     bot.http.request = fake.http_request
     bot.http.get_from_cdn = fake.get_from_cdn
