@@ -1,6 +1,17 @@
 import pytest
 
 from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
+from tests.conftest import fresh_postgres_database
+
+# The games whose commands store things run on both backends (issue 15); the others on SQLite alone.
+STORING_MODULES = {"test_andor", "test_bossfight", "test_mfd", "test_mma"}
+
+
+def pytest_generate_tests(metafunc):
+    if "backend" in metafunc.fixturenames:
+        module = metafunc.module.__name__.rsplit(".", 1)[-1]
+        both = module in STORING_MODULES and metafunc.definition.get_closest_marker("one_backend") is None
+        metafunc.parametrize("backend", ["sqlite", "postgres"] if both else ["sqlite"])
 
 
 @pytest.fixture
@@ -9,9 +20,14 @@ def database_path(tmp_path):
 
 
 @pytest.fixture
-async def harness(database_path):
-    """The bot with a fresh database; `harness.restart()` gives a new bot on the same file."""
-    fake, settings = FakeDiscord(), make_settings(database_path)
+async def harness(backend, database_path, request):
+    """The bot with a fresh database (SQLite, or PostgreSQL for the storing games' second run);
+    `harness.restart()` gives a new bot on the same database."""
+    overrides = {}
+    if backend == "postgres":
+        server = request.getfixturevalue("postgres_server")
+        overrides["database_url"] = await fresh_postgres_database(server, request.getfixturevalue("postgres_template"))
+    fake, settings = FakeDiscord(), make_settings(database_path, **overrides)
     h = Harness(await start_bot(settings, fake), fake, settings)
     yield h
     await h.bot.close()

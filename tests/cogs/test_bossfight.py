@@ -581,7 +581,8 @@ async def test_a_cooldown_set_at_spawn_makes_each_player_wait_between_attacks(ha
     )
     (other,) = await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400))  # per player
     assert "200/1000" in other.embed.description
-    await h.bot.db.connection.execute("UPDATE bossfight_players SET last_attack_at = last_attack_at - 91")
+    async with h.bot.db.transaction() as tx:  # 91 s later
+        await tx.execute("UPDATE bossfight_players SET last_attack_at = last_attack_at - 91")
     later, fallen = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert "0/1000" in later.embed.description and fallen.embed.title == "🏆 Inu Dogemon has fallen!"
 

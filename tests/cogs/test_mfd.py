@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from cogs.common import EmbedLimits
 from cogs.mfd.render import fallen_lines
 from rules.errors import InputProblem
@@ -227,6 +229,7 @@ async def test_a_roster_over_the_size_limit_is_refused_with_the_limit(harness):
     assert await battles(h) == []
 
 
+@pytest.mark.one_backend  # Discord's limits, not storage: a second run would add 6 s
 async def test_a_20000_vs_20000_battle_fits_in_one_message(harness):
     """Long names make big CSVs: the log gets what they leave of Discord's 10 MiB, the embed summarizes."""
     h = harness

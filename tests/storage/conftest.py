@@ -8,19 +8,8 @@ import itertools
 import pytest
 
 from storage.database import Database
-from tests.storage.postgres import PostgresMissing, PostgresServer
 
 _databases = itertools.count(1)
-
-
-@pytest.fixture(scope="session")
-def postgres_server():
-    try:
-        server = PostgresServer.start()
-    except PostgresMissing as missing:
-        pytest.skip(str(missing))
-    yield server
-    server.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -34,12 +23,12 @@ async def database(request, tmp_path):
         from storage.postgres import PostgresDatabase
 
         server = request.getfixturevalue("postgres_server")
-        name = f"test_{next(_databases)}"
+        name = f"storage_{next(_databases)}"
         admin = await asyncpg.connect(server.url)
         try:
             await admin.execute(f"CREATE DATABASE {name}")
         finally:
             await admin.close()
-        db = await PostgresDatabase.open(server.url.rsplit("/", 1)[0] + f"/{name}")
+        db = await PostgresDatabase.open(server.database_url(name))
     yield db
     await db.close()

@@ -54,7 +54,10 @@ class PostgresServer:
 
     @property
     def url(self) -> str:
-        return f"postgresql://arena@127.0.0.1:{self.port}/postgres"
+        return self.database_url("postgres")
+
+    def database_url(self, name: str) -> str:
+        return f"postgresql://arena@127.0.0.1:{self.port}/{name}"
 
     @classmethod
     def start(cls) -> PostgresServer:
