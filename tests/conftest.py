@@ -48,14 +48,14 @@ def postgres_template(postgres_server) -> str:
     return "arena_template"
 
 
-async def fresh_postgres_database(server: PostgresServer, template: str) -> str:
-    """A new, migrated, empty database on the test server: its URL."""
+async def fresh_postgres_database(server: PostgresServer, template: str | None = None) -> str:
+    """A new database on the test server, empty or a copy of `template` (a migrated one): its URL."""
     import asyncpg
 
     name = f"test_{next(_databases)}"
     admin = await asyncpg.connect(server.url)
     try:
-        await admin.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+        await admin.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
     finally:
         await admin.close()
     return server.database_url(name)

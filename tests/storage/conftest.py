@@ -1,15 +1,12 @@
 """Storage tests run on both backends: SQLite (a file) and PostgreSQL (a throwaway server, skipped with how
-to install it where absent)."""
+to install it where absent); each PostgreSQL database is migrated from empty, so the migrations are tested too."""
 
 from __future__ import annotations
-
-import itertools
 
 import pytest
 
 from storage.database import Database
-
-_databases = itertools.count(1)
+from tests.conftest import fresh_postgres_database
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -18,17 +15,8 @@ async def database(request, tmp_path):
     if request.param == "sqlite":
         db = await Database.open(tmp_path / "arena.sqlite3")
     else:
-        import asyncpg
-
         from storage.postgres import PostgresDatabase
 
-        server = request.getfixturevalue("postgres_server")
-        name = f"storage_{next(_databases)}"
-        admin = await asyncpg.connect(server.url)
-        try:
-            await admin.execute(f"CREATE DATABASE {name}")
-        finally:
-            await admin.close()
-        db = await PostgresDatabase.open(server.database_url(name))
+        db = await PostgresDatabase.open(await fresh_postgres_database(request.getfixturevalue("postgres_server")))
     yield db
     await db.close()

@@ -12,22 +12,14 @@ import pytest
 from storage.database import StorageUnavailable
 from storage.postgres import PostgresDatabase
 from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
+from tests.conftest import fresh_postgres_database
 from tests.storage.postgres import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def fresh_database(server, name: str) -> str:
-    admin = await asyncpg.connect(server.url)
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    return server.url.rsplit("/", 1)[0] + f"/{name}"
-
-
 async def test_the_bot_plays_on_postgresql_and_keeps_what_it_stored_across_a_restart(postgres_server, tmp_path):
-    url = await fresh_database(postgres_server, "bot_on_postgres")
+    url = await fresh_postgres_database(postgres_server)
     fake, settings = FakeDiscord(), make_settings(tmp_path / "unused.sqlite3", database_url=url)
     h = Harness(await start_bot(settings, fake), fake, settings)
     try:
@@ -67,7 +59,7 @@ async def test_a_populated_sqlite_installation_moves_over_and_the_bot_plays_on(p
     await h.click(board, "Skip draw", h.alice)
     await h.bot.close()
 
-    url = await fresh_database(postgres_server, "moved_over")
+    url = await fresh_postgres_database(postgres_server)
     counts = await copy(path, url)
     assert counts["andor_characters"] == 1 and counts["mma_matches"] == 1 and counts["mma_moves"] == 1
 
@@ -115,7 +107,7 @@ asyncio.run(main())
 
 
 async def test_two_processes_serving_two_shards_play_on_one_postgresql(postgres_server, tmp_path):
-    url = await fresh_database(postgres_server, "two_shards")
+    url = await fresh_postgres_database(postgres_server)
 
     async def shard_process(shard: int) -> tuple[int, str, str]:
         child = await asyncio.create_subprocess_exec(

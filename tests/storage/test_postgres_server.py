@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
-
-from tests.storage.postgres import PostgresMissing, PostgresServer
+from tests.conftest import fresh_postgres_database
 
 
-@pytest.fixture(scope="module")
-def postgres():
-    try:
-        server = PostgresServer.start()
-    except PostgresMissing as missing:
-        pytest.skip(str(missing))
-    yield server
-    server.stop()
-
-
-async def test_a_throwaway_server_answers_on_its_port_and_takes_a_schema(postgres):
+async def test_a_throwaway_server_answers_on_its_port_and_takes_a_schema(postgres_server):
     import asyncpg
 
-    connection = await asyncpg.connect(postgres.url)
+    postgres = postgres_server
+    connection = await asyncpg.connect(await fresh_postgres_database(postgres))
     try:
         await connection.execute("CREATE TABLE probe (id BIGINT PRIMARY KEY, name TEXT NOT NULL)")
         await connection.execute("INSERT INTO probe VALUES ($1, $2)", 1, "Wolf")
