@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import pkgutil
 import signal
@@ -116,11 +117,14 @@ class ArenaBot(commands.Bot):
             self._db = await Database.open(self.settings.database_path)
 
     async def prepare(self) -> None:
-        """Open storage (applying migrations) and load every cog; no network involved."""
+        """Open storage (applying migrations) and add every game's cog; no network involved.
+
+        Each package under cogs/ (but `common`) is imported once per process and its `setup(bot)` adds the cog.
+        Not `load_extension`: that executes the package anew for every bot, which nothing here needs."""
         await self.open_storage()
         for module in pkgutil.iter_modules(cogs.__path__):
             if module.name != "common":
-                await self.load_extension(f"cogs.{module.name}")
+                await importlib.import_module(f"cogs.{module.name}").setup(self)
         log.info("storage open (%s), cogs loaded: %s", self.storage_name, ", ".join(self.cogs))
 
     @property
@@ -185,11 +189,11 @@ class ArenaBot(commands.Bot):
         log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
 
     async def _stop_games(self) -> None:
-        for name in tuple(self.extensions):
+        for name in tuple(self.cogs):
             try:
-                await self.unload_extension(name)
+                await self.remove_cog(name)  # runs the cog's cog_unload
             except Exception:
-                log.exception("shutting down: unloading %s failed", name)
+                log.exception("shutting down: removing the %s cog failed", name)
         await finish_interactions(SHUTDOWN_GRACE)
 
     async def close(self) -> None:

@@ -24,9 +24,9 @@ def postgres_server():
 
 
 @pytest.fixture(scope="session")
-def postgres_template(postgres_server) -> str:
-    """A database holding every migration, copied for each test that needs an empty one (much faster than
-    migrating each)."""
+def postgres_games_database(postgres_server) -> str:
+    """The URL of a database holding every migration, one per test process: each test that needs one gets it
+    back empty from `emptied` (much faster than creating or migrating a database for each)."""
     import asyncio
 
     import asyncpg
@@ -36,26 +36,48 @@ def postgres_template(postgres_server) -> str:
     async def make() -> None:
         admin = await asyncpg.connect(postgres_server.url)
         try:
-            await admin.execute("CREATE DATABASE arena_template")
+            await admin.execute("CREATE DATABASE arena_games")
         finally:
             await admin.close()
-        database = await PostgresDatabase.open(postgres_server.database_url("arena_template"))
+        database = await PostgresDatabase.open(postgres_server.database_url("arena_games"))
         await database.close()
 
     # In a thread of its own: an async test asks for this fixture while its own event loop runs.
     with ThreadPoolExecutor(1) as thread:
         thread.submit(asyncio.run, make()).result()
-    return "arena_template"
+    return postgres_server.database_url("arena_games")
 
 
-async def fresh_postgres_database(server: PostgresServer, template: str | None = None) -> str:
-    """A new database on the test server, empty or a copy of `template` (a migrated one): its URL."""
+async def emptied(url: str) -> str:
+    """The migrated database at `url` as migrations left it: every game's rows deleted, its ids starting at 1
+    again."""
+    import asyncpg
+
+    connection = await asyncpg.connect(url)
+    try:
+        async with connection.transaction():
+            # As a replica would: no foreign-key triggers, so the tables empty in any order.
+            await connection.execute("SET LOCAL session_replication_role = replica")
+            tables = await connection.fetch(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'arena_schema'"
+            )
+            await connection.execute("".join(f"DELETE FROM {row[0]};" for row in tables))
+            await connection.execute(
+                "SELECT setval(format('%I', sequencename), 1, false) FROM pg_sequences WHERE schemaname = 'public'"
+            )
+    finally:
+        await connection.close()
+    return url
+
+
+async def fresh_postgres_database(server: PostgresServer) -> str:
+    """A new, empty database on the test server: its URL."""
     import asyncpg
 
     name = f"test_{next(_databases)}"
     admin = await asyncpg.connect(server.url)
     try:
-        await admin.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
+        await admin.execute(f"CREATE DATABASE {name}")
     finally:
         await admin.close()
     return server.database_url(name)

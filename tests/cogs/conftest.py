@@ -1,7 +1,7 @@
 import pytest
 
 from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
-from tests.conftest import fresh_postgres_database
+from tests.conftest import emptied
 
 # The games whose commands store things run on both backends (issue 15); the others on SQLite alone.
 STORING_MODULES = {"test_andor", "test_bossfight", "test_mfd", "test_mma"}
@@ -25,8 +25,7 @@ async def harness(backend, database_path, request):
     `harness.restart()` gives a new bot on the same database."""
     overrides = {}
     if backend == "postgres":
-        server = request.getfixturevalue("postgres_server")
-        overrides["database_url"] = await fresh_postgres_database(server, request.getfixturevalue("postgres_template"))
+        overrides["database_url"] = await emptied(request.getfixturevalue("postgres_games_database"))
     fake, settings = FakeDiscord(), make_settings(database_path, **overrides)
     h = Harness(await start_bot(settings, fake), fake, settings)
     yield h

@@ -255,7 +255,7 @@ async def test_progress_shows_the_iteration_the_measurement_and_a_bar(harness, m
 
 async def test_the_first_job_since_start_up_says_it_is_loading_the_optimizer(harness, monkeypatch):
     h = harness
-    deck_jobs = sys.modules[type(jobs(h)).__module__]  # the bot's own copy: each start loads its extensions anew
+    deck_jobs = sys.modules[type(jobs(h)).__module__]
     monkeypatch.setattr(deck_jobs, "ENGINE_READY", threading.Event())  # as in a process that never ran a job
     shown = []  # the first description each job's message showed
     send = h.fake.request
