@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import subprocess
 import sys
@@ -51,9 +52,14 @@ asyncio.run(main())
 """
 
 
+# As a user's runs go: Python keeps the project's compiled modules (a shell that turns that off would time
+# compiling them on every run).
+USER_ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
+
 def timed_process(args: list[str]) -> float:
     started = time.perf_counter()
-    subprocess.run(args, cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(args, cwd=ROOT, check=True, capture_output=True, env=USER_ENVIRONMENT)
     return time.perf_counter() - started
 
 
@@ -78,22 +84,27 @@ def cli_figures(folder: Path) -> dict[str, float]:
     deck = [sys.executable, "-m", "rules", "deck", "optimize", "--seed", "1", "--out", str(folder), "--quiet"]
     timed_process(deck)  # fills the compile cache
     return {
-        "mfd": min(timed_process(mfd) for _ in range(3)),
+        "mfd": min(timed_process(mfd) for _ in range(5)),
         "deck": min(timed_process([*deck, "--no-chart"]) for _ in range(3)),
         "deck_chart": min(timed_process(deck) for _ in range(3)),
     }
 
 
 def start_up_figures(folder: Path) -> tuple[float, float]:
-    result = subprocess.run(
-        [sys.executable, "-c", START_BOT, str(folder / "startup.sqlite3")],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    ready, memory = result.stdout.split()
-    return float(ready), float(memory)
+    """The quickest of three starts (the first may compile the project's modules): ready time and memory."""
+    runs: list[tuple[float, float]] = []
+    for _ in range(3):
+        result = subprocess.run(
+            [sys.executable, "-c", START_BOT, str(folder / "startup.sqlite3")],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+            env=USER_ENVIRONMENT,
+        )
+        ready, memory = result.stdout.split()
+        runs.append((float(ready), float(memory)))
+    return min(runs)
 
 
 async def click_times(folder: Path, clicks: int) -> list[float]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
+import os
 import sys
-from pathlib import Path
 
 import rules
 from rules.errors import RuleInputError
@@ -20,10 +19,12 @@ from rules.errors import RuleInputError
 def game_names() -> list[str]:
     """The games with a command-line tool: packages under rules/ that hold a `cli` module, found without
     importing any of them (a game's engine may load heavy libraries)."""
+    import pkgutil  # here: a run of one game finds it without listing them all
+
     found: list[str] = []
     for package in pkgutil.iter_modules(rules.__path__):
         if package.ispkg:
-            folder = str(Path(rules.__file__).parent / package.name)
+            folder = os.path.join(os.path.dirname(rules.__file__), package.name)
             if any(module.name == "cli" for module in pkgutil.iter_modules([folder])):
                 found.append(package.name)
     return sorted(found)
@@ -33,9 +34,13 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(prog="python -m rules", description="Arena's game engines from the shell.")
     games = parser.add_subparsers(dest="game", required=True, metavar="GAME")
-    names = game_names()
     # Only the game asked for is imported; the full list (for --help or a mistyped game) imports them all.
-    for name in [argv[0]] if argv and argv[0] in names else names:
+    asked = argv[0] if argv and argv[0].isidentifier() else ""
+    if asked and os.path.isfile(os.path.join(os.path.dirname(rules.__file__), asked, "cli.py")):
+        names = [asked]
+    else:
+        names = game_names()
+    for name in names:
         cli = importlib.import_module(f"rules.{name}.cli")
         cli.configure(games.add_parser(cli.NAME, help=cli.HELP, description=cli.HELP))
     args = parser.parse_args(argv)

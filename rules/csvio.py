@@ -30,7 +30,7 @@ class CsvRow:
 
     file: str
     line: int
-    cells: dict[str, str]
+    cells: dict[str, str]  # stripped
     raw: tuple[str, ...]
     headers: tuple[str, ...]  # as written in the file, for messages
 
@@ -45,7 +45,7 @@ class CsvRow:
         return RuleInputError(InputProblem(message, self.file, self.line, column))
 
     def text(self, key: str) -> str:
-        return self.cells.get(key, "").strip()
+        return self.cells.get(key, "")
 
     def number(
         self,
@@ -156,7 +156,7 @@ def read_csv(
             raise RuleInputError(
                 InputProblem(f"has {len(values)} cells but the header has {len(headers)} columns", file, line)
             )
-        cells = {key: value for key, value in zip(keys, values) if key}
+        cells = {key: value.strip() for key, value in zip(keys, values) if key}
         rows.append(CsvRow(file, line, cells, tuple(values), tuple(headers)))
     return CsvTable(file, tuple(headers), keys, tuple(rows))
 

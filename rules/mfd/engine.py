@@ -230,23 +230,35 @@ def derived_stats(roster: Roster) -> tuple[DerivedStats, ...]:
     """The stats each fighter of a side fights with now (all of the side alive), in roster order."""
     f = _build_field(roster, Roster(roster.side, "", ()), 1)
     s = _derive(f)
+    columns = zip(
+        roster.fighters,
+        f.base_dice.tolist(),
+        s.raw_hit.tolist(),
+        s.raw_def.tolist(),
+        s.to_hit.tolist(),
+        s.to_def.tolist(),
+        s.offense_dice.tolist(),
+        s.defense_dice.tolist(),
+        f.aoe.tolist(),
+        strict=True,
+    )
     return tuple(
         DerivedStats(
             name=fighter.name,
             hp=fighter.hp,
             total_xp=fighter.total_xp,
-            base_dice=int(f.base_dice[i]),
-            raw_to_hit=float(s.raw_hit[i]),
-            raw_to_defend=float(s.raw_def[i]),
-            to_hit=float(s.to_hit[i]),
-            to_defend=float(s.to_def[i]),
-            offense_dice=int(s.offense_dice[i]),
-            defense_dice=int(s.defense_dice[i]),
-            aoe=int(f.aoe[i]),
+            base_dice=base_dice,
+            raw_to_hit=raw_hit,
+            raw_to_defend=raw_def,
+            to_hit=to_hit,
+            to_defend=to_def,
+            offense_dice=offense_dice,
+            defense_dice=defense_dice,
+            aoe=aoe,
             bodyguard_for=fighter.bodyguard_for,
             linked_to=fighter.linked_to,
         )
-        for i, fighter in enumerate(roster.fighters)
+        for fighter, base_dice, raw_hit, raw_def, to_hit, to_def, offense_dice, defense_dice, aoe in columns
     )
 
 

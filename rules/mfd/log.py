@@ -100,6 +100,7 @@ class BattleLog:
         limit_bytes: int = LOG_LIMIT_BYTES,
     ) -> None:
         self.rosters = (heroes, villains)
+        self.names = tuple([f.name for f in roster.fighters] for roster in self.rosters)
         self.limit = limit_bytes
         self.summarized_rounds = 0
         self.out = _Budget()
@@ -140,45 +141,64 @@ class BattleLog:
         lines: list[str] = []
         for side, label in enumerate(SIDES):
             alive = np.flatnonzero((record.side == side) & (record.death == NEVER))
-            names = ", ".join(f"{self.name(record, i)} {hp_text(record.hp_end[i])} HP" for i in alive)
+            roster_names = self.names[side]
+            names = ", ".join(
+                f"{roster_names[origin]} {hp_text(hp)} HP"
+                for origin, hp in zip(record.origin[alive].tolist(), record.hp_end[alive].tolist(), strict=True)
+            )
             lines.append(f"  {label} standing ({len(alive)}): {names or 'none'}")
         return lines
 
     def _detailed(self, r: RoundRecord) -> str:
-        name = [self.name(r, i) for i in range(len(r.side))]
+        # Plain lists: a round can hold a million attacks, and indexing numpy arrays one item at a time is
+        # several times slower than indexing lists.
+        names = self.names
+        name: list[str] = [names[side][origin] for side, origin in zip(r.side.tolist(), r.origin.tolist(), strict=True)]
+        hp_texts: dict[float, str] = {}  # few distinct HP values: each written once
+
+        def hp_of(value: float) -> str:
+            return hp_texts.get(value) or hp_texts.setdefault(value, hp_text(value))
+
+        attacker: list[int] = r.attacker.tolist()
+        picked: list[int] = r.picked.tolist()
+        defender: list[int] = r.defender.tolist()
+        hits_of, blocks_of, skipped = r.hits.tolist(), r.blocks.tolist(), r.skipped.tolist()
+        offense_dice, defense_dice, death = r.offense_dice.tolist(), r.defense_dice.tolist(), r.death.tolist()
         lines = [f"\nRound {r.number}", "  Targets:"]
-        slot, attacks = 0, len(r.attacker)
+        slot, attacks = 0, len(attacker)
         while slot < attacks:
-            who = int(r.attacker[slot])
+            who = attacker[slot]
             picks: list[str] = []
-            while slot < attacks and r.attacker[slot] == who:
-                p, d = int(r.picked[slot]), int(r.defender[slot])
+            while slot < attacks and attacker[slot] == who:
+                p, d = picked[slot], defender[slot]
                 picks.append(name[p] if p == d else f"{name[p]} (bodyguard {name[d]} steps in)")
                 slot += 1
             lines.append(f"    {name[who]}: {', '.join(picks)}")
         lines.append("  Attacks:")
-        hp = [float(x) for x in r.hp_start]
+        hp = r.hp_start.tolist()
         linked_at: dict[int, list[int]] = {}
-        for i in np.flatnonzero(r.linked_via >= 0):
-            linked_at.setdefault(int(r.death[i]), []).append(int(i))
-        to_hit: dict[int, str] = {}  # each fighter's chances, written once per round however often it attacks
-        to_defend: dict[int, str] = {}
+        for i in np.flatnonzero(r.linked_via >= 0).tolist():
+            linked_at.setdefault(death[i], []).append(i)
+        # each fighter's chances, written once per round however often it attacks or is attacked
+        to_hit, to_defend = r.to_hit.tolist(), r.to_defend.tolist()
+        hit_texts: dict[int, str] = {}
+        defend_texts: dict[int, str] = {}
         for s in range(attacks):
-            a, p, d = int(r.attacker[s]), int(r.picked[s]), int(r.defender[s])
+            a, p, d = attacker[s], picked[s], defender[s]
             target = name[d] if p == d else f"{name[d]} (guarding {name[p]})"
-            if r.skipped[s]:
+            if skipped[s]:
                 lines.append(f"    {name[a]} -> {target}: skipped, {name[d]} has already fallen")
                 continue
-            hits, blocks = int(r.hits[s]), int(r.blocks[s])
+            hits, blocks = hits_of[s], blocks_of[s]
             damage = max(0, hits - blocks)
             before, hp[d] = hp[d], hp[d] - damage
             line = (
-                f"    {name[a]} -> {target}: {hits}/{r.offense_dice[a]} hit "
-                f"({to_hit.get(a) or to_hit.setdefault(a, percent(r.to_hit[a]))}), {blocks}/{r.defense_dice[d]} "
-                f"blocked ({to_defend.get(d) or to_defend.setdefault(d, percent(r.to_defend[d]))}): {damage} damage, "
-                f"HP {hp_text(before)} -> {hp_text(hp[d])}"
+                f"    {name[a]} -> {target}: {hits}/{offense_dice[a]} hit "
+                f"({hit_texts.get(a) or hit_texts.setdefault(a, percent(to_hit[a]))}), {blocks}/{defense_dice[d]} "
+                f"blocked ({defend_texts.get(d) or defend_texts.setdefault(d, percent(to_defend[d]))}): "
+                f"{damage} damage, HP {hp_of(before)} -> {hp_of(hp[d])}"
             )
-            if r.death[d] == s:
+            if death[d] == s:
                 line += f"; {name[d]} falls"
             lines.append(line)
             for x in linked_at.get(s, ()):

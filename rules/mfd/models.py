@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 from rules.errors import InputProblem
 
@@ -132,8 +132,7 @@ def name_order(name: str) -> tuple[str, str]:
     return (name.casefold(), name)
 
 
-@dataclass(frozen=True)
-class DerivedStats:
+class DerivedStats(NamedTuple):  # a tuple: the log builds one per fighter, and tuples build fastest
     """The four numbers a fighter fights with in a round, and what they came from."""
 
     name: str

@@ -138,7 +138,8 @@ def read_roster(text: str, file: str, side: str) -> Roster:
     """Read one side's CSV. Raises RuleInputError listing every problem found (up to 20)."""
     text, groups = _number_buff_groups(text.removeprefix("\ufeff"), file)
     optional = [c for c in BASE_COLUMNS if c not in REQUIRED_COLUMNS]
-    optional += [_buff_key(c, g) for g in range(1, groups + 1) for c in BUFF_COLUMNS]
+    group_keys = [tuple(_buff_key(c, g) for c in BUFF_COLUMNS) for g in range(1, groups + 1)]
+    optional += [key for keys in group_keys for key in keys]
     try:
         table = read_csv(text, file, required=REQUIRED_COLUMNS, optional=optional, max_rows=MAX_FIGHTERS)
     except RuleInputError as exc:
@@ -165,7 +166,7 @@ def read_roster(text: str, file: str, side: str) -> Roster:
         if name:
             rows_of[name] = row.line
         try:
-            fighters.append(_read_fighter(row, groups, references))
+            fighters.append(_read_fighter(row, group_keys, references))
         except RuleInputError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -183,8 +184,9 @@ def read_roster(text: str, file: str, side: str) -> Roster:
     return Roster(side, file, tuple(fighters), unknown, groups)
 
 
-def _read_fighter(row: CsvRow, groups: int, references: list[Reference]) -> Fighter:
-    """One fighter from its row; the names it refers to are appended to `references`."""
+def _read_fighter(row: CsvRow, group_keys: list[tuple[str, ...]], references: list[Reference]) -> Fighter:
+    """One fighter from its row (`group_keys`: the column keys of each buff group); the names it refers to
+    are appended to `references`."""
     name = row.text("name")
     if not name:
         raise row.problem("name", "is empty; every fighter needs a name")
@@ -205,9 +207,8 @@ def _read_fighter(row: CsvRow, groups: int, references: list[Reference]) -> Figh
             raise row.problem("bonushp", f"starting HP (2 + BonusHP) is {_cell(hp)}; it must be above 0")
     aoe = int(row.number("aoe", integer=True, maximum=MAX_AOE))
     buffs: list[Buff] = []
-    for group in range(1, groups + 1):
-        keys = [_buff_key(c, group) for c in BUFF_COLUMNS]
-        if not any(row.text(k) for k in keys):
+    for keys in group_keys:
+        if not any(row.cells.get(k) for k in keys):
             continue
         buff_name, who_key = row.text(keys[0]), keys[1]
         if not buff_name:
