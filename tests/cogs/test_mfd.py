@@ -408,9 +408,21 @@ async def test_template_gives_the_examples_and_a_guide(harness):
     assert reply.files["Villains.csv"] == (EXAMPLES / "Villains.csv").read_bytes()
 
 
-async def test_concurrent_continues_cannot_both_apply(harness):
+async def test_concurrent_continues_cannot_both_apply(harness, monkeypatch):
+    import sys
+    import threading
+
     h = harness
     await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    cog_module = sys.modules[type(h.bot.get_cog("MarkedForDeath")).__module__]
+    fight_on = cog_module.fight_on
+    both_fighting = threading.Barrier(2, timeout=10)
+
+    def fight_at_once(*args, **kwargs):  # each run starts from the battle as it was before either saved
+        both_fighting.wait()
+        return fight_on(*args, **kwargs)
+
+    monkeypatch.setattr(cog_module, "fight_on", fight_at_once)
     before = len(h.messages)
     await h.run("mfd continue", h.gm, rounds=1, wait=False)
     await h.run("mfd continue", h.gm, rounds=1, wait=False)
