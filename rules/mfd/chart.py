@@ -7,6 +7,7 @@ matplotlib's Agg canvas is used directly (no pyplot, no display), so this is saf
 from __future__ import annotations
 
 import io
+import queue
 
 from rules.mfd.battle import BattleCurve
 from rules.mfd.models import OddsResult
@@ -66,31 +67,60 @@ def odds_chart_png(odds: OddsResult) -> bytes:
 def battle_chart_png(curve: BattleCurve, title: str) -> bytes:
     """Each side's fighters standing and total HP after every round of a run, as a PNG: a long battle seen,
     not scrolled. Lines without markers, so thousands of rounds cost no more than a few."""
-    # imported here: matplotlib takes a noticeable fraction of a second to import
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
+    try:
+        chart = _idle_battle_charts.get_nowait()
+    except queue.Empty:
+        chart = _BattleChart()
+    try:
+        return chart.render(curve, title)
+    finally:
+        _idle_battle_charts.put(chart)
 
-    # Fixed margins, not a layout engine: the constrained layout measures every label first and doubles the cost.
-    figure = Figure(figsize=(9, 3.6), dpi=100)
-    FigureCanvasAgg(figure)
-    standing, hp = figure.subplots(1, 2)
-    figure.subplots_adjust(left=0.07, right=0.98, bottom=0.14, top=0.83, wspace=0.22)
-    for side, label in enumerate(("Heroes", "Villains")):
-        colour = _COLOURS[f"{label} win"]
-        drawn = {"drawstyle": "steps-post", "color": colour, "label": label}
-        standing.plot(curve.rounds, curve.standing[side], **drawn)
-        hp.plot(curve.rounds, curve.hp[side], **drawn)
-    for axes, what in ((standing, "fighters standing"), (hp, "total HP")):
-        axes.set_xlabel("round")
-        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-        axes.set_ylabel(what)
-        axes.set_ylim(bottom=0)
-        axes.legend(loc="upper right", fontsize=8)
-    standing.set_title("Fighters standing")
-    hp.set_title("Total HP")
-    figure.suptitle(title, fontsize=10)  # pyright: ignore[reportUnknownMemberType]
 
-    out = io.BytesIO()
-    figure.savefig(out, format="png")  # pyright: ignore[reportUnknownMemberType]
-    return out.getvalue()
+class _BattleChart:
+    def __init__(self) -> None:
+        # imported here: matplotlib takes a noticeable fraction of a second to import
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+        from matplotlib.ticker import MaxNLocator
+
+        # Fixed margins, not a layout engine: the constrained layout measures every label first and doubles
+        # the cost.
+        self.figure = Figure(figsize=(9, 3.6), dpi=100)
+        FigureCanvasAgg(self.figure)
+        standing, hp = self.figure.subplots(1, 2)
+        self.figure.subplots_adjust(left=0.07, right=0.98, bottom=0.14, top=0.83, wspace=0.22)
+        self.axes = (standing, hp)
+        self.lines = tuple(
+            tuple(
+                axes.plot([], [], drawstyle="steps-post", color=_COLOURS[f"{label} win"], label=label)[0]
+                for label in ("Heroes", "Villains")
+            )
+            for axes in self.axes
+        )
+        for axes, what, heading in ((standing, "fighters standing", "Fighters standing"), (hp, "total HP", "Total HP")):
+            axes.set_xlabel("round")
+            axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+            axes.set_ylabel(what)
+            axes.set_title(heading)
+            axes.legend(loc="upper right", fontsize=8)
+        self.title = self.figure.suptitle("", fontsize=10)  # pyright: ignore[reportUnknownMemberType]
+
+    def render(self, curve: BattleCurve, title: str) -> bytes:
+        for axes, lines, values in zip(self.axes, self.lines, (curve.standing, curve.hp), strict=True):
+            for line, side in zip(lines, values, strict=True):
+                line.set_data(curve.rounds, side)
+            axes.relim()
+            axes.set_autoscale_on(True)  # set_ylim below turns autoscaling off for the next chart
+            axes.autoscale_view()
+            axes.set_ylim(bottom=0)
+        self.title.set_text(title)
+        out = io.BytesIO()
+        self.figure.savefig(out, format="png")  # pyright: ignore[reportUnknownMemberType]
+        return out.getvalue()
+
+
+# Every battle reply carries this chart: a figure is set up once and then only its lines, limits and title are
+# redrawn (half the cost of a new figure). A figure is not safe to share, so each render takes an idle one
+# (a new one when all are in use) and gives it back.
+_idle_battle_charts: queue.SimpleQueue[_BattleChart] = queue.SimpleQueue()

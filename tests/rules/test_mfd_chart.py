@@ -47,3 +47,18 @@ def test_the_chart_is_a_png_for_one_round_and_for_many():
     many = battle_chart_png(start_battle(heroes, villains, seed=5).curve, "to the end")
     for png in (one, many):
         assert png.startswith(b"\x89PNG\r\n\x1a\n") and 10_000 < len(png) < 500_000
+
+
+def test_a_chart_drawn_on_a_figure_used_before_is_the_chart_of_a_new_figure():
+    from rules.mfd.battle import BattleCurve
+    from rules.mfd.chart import _BattleChart
+
+    heroes, villains = original_rosters()
+    continued = continue_battle(start_battle(heroes, villains, seed=5, max_rounds=1).state).curve
+    big = BattleCurve(
+        rounds=tuple(range(100)),
+        standing=(tuple(range(200, 100, -1)), tuple(range(100, 0, -1))),
+        hp=(tuple(float(n) for n in range(400, 300, -1)), tuple(float(n) for n in range(300, 200, -1))),
+    )
+    battle_chart_png(big, "a big battle")  # leaves its figure idle for the next chart
+    assert battle_chart_png(continued, "continued") == _BattleChart().render(continued, "continued")
