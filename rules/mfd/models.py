@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields, is_dataclass, replace
-from functools import cache
 from enum import StrEnum
+from functools import cache
 from typing import Any, NamedTuple, TypedDict
 
 from rules.errors import InputProblem
