@@ -7,7 +7,9 @@
 - the bot's start-up to ready (settings, storage, every cog, the command tree; no network) and its memory
   (resident set) once idle, in a new process;
 - a click's answer time while four `/deck optimize` jobs and an `/mfd odds` run: the MMA "My hand" button,
-  pressed 200 times through the offline harness, timed from the click to Discord's receipt of the answer.
+  pressed 200 times through the offline harness, timed from the click to Discord's receipt of the answer;
+  once from the jobs' start (the first /deck job of a process loads the optimizer, a second of Python work
+  that holds the GIL), once when every job is playing.
 
 Wall-clock figures: they vary with the machine and what else runs on it (about 30% here between runs).
 """
@@ -107,7 +109,9 @@ def start_up_figures(folder: Path) -> tuple[float, float]:
     return min(runs)
 
 
-async def click_times(folder: Path, clicks: int) -> list[float]:
+async def click_times(folder: Path, clicks: int, *, once_loaded: bool) -> list[float]:
+    """Answer times of `clicks` presses while the long jobs run: from their start (the first /deck job of the
+    process loads the optimizer meanwhile), or `once_loaded`, from when every /deck job is playing."""
     from tests.cogs.harness import FakeDiscord, Harness, User, make_settings, start_bot
 
     fake, settings = FakeDiscord(), make_settings(folder / "clicks.sqlite3")
@@ -126,6 +130,13 @@ async def click_times(folder: Path, clicks: int) -> list[float]:
             villains=("Villains.csv", villains),
             battles=20_000,
         )
+        if once_loaded:
+            from cogs.deck.cog import DeckOptimizer
+
+            deck = h.bot.get_cog("DeckOptimizer")
+            assert isinstance(deck, DeckOptimizer)
+            while any(job.progress is None for job in deck.jobs.by_id.values()):  # noqa: ASYNC110
+                await asyncio.sleep(0.05)
         posted = await h.run("mma ai", h.bob)
         board = next(m for m in posted if any(c.get("label") == "My hand" for c in m.components))
         times: list[float] = []
@@ -154,8 +165,10 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(scratch)
         cli = cli_figures(folder)
         ready, memory = start_up_figures(folder)
-        clicks = asyncio.run(click_times(folder, args.clicks))
+        clicks = asyncio.run(click_times(folder, args.clicks, once_loaded=False))
+        loaded_clicks = asyncio.run(click_times(folder, args.clicks, once_loaded=True))
     p50, p99 = statistics.median(clicks), percentile(clicks, 0.99)
+    loaded_p50, loaded_p99 = statistics.median(loaded_clicks), percentile(loaded_clicks, 0.99)
     rows = [
         (
             "`python -m rules mfd` 2000 vs 2000 to the end",
@@ -178,10 +191,17 @@ def main(argv: list[str] | None = None) -> int:
             memory <= TARGETS["memory"],
         ),
         (
-            f"click answer, p50 / p99 of {len(clicks)}, 4 /deck jobs and /mfd odds running",
+            f"click answer, p50 / p99 of {len(clicks)}, 4 /deck jobs and /mfd odds starting (the first /deck "
+            "since start-up loads the optimizer)",
             f"{1000 * p50:.0f} / {1000 * p99:.0f} ms",
             f"p99 <= {1000 * TARGETS['click_p99']:.0f} ms",
             p99 <= TARGETS["click_p99"],
+        ),
+        (
+            "the same once every /deck job is playing",
+            f"{1000 * loaded_p50:.0f} / {1000 * loaded_p99:.0f} ms",
+            f"p99 <= {1000 * TARGETS['click_p99']:.0f} ms",
+            loaded_p99 <= TARGETS["click_p99"],
         ),
     ]
     print("| what a user waits for | measured | target | |")
