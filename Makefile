@@ -10,6 +10,8 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 		{ echo "Arena needs Python 3.11 or newer; run: make $(MAKECMDGOALS) PYTHON=python3.11 (or newer)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@echo "Compiling the /deck optimizer's kernels (about 20 s, once per install; kept in rules/deck/__pycache__)"
+	$(PY) -c "from rules.deck.fast import compile_kernels; compile_kernels()"
 	touch $@
 
 run: $(VENV)/.installed
