@@ -30,8 +30,11 @@ format: $(VENV)/.installed
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
+# Every benchmark runs; the run fails at the end if any missed its target (each exits 1 then) or broke.
 bench: $(VENV)/.installed
-	for b in benchmarks/[!_]*.py; do $(PY) -m benchmarks.$$(basename $$b .py) || exit 1; done
+	@missed=""; for b in benchmarks/[!_]*.py; do name=$$(basename $$b .py); echo "== benchmarks.$$name"; \
+		$(PY) -m benchmarks.$$name || missed="$$missed $$name"; done; \
+	if [ -n "$$missed" ]; then echo "missed a target or failed:$$missed"; exit 1; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache

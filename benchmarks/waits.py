@@ -12,6 +12,7 @@
   that holds the GIL), once when every job is playing.
 
 Wall-clock figures: they vary with the machine and what else runs on it (about 30% here between runs).
+Exits 1 when a target is missed.
 """
 
 from __future__ import annotations
@@ -208,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|")
     for what, measured, target, met in rows:
         print(f"| {what} | {measured} | {target} | {'ok' if met else 'MISSED' if target else ''} |")
-    return 0
+    return 0 if all(met for *_, met in rows) else 1
 
 
 if __name__ == "__main__":

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import secrets
+import os
 
 # Seeds fit a signed 32-bit integer: every engine (numba kernels included) and a Discord option take them.
 MAX_SEED = 2**31 - 1
 
 
 def new_seed() -> int:
-    return secrets.randbelow(MAX_SEED + 1)
+    # 31 random bits from the OS: uniform over 0..MAX_SEED (the secrets module would cost its import)
+    return int.from_bytes(os.urandom(4), "big") & MAX_SEED
 
 
 def seed_or_new(seed: int | None) -> int:

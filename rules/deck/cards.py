@@ -47,6 +47,7 @@ class Keyword(Enum):
 
 
 ALL_KEYWORDS: frozenset[Keyword] = frozenset(Keyword)
+KEYWORDS: tuple[Keyword, ...] = tuple(Keyword)  # in Card's field order; iterating the Enum class is slow
 
 
 @dataclass(frozen=True, order=True)
@@ -64,7 +65,7 @@ class Card:
 
     @property
     def keywords(self) -> tuple[Keyword, ...]:
-        return tuple(k for k in Keyword if getattr(self, k.column))
+        return tuple(k for k in KEYWORDS if getattr(self, k.column))
 
     @property
     def flags(self) -> int:
@@ -91,19 +92,19 @@ def set_list(keywords: Iterable[Keyword] = ALL_KEYWORDS) -> tuple[Card, ...]:
     return _set_list(frozenset(keywords))
 
 
-@functools.cache  # 16 keyword choices at most; building one takes ~20 ms, too long to repeat per command
+@functools.cache  # 16 keyword choices at most: each set list is built once
 def _set_list(enabled: frozenset[Keyword]) -> tuple[Card, ...]:
+    switched_off = sum(k.bit for k in KEYWORDS if k not in enabled)
     cards: list[Card] = []
     # cost <= 8 means ATK + DEF <= 16, so 0..16 covers every card
     for atk in range(2 * MAX_COST + 1):
         for defense in range(1, 2 * MAX_COST + 1):
             for mask in range(16):
-                flags = {k.column: bool(mask & k.bit) for k in Keyword}
-                if any(flags[k.column] for k in Keyword if k not in enabled):
+                if mask & switched_off:
                     continue
-                card = Card(atk, defense, **flags)
-                if MIN_COST <= card.cost <= MAX_COST:
-                    cards.append(card)
+                flags = [bool(mask & k.bit) for k in KEYWORDS]
+                if MIN_COST <= card_cost(atk, defense, *flags) <= MAX_COST:
+                    cards.append(Card(atk, defense, *flags))
     return tuple(sorted(cards, key=_card_order))
 
 

@@ -10,6 +10,7 @@ lists of names are cut with a count, and the final CSV files always carry everyo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -54,13 +55,16 @@ def describe_outcome(result: BattleResult) -> str:
     return f"Stopped after round {n} ({why}); both sides still stand."
 
 
-def stats_line(s: DerivedStats) -> str:
-    return (
-        f"{s.name}: HP {hp_text(s.hp)}, ToHit {percent(s.to_hit)}, ToDefend {percent(s.to_defend)}, "
-        f"AOE {s.aoe}, TotalXP {format_number(s.total_xp)}, OffenseDice {s.offense_dice}, "
-        f"DefenseDice {s.defense_dice}, bodyguarding {s.bodyguard_for or 'no one'}, "
-        f"linked to {s.linked_to or 'no one'}"
-    )
+class _Texts(dict[float, str]):
+    """Each value's text, written once: a log repeats few distinct HP values and each fighter's chances."""
+
+    def __init__(self, render: Callable[[float], str]) -> None:
+        super().__init__()
+        self.render = render
+
+    def __missing__(self, value: float) -> str:
+        text = self[value] = self.render(value)
+        return text
 
 
 class _Budget:
@@ -101,6 +105,9 @@ class BattleLog:
     ) -> None:
         self.rosters = (heroes, villains)
         self.names = tuple([f.name for f in roster.fighters] for roster in self.rosters)
+        # A detailed round writes two chances and two HP values per attack: each distinct one is written once.
+        self.percents = _Texts(percent)
+        self.hps = _Texts(hp_text)
         self.limit = limit_bytes
         self.summarized_rounds = 0
         self.out = _Budget()
@@ -111,12 +118,21 @@ class BattleLog:
         lines: list[str] = []
         for roster in self.rosters:
             lines.append(f"\n{roster.side} ({len(roster.fighters)}), from {roster.file}:")
-            lines += [f"  {stats_line(s)}" for s in derived_stats(roster)]
+            lines += [f"  {self._stats_line(s)}" for s in derived_stats(roster)]
             lines += [f"  warning: {w}" for w in roster.warnings]
         lines = _bounded_lines(
             lines, limit_bytes // _START_SHARE, "  ... {} more lines left out to keep the log within its size limit"
         )
         self.out.add("\n".join(lines) + "\n")
+
+    def _stats_line(self, s: DerivedStats) -> str:
+        percents = self.percents
+        return (
+            f"{s.name}: HP {self.hps[s.hp]}, ToHit {percents[s.to_hit]}, ToDefend {percents[s.to_defend]}, "
+            f"AOE {s.aoe}, TotalXP {format_number(s.total_xp)}, OffenseDice {s.offense_dice}, "
+            f"DefenseDice {s.defense_dice}, bodyguarding {s.bodyguard_for or 'no one'}, "
+            f"linked to {s.linked_to or 'no one'}"
+        )
 
     def name(self, record: RoundRecord, entry: int | np.integer[Any]) -> str:
         return self.rosters[int(record.side[entry])].fighters[int(record.origin[entry])].name
@@ -141,9 +157,9 @@ class BattleLog:
         lines: list[str] = []
         for side, label in enumerate(SIDES):
             alive = np.flatnonzero((record.side == side) & (record.death == NEVER))
-            roster_names = self.names[side]
+            roster_names, hps = self.names[side], self.hps
             names = ", ".join(
-                f"{roster_names[origin]} {hp_text(hp)} HP"
+                f"{roster_names[origin]} {hps[hp]} HP"
                 for origin, hp in zip(record.origin[alive].tolist(), record.hp_end[alive].tolist(), strict=True)
             )
             lines.append(f"  {label} standing ({len(alive)}): {names or 'none'}")
@@ -154,11 +170,7 @@ class BattleLog:
         # several times slower than indexing lists.
         names = self.names
         name: list[str] = [names[side][origin] for side, origin in zip(r.side.tolist(), r.origin.tolist(), strict=True)]
-        hp_texts: dict[float, str] = {}  # few distinct HP values: each written once
-
-        def hp_of(value: float) -> str:
-            return hp_texts.get(value) or hp_texts.setdefault(value, hp_text(value))
-
+        percents, hps = self.percents, self.hps
         attacker: list[int] = r.attacker.tolist()
         picked: list[int] = r.picked.tolist()
         defender: list[int] = r.defender.tolist()
@@ -179,10 +191,7 @@ class BattleLog:
         linked_at: dict[int, list[int]] = {}
         for i in np.flatnonzero(r.linked_via >= 0).tolist():
             linked_at.setdefault(death[i], []).append(i)
-        # each fighter's chances, written once per round however often it attacks or is attacked
         to_hit, to_defend = r.to_hit.tolist(), r.to_defend.tolist()
-        hit_texts: dict[int, str] = {}
-        defend_texts: dict[int, str] = {}
         for s in range(attacks):
             a, p, d = attacker[s], picked[s], defender[s]
             target = name[d] if p == d else f"{name[d]} (guarding {name[p]})"
@@ -194,9 +203,8 @@ class BattleLog:
             before, hp[d] = hp[d], hp[d] - damage
             line = (
                 f"    {name[a]} -> {target}: {hits}/{offense_dice[a]} hit "
-                f"({hit_texts.get(a) or hit_texts.setdefault(a, percent(to_hit[a]))}), {blocks}/{defense_dice[d]} "
-                f"blocked ({defend_texts.get(d) or defend_texts.setdefault(d, percent(to_defend[d]))}): "
-                f"{damage} damage, HP {hp_of(before)} -> {hp_of(hp[d])}"
+                f"({percents[to_hit[a]]}), {blocks}/{defense_dice[d]} blocked ({percents[to_defend[d]]}): "
+                f"{damage} damage, HP {hps[before]} -> {hps[hp[d]]}"
             )
             if death[d] == s:
                 line += f"; {name[d]} falls"
@@ -204,7 +212,7 @@ class BattleLog:
             for x in linked_at.get(s, ()):
                 lines.append(
                     f"      {name[x]} falls with {name[int(r.linked_via[x])]} (linked), "
-                    f"HP {hp_text(hp[x])} -> {hp_text(r.hp_end[x])}"
+                    f"HP {hps[hp[x]]} -> {hps[float(r.hp_end[x])]}"
                 )
                 hp[x] = float(r.hp_end[x])
         fallen = self._fallen(r)
@@ -242,7 +250,7 @@ class BattleLog:
             lines.append(f"({summarized} summarized to keep this log within {mib(self.limit)}.)")
         for roster in (result.heroes, result.villains):
             lines.append(f"{roster.side} standing: {len(roster.fighters) or 'none'}")
-            lines += [f"  {f.name}: {hp_text(f.hp)} HP" for f in roster.fighters]
+            lines += [f"  {f.name}: {self.hps[f.hp]} HP" for f in roster.fighters]
         by_side = [sum(1 for c in result.fallen if c.side == s) for s in SIDES]
         lines.append(f"Fallen in these rounds: Heroes {by_side[0]}, Villains {by_side[1]}")
         room = self.limit - self.out.size

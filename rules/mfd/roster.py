@@ -187,7 +187,8 @@ def read_roster(text: str, file: str, side: str) -> Roster:
 def _read_fighter(row: CsvRow, group_keys: list[tuple[str, ...]], references: list[Reference]) -> Fighter:
     """One fighter from its row (`group_keys`: the column keys of each buff group); the names it refers to
     are appended to `references`."""
-    name = row.text("name")
+    cells = row.cells
+    name = cells.get("name", "")
     if not name:
         raise row.problem("name", "is empty; every fighter needs a name")
     if len(name) > MAX_NAME_LENGTH:
@@ -197,7 +198,7 @@ def _read_fighter(row: CsvRow, group_keys: list[tuple[str, ...]], references: li
     if xp + bonus_xp <= 0:
         raise row.problem("xp", f"TotalXP (XP + BonusXP) is {_cell(xp + bonus_xp)}; it must be above 0")
     bonus_hp = row.number("bonushp", minimum=-MAX_HP, maximum=MAX_HP)
-    if row.text("hp"):
+    if cells.get("hp"):
         hp = row.number("hp", maximum=MAX_HP)
         if hp <= 0:
             raise row.problem("hp", f"HP is {_cell(hp)}; a fighter must start with more than 0 HP")
@@ -208,20 +209,22 @@ def _read_fighter(row: CsvRow, group_keys: list[tuple[str, ...]], references: li
     aoe = int(row.number("aoe", integer=True, maximum=MAX_AOE))
     buffs: list[Buff] = []
     for keys in group_keys:
-        if not any(row.cells.get(k) for k in keys):
+        if not any(map(cells.get, keys)):
             continue
-        buff_name, who_key = row.text(keys[0]), keys[1]
+        buff_name, who_key = cells.get(keys[0], ""), keys[1]
         if not buff_name:
             raise row.problem(keys[0], "broken buff group: the buff has values but no BuffName")
-        who = tuple(dict.fromkeys(n.strip() for n in row.text(who_key).split(",") if n.strip()))
+        who = tuple(dict.fromkeys(n.strip() for n in cells.get(who_key, "").split(",") if n.strip()))
         if not who:
             raise row.problem(who_key, f"broken buff group: buff '{buff_name}' names no one in BuffWho")
         offense, defense = (_buff_number(row, k) for k in keys[2:])
         buffs.append(Buff(buff_name, who, offense, defense))
         references += [(row, who_key, n, f"buff '{buff_name}'") for n in who]
-    for key, what in (("bodyguardfor", "BodyguardFor"), ("linkedto", "LinkedTo")):
-        if row.text(key):
-            references.append((row, key, row.text(key), what))
+    bodyguard_for, linked_to = cells.get("bodyguardfor", ""), cells.get("linkedto", "")
+    if bodyguard_for:
+        references.append((row, "bodyguardfor", bodyguard_for, "BodyguardFor"))
+    if linked_to:
+        references.append((row, "linkedto", linked_to, "LinkedTo"))
     return Fighter(
         name=name,
         xp=xp,
@@ -231,8 +234,8 @@ def _read_fighter(row: CsvRow, group_keys: list[tuple[str, ...]], references: li
         bonus_to_hit=row.number("bonustohit", minimum=-MAX_BONUS, maximum=MAX_BONUS),
         bonus_to_defend=row.number("bonustodefend", minimum=-MAX_BONUS, maximum=MAX_BONUS),
         aoe=max(1, aoe),
-        bodyguard_for=row.text("bodyguardfor"),
-        linked_to=row.text("linkedto"),
+        bodyguard_for=bodyguard_for,
+        linked_to=linked_to,
         buffs=tuple(buffs),
     )
 
