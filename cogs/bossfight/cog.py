@@ -25,6 +25,7 @@ from cogs.common import (
     fit_embed,
     gm_only,
     hp_bar,
+    hp_text,
     lines_within,
     markdown_safe,
     mention,
@@ -167,7 +168,7 @@ class Bossfight(
             )
         except RaidAlreadyLive as live:
             raise UserError(
-                f"{markdown_safe(live.raid.boss.name)} is still alive here ({num(round(live.raid.hp, 2))} HP). "
+                f"{markdown_safe(live.raid.boss.name)} is still alive here ({hp_text(live.raid.hp)} HP). "
                 "Run the command again with `replace: True` to end that raid and start this one."
             ) from None
         embed = discord.Embed(
@@ -267,13 +268,13 @@ class Bossfight(
     @app_commands.autocomplete(boss=boss_autocomplete)
     async def preview(self, interaction: discord.Interaction, boss: str, deck: discord.Attachment) -> None:
         live = await self.repo.live_raid(channel_id(interaction))
-        if live is not None and name_key(live.boss.name) == name_key(boss):
-            # The boss as it was spawned (a later upload may have changed the roster's), at its current HP,
-            # against this player as the raid has left them.
-            chosen, hp, max_hp = live.boss, live.hp, live.max_hp
+        # The live boss as it was spawned (a later upload may have changed the roster's) answers to its name.
+        chosen = await self.bosses.find(guild_id(interaction), boss, on_top=[live.boss] if live else [])
+        if live is not None and chosen is live.boss:
+            # at its current HP, against this player as the raid has left them
+            hp, max_hp = live.hp, live.max_hp
             taken = (await self.repo.player(live.id, interaction.user.id)).standing.damage_taken
         else:
-            chosen = await self.bosses.find(guild_id(interaction), boss)
             hp, max_hp, taken = None, chosen.health, 0.0
         await defer_thinking(interaction, ephemeral=True)
         parsed = await self.parse_deck_from(deck)

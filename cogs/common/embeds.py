@@ -32,9 +32,11 @@ def clip(text: str, limit: int) -> str:
 
 
 def markdown_safe(text: str, limit: int | None = None) -> str:
-    """A user's text shown as written, not as markdown: clipped to `limit` first, so that a cut never leaves a
-    lone backslash escaping what follows."""
-    return discord.utils.escape_markdown(clip(text, limit) if limit is not None else text)
+    """A user's text shown as written, not as markdown nor as a mention (`<@id>`, `@everyone` would render as
+    one, pinging or not): clipped to `limit` first, so that a cut never leaves a lone backslash escaping what
+    follows."""
+    text = clip(text, limit) if limit is not None else text
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 def lines_within(lines: Iterable[str], limit: int, *, more: str = "… and {n} more", sep: str = "\n") -> str:
@@ -72,12 +74,21 @@ def tail_within(lines: Sequence[str], limit: int) -> str:
     return "\n".join(reversed(kept)) or "\u200b"
 
 
+def hp_text(current: float) -> str:
+    """HP to 2 decimals, except that HP left above 0 never reads as 0: 0.004 stays 0.004."""
+    shown = round(current, 2)
+    if current > 0 and shown <= 0:  # two significant digits instead
+        decimals = 1 - math.floor(math.log10(current))
+        return f"{current:.{decimals}f}".rstrip("0")
+    return format_number(shown)
+
+
 def hp_bar(current: float, maximum: float, width: int = 20) -> str:
     """`█████░░░░░ 50/100` with the filled part rounded up, so anything alive shows at least one block."""
     maximum = max(maximum, 1e-12)
     fraction = min(max(current / maximum, 0.0), 1.0)
     filled = min(width, math.ceil(fraction * width)) if current > 0 else 0
-    return f"{'█' * filled}{'░' * (width - filled)} {format_number(round(current, 2))}/{format_number(maximum)}"
+    return f"{'█' * filled}{'░' * (width - filled)} {hp_text(current)}/{format_number(maximum)}"
 
 
 def fit_embed(embed: discord.Embed) -> discord.Embed:

@@ -70,10 +70,12 @@ class UploadedRoster(Generic[E]):
     async def book(self, guild_id: int) -> dict[str, E]:
         return merge(self.builtin(), await self.uploads.all(guild_id))
 
-    async def find(self, guild_id: int, name: str) -> E:
-        """The entry a member named, or a refusal with the closest names."""
+    async def find(self, guild_id: int, name: str, *, on_top: Sequence[E] = ()) -> E:
+        """The entry a member named, or a refusal with the closest names; `on_top` entries replace the roster's
+        of the same name (a boss as it was spawned)."""
         try:
-            return find(await self.book(guild_id), name, kind=self.words.kind)
+            book = merge(self.builtin(), [*await self.uploads.all(guild_id), *on_top])
+            return find(book, name, kind=self.words.kind)
         except NotInRoster as missing:
             hint = (
                 f" Did you mean {', '.join(markdown_safe(s) for s in missing.suggestions)}?"

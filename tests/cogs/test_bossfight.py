@@ -128,6 +128,18 @@ async def test_one_attack_whose_tokens_add_up_to_the_hp_in_decimals_fells_the_bo
     assert tuple(raid) == ("defeated", 0)
 
 
+async def test_a_boss_left_with_a_sliver_of_hp_never_reads_as_0(harness):
+    h = harness
+    await spawn(h)
+    (hit,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", csv(DECK_HEADER, "Fox,Bite,None,5000,999.996,N,N,0,N,N")))
+    assert tuple((await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids"))[0]) == ("live", 0.004)
+    assert hit.embed.description.endswith("█░░░░░░░░░░░░░░░░░░░ 0.004/1000")
+    (status,) = await run(h, "bossfight status", h.bob)
+    assert "0.004/1000" in status.embed.description
+    (refusal,) = await spawn(h, "Axieom Asmodeus")
+    assert "Inu Dogemon is still alive here (0.004 HP)" in refusal.content
+
+
 async def test_the_attack_reply_can_be_checked_by_hand(harness):
     # examples/bossfight/deck.csv against Axieom Asmodeus (Water, 25000 HP, physical 2000 resisted, magical 1500
     # penetrating): Ember Fox (Fire) 1000 x 0.5 + 500 x 1 x 0.5 = 750, Gale Hawk 0, Stone Golem (Earth,
@@ -396,6 +408,16 @@ async def test_names_from_files_cannot_break_the_formatting(harness):
     assert hit.field("Damage per token").count("```") == 2
 
 
+async def test_a_name_written_as_a_mention_is_shown_as_text(harness):
+    h = harness
+    named = f"<@{h.bob.id}> @everyone"
+    await run(h, "bossfight upload", h.gm, bosses=("b.csv", csv(BOSS_HEADER, f"{named},1,Fire,10,1,N,N,1,N,N")))
+    (spawned,) = await spawn(h, named)
+    assert spawned.embed.title == f"🔥 <@\u200b{h.bob.id}> @\u200beveryone appears!"
+    (hit, fallen) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    assert f"<@{h.bob.id}>" not in hit.embed.title and "@everyone" not in fallen.embed.title
+
+
 async def test_a_huge_deck_fits_discords_limits_and_the_file_has_every_trait(harness):
     h = harness
     await spawn(h, "Axieom Asmodeus")
@@ -446,6 +468,8 @@ async def test_preview_of_the_live_boss_uses_it_as_spawned(harness):
     await run(h, "bossfight upload", h.gm, bosses=("b.csv", csv(BOSS_HEADER, "Inu Dogemon,9,Fire,99999,1,N,N,1,N,N")))
     (preview,) = await run(h, "bossfight preview", h.bob, boss="inu dogemon", deck=("deck.csv", DECK_400))
     assert "600/1000" in preview.embed.description
+    (partly_named,) = await run(h, "bossfight preview", h.bob, boss="dogemon", deck=("deck.csv", DECK_400))
+    assert "600/1000" in partly_named.embed.description
     (elsewhere,) = h.seen(
         await h.run(
             "bossfight preview", h.bob, boss="Inu Dogemon", deck=("deck.csv", DECK_400), channel_id=920000000000000099

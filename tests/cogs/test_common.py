@@ -39,6 +39,8 @@ def test_lines_within_keeps_everything_that_fits():
 
 def test_markdown_safe_clips_before_escaping():
     assert markdown_safe("**boss_name**") == r"\*\*boss\_name\*\*"
+    mentions = "<@800000000000000002> <@&810000000000000001> @here"
+    assert markdown_safe(mentions) == "<@\u200b800000000000000002> <@\u200b&810000000000000001> @\u200bhere"
     # Clipping "ab_c" to 3 gives "ab…", not a dangling "ab\".
     assert markdown_safe("ab_c", 3) == "ab…"
 
@@ -47,6 +49,10 @@ def test_hp_bar_rounds_up_while_alive():
     assert hp_bar(1, 1000, width=10) == "█░░░░░░░░░ 1/1000"
     assert hp_bar(0, 1000, width=10) == "░░░░░░░░░░ 0/1000"
     assert hp_bar(500, 1000, width=10) == "█████░░░░░ 500/1000"
+    assert hp_bar(333.456, 1000, width=10) == "████░░░░░░ 333.46/1000"
+    assert hp_bar(0.004, 1000, width=10) == "█░░░░░░░░░ 0.004/1000"  # alive: never "0"
+    assert hp_bar(0.0000123, 1000, width=10) == "█░░░░░░░░░ 0.000012/1000"
+    assert hp_bar(0.000001, 1000, width=10) == "█░░░░░░░░░ 0.000001/1000"  # the least a boss keeps
 
 
 def test_progress_bar():
