@@ -131,7 +131,9 @@ async def test_one_attack_whose_tokens_add_up_to_the_hp_in_decimals_fells_the_bo
 async def test_a_boss_left_with_a_sliver_of_hp_never_reads_as_0(harness):
     h = harness
     await spawn(h)
-    (hit,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", csv(DECK_HEADER, "Fox,Bite,None,5000,999.996,N,N,0,N,N")))
+    (hit,) = await run(
+        h, "bossfight attack", h.alice, deck=("deck.csv", csv(DECK_HEADER, "Fox,Bite,None,5000,999.996,N,N,0,N,N"))
+    )
     assert tuple((await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids"))[0]) == ("live", 0.004)
     assert hit.embed.description.endswith("█░░░░░░░░░░░░░░░░░░░ 0.004/1000")
     (status,) = await run(h, "bossfight status", h.bob)
