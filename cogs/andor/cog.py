@@ -424,7 +424,9 @@ class Andor(
         async def show(done: float) -> None:
             await interaction.edit_original_response(
                 embed=discord.Embed(
-                    title=title, description=f"{progress_bar(done)}\n{fights:,} fights · seed {seed}", color=COLOR_INFO
+                    title=title,
+                    description=f"{progress_bar(done)}\n{plural(fights, 'fight')} · seed {seed}",
+                    color=COLOR_INFO,
                 )
             )
 
@@ -436,6 +438,6 @@ class Andor(
         finally:
             await progress.close()
         await interaction.edit_original_response(
-            embed=odds_embed(title, result, summary_lines(result), per_attack),
+            embed=odds_embed(title, result, summary_lines(result, markdown_safe(result.monster)), per_attack),
             attachments=[discord.File(io.BytesIO(chart), filename=CHART_FILE)],
         )

@@ -76,7 +76,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     monster = find_monster(_book(args.monsters), args.monster)
     character = _character(args.stat)
     result = simulate(character, monster, args.count, args.fights, args.seed)
-    for line in summary_lines(result):
+    for line in summary_lines(result, result.monster):
         print(line)
     print("Per attack:")
     for line in per_attack_lines(character, monster, monster.name):

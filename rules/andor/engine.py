@@ -24,6 +24,7 @@ from rules.andor.models import (
     FLEE_CHANCE,
     FLEE_COST,
     MAX_LEVEL,
+    PLAYER_NAME,
     POTION_COST,
     QUIET_ROUNDS_FOR_DRAW,
     STAT_LIMITS,
@@ -154,7 +155,7 @@ def death_penalty(xp: int) -> int:
 # --- the fight ------------------------------------------------------------------------------------------
 
 
-def player_fighter(character: Character, name: str = "You") -> PlayerFighter:
+def player_fighter(character: Character, name: str = PLAYER_NAME) -> PlayerFighter:
     return PlayerFighter(
         name=name,
         max_hp=character.max_hp,

@@ -62,6 +62,7 @@ STAT_LIMITS: dict[str, StatLimit] = {
 }
 
 MAX_NAME_LENGTH = 40
+PLAYER_NAME = "You"  # the player's name in a fight's feed, so no monster may take it
 
 
 def stat_problem(name: str, value: float) -> str | None:
@@ -89,6 +90,8 @@ def check_name(name: str) -> str:
         raise RuleInputError(f"the name '{cleaned[:MAX_NAME_LENGTH]}...' is longer than {MAX_NAME_LENGTH} characters")
     if not cleaned.isprintable():
         raise RuleInputError("a name may only contain printable characters")
+    if cleaned.lower() == PLAYER_NAME.lower():
+        raise RuleInputError(f"'{cleaned}' is how a fight's feed names the player; give the monster another name")
     return cleaned
 
 

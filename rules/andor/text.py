@@ -8,6 +8,7 @@ from rules.andor.engine import damage_range, hit_chance, legal_actions, mean_dam
 from rules.andor.models import (
     FLEE,
     FLEE_COST,
+    PLAYER_NAME,
     POTION,
     AttackEvent,
     Character,
@@ -36,7 +37,7 @@ def describe_event(event: Event, shown: Callable[[str], str] = str) -> str:
         elif event.crit_roll is not None:
             crit = f", crit roll {event.crit_roll} > {event.crit_chance}%"
         end = "**killed**" if event.killed else f"{event.target_hp} HP left"
-        if event.killed and event.attacker == "You":  # XP and gold are the player's at each kill (RULINGS 6)
+        if event.killed and event.attacker == PLAYER_NAME:  # XP and gold are the player's at each kill (RULINGS 6)
             end += f": +{event.xp} XP, +{plural(event.gold, 'gold piece')}"
         return (
             f"{head}: hit (rolled {event.roll} ≤ {event.hit_chance}%), damage {event.damage}"
@@ -83,10 +84,11 @@ def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.2f}%" if whole else "-"
 
 
-def summary_lines(result: SimulationResult) -> list[str]:
+def summary_lines(result: SimulationResult, monster_name: str) -> list[str]:
+    """The odds in four lines or fewer; `monster_name` as the reader sees it (escaped for Discord)."""
     fights = result.fights
     lines = [
-        f"{result.monster} x{result.count}: {fights:,} fights (seed {result.seed}), player max HP {result.max_hp}",
+        f"{monster_name} x{result.count}: {plural(fights, 'fight')} (seed {result.seed}), player max HP {result.max_hp}",
         f"won {percent(result.wins, fights)} ({result.wins:,}), lost {percent(result.losses, fights)}"
         f" ({result.losses:,}), drawn {result.draws:,}"
         + (f", undecided after {MAX_ROUNDS:,} rounds {result.undecided:,}" if result.undecided else ""),

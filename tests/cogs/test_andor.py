@@ -378,6 +378,15 @@ async def test_simulate_shows_the_odds_and_a_chart(harness, monkeypatch):
     assert again.field("Win rate") == result.field("Win rate")
 
 
+async def test_simulate_shows_an_uploaded_name_as_written_and_counts_one_fight_as_one(harness):
+    h = harness
+    await h.run(
+        "andor monsters upload", h.gm, csv=("m.csv", f"{MONSTER_HEADER}\n*Grim* _Rat_,8,10,5,70,1,3,5,12\n".encode())
+    )
+    (result,) = (await h.run("andor simulate", h.alice, monster="*Grim* _Rat_", fights=1, seed=1))[-1:]
+    assert result.embed.description.startswith(r"\*Grim\* \_Rat\_ x1: 1 fight (seed 1), player max HP 25")
+
+
 async def test_every_command_and_option_has_help(harness):
     group = harness.bot.tree.get_command("andor")
     for command in group.walk_commands():

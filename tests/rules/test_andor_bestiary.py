@@ -85,6 +85,10 @@ def test_an_upload_with_optional_columns_left_out():
         ),
         (f"{HEADER}\n,8,10,5,70,1,3,5,12\n", "m.csv, row 2, column 'name': a monster needs a name"),
         (
+            f"{HEADER}\nyou,8,10,5,70,1,3,5,12\n",
+            "m.csv, row 2, column 'name': 'you' is how a fight's feed names the player; give the monster another name",
+        ),
+        (
             f"{HEADER},crit_multiplier\nImp,8,10,5,70,1,3,5,12,1.333\n",
             "row 2, column 'crit_multiplier': 1.333 has more than 2 decimals",
         ),
