@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from cogs.common.embeds import markdown_safe
 from cogs.common.errors import UserError
 
 MAX_ATTACHMENT_BYTES = 1024 * 1024
@@ -11,9 +12,9 @@ MAX_ATTACHMENT_BYTES = 1024 * 1024
 
 async def read_text_attachment(attachment: discord.Attachment, *, limit: int = MAX_ATTACHMENT_BYTES) -> str:
     """UTF-8 text (with or without a byte-order mark) of an attachment of at most `limit` bytes."""
-    name = attachment.filename
+    name = markdown_safe(attachment.filename)
     if attachment.size > limit:
-        raise UserError(f"{name} is {attachment.size / 1024:.0f} KiB; the limit is {limit // 1024} KiB.")
+        raise UserError(too_large(name, attachment.size, limit))
     try:
         data = await attachment.read()
     except discord.HTTPException as exc:
@@ -21,7 +22,7 @@ async def read_text_attachment(attachment: discord.Attachment, *, limit: int = M
             f"{name} could not be downloaded from Discord ({exc.status}); try attaching it again."
         ) from None
     if len(data) > limit:  # the declared size can lie
-        raise UserError(f"{name} is {len(data) / 1024:.0f} KiB; the limit is {limit // 1024} KiB.")
+        raise UserError(too_large(name, len(data), limit))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -31,6 +32,11 @@ async def read_text_attachment(attachment: discord.Attachment, *, limit: int = M
     if "\x00" in text:
         raise UserError(f"{name} looks like a binary file, not a CSV text file.")
     return text
+
+
+def too_large(name: str, size: int, limit: int) -> str:
+    # in bytes: in KiB a file one byte over the limit would read as the limit itself
+    return f"{name} is {size:,} bytes; the limit is {limit:,} bytes ({limit // 1024:,} KiB)."
 
 
 async def defer_thinking(interaction: discord.Interaction, *, ephemeral: bool) -> None:

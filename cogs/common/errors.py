@@ -14,14 +14,15 @@ from contextlib import asynccontextmanager, suppress
 import discord
 from discord import app_commands
 
-from cogs.common.embeds import EmbedLimits, clip
+from cogs.common.embeds import EmbedLimits, clip, markdown_safe
 from rules.errors import RuleInputError
 
 log = logging.getLogger("arena.errors")
 
 
 class UserError(app_commands.AppCommandError):
-    """A mistake or a refusal to explain to the user; the text is shown as it is."""
+    """A mistake or a refusal to explain to the user; the text is shown as it is (markdown included), so
+    whoever raises it escapes the user's text in it. An engine's RuleInputError is escaped whole."""
 
 
 def user_message(error: BaseException) -> str | None:
@@ -30,7 +31,9 @@ def user_message(error: BaseException) -> str | None:
         error = error.original
     if isinstance(error, app_commands.TransformerError) and isinstance(error.__cause__, (UserError, RuleInputError)):
         error = error.__cause__
-    if isinstance(error, (UserError, RuleInputError)):
+    if isinstance(error, RuleInputError):  # plain text that quotes the user's files: shown as written
+        return markdown_safe(str(error))
+    if isinstance(error, UserError):
         return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
         return "This command works in a server channel, not in direct messages."

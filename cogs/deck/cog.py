@@ -17,7 +17,6 @@ from cogs.common import (
     ProgressMessage,
     UserError,
     answer_shown,
-    markdown_safe,
     read_attachments,
     report_error,
     run_engine,
@@ -114,9 +113,7 @@ class DeckOptimizer(
             opponent_deck = None
             if opponent is not None:
                 (text,) = await read_attachments(interaction, opponent, ephemeral=False)
-                opponent_deck = await run_engine(
-                    self.bot, read_deck_csv, text, markdown_safe(opponent.filename), keywords
-                )
+                opponent_deck = await run_engine(self.bot, read_deck_csv, text, opponent.filename, keywords)
             settings = OptimizeSettings(
                 iterations, games, seed_or_new(seed), keywords, opponent_deck, max_total_games=MAX_TOTAL_GAMES
             )
@@ -185,8 +182,8 @@ class DeckOptimizer(
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
     ) -> None:
         text_a, text_b = await read_attachments(interaction, deck_a, deck_b, ephemeral=False)
-        a = await run_engine(self.bot, read_deck_csv, text_a, markdown_safe(deck_a.filename))
-        b = await run_engine(self.bot, read_deck_csv, text_b, markdown_safe(deck_b.filename))
+        a = await run_engine(self.bot, read_deck_csv, text_a, deck_a.filename)
+        b = await run_engine(self.bot, read_deck_csv, text_b, deck_b.filename)
         result = await run_long_engine(self.bot, duel, a, b, games, seed_or_new(seed))
         await interaction.edit_original_response(embed=duel_embed(result, deck_a.filename, deck_b.filename))
 

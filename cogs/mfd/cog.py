@@ -53,7 +53,6 @@ from cogs.mfd.render import (
     status_files,
     template_embed,
 )
-from rules.errors import RuleInputError
 from rules.mfd.battle import BattleRun, continue_battle, start_battle
 from rules.mfd.chart import battle_chart_png, odds_chart_png
 from rules.mfd.engine import SAFETY_ROUND_LIMIT, check_odds_work, simulate_odds
@@ -127,11 +126,6 @@ def state_and_files(stored: StoredBattle) -> tuple[BattleState, str, str]:
 # --- refusals and the log -----------------------------------------------------------------------------------
 
 
-def shown_escaped(error: RuleInputError) -> UserError:
-    """A roster's problems as the GM reads them in Discord: the names and cells they quote shown as written."""
-    return UserError("\n".join(markdown_safe(str(problem)) for problem in error.problems))
-
-
 def log_run(stored: StoredBattle, run: BattleRun) -> None:
     """One line per stored run, for whoever looks after the bot."""
     result = run.result
@@ -174,10 +168,7 @@ class MarkedForDeath(
                 f"be at most {ROSTER_LIMIT_TEXT}."
             )
         text = await read_text_attachment(attachment, limit=ROSTER_LIMIT_BYTES)
-        try:
-            return await run_engine(self.bot, read_roster, text, attachment.filename, side)
-        except RuleInputError as error:
-            raise shown_escaped(error) from None
+        return await run_engine(self.bot, read_roster, text, attachment.filename, side)
 
     async def optional_roster(self, attachment: discord.Attachment | None, side: str) -> Roster | None:
         return await self.roster(attachment, side) if attachment is not None else None

@@ -59,7 +59,8 @@ async def test_set_and_show_a_character(harness):
     assert levelled.field("Level") == "2 (5/220 XP)" and levelled.field("Max HP") == "30 (20 + 5×2 + 0)"
 
     (refused,) = await h.run("andor character set", h.alice, damage_min=5)
-    assert refused.ephemeral and refused.content == "❌ damage_min: 5 is above damage_max 4"
+    # as written: escaped, else "_min: 5 is above damage_" would render in italics
+    assert refused.ephemeral and refused.content == r"❌ damage\_min: 5 is above damage\_max 4"
     (refused,) = await h.run("andor character set", h.alice)
     assert refused.content.startswith("❌ Give at least one stat to change")
     assert (await stored_character(h, h.alice)).damage_min == 1

@@ -254,6 +254,10 @@ async def test_bad_deck_gets_the_specific_error_privately_and_nothing_is_stored(
         h, "bossfight deck save", h.alice, deck=("mine.csv", csv(DECK_HEADER, "Fox,Bite,Fire,x,1,N,N,1,N,N"))
     )
     assert reply.content == "❌ mine.csv, row 2, column 'health': 'x' is not a number"
+    (reply,) = await run(
+        h, "bossfight deck save", h.alice, deck=("my_deck_.csv", csv(DECK_HEADER, "Fox,Bite,Fire,**x**,1,N,N,1,N,N"))
+    )
+    assert reply.content == r"❌ my\_deck\_.csv, row 2, column 'health': '\*\*x\*\*' is not a number"  # as typed
     # The attack's public "thinking…" placeholder is gone: only the spawn message is public.
     assert [m.embed.title for m in public(h)] == ["◽ Inu Dogemon appears!"]
     assert await h.bot.db.fetch_all("SELECT * FROM bossfight_attacks") == []
@@ -290,10 +294,10 @@ async def test_bad_boss_csv_is_refused_and_nothing_is_stored(harness):
 
 async def test_non_utf8_and_oversized_attachments_are_refused(harness):
     h = harness
-    (reply,) = await run(h, "bossfight deck save", h.alice, deck=("deck.csv", "tok\xe9n".encode("latin-1")))
-    assert "deck.csv is not UTF-8 text" in reply.content
+    (reply,) = await run(h, "bossfight deck save", h.alice, deck=("my_deck_.csv", "tok\xe9n".encode("latin-1")))
+    assert reply.content.startswith(r"❌ my\_deck\_.csv is not UTF-8 text")
     (reply,) = await run(h, "bossfight deck save", h.alice, deck=("big.csv", b"x" * (1024 * 1024 + 1)))
-    assert reply.content == "❌ big.csv is 1024 KiB; the limit is 1024 KiB."
+    assert reply.content == "❌ big.csv is 1,048,577 bytes; the limit is 1,048,576 bytes (1,024 KiB)."
 
 
 async def test_a_deck_saved_by_a_spreadsheet_with_a_byte_order_mark_is_read(harness):
