@@ -190,7 +190,7 @@ class Andor(
     async def own_monster_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return choices(await self.monsters_roster.uploaded(guild_id(interaction)), current, lambda m: m.name)
+        return await self.monsters_roster.uploaded_choices(interaction, current)
 
     # --- character -------------------------------------------------------------------------------------
 

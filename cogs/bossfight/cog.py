@@ -96,6 +96,11 @@ class Bossfight(
         bosses = await self.roster(guild_id(interaction))
         return choices(bosses, current, lambda b: f"{b.name} (level {num(b.level)}, {b.element})")
 
+    async def own_boss_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.bosses.uploaded_choices(interaction, current)
+
     async def saved_deck_or_refuse(self, interaction: discord.Interaction) -> SavedDeck:
         saved = await self.repo.saved_deck(guild_id(interaction), interaction.user.id)
         if saved is None:
@@ -134,7 +139,7 @@ class Bossfight(
 
     @app_commands.command(name="remove", description="GM: remove one of this server's uploaded bosses.")
     @app_commands.describe(boss="An uploaded boss's name (a built-in one it replaced comes back)")
-    @app_commands.autocomplete(boss=boss_autocomplete)
+    @app_commands.autocomplete(boss=own_boss_autocomplete)
     @gm_only()
     async def remove(self, interaction: discord.Interaction, boss: str) -> None:
         await self.bosses.remove(interaction, boss, note=" A raid already running against it goes on.")
@@ -327,7 +332,7 @@ class Bossfight(
         await defer_thinking(interaction, ephemeral=True)
         parsed = await self.parse_deck_from(saved)
         lines = [
-            f"{ELEMENT_ICONS[t.element]} **{markdown_safe(t.name)}** ({t.element}): {len(t.traits)} traits, HP {num(t.health)}, "
+            f"{ELEMENT_ICONS[t.element]} **{markdown_safe(t.name)}** ({t.element}): {plural(len(t.traits), 'trait')}, HP {num(t.health)}, "
             f"physical {num(t.physical_damage)}, magical {num(t.magical_damage)}"
             for t in parsed.tokens
         ]
@@ -337,7 +342,7 @@ class Bossfight(
             color=COLOR_INFO,
         )
         embed.set_footer(
-            text=f"{len(parsed.tokens)} tokens, {num(parsed.health)} health; saved {saved.saved_at[:16]} UTC"
+            text=f"{plural(len(parsed.tokens), 'token')}, {num(parsed.health)} health; saved {saved.saved_at[:16]} UTC"
         )
         await interaction.followup.send(
             embed=fit_embed(embed), file=text_file(saved.file_name, saved.csv_text), ephemeral=True

@@ -61,7 +61,7 @@ def breakdown_fields(embed: discord.Embed, result: AttackBreakdown) -> None:
     embed.add_field(
         name="Stacked modifiers of your deck",
         value=f"physical ×{mod(result.deck_physical_modifier)} · magical ×{mod(result.deck_magical_modifier)} · "
-        f"element ×{mod(result.deck_element_modifier)} (over {len(result.traits)} traits; each trait's are in "
+        f"element ×{mod(result.deck_element_modifier)} (over {plural(len(result.traits), 'trait')}; each trait's are in "
         "attack-breakdown.txt)",
         inline=False,
     )

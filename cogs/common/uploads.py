@@ -73,8 +73,13 @@ class UploadedRoster(Generic[E]):
     async def find(self, guild_id: int, name: str, *, on_top: Sequence[E] = ()) -> E:
         """The entry a member named, or a refusal with the closest names; `on_top` entries replace the roster's
         of the same name (a boss as it was spawned)."""
+        book = merge(self.builtin(), [*await self.uploads.all(guild_id), *on_top])
+        refusal = f"There is no {self.words.kind} called '{{}}' in this server's {self.words.roster}."
+        return self._found(book, name, refusal, f" `{self.words.list_command}` lists them.")
+
+    def _found(self, book: dict[str, E], name: str, refusal: str, tail: str = "") -> E:
+        """`find` in `book`, or a UserError: `refusal` (its {} the name), the closest names, `tail`."""
         try:
-            book = merge(self.builtin(), [*await self.uploads.all(guild_id), *on_top])
             return find(book, name, kind=self.words.kind)
         except NotInRoster as missing:
             hint = (
@@ -82,10 +87,11 @@ class UploadedRoster(Generic[E]):
                 if missing.suggestions
                 else ""
             )
-            raise UserError(
-                f"There is no {self.words.kind} called '{markdown_safe(name, NAME_LIMIT)}' in this server's "
-                f"{self.words.roster}.{hint} `{self.words.list_command}` lists them."
-            ) from None
+            raise UserError(f"{refusal.format(markdown_safe(name, NAME_LIMIT))}{hint}{tail}") from None
+
+    async def uploaded_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Autocomplete for a removal: the server's own uploads (built-in entries cannot be removed)."""
+        return choices(await self.uploaded(guild_id(interaction)), current, lambda e: e.name)
 
     async def upload(self, interaction: discord.Interaction, attachment: discord.Attachment) -> None:
         """Defer, read, parse and save an uploaded file, and show what was saved."""
@@ -110,13 +116,14 @@ class UploadedRoster(Generic[E]):
         await interaction.followup.send(embed=fit_embed(embed), ephemeral=True)
 
     async def remove(self, interaction: discord.Interaction, name: str, *, note: str = "") -> None:
-        """Remove an upload by name and say so, naming the built-in entry it brings back."""
-        shown = markdown_safe(name, NAME_LIMIT)
-        if not await self.uploads.remove(guild_id(interaction), name_key(name)):
-            raise UserError(
-                f"This server has no uploaded {self.words.kind} called '{shown}'; built-in {self.words.kinds} stay."
-            )
-        restored = merge(self.builtin(), ()).get(name_key(name))
+        """Remove an upload, found by name as `find` finds entries, and say so, naming the built-in entry it
+        brings back."""
+        refusal = f"This server has no uploaded {self.words.kind} called '{{}}'; built-in {self.words.kinds} stay."
+        entry = self._found(merge((), await self.uploaded(guild_id(interaction))), name, refusal)
+        shown = markdown_safe(entry.name, NAME_LIMIT)
+        if not await self.uploads.remove(guild_id(interaction), name_key(entry.name)):  # removed meanwhile
+            raise UserError(refusal.format(shown))
+        restored = merge(self.builtin(), ()).get(name_key(entry.name))
         back = f" The built-in {markdown_safe(restored.name)} is back in the {self.words.roster}." if restored else ""
         await interaction.response.send_message(f"✅ Removed {shown}.{note}{back}", ephemeral=True)
 

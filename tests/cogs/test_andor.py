@@ -318,7 +318,7 @@ async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
     )
     assert bad.content == "❌ bad.csv, row 2, column 'hp': 'x' is not a number"
     (removed,) = await h.run("andor monsters remove", h.gm, name="Wolf")
-    assert removed.content == "✅ Removed Wolf. The built-in Wolf is back in the bestiary."
+    assert removed.content == "✅ Removed wolf. The built-in Wolf is back in the bestiary."  # as uploaded
     (wolf,) = h.seen(await h.run("andor bestiary", h.alice, name="wolf"))
     assert wolf.embed.description.startswith("**Wolf**: HP 30")
     rows = await h.bot.db.fetch_all("SELECT guild_id, name_key FROM guild_uploads WHERE kind = 'monster'")

@@ -324,9 +324,10 @@ async def test_saved_deck_is_used_and_shown(harness):
     (shown,) = await run(h, "bossfight deck show", h.alice)
     assert shown.ephemeral and shown.embed.title == "Your deck: my deck.csv"
     assert shown.embed.description.splitlines() == [
-        "🔥 **Fox** (Fire): 1 traits, HP 500, physical 300, magical 0",
-        "🌪️ **Owl** (Air): 1 traits, HP 700, physical 0, magical 100",
+        "🔥 **Fox** (Fire): 1 trait, HP 500, physical 300, magical 0",
+        "🌪️ **Owl** (Air): 1 trait, HP 700, physical 0, magical 100",
     ]
+    assert shown.embed.footer.text.startswith("2 tokens, 1200 health; saved ")
     assert shown.files["my deck.csv"] == DECK_400
     (nothing,) = await run(h, "bossfight deck show", h.bob)
     assert nothing.content == "❌ You have no saved deck in this server; save one with `/bossfight deck save`."
@@ -337,6 +338,18 @@ async def test_saved_deck_is_used_and_shown(harness):
     assert (
         no_deck.ephemeral and no_deck.content == "❌ Attach a deck CSV, or save one first with `/bossfight deck save`."
     )
+
+
+async def test_counts_of_one_read_as_one(harness):
+    h = harness
+    one = csv(DECK_HEADER, "Fox,Bite,None,500,1,N,N,0,N,N")
+    (saved,) = await run(h, "bossfight deck save", h.alice, deck=("one.csv", one))
+    assert saved.content == "✅ Saved one.csv: 1 token, 1 trait, 500 health in all."
+    (shown,) = await run(h, "bossfight deck show", h.alice)
+    assert shown.embed.footer.text.startswith("1 token, 500 health; saved ")
+    await spawn(h)
+    (hit,) = await run(h, "bossfight attack", h.alice)
+    assert "(over 1 trait; " in hit.field("Stacked modifiers of your deck")
 
 
 async def test_upload_adds_to_roster_and_replaces_by_name(harness):
@@ -361,9 +374,14 @@ async def test_remove_takes_an_upload_out_and_brings_back_the_builtin_it_replace
     h = harness
     bosses = csv(BOSS_HEADER, "Frost Wyrm,6,Water,50000,100,N,N,100,N,N", "Inu Dogemon,2,Earth,3000,1,N,N,1,N,N")
     await run(h, "bossfight upload", h.gm, bosses=("bosses.csv", bosses))
-    (reply,) = await run(h, "bossfight remove", h.gm, boss="inu dogemon")
+    # Only the server's own bosses are offered, and found as any boss name is: by part of it too.
+    assert await h.autocomplete("bossfight remove", "boss", "", h.gm) == [
+        {"name": "Frost Wyrm", "value": "Frost Wyrm"},
+        {"name": "Inu Dogemon", "value": "Inu Dogemon"},
+    ]
+    (reply,) = await run(h, "bossfight remove", h.gm, boss="dogemon")
     assert reply.ephemeral and reply.content == (
-        "✅ Removed inu dogemon. A raid already running against it goes on. The built-in Inu Dogemon is back in the "
+        "✅ Removed Inu Dogemon. A raid already running against it goes on. The built-in Inu Dogemon is back in the "
         "roster."
     )
     (spawned,) = await spawn(h)
