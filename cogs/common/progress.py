@@ -59,17 +59,19 @@ class ProgressMessage:
 
     async def _show_after(self, delay: float) -> None:
         await asyncio.sleep(delay)
-        if self._closed or self._latest is None:
-            return
-        args, kwargs = self._latest
-        self._latest = None
-        try:
-            await self._edit(*args, **kwargs)
-        except discord.HTTPException:
-            log.warning("could not show the progress of %s", self._what, exc_info=True)
-        finally:
-            # Counted from the end of an edit, so edits are at least min_interval apart however slow they are.
-            self._last_shown = self._clock()
+        # A report that arrives while an edit is on its way is shown by this task too, an interval later.
+        while not self._closed and self._latest is not None:
+            args, kwargs = self._latest
+            self._latest = None
+            try:
+                await self._edit(*args, **kwargs)
+            except discord.HTTPException:
+                log.warning("could not show the progress of %s", self._what, exc_info=True)
+            finally:
+                # Counted from the end of an edit, so edits are at least min_interval apart however slow they are.
+                self._last_shown = self._clock()
+            if self._latest is not None:
+                await asyncio.sleep(self._min_interval)
 
     async def close(self) -> None:
         """Stop showing progress (the caller shows the final result itself)."""

@@ -244,6 +244,27 @@ async def test_a_progress_edit_discord_refuses_is_logged_and_the_next_one_is_sho
     ]
 
 
+async def test_a_report_made_while_an_edit_is_on_its_way_is_shown_after_it():
+    shown: list[int] = []
+    editing, release = asyncio.Event(), asyncio.Event()
+
+    async def edit(step: int) -> None:
+        shown.append(step)
+        if step == 1:
+            editing.set()
+            await release.wait()
+
+    progress = ProgressMessage(edit, what="job 7", min_interval=0)
+    progress.report(1)
+    await editing.wait()
+    progress.report(2)  # e.g. /deck's "measuring afresh", after which no report comes for a while
+    release.set()
+    for _ in range(10):
+        await asyncio.sleep(0)
+    await progress.close()
+    assert shown == [1, 2]
+
+
 def test_one_custom_id_layout_for_every_game():
     template = component_template("andor", ["attack", "flee"])
     assert custom_id("andor", 12, 3, "flee") == "andor:12:3:flee"
