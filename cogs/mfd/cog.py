@@ -313,7 +313,7 @@ class MarkedForDeath(
     ) -> None:
         await defer_thinking(interaction, ephemeral=False)
         h, v = await self.roster(heroes, "Heroes"), await self.roster(villains, "Villains")
-        check_odds_work(h, v, battles)
+        await run_engine(self.bot, check_odds_work, h, v, battles)  # walks every buff link: not on the event loop
         seed = seed_or_new(seed)
         await interaction.edit_original_response(embed=odds_progress_embed(0, battles, seed))
 

@@ -44,6 +44,9 @@ Limits, so that no input can tie up the bot's few engine workers (the limits are
 - Odds: at most 20,000,000 attacks over all battles. Refused up front when the first rounds alone would
   pass it, else stopped (and refused) when the battles run long. Battles are fought in batches of about
   400,000 fighters, attacks and buff links, so memory stays bounded however many battles are asked for.
+- A round's buff links (a living provider naming a living fighter of its side in BuffWho) count towards the
+  run and odds limits as attacks do: each costs work every round, and a roster can name thousands of
+  fighters in each buff. The messages then speak of "attacks and buff links".
 """
 
 from __future__ import annotations
@@ -169,11 +172,16 @@ def _side_template(roster: Roster) -> dict[str, np.ndarray]:
 
 def _build_field(heroes: Roster, villains: Roster, n_battles: int) -> _Field:
     """`n_battles` independent copies of the battle between the two rosters."""
+    return _copies((_side_template(heroes), _side_template(villains)), n_battles)
+
+
+def _copies(templates: tuple[dict[str, np.ndarray], dict[str, np.ndarray]], n_battles: int) -> _Field:
+    """`n_battles` independent copies of the battle between the two sides' templates (built once for many
+    batches: a template walks every buff link in Python)."""
     parts: dict[str, list[np.ndarray]] = {}
     offset = 0
-    for side, roster in enumerate((heroes, villains)):
-        t = _side_template(roster)
-        size = len(roster.fighters)
+    for side, t in enumerate(templates):
+        size = len(t["hp"])
         battle = np.repeat(np.arange(n_battles, dtype=np.int64), size)
         base = offset + battle * size  # entry index of this copy's first fighter of the side
         columns = {
@@ -424,6 +432,16 @@ def planned_attacks(heroes: Roster, villains: Roster) -> int:
     return sum(max(1, x.aoe) for r in (heroes, villains) for x in r.fighters)
 
 
+def _round_work(f: _Field) -> int:
+    """What a round of `f` costs against the run and odds limits: its attacks and its buff links."""
+    return int(f.aoe.sum()) + len(f.buff_from)
+
+
+def _work_unit(f: _Field) -> str:
+    """How the limits' messages name the work of `f`'s rounds (as check_odds_work does)."""
+    return "attacks and buff links" if len(f.buff_from) else "attacks"
+
+
 def check_attack_limit(heroes: Roster, villains: Roster) -> None:
     attacks = planned_attacks(heroes, villains)
     if attacks > MAX_ATTACKS_PER_ROUND:
@@ -468,19 +486,20 @@ def run_battle(
     limit, round_safety = _round_limit(max_rounds)
     rosters = (heroes, villains)
     f = _build_field(heroes, villains, 1)
+    unit = _work_unit(f)
     fallen: list[Casualty] = []
     number = first_round - 1
-    attacks = 0
+    work = 0
     safety_stop = ""
     while _outcome(*np.bincount(f.side, minlength=2)) is Outcome.ROUND_LIMIT:
         if number - first_round + 1 >= limit:
             safety_stop = round_safety
             break
-        planned = int(f.aoe.sum())
-        if attacks + planned > MAX_ATTACKS_PER_RUN:
-            safety_stop = f"the safety limit of {MAX_ATTACKS_PER_RUN:,} attacks a run"
+        planned = _round_work(f)
+        if work + planned > MAX_ATTACKS_PER_RUN:
+            safety_stop = f"the safety limit of {MAX_ATTACKS_PER_RUN:,} {unit} a run"
             break
-        attacks += planned
+        work += planned
         number += 1
         record = _fight_round(f, rng, number)
         if observer is not None:
@@ -524,17 +543,25 @@ def run_battle(
     )
 
 
+def buff_links(roster: Roster) -> int:
+    """A side's buff links with everyone standing: the names in its buffs' BuffWho that are on the side."""
+    names = {f.name for f in roster.fighters}
+    return sum(name in names for f in roster.fighters for buff in f.buffs for name in buff.who)
+
+
 def check_odds_work(heroes: Roster, villains: Roster, battles: int) -> None:
     """Refuse odds that would be too much work, before any is done."""
     if battles < 1:
         raise RuleInputError(f"the number of battles must be at least 1 (got {battles})")
     check_attack_limit(heroes, villains)
-    first_rounds = battles * planned_attacks(heroes, villains)
+    attacks, links = planned_attacks(heroes, villains), buff_links(heroes) + buff_links(villains)
+    first_rounds = battles * (attacks + links)
     if first_rounds > MAX_ODDS_ATTACKS:
+        unit = "attacks and buff links" if links else "attacks"
         raise RuleInputError(
-            f"{battles:,} battles of {planned_attacks(heroes, villains):,} attacks a round make {first_rounds:,} "
-            f"attacks in their first round alone; the limit is {MAX_ODDS_ATTACKS:,} attacks in all: use fewer "
-            "battles"
+            f"{battles:,} battles of {attacks:,} attacks{f' and {links:,} buff links' if links else ''} a round make "
+            f"{first_rounds:,} {unit} in their first round alone; the limit is {MAX_ODDS_ATTACKS:,} {unit} in all: "
+            "use fewer battles"
         )
 
 
@@ -556,27 +583,29 @@ def simulate_odds(
     """
     check_odds_work(heroes, villains, battles)
     limit, _ = _round_limit(max_rounds)
-    one = _build_field(heroes, villains, 1)
-    size = len(one) + int(one.aoe.sum()) + len(one.buff_from)
+    templates = (_side_template(heroes), _side_template(villains))
+    one = _copies(templates, 1)
+    unit = _work_unit(one)
+    size = len(one) + _round_work(one)
     rng = np.random.default_rng(seed)
     per_batch = max(1, min(batch_size // size, math.ceil(battles / 10) if battles >= 100 else battles))
     n_heroes, n_villains = len(heroes.fighters), len(villains.fighters)
     wins = np.zeros(4, dtype=np.int64)  # heroes, villains, draws, unfinished
     rounds_count: dict[int, int] = {}
     survived = [np.zeros(n_heroes, dtype=np.int64), np.zeros(n_villains, dtype=np.int64)]
-    attacks = 0
+    work = 0
     done_battles = 0
     while done_battles < battles:
         batch = min(per_batch, battles - done_battles)
-        f = _build_field(heroes, villains, batch)
+        f = _copies(templates, batch)
         number = 0
         while len(f):
-            attacks += int(f.aoe.sum())
-            if attacks > MAX_ODDS_ATTACKS:
+            work += _round_work(f)
+            if work > MAX_ODDS_ATTACKS:
                 finished = done_battles + batch - len(np.unique(f.battle))
                 raise RuleInputError(
                     f"the battles run long: with {finished:,} of {battles:,} finished, the simulation reached its "
-                    f"limit of {MAX_ODDS_ATTACKS:,} attacks; set a round limit or use fewer battles"
+                    f"limit of {MAX_ODDS_ATTACKS:,} {unit}; set a round limit or use fewer battles"
                 )
             number += 1
             record = _fight_round(f, rng, number)

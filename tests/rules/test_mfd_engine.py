@@ -493,6 +493,45 @@ def test_odds_batches_count_buff_links_so_memory_stays_bounded():
     assert batches == [11, 22, 33, 44, 50] and odds.battles == 50
 
 
+def linked_wall(side: str, size: int) -> Roster:
+    """A wall whose fighters each buff the whole side: size x size buff links."""
+    names = tuple(f"{side[0]}{i}" for i in range(size))
+    return Roster(
+        side, side, tuple(Fighter(n, 1000, 2, bonus_to_defend=1000, buffs=(Buff("Wall", names, 0, 0),)) for n in names)
+    )
+
+
+def test_buff_links_count_towards_the_limits_as_attacks_do(monkeypatch):
+    """Every round walks every living buff link: rosters naming thousands in BuffWho are bounded by the limits."""
+    crowded = linked_wall("Heroes", 200), linked_wall("Villains", 200)
+    with pytest.raises(
+        RuleInputError,
+        match="^1,000 battles of 400 attacks and 80,000 buff links a round make 80,400,000 attacks and buff links in "
+        f"their first round alone; the limit is {MAX_ODDS_ATTACKS:,} attacks and buff links in all: use fewer battles$",
+    ):
+        simulate_odds(*crowded, 1000, seed=1)
+    # 10 + 10 fighters: 20 attacks and 200 links a round, so a run of at most 1000 stops after round 4 (880)
+    monkeypatch.setattr(engine, "MAX_ATTACKS_PER_RUN", 1000)
+    result = run_battle(linked_wall("Heroes", 10), linked_wall("Villains", 10), np.random.default_rng(1))
+    assert (result.last_round, result.safety_stop) == (4, "the safety limit of 1,000 attacks and buff links a run")
+    monkeypatch.setattr(engine, "MAX_ODDS_ATTACKS", 5000)  # 10 battles: 2,200 a round, past it in round 3
+    with pytest.raises(RuleInputError, match="reached its limit of 5,000 attacks and buff links; set a round limit"):
+        simulate_odds(linked_wall("Heroes", 10), linked_wall("Villains", 10), 10, seed=1)
+
+
+def test_odds_walk_each_sides_buff_links_once_however_many_batches(monkeypatch):
+    walked: list[str] = []
+    side_template = engine._side_template
+
+    def counted(roster: Roster) -> dict[str, np.ndarray]:
+        walked.append(roster.side)
+        return side_template(roster)
+
+    monkeypatch.setattr(engine, "_side_template", counted)
+    odds = simulate_odds(linked_wall("Heroes", 20), crowd("Villains", 20), 100, seed=1, batch_size=2_000)
+    assert odds.battles == 100 and walked == ["Heroes", "Villains"]  # 460 a battle: 25 batches of 4 battles
+
+
 def test_odds_agree_with_single_battles():
     """The batched odds and one-by-one battles sample the same distribution (fixed seeds: no flakiness)."""
     heroes, villains = random_rosters(7)
