@@ -1,7 +1,8 @@
 """Engines run in the bot's bounded pools of worker threads, so the event loop keeps answering.
 
-Quick work (parsing a file, one move, one round) and long work (a whole battle, thousands of simulated
-fights) have separate pools: a player's click never waits behind someone's simulation.
+Quick work (a move, a deck or a small roster file) and long work (anything that can take seconds: a battle or
+one round of a large one, a roster of thousands, thousands of simulated fights) have separate pools: a
+player's click never waits behind someone's simulation.
 """
 
 from __future__ import annotations

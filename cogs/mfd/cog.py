@@ -35,7 +35,6 @@ from cogs.common import (
     markdown_safe,
     read_text_attachment,
     require_gm,
-    run_engine,
     run_long_engine,
     text_file,
 )
@@ -168,7 +167,8 @@ class MarkedForDeath(
                 f"be at most {ROSTER_LIMIT_TEXT}."
             )
         text = await read_text_attachment(attachment, limit=ROSTER_LIMIT_BYTES)
-        return await run_engine(self.bot, read_roster, text, attachment.filename, side)
+        # a roster of tens of thousands takes seconds to read: long work, so clicks never wait behind it
+        return await run_long_engine(self.bot, read_roster, text, attachment.filename, side)
 
     async def optional_roster(self, attachment: discord.Attachment | None, side: str) -> Roster | None:
         return await self.roster(attachment, side) if attachment is not None else None
@@ -272,7 +272,8 @@ class MarkedForDeath(
         if stored.version != version:
             raise stale("battle")
         await defer_thinking(interaction, ephemeral=False)
-        fought = await run_engine(self.bot, fight_on, stored, 1, None, None, self.files_limit(interaction))
+        # one round can be a million attacks: long work, like a whole battle
+        fought = await run_long_engine(self.bot, fight_on, stored, 1, None, None, self.files_limit(interaction))
         saved = await self.save(stored, fought, interaction.user.id)
         await interaction.edit_original_response(
             embed=run_embed(fought.run, continued=True),
@@ -286,10 +287,11 @@ class MarkedForDeath(
     @app_commands.command(name="status", description="This channel's battle: rounds fought, who stands, who fell.")
     async def status(self, interaction: discord.Interaction) -> None:
         stored = await self.channel_battle(interaction)
-        state, heroes_csv, villains_csv = await run_engine(self.bot, state_and_files, stored)
-        await interaction.response.send_message(
+        await defer_thinking(interaction, ephemeral=False)  # a stored battle of thousands takes a while to decode
+        state, heroes_csv, villains_csv = await run_long_engine(self.bot, state_and_files, stored)
+        await interaction.edit_original_response(
             embed=status_embed(stored, state),
-            files=status_files(heroes_csv, villains_csv),
+            attachments=status_files(heroes_csv, villains_csv),
             view=next_round_view(stored, state.over),
         )
 
@@ -313,7 +315,7 @@ class MarkedForDeath(
     ) -> None:
         await defer_thinking(interaction, ephemeral=False)
         h, v = await self.roster(heroes, "Heroes"), await self.roster(villains, "Villains")
-        await run_engine(self.bot, check_odds_work, h, v, battles)  # walks every buff link: not on the event loop
+        await run_long_engine(self.bot, check_odds_work, h, v, battles)  # walks every buff link: not on the event loop
         seed = seed_or_new(seed)
         await interaction.edit_original_response(embed=odds_progress_embed(0, battles, seed))
 

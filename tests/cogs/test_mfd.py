@@ -436,6 +436,35 @@ async def test_concurrent_continues_cannot_both_apply(harness, monkeypatch):
     assert row[1] == 2 and row[5] == 2
 
 
+async def test_rounds_that_take_long_never_hold_up_another_players_click(harness, monkeypatch):
+    """A round can be a million attacks (seconds): pressed twice, it must not take both quick workers."""
+    import asyncio
+    import sys
+    import threading
+
+    h = harness
+    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (board,) = [m for m in await h.run("mma ai", h.alice, seed=5) if m.embeds]
+    cog_module = sys.modules[type(h.bot.get_cog("MarkedForDeath")).__module__]
+    fight_on, finish = cog_module.fight_on, threading.Event()
+
+    def long_round(*args, **kwargs):
+        finish.wait(timeout=10)
+        return fight_on(*args, **kwargs)
+
+    monkeypatch.setattr(cog_module, "fight_on", long_round)
+    for _ in range(2):
+        await h.click(first, "Fight one more round", h.gm, wait=False)
+    for _ in range(3):
+        await asyncio.sleep(0)  # both rounds are on their way
+    replies = await h.click(board, "Skip draw", h.alice)
+    assert not finish.is_set()  # the move was played while both rounds still ran
+    assert len(await h.bot.db.fetch_all("SELECT * FROM mma_moves")) == 1
+    assert not [m.content for m in replies if "went wrong" in m.content]
+    finish.set()
+    await h.settle()
+
+
 async def test_restart_keeps_the_battle_and_its_button(harness):
     h = harness
     _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
@@ -467,14 +496,14 @@ async def test_a_round_that_takes_longer_than_discords_3_seconds_still_shows_its
     h = harness
     _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     cog_module = sys.modules[type(h.bot.get_cog("MarkedForDeath")).__module__]
-    run_engine = cog_module.run_engine
+    run_long_engine = cog_module.run_long_engine
 
     async def stalled(*args, **kwargs):  # the round takes 3.3 s on Discord's clock
         clock = h.fake.clock
         h.fake.clock = lambda: clock() + 3.3
-        return await run_engine(*args, **kwargs)
+        return await run_long_engine(*args, **kwargs)
 
-    monkeypatch.setattr(cog_module, "run_engine", stalled)
+    monkeypatch.setattr(cog_module, "run_long_engine", stalled)
     (second,) = h.seen(await h.click(first, "Fight one more round", h.gm))  # deferred first: the answer arrives
     assert second.embed.description.startswith("Round 2 fought (continued)")
     assert (await battles(h))[0][1] == 2 and not h.fake.expired
