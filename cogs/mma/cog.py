@@ -184,10 +184,12 @@ class Mma(
                 if conflict.user_id == interaction.user.id
                 else f"{mention(conflict.user_id)} already has"
             )
-            kind = "a challenge waiting" if conflict.match.status == "pending" else "a match going"
+            if conflict.match.status == "pending":  # Accept or Decline settles it; Decline also withdraws it
+                kind, settle = "a challenge waiting", "accept or decline it first (it lapses on its own too)"
+            else:
+                kind, settle = "a match going", "finish or concede it first"
             raise UserError(
-                f"{who} {kind} in this channel (match #{conflict.match.id}); finish or concede it first, "
-                "or play in another channel."
+                f"{who} {kind} in this channel (match #{conflict.match.id}); {settle}, or play in another channel."
             ) from None
 
     async def offer_again(self, interaction: discord.Interaction, record: MatchRecord) -> None:

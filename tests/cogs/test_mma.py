@@ -372,7 +372,10 @@ async def test_idle_opponent_can_be_claimed_after_15_minutes(h):
 async def test_one_live_match_per_player_per_channel(h):
     await h.run("mma challenge", h.alice, opponent=h.bob)
     (refusal,) = await h.run("mma ai", h.alice)
-    assert refusal.ephemeral and "You already have a challenge waiting in this channel" in refusal.content
+    assert refusal.ephemeral and refusal.content == (
+        "❌ You already have a challenge waiting in this channel (match #1); accept or decline it first (it lapses "
+        "on its own too), or play in another channel."
+    )
     (refusal,) = await h.run("mma challenge", CAROL, opponent=h.bob)
     assert f"<@{h.bob.id}> already has a challenge waiting" in refusal.content
     (elsewhere,) = await h.run("mma ai", h.alice, channel_id=CHANNEL_ID + 1)
