@@ -48,6 +48,11 @@ def _fight(row: aiosqlite.Row) -> Fight:
     return from_row(Fight, row, state=_state(row))
 
 
+def _status(state: FightState) -> str:
+    """The stored status of a fight in `state`: "live" on the player's turn, else how it ended."""
+    return "live" if state.phase == "player" else state.phase
+
+
 class AndorRepository:
     def __init__(self, db: Storage):
         self.db = db
@@ -108,28 +113,39 @@ class AndorRepository:
         )
         return _fight(row) if row else None
 
-    async def start_fight(self, guild_id: int, channel_id: int, user_id: int, seed: int, state: FightState) -> Fight:
-        """Store a new live fight; FightAlreadyLive when the member is already fighting in this guild."""
+    async def start_fight(
+        self, guild_id: int, channel_id: int, user_id: int, seed: int, state: FightState, settle: Settle | None = None
+    ) -> Fight:
+        """Store a new fight; FightAlreadyLive when the member is already fighting in this guild. A fight the
+        monsters' opening turn already ended is stored ended, with `settle` applied in the same transaction."""
+        status = _status(state)
         async with self.db.transaction() as conn:
             live = await conn.fetch_one(
                 "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = 'live'", (guild_id, user_id)
             )
             if live is not None:
                 raise FightAlreadyLive(_fight(live))
-            return _fight(
-                await conn.fetch_required(
-                    "INSERT INTO andor_fights (guild_id, channel_id, user_id, seed, status, state_json) "
-                    "VALUES (?, ?, ?, ?, 'live', ?) RETURNING *",
-                    (guild_id, channel_id, user_id, seed, state.model_dump_json()),
-                )
+            row = await conn.fetch_required(
+                "INSERT INTO andor_fights (guild_id, channel_id, user_id, seed, status, state_json, ended_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                (
+                    guild_id,
+                    channel_id,
+                    user_id,
+                    seed,
+                    status,
+                    state.model_dump_json(),
+                    None if status == "live" else utc_now_text(),
+                ),
             )
+            return await self._settled(conn, row, settle) if status != "live" and settle else _fight(row)
 
     async def update_fight(self, fight: Fight, state: FightState, settle: Settle | None = None) -> Fight:
         """Save the fight's next state if it is still at `fight.version` (else StaleUpdate, nothing changed).
 
         When the state is over, `settle` updates the member's character in the same transaction.
         """
-        status = "live" if state.phase == "player" else state.phase
+        status = _status(state)
         async with self.db.transaction() as conn:
             row = await conn.fetch_one(
                 "UPDATE andor_fights SET state_json = ?, target = ?, status = ?, version = version + 1, "
@@ -145,13 +161,16 @@ class AndorRepository:
             )
             if row is None:
                 raise StaleUpdate(fight.id)
-            if status == "live" or settle is None:
-                return _fight(row)
-            character, xp_change = settle(await self._get_character(conn, fight.guild_id, fight.user_id))
-            await self._put_character(conn, fight.guild_id, fight.user_id, character)
-            return _fight(
-                await conn.fetch_required(
-                    "UPDATE andor_fights SET xp_change = ?, level_after = ?, xp_after = ? WHERE id = ? RETURNING *",
-                    (xp_change, character.level, character.xp, fight.id),
-                )
+            return await self._settled(conn, row, settle) if status != "live" and settle else _fight(row)
+
+    async def _settled(self, conn: StorageTransaction, row: aiosqlite.Row, settle: Settle) -> Fight:
+        """The ended fight of `row` with `settle` applied to its member's character, within `conn`'s transaction."""
+        fight = _fight(row)
+        character, xp_change = settle(await self._get_character(conn, fight.guild_id, fight.user_id))
+        await self._put_character(conn, fight.guild_id, fight.user_id, character)
+        return _fight(
+            await conn.fetch_required(
+                "UPDATE andor_fights SET xp_change = ?, level_after = ?, xp_after = ? WHERE id = ? RETURNING *",
+                (xp_change, character.level, character.xp, fight.id),
             )
+        )

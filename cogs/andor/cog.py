@@ -342,14 +342,16 @@ class Andor(
     ) -> None:
         chosen, character, seed = await self.matchup(interaction, monster, seed)
         state, _events = start_fight(character, chosen, count, seed=seed, monsters_first=monsters_first)
+        result = outcome(state)  # the monsters' opening turn may end it: then it is settled as it is stored
         try:
             fight = await self.repo.start_fight(
-                guild_id(interaction), channel_id(interaction), interaction.user.id, seed, state
+                guild_id(interaction),
+                channel_id(interaction),
+                interaction.user.id,
+                seed,
+                state,
+                settle=(lambda stored: settle(stored or Character(), result)) if result else None,
             )
-            if (result := outcome(state)) is not None:  # the monsters' opening turn ended it
-                fight = await self.repo.update_fight(
-                    fight, state, settle=lambda stored: settle(stored or Character(), result)
-                )
         except FightAlreadyLive as live:
             await interaction.response.send_message(
                 "You are already in a fight: here it is again. Finish it (or flee) before starting another.",

@@ -459,6 +459,29 @@ async def test_the_monsters_can_take_the_first_turn_and_aggressive_ones_always_d
     assert ambush.description.split("**Latest**\n")[1].startswith("The monsters' turn\n")
 
 
+async def test_a_fight_the_opening_turn_ends_is_stored_ended_and_settled_at_once_or_not_at_all(harness, monkeypatch):
+    from storage.andor import AndorRepository
+
+    h = harness
+    upload = f"{MONSTER_HEADER},aggressive\nAmbusher,500,10,1,1000,100,100,0,5,Y\n".encode()  # kills at once
+    h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(AndorRepository, "_put_character", broken)
+    (failed,) = await h.run("andor fight", h.alice, monster="Ambusher", seed=1)
+    assert failed.ephemeral and "Something went wrong on our side" in failed.content
+    assert await h.bot.db.fetch_all("SELECT * FROM andor_fights") == []  # nothing half-stored to get stuck behind
+    monkeypatch.undo()
+    (lost,) = await h.run("andor fight", h.alice, monster="Ambusher", seed=1)
+    assert "Defeat" in lost.description and not lost.components
+    row = await fight_row(h, h.alice)
+    assert (row["status"], row["xp_change"]) == ("lost", 0)
+    (again,) = await h.run("andor fight", h.alice, monster="Tiny rat", seed=1)
+    assert again.components  # a new fight: the lost one is over
+
+
 async def test_kills_give_xp_and_gold_at_once_and_a_flight_keeps_them(harness):
     h = harness
     strong = {"attack_chance": 1000, "damage_min": 5, "damage_max": 5, "ap": 8, "attack_cost": 4, "hp_bonus": 500}
