@@ -144,9 +144,12 @@ class DeckOptimizer(
             await report_error(interaction, exc)
             return
         await progress.close()
-        await interaction.edit_original_response(
-            embed=result_embed(job, done), attachments=result_files(done), view=None
-        )
+        try:
+            await interaction.edit_original_response(
+                embed=result_embed(job, done), attachments=result_files(done), view=None
+            )
+        except discord.NotFound:  # the message was deleted while the job ran: the result comes as a new one
+            await interaction.followup.send(embed=result_embed(job, done), files=result_files(done))
 
     async def cancel_pressed(self, interaction: discord.Interaction, job_id: str) -> None:
         job = self.jobs.by_id.get(job_id)
@@ -159,10 +162,15 @@ class DeckOptimizer(
             raise UserError(
                 "This optimization is not running any more: it finished, was cancelled, or the bot restarted."
             )
+        already = job.cancel.is_set()
         self.jobs.cancel(job, interaction.user.id)
-        await interaction.response.send_message(
-            "⏹️ Cancelling: the run stops after its current iteration and shows the best deck so far.", ephemeral=True
-        )
+        if job.progress is not None and job.progress.measuring:  # nothing left to cancel
+            reply = "The iterations are over: the run is measuring its start and final decks, and shows them soon."
+        elif already:
+            reply = "⏹️ Already cancelling: the run stops after its current iteration and shows the best deck so far."
+        else:
+            reply = "⏹️ Cancelling: the run stops after its current iteration and shows the best deck so far."
+        await interaction.response.send_message(reply, ephemeral=True)
 
     # --- /deck duel and /deck random -----------------------------------------------------------------
 

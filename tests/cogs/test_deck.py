@@ -16,6 +16,7 @@ import pytest
 
 from cogs.deck.jobs import Job
 from cogs.deck.render import cancel_view, progress_embed
+from rules.deck import optimize as deck_optimize
 from rules.deck.cards import random_deck, read_deck_csv, set_list
 from rules.deck.fast import compile_kernels
 from rules.deck.optimize import (
@@ -231,6 +232,50 @@ async def test_progress_then_cancel_by_the_requester_only(harness):
 
     (late,) = await h.click(stale_button(final, as_shown), "Cancel", h.alice)
     assert late.content.startswith("❌ This optimization is not running any more")
+
+
+async def test_a_second_cancel_says_the_run_is_already_cancelling(harness, monkeypatch):
+    h = harness
+    message = await start_long_job(h, h.alice, seed=3)
+    release, propose_swap = threading.Event(), deck_optimize.propose_swap
+
+    def held(*args, **kwargs):  # the next iteration waits until both presses are answered
+        release.wait(timeout=10)
+        return propose_swap(*args, **kwargs)
+
+    monkeypatch.setattr(deck_optimize, "propose_swap", held)
+    (first,) = await h.click(message, "Cancel", h.alice)
+    (second,) = await h.click(message, "Cancel", h.alice)
+    release.set()
+    await h.settle()
+    assert first.content.startswith("⏹️ Cancelling: ")
+    assert second.content.startswith("⏹️ Already cancelling: ")
+    assert h.fake.messages[message.id].embed.title.startswith("⏹️ Optimization cancelled after ")
+
+
+async def test_cancel_during_the_fresh_measurement_says_the_iterations_are_over(harness):
+    h = harness
+    message = await start_long_job(h, h.alice, {"iterations": 2, "games": 100_000}, seed=3)
+    job = jobs(h).by_user[h.alice.id]
+    await wait_for(lambda: job.progress is not None and job.progress.measuring)  # 2 x 1,000,000 games: a second
+    (reply,) = await h.click(message, "Cancel", h.alice)
+    assert reply.content == (
+        "The iterations are over: the run is measuring its start and final decks, and shows them soon."
+    )
+    await h.settle()
+    assert h.fake.messages[message.id].embed.title.startswith("🃏 Deck optimized: ")  # all it planned, done
+
+
+async def test_a_result_whose_progress_message_was_deleted_comes_as_a_new_message(harness):
+    h = harness
+    message = await start_long_job(h, h.alice, {"iterations": 3000, "games": 200}, seed=4)
+    h.fake.messages.pop(message.id)  # a moderator deletes it while the job runs
+    before = len(h.messages)
+    await h.settle()
+    (result,) = [m for m in h.messages[before:] if m.embeds]
+    assert result.embed.title.startswith("🃏 Deck optimized: ") and not result.ephemeral
+    assert "deck-4.csv" in result.files
+    assert not [m.content for m in h.messages if "went wrong" in m.content]
 
 
 async def test_progress_shows_the_iteration_the_measurement_and_a_bar(harness, monkeypatch):
