@@ -446,17 +446,18 @@ async def test_rounds_that_take_long_never_hold_up_another_players_click(harness
     _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     (board,) = [m for m in await h.run("mma ai", h.alice, seed=5) if m.embeds]
     cog_module = sys.modules[type(h.bot.get_cog("MarkedForDeath")).__module__]
-    fight_on, finish = cog_module.fight_on, threading.Event()
+    fight_on, finish, fighting = cog_module.fight_on, threading.Event(), threading.Semaphore(0)
 
     def long_round(*args, **kwargs):
+        fighting.release()
         finish.wait(timeout=10)
         return fight_on(*args, **kwargs)
 
     monkeypatch.setattr(cog_module, "fight_on", long_round)
     for _ in range(2):
         await h.click(first, "Fight one more round", h.gm, wait=False)
-    for _ in range(3):
-        await asyncio.sleep(0)  # both rounds are on their way
+    for _ in range(2):  # both rounds are being fought (each holds a worker)
+        assert await asyncio.to_thread(fighting.acquire, timeout=10)
     replies = await h.click(board, "Skip draw", h.alice)
     assert not finish.is_set()  # the move was played while both rounds still ran
     assert len(await h.bot.db.fetch_all("SELECT * FROM mma_moves")) == 1
