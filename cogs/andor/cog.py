@@ -40,6 +40,7 @@ from cogs.common import (
     run_engine,
     run_long_engine,
     seed_footer,
+    told_if_stopped,
 )
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
@@ -434,9 +435,10 @@ class Andor(
 
         progress = ProgressMessage(show, what=f"/andor simulate {interaction.id}", min_interval=PROGRESS_INTERVAL)
         try:
-            result, chart, per_attack = await run_long_engine(
-                self.bot, simulate_with_chart, character, chosen, count, fights, seed, progress.report
-            )
+            async with told_if_stopped(interaction, "this simulation"):
+                result, chart, per_attack = await run_long_engine(
+                    self.bot, simulate_with_chart, character, chosen, count, fights, seed, progress.report
+                )
         finally:
             await progress.close()
         await interaction.edit_original_response(

@@ -19,7 +19,7 @@ from cogs.common.embeds import (
     tail_within,
     text_file,
 )
-from cogs.common.errors import ArenaTree, UserError, answer_shown, error_reply, report_error
+from cogs.common.errors import ArenaTree, UserError, answer_shown, error_reply, report_error, told_if_stopped
 from cogs.common.executor import run_engine, run_long_engine
 from cogs.common.progress import ProgressMessage, progress_bar
 
@@ -55,4 +55,5 @@ __all__ = [
     "seed_footer",
     "tail_within",
     "text_file",
+    "told_if_stopped",
 ]

@@ -6,6 +6,7 @@ ephemeral. Anything else gets a short error id the user can quote; the traceback
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import AsyncIterator
@@ -107,6 +108,23 @@ async def error_reply(interaction: discord.Interaction) -> AsyncIterator[None]:
         yield
     except Exception as exc:
         await report_error(interaction, exc)
+
+
+@asynccontextmanager
+async def told_if_stopped(interaction: discord.Interaction, what: str) -> AsyncIterator[None]:
+    """Wrap long work after a deferral: when the bot stops while it runs (its shutdown cancels the handler once
+    the grace is over), the deferred reply says so instead of "thinking…" until Discord gives up on it."""
+    try:
+        yield
+    except asyncio.CancelledError:
+        with suppress(discord.HTTPException):
+            await interaction.edit_original_response(
+                content=f"⏹️ The bot restarted during {what}, which ended it; run it again.",
+                embed=None,
+                attachments=[],
+                view=None,
+            )
+        raise
 
 
 class ArenaTree(app_commands.CommandTree):

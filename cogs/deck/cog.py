@@ -7,6 +7,8 @@ file and a duel run in the bot's engine pools, like every game's engine work.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 from typing import TYPE_CHECKING
 
@@ -21,6 +23,7 @@ from cogs.common import (
     report_error,
     run_engine,
     run_long_engine,
+    told_if_stopped,
 )
 from cogs.common.cog import GameCog
 from cogs.deck.items import COG_NAME, DeckButton
@@ -138,6 +141,13 @@ class DeckOptimizer(
         progress = ProgressMessage(show, what=f"deck job {job.id}", min_interval=PROGRESS_INTERVAL)
         try:
             done = await self.jobs.run(job, progress.report)
+        except asyncio.CancelledError:  # the bot stops and could wait no longer: no Optimizing… left behind
+            await progress.close()
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.edit_original_response(
+                    embed=stopped_by_restart_embed(progress_embed(job, requester)), view=None
+                )
+            raise
         except Exception as exc:
             await progress.close()
             await interaction.edit_original_response(embed=failed_embed(job), view=None)
@@ -192,7 +202,8 @@ class DeckOptimizer(
         text_a, text_b = await read_attachments(interaction, deck_a, deck_b, ephemeral=False)
         a = await run_engine(self.bot, read_deck_csv, text_a, deck_a.filename)
         b = await run_engine(self.bot, read_deck_csv, text_b, deck_b.filename)
-        result = await run_long_engine(self.bot, duel, a, b, games, seed_or_new(seed))
+        async with told_if_stopped(interaction, "this duel"):
+            result = await run_long_engine(self.bot, duel, a, b, games, seed_or_new(seed))
         await interaction.edit_original_response(embed=duel_embed(result, deck_a.filename, deck_b.filename))
 
     @app_commands.command(

@@ -163,9 +163,10 @@ class JobManager:
             raise UserError(f"Only {mention(job.user_id)}, who started this optimization, can cancel it.")
         job.cancel.set()
 
-    async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
-        """Stop every job after its current iteration and give its message `grace` seconds to show the best
-        deck so far."""
+    async def shutdown(self, grace: float | None = None) -> None:
+        """Stop every job after its current iteration and give its message `grace` seconds (SHUTDOWN_GRACE) to
+        show the best deck so far; the cog marks a message that could not in time as stopped by the restart."""
+        grace = SHUTDOWN_GRACE if grace is None else grace
         self.closing = True
         running = list(self.by_id.values())
         for job in running:

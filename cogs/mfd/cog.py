@@ -37,6 +37,7 @@ from cogs.common import (
     require_gm,
     run_long_engine,
     text_file,
+    told_if_stopped,
 )
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
@@ -215,10 +216,11 @@ class MarkedForDeath(
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
     ) -> None:
         await defer_thinking(interaction, ephemeral=False)
-        h, v = await self.roster(heroes, "Heroes"), await self.roster(villains, "Villains")
-        fought = await run_long_engine(
-            self.bot, fight_new, h, v, seed_or_new(seed), max_rounds, self.files_limit(interaction)
-        )
+        async with told_if_stopped(interaction, "this battle"):
+            h, v = await self.roster(heroes, "Heroes"), await self.roster(villains, "Villains")
+            fought = await run_long_engine(
+                self.bot, fight_new, h, v, seed_or_new(seed), max_rounds, self.files_limit(interaction)
+            )
         previous = await self.repo.battle(channel_id(interaction))
         note = (
             f"This replaces the channel's previous battle (seed {previous.seed}, "
@@ -254,8 +256,9 @@ class MarkedForDeath(
         stored = await self.channel_battle(interaction)
         await defer_thinking(interaction, ephemeral=False)
         # The run's warnings, not the files': names that fell in this battle are no warning (rules.mfd.battle).
-        h, v = await self.optional_roster(heroes, "Heroes"), await self.optional_roster(villains, "Villains")
-        fought = await run_long_engine(self.bot, fight_on, stored, rounds, h, v, self.files_limit(interaction))
+        async with told_if_stopped(interaction, "this run"):
+            h, v = await self.optional_roster(heroes, "Heroes"), await self.optional_roster(villains, "Villains")
+            fought = await run_long_engine(self.bot, fight_on, stored, rounds, h, v, self.files_limit(interaction))
         saved = await self.save(stored, fought, interaction.user.id)
         await interaction.followup.send(
             embed=run_embed(fought.run, continued=True),
@@ -273,7 +276,8 @@ class MarkedForDeath(
             raise stale("battle")
         await defer_thinking(interaction, ephemeral=False)
         # one round can be a million attacks: long work, like a whole battle
-        fought = await run_long_engine(self.bot, fight_on, stored, 1, None, None, self.files_limit(interaction))
+        async with told_if_stopped(interaction, "this round"):
+            fought = await run_long_engine(self.bot, fight_on, stored, 1, None, None, self.files_limit(interaction))
         saved = await self.save(stored, fought, interaction.user.id)
         await interaction.edit_original_response(
             embed=run_embed(fought.run, continued=True),
@@ -314,8 +318,9 @@ class MarkedForDeath(
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
     ) -> None:
         await defer_thinking(interaction, ephemeral=False)
-        h, v = await self.roster(heroes, "Heroes"), await self.roster(villains, "Villains")
-        await run_long_engine(self.bot, check_odds_work, h, v, battles)  # walks every buff link: not on the event loop
+        async with told_if_stopped(interaction, "this simulation"):
+            h, v = await self.roster(heroes, "Heroes"), await self.roster(villains, "Villains")
+            await run_long_engine(self.bot, check_odds_work, h, v, battles)  # walks every buff link: not on the loop
         seed = seed_or_new(seed)
         await interaction.edit_original_response(embed=odds_progress_embed(0, battles, seed))
 
@@ -324,9 +329,10 @@ class MarkedForDeath(
 
         progress = ProgressMessage(show, what=f"/mfd odds {interaction.id}", min_interval=PROGRESS_INTERVAL)
         try:
-            odds, chart = await run_long_engine(
-                self.bot, odds_with_chart, h, v, battles, seed, max_rounds, progress.report
-            )
+            async with told_if_stopped(interaction, "this simulation"):
+                odds, chart = await run_long_engine(
+                    self.bot, odds_with_chart, h, v, battles, seed, max_rounds, progress.report
+                )
         finally:
             await progress.close()  # on failure the error reply replaces the progress message
         chart_name = f"mfd-odds-{seed}.png"

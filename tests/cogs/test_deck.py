@@ -365,6 +365,43 @@ async def test_the_number_of_jobs_in_the_bot_is_capped(harness, monkeypatch):
     await h.settle()
 
 
+async def test_a_job_that_cannot_stop_in_time_for_a_restart_is_marked_stopped_and_a_duel_says_so(harness, monkeypatch):
+    import bot as bot_module
+    from cogs.deck import jobs as jobs_module
+
+    h = harness
+    message = await start_long_job(h, h.alice, seed=3)
+    release, propose_swap = threading.Event(), deck_optimize.propose_swap
+
+    def held(*args, **kwargs):  # an iteration far longer than the shutdown's grace (many jobs of huge batches)
+        release.wait(timeout=10)
+        return propose_swap(*args, **kwargs)
+
+    monkeypatch.setattr(deck_optimize, "propose_swap", held)
+    monkeypatch.setattr(jobs_module, "SHUTDOWN_GRACE", 0.2)
+    monkeypatch.setattr(bot_module, "SHUTDOWN_GRACE", 0.2)
+    cog_module = sys.modules[type(cog(h)).__module__]
+    duel, duel_started, duel_ends = cog_module.duel, threading.Event(), threading.Event()
+
+    def held_duel(*args, **kwargs):  # a million games of slow decks beside the jobs
+        duel_started.set()
+        duel_ends.wait(timeout=10)
+        return duel(*args, **kwargs)
+
+    monkeypatch.setattr(cog_module, "duel", held_duel)
+    await h.run("deck duel", h.bob, wait=False, deck_a=("a.csv", RANDOM_7), deck_b=("b.csv", OPPONENT), games=10)
+    assert await asyncio.to_thread(duel_started.wait, 10)
+    try:
+        await h.restart()
+    finally:
+        release.set()
+        duel_ends.set()
+    stopped = h.fake.messages[message.id]
+    assert stopped.embed.title == "⏹️ Optimization stopped: the bot restarted" and stopped.components == []
+    assert any(m.content == "⏹️ The bot restarted during this duel, which ended it; run it again." for m in h.messages)
+    assert not h.fake.thinking
+
+
 async def test_a_clean_restart_stops_the_job_and_shows_the_best_deck_so_far(harness):
     h = harness
     message = await start_long_job(h, h.alice, seed=4)
