@@ -163,9 +163,11 @@ class ArenaBot(commands.Bot):
         if interaction.type not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
             return
         if interaction.type is discord.InteractionType.component and not has_component_handler(self, interaction):
-            await interaction.response.send_message(
-                "⌛ These buttons are no longer active. Run the command again for fresh ones.", ephemeral=True
-            )
+            if self._stopping is not None:  # the games' buttons are unregistered while the bot stops
+                reply = "⏳ The bot is restarting: press the button again in a moment."
+            else:
+                reply = "⌛ These buttons are no longer active. Run the command again for fresh ones."
+            await interaction.response.send_message(reply, ephemeral=True)
             return
         self.loop.call_later(self.answer_deadline, self._answer_if_unanswered, interaction)
 

@@ -157,7 +157,8 @@ def _side_template(roster: Roster) -> dict[str, np.ndarray]:
     total_xp = np.array([f.total_xp for f in fighters], dtype=np.float64)
     return {
         "hp": np.array([f.hp for f in fighters], dtype=np.float64),
-        "base_dice": np.ceil(np.round(total_xp / XP_PER_DIE, 9)).astype(np.int64),
+        # TotalXP is above 0 (the reader refuses less), so at least one die however little it is
+        "base_dice": np.maximum(np.ceil(np.round(total_xp / XP_PER_DIE, 9)), 1).astype(np.int64),
         "bonus_hit": np.array([f.bonus_to_hit for f in fighters], dtype=np.float64),
         "bonus_def": np.array([f.bonus_to_defend for f in fighters], dtype=np.float64),
         "aoe": np.array([max(1, f.aoe) for f in fighters], dtype=np.int64),

@@ -402,6 +402,16 @@ async def test_a_job_that_cannot_stop_in_time_for_a_restart_is_marked_stopped_an
     assert not h.fake.thinking
 
 
+async def test_a_button_pressed_while_the_bot_stops_is_told_to_try_again(harness):
+    h = harness
+    message = await start_long_job(h, h.alice, seed=11)
+    closing = asyncio.ensure_future(h.bot.close())
+    await wait_for(lambda: h.bot.get_cog("DeckOptimizer") is None, 5)
+    (reply,) = await h.click(message, "Cancel", h.bob)
+    await closing
+    assert reply.content == "⏳ The bot is restarting: press the button again in a moment."
+
+
 async def test_a_clean_restart_stops_the_job_and_shows_the_best_deck_so_far(harness):
     h = harness
     message = await start_long_job(h, h.alice, seed=4)

@@ -75,6 +75,11 @@ B,2500,,,,,0,,,Cheer,B,0.1,0.05,,,,
     assert stats["A"].aoe == stats["B"].aoe == 1 and stats["B"].base_dice == 3
 
 
+def test_any_totalxp_above_0_gives_at_least_one_die():
+    stats = {s.name: s for s in derived_stats(read("Name,XP\nSpark,0.0000004\nOne,1000\nJust over,1000.000001\n"))}
+    assert (stats["Spark"].base_dice, stats["One"].base_dice, stats["Just over"].base_dice) == (1, 1, 2)
+
+
 def test_hp_column_overrides_starting_hp_and_names_are_in_order():
     roster = read("Name,XP,BonusHP,HP\nzed,1000,3,1\nAmy,1000,-1,\nbob,1000,,\n")
     assert [(f.name, f.hp) for f in roster.fighters] == [("Amy", 1), ("bob", 2), ("zed", 1)]
