@@ -16,6 +16,8 @@ from pathlib import Path
 from rules.errors import InputProblem, RuleInputError
 from rules.text import format_number
 
+# Why a name with a line break or a tab is refused: it would break the lines and tables that show it.
+NOT_ONE_LINE = "holds a line break or another character that cannot be shown; a name is one line of text"
 TRUE_WORDS = frozenset({"y", "yes", "true", "1"})
 FALSE_WORDS = frozenset({"n", "no", "false", "0"})
 

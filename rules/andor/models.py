@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.csvio import NOT_ONE_LINE
 from rules.errors import RuleInputError
 from rules.text import format_number
 
@@ -89,7 +90,7 @@ def check_name(name: str) -> str:
     if len(cleaned) > MAX_NAME_LENGTH:
         raise RuleInputError(f"the name '{cleaned[:MAX_NAME_LENGTH]}...' is longer than {MAX_NAME_LENGTH} characters")
     if not cleaned.isprintable():
-        raise RuleInputError("a name may only contain printable characters")
+        raise RuleInputError(NOT_ONE_LINE)
     if cleaned.lower() == PLAYER_NAME.lower():
         raise RuleInputError(f"'{cleaned}' is how a fight's feed names the player; give the monster another name")
     return cleaned

@@ -15,7 +15,7 @@ from rules.bossfight.models import (
     Token,
     TraitRow,
 )
-from rules.csvio import CsvRow, read_csv
+from rules.csvio import NOT_ONE_LINE, CsvRow, read_csv
 from rules.errors import InputProblem, RuleInputError
 from rules.roster import name_key
 
@@ -71,6 +71,8 @@ def _required_text(row: CsvRow, key: str, max_length: int = 100) -> str:
         raise row.problem(key, "is empty; every row needs one")
     if len(value) > max_length:
         raise row.problem(key, f"is {len(value)} characters long; the limit is {max_length}")
+    if not value.isprintable():
+        raise row.problem(key, NOT_ONE_LINE)
     return value
 
 

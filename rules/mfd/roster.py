@@ -30,7 +30,7 @@ import csv
 import io
 from collections.abc import Iterable
 
-from rules.csvio import CsvRow, normalize_header, read_csv, write_csv
+from rules.csvio import NOT_ONE_LINE, CsvRow, normalize_header, read_csv, write_csv
 from rules.errors import InputProblem, RuleInputError
 from rules.mfd.models import BASE_HP, Buff, Fighter, Roster, UnknownName, name_order
 from rules.text import plural
@@ -193,6 +193,8 @@ def _read_fighter(row: CsvRow, group_keys: list[tuple[str, ...]], references: li
         raise row.problem("name", "is empty; every fighter needs a name")
     if len(name) > MAX_NAME_LENGTH:
         raise row.problem("name", f"is {len(name)} characters long; the limit is {MAX_NAME_LENGTH}")
+    if not name.isprintable():
+        raise row.problem("name", NOT_ONE_LINE)
     xp = row.number("xp", minimum=-MAX_XP, maximum=MAX_XP)
     bonus_xp = row.number("bonusxp", minimum=-MAX_XP, maximum=MAX_XP)
     if xp + bonus_xp <= 0:

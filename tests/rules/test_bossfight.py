@@ -272,6 +272,11 @@ def error_of(text: str, parse=parse_deck) -> str:
             "deck.csv, row 2, column 'physical_damage': 1e300 is above the largest allowed value",
         ),
         (deck_csv(",a,None,10,1,N,N,1,N,N"), "deck.csv, row 2, column 'token': is empty"),
+        (
+            deck_csv('"Fox\nin two lines",a,None,10,1,N,N,1,N,N'),
+            "deck.csv, row 2, column 'token': holds a line break or another character that cannot be shown; a name "
+            "is one line of text",
+        ),
         ("", "deck.csv: is empty"),
         (HEADER + "\n", "deck.csv: has a header but no data rows"),
         (deck_csv("A,a,None,0,1,N,N,1,N,N"), "deck.csv: the deck's total health is 0"),

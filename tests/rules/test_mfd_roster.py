@@ -174,6 +174,7 @@ ROSTER_ERRORS = [
     ("Name,XP\n", None, None, "has a header but no data rows"),
     ("", None, None, "is empty"),
     ("Name,XP\n" + "x" * 101 + ",1000\n", 2, "Name", "is 101 characters long; the limit is 100"),
+    ('Name,XP\n"Two\nlines",1000\n', 2, "Name", "holds a line break or another character that cannot be shown"),
 ]
 
 
