@@ -12,4 +12,9 @@ def format_number(value: float) -> str:
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """'1 attack', '2 attacks', '1 boss', '3 bosses' (give `nouns` where adding an s is wrong)."""
-    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
+    return f"{count:,} {noun_for(count, noun, nouns)}"
+
+
+def noun_for(count: int, noun: str, nouns: str | None = None) -> str:
+    """The noun alone, as `plural` writes it after `count` (for a count written some other way, e.g. bold)."""
+    return noun if count == 1 else nouns or noun + "s"

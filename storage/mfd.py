@@ -65,15 +65,28 @@ class MfdRepository:
     async def start(
         self, guild_id: int, channel_id: int, state: BattleState, state_zlib: bytes, user_id: int
     ) -> StoredBattle:
-        """Store a new battle as the channel's battle, replacing the one there was."""
+        """Store a new battle as the channel's battle, replacing the one there was.
+
+        SQLite may give the new battle the id of the one it replaces, so its version goes on from that one's: a
+        button or a run of the old battle (id and version) can never match the new one."""
         async with self.db.transaction() as conn:
-            await conn.execute("DELETE FROM mfd_battles WHERE channel_id = ?", (channel_id,))
+            replaced = await conn.fetch_one(
+                "DELETE FROM mfd_battles WHERE channel_id = ? RETURNING version", (channel_id,)
+            )
             return _battle(
                 await conn.fetch_required(
                     "INSERT INTO mfd_battles (guild_id, channel_id, state_zlib, seed, rounds_fought, outcome, "
-                    "heroes_left, villains_left, started_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                    "RETURNING *",
-                    (guild_id, channel_id, state_zlib, *_summary(state), user_id, user_id),
+                    "heroes_left, villains_left, started_by, updated_by, version) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                    (
+                        guild_id,
+                        channel_id,
+                        state_zlib,
+                        *_summary(state),
+                        user_id,
+                        user_id,
+                        replaced["version"] + 1 if replaced else 1,
+                    ),
                 )
             )
 

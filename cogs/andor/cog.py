@@ -107,9 +107,10 @@ def buy_potions(character: Character, potions: int) -> Character:
             f"you have {character.gold:,}."
         )
     if character.potions + potions > POTION_LIMIT:
+        room = POTION_LIMIT - character.potions
         raise UserError(
             f"You carry {plural(character.potions, 'potion')} and can carry at most {POTION_LIMIT}; "
-            f"buy {POTION_LIMIT - character.potions} at most."
+            + (f"buy {room} at most." if room else "you have no room for more.")
         )
     return character.model_copy(update={"gold": character.gold - price, "potions": character.potions + potions})
 

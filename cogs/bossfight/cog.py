@@ -251,7 +251,7 @@ class Bossfight(
             raise UserError(f"{mention(member.id)} has taken no damage in this raid; there is nothing to revive.")
         await interaction.response.send_message(
             f"✨ {mention(member.id)} is back in the raid against {markdown_safe(raid.boss.name)}: the "
-            f"{num(taken)} damage the boss had dealt them is forgotten."
+            f"{num(round(taken, 2))} damage the boss had dealt them is forgotten."
         )
 
     async def victory_embed(self, raid: Raid) -> discord.Embed:

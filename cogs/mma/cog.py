@@ -341,9 +341,11 @@ class Mma(
     ) -> None:
         async with self.lock(record.id):
             record = await self.load(record.id)  # what the lock's previous holder saved
-            if record.status != "live":
+            stale = version is not None and version != record.version
+            # A board behind the stored match is brought up to date below, even when the match has ended since.
+            if record.status != "live" and not (stale and not from_hand):
                 raise UserError("This match is over." if record.status == "over" else "This match is not running.")
-            if version is not None and version != record.version:
+            if stale:
                 if from_hand:
                     content, embed, view = render.hand_message(
                         record, slot, note="⌛ That hand was out of date, so nothing was played. Here it is now."

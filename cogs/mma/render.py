@@ -24,7 +24,7 @@ from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, MAX_ENERGY, car
 from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
 from rules.mma.text import RULES_SUMMARY, describe
-from rules.text import plural
+from rules.text import noun_for, plural
 from storage.mma import FighterUse, MatchRecord, Record, Standing
 
 CORNER_MARKS = ("🔴", "🔵")
@@ -297,7 +297,9 @@ def stats_embed(name: str, record: Record, favourites: list[FighterUse]) -> disc
         return fit_embed(embed)
     rate = record.wins / record.played
     embed.description = (
-        f"**{record.wins}** wins · **{record.losses}** losses · **{record.draws}** draws ({rate:.0%} won)\n"
+        f"**{record.wins:,}** {noun_for(record.wins, 'win')} · **{record.losses:,}** "
+        f"{noun_for(record.losses, 'loss', 'losses')} · **{record.draws:,}** {noun_for(record.draws, 'draw')} "
+        f"({rate:.0%} won)\n"
         f"against players {record.wins - record.wins_vs_ai}–{record.losses - record.losses_vs_ai}, "
         f"against the AI {record.wins_vs_ai}–{record.losses_vs_ai}"
     )

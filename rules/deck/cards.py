@@ -25,6 +25,7 @@ from enum import Enum
 
 from rules.csvio import CsvRow, read_csv, write_csv
 from rules.errors import InputProblem, RuleInputError
+from rules.text import plural
 
 DECK_SIZE = 30
 MAX_COPIES = 2
@@ -195,7 +196,7 @@ def read_deck_csv(text: str, file: str, keywords: Iterable[Keyword] = ALL_KEYWOR
             )
     total = sum(counts.values())
     if total != DECK_SIZE:
-        raise RuleInputError(InputProblem(f"has {total} cards; a deck has exactly {DECK_SIZE}", file))
+        raise RuleInputError(InputProblem(f"has {plural(total, 'card')}; a deck has exactly {DECK_SIZE}", file))
     return Deck(tuple(counts.elements()))
 
 

@@ -13,6 +13,7 @@ from rules.mfd.battle import BattleCurve
 from rules.mfd.models import OddsResult
 from rules.mfd.odds import outcome_rows
 from rules.stats import wilson_interval
+from rules.text import plural
 
 _COLOURS = {"Heroes win": "#3b82f6", "Villains win": "#ef4444", "Draw": "#a3a3a3"}
 
@@ -34,7 +35,7 @@ def odds_chart_png(odds: OddsResult) -> bytes:
         [high - r for r, (_, high) in zip(rates, intervals, strict=True)],
     ]
     labels = [
-        f"Unfinished\n({odds.max_rounds} rounds)" if label.startswith("Both") else label.replace(" ", "\n")
+        f"Unfinished\n({plural(odds.max_rounds, 'round')})" if label.startswith("Both") else label.replace(" ", "\n")
         for label, _ in rows
     ]
     bars = outcomes.bar(

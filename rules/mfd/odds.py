@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.mfd.models import OddsResult
 from rules.stats import wilson_interval
+from rules.text import plural
 
 
 def rate_text(successes: int, trials: int) -> str:
@@ -14,7 +15,7 @@ def rate_text(successes: int, trials: int) -> str:
 def outcome_rows(odds: OddsResult) -> list[tuple[str, int]]:
     rows = [("Heroes win", odds.heroes_wins), ("Villains win", odds.villains_wins), ("Draw", odds.draws)]
     if odds.unfinished:
-        rows.append((f"Both standing after {odds.max_rounds} rounds", odds.unfinished))
+        rows.append((f"Both standing after {plural(odds.max_rounds, 'round')}", odds.unfinished))
     return rows
 
 
@@ -23,7 +24,7 @@ def mean_rounds(odds: OddsResult) -> float:
 
 
 def describe_odds(odds: OddsResult) -> str:
-    lines = [f"{odds.battles} battles (seed {odds.seed})"]
+    lines = [f"{plural(odds.battles, 'battle')} (seed {odds.seed})"]
     lines += [f"{label}: {rate_text(count, odds.battles)}" for label, count in outcome_rows(odds)]
     lines.append(
         f"Rounds: mean {mean_rounds(odds):.2f}; " + ", ".join(f"{r}: {c}" for r, c in odds.rounds_histogram.items())

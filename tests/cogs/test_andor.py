@@ -521,6 +521,12 @@ async def test_gold_buys_potions_and_a_purse_too_light_is_refused_with_the_price
     assert (stored.gold, stored.potions) == (5, 4)
     (refusal,) = await h.run("andor shop", h.alice, potions=1)
     assert refusal.content == "❌ 1 potion costs 10 gold (10 each); you have 5."
+    h.seen(await h.run("andor character set", h.alice, potions=99))
+    await h.bot.get_cog("Andor").repo.update_character(
+        GUILD_ID, h.alice.id, lambda c: c.model_copy(update={"gold": 99})
+    )
+    (full,) = await h.run("andor shop", h.alice, potions=1)
+    assert full.content == "❌ You carry 99 potions and can carry at most 99; you have no room for more."
 
 
 async def test_twenty_rounds_without_damage_end_the_fight_as_a_draw(harness):

@@ -602,6 +602,17 @@ async def test_a_deck_brought_to_0_knocks_its_player_out_until_a_gm_revives_them
     assert all(m["allowed_mentions"] == {"parse": []} for m in sent if "allowed_mentions" in m)
 
 
+async def test_damage_taken_reads_the_same_in_the_status_and_the_revive(harness):
+    h = harness
+    await run(h, "bossfight upload", h.gm, bosses=("b.csv", csv(BOSS_HEADER, "Ogre,1,None,1000,100.123456,N,N,0,N,N")))
+    await spawn(h, "Ogre")
+    await run(h, "bossfight attack", h.alice, deck=("d.csv", csv(DECK_HEADER, "Fox,Bite,Fire,500,300,N,Y,0,N,N")))
+    (status,) = await run(h, "bossfight status", h.alice)
+    assert "50.06 taken" in status.field("Attackers (1)")
+    (revived,) = await run(h, "bossfight revive", h.gm, member=h.alice)
+    assert "the 50.06 damage the boss had dealt them is forgotten" in revived.content
+
+
 async def test_a_deck_the_raid_has_already_spent_cannot_attack_and_nothing_changes(harness):
     h = harness
     await spawn(h)

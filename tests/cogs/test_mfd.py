@@ -466,6 +466,39 @@ async def test_rounds_that_take_long_never_hold_up_another_players_click(harness
     await h.settle()
 
 
+async def test_a_button_or_run_of_a_replaced_battle_never_acts_on_the_new_one(harness, monkeypatch):
+    import asyncio
+    import sys
+    import threading
+
+    h = harness
+    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=2)
+    (refusal,) = h.seen(await h.click(first, "Fight one more round", h.gm))
+    assert refusal.ephemeral
+    rows = await h.bot.db.fetch_all("SELECT seed, rounds_fought FROM mfd_battles")
+    assert [tuple(r) for r in rows] == [(2, 1)]
+    # A run of the battle being replaced while it is fought is not saved over the new battle.
+    cog_module = sys.modules[type(h.bot.get_cog("MarkedForDeath")).__module__]
+    fight_on, fighting, go_on = cog_module.fight_on, threading.Event(), threading.Event()
+
+    def held(*args, **kwargs):
+        fighting.set()
+        go_on.wait(timeout=10)
+        return fight_on(*args, **kwargs)
+
+    monkeypatch.setattr(cog_module, "fight_on", held)
+    await h.run("mfd continue", h.gm, rounds=1, wait=False)
+    assert await asyncio.to_thread(fighting.wait, 10)
+    monkeypatch.setattr(cog_module, "fight_on", fight_on)
+    await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=3)
+    go_on.set()
+    await h.settle()
+    rows = await h.bot.db.fetch_all("SELECT seed, rounds_fought FROM mfd_battles")
+    assert [tuple(r) for r in rows] == [(3, 1)]
+    assert any("This battle changed while your run was being fought" in m.content for m in h.messages)
+
+
 async def test_restart_keeps_the_battle_and_its_button(harness):
     h = harness
     _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)

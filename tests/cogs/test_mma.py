@@ -308,7 +308,8 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
     assert [tuple(r) for r in results] == [(h.alice.id, "win" if won else "loss", None)]
     (stats,) = await h.run("mma stats", h.bob, member=h.alice)
     assert stats.embed.title == "📊 Alice: MMA Warriors record in this server"
-    assert f"**{int(won)}** wins · **{int(not won)}** losses" in stats.description
+    record = "**1** win · **0** losses · **0** draws" if won else "**0** wins · **1** loss · **0** draws"
+    assert stats.description.startswith(record)  # counts of one read as one
     assert f"against the AI {int(won)}–{int(not won)}" in stats.description
     fielded = CARDS[final.players[0].fielded[0]].name
     assert f"**{fielded}**: 1 match, {int(won)} won" in stats.field("Favourite fighters")
@@ -543,6 +544,23 @@ async def test_buttons_carry_the_shared_layout_and_those_of_older_messages_still
     assert hand.ephemeral and hand.embed.title.startswith("🃏 Alice's hand")
     (stale,) = await h.click(old, "Draw", h.alice)  # its version is now an old one
     assert stale.content.startswith("⌛ These buttons were from an earlier moment of this match")
+
+
+async def test_a_board_left_behind_by_a_match_that_ended_meanwhile_is_brought_to_its_end(h):
+    """The last move was saved but the board never showed it (a crash between the two)."""
+    from rules.mma.engine import apply_in_place, replay_rng
+    from rules.mma.state import CONCEDE, Action
+
+    (board,) = [m for m in await h.run("mma ai", h.alice, seed=1) if m.embeds]
+    cog = h.bot.get_cog("MMA")
+    record = await cog.repo.get((await match_row(h))["id"])
+    state = record.game
+    apply_in_place(state, Action(0, CONCEDE), replay_rng(state))
+    await cog.repo.save_moves(record, state, list(record.feed), [Action(0, CONCEDE)], cog.clock())
+    await h.restart()
+    (reply,) = await h.click(board, "Skip draw", h.alice)
+    assert reply.ephemeral and reply.content.startswith("⌛ These buttons were from an earlier moment of this match")
+    assert [c["label"] for c in board.components] == ["Play again"]
 
 
 async def test_a_challenge_and_a_hand_drawn_by_the_previous_build_still_play(h):

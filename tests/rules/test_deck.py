@@ -151,6 +151,7 @@ def test_deck_csv_accepts_a_plain_deck():
         ([*FIFTEEN_PAIRS[:14], "14,1,N,3"], "d.csv, row 16, column 'copies': 3 is above"),
         ([*FIFTEEN_PAIRS, "0,1,N,1"], "d.csv, row 17, column 'copies': brings 0/1 \\(1\\) to 3 copies"),
         (FIFTEEN_PAIRS[:14], "d.csv: has 28 cards; a deck has exactly 30"),
+        (["1,1,N,1"], "d.csv: has 1 card; a deck has exactly 30"),
         ([*FIFTEEN_PAIRS[:14], "15,2,N,2"], "d.csv, row 16: 15/2 \\(9\\) costs 9"),
     ],
 )

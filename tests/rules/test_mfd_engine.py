@@ -25,6 +25,7 @@ from rules.mfd.engine import (
 )
 from rules.mfd.log import BattleLog
 from rules.mfd.models import BattleState, Buff, Fighter, Outcome, Roster
+from rules.mfd.odds import describe_odds
 from rules.mfd.roster import final_csv_bound, read_roster, write_roster
 from rules.stats import wilson_interval
 from tests.rules.test_mfd_roster import DRAGON_CSV
@@ -530,6 +531,14 @@ def test_odds_walk_each_sides_buff_links_once_however_many_batches(monkeypatch):
     monkeypatch.setattr(engine, "_side_template", counted)
     odds = simulate_odds(linked_wall("Heroes", 20), crowd("Villains", 20), 100, seed=1, batch_size=2_000)
     assert odds.battles == 100 and walked == ["Heroes", "Villains"]  # 460 a battle: 25 batches of 4 battles
+
+
+def test_the_odds_text_counts_one_battle_and_one_round_as_one():
+    text = describe_odds(simulate_odds(wall("Heroes"), wall("Villains"), 1, seed=1, max_rounds=1))
+    assert text.startswith("1 battle (seed 1)\nHeroes win: 0.0% ") and "\nBoth standing after 1 round: 100.0% " in text
+    assert describe_odds(simulate_odds(wall("Heroes"), wall("Villains"), 1000, seed=1, max_rounds=1)).startswith(
+        "1,000 battles (seed 1)"
+    )
 
 
 def test_odds_agree_with_single_battles():
