@@ -8,7 +8,7 @@ import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -235,7 +235,14 @@ class Database:
                 await self.connection.execute("ROLLBACK")
                 raise
             else:
-                await self.connection.execute("COMMIT")
+                try:
+                    await self.connection.execute("COMMIT")
+                except BaseException:
+                    # SQLite can leave the transaction open when COMMIT fails (busy, disk full): end it, or every
+                    # later BEGIN would fail until a restart.
+                    with suppress(Exception):
+                        await self.connection.execute("ROLLBACK")
+                    raise
 
     async def fetch_one(self, sql: str, params: Params = ()) -> aiosqlite.Row | None:
         """One row of committed data."""

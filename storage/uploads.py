@@ -34,10 +34,10 @@ class GuildUploads(Generic[M]):
 
     async def all(self, guild_id: int) -> list[M]:
         rows = await self.db.fetch_all(
-            "SELECT entry_json FROM guild_uploads WHERE guild_id = ? AND kind = ? ORDER BY name_key",
-            (guild_id, self.kind),
+            "SELECT name_key, entry_json FROM guild_uploads WHERE guild_id = ? AND kind = ?", (guild_id, self.kind)
         )
-        return [self.load(row["entry_json"]) for row in rows]
+        # Sorted here, by code point as SQLite sorts: PostgreSQL's ORDER BY follows the database's collation.
+        return [self.load(row["entry_json"]) for row in sorted(rows, key=lambda row: row["name_key"])]
 
     async def save(self, guild_id: int, entries: Sequence[tuple[str, M]], uploaded_by: int, *, limit: int) -> int:
         """Add or replace (by key) the `(name key, entry)` pairs; the guild's total after, or RosterFull."""

@@ -210,8 +210,10 @@ class Bossfight(
                 record = await self.repo.record_attack(raid.id, user, player, result.damage_to_boss, update)
                 break
             except RaidNotLive:
+                now_live = await self.repo.live_raid(channel_id(interaction))
+                what = "fell" if now_live is None else "was replaced by a GM's new raid"
                 raise UserError(
-                    f"{markdown_safe(raid.boss.name)} fell before your attack landed; nothing was changed."
+                    f"{markdown_safe(raid.boss.name)} {what} before your attack landed; nothing was changed."
                 ) from None
             except StaleUpdate:  # another attack of this player landed first: work this one out from there
                 player = await self.allowed_attacker(raid, user, now)

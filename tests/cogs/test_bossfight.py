@@ -232,6 +232,35 @@ async def test_gm_role_setting_counts_as_gm(database_path):
         await bot.close()
 
 
+async def test_an_attack_landing_after_the_raid_was_replaced_says_so(harness, monkeypatch):
+    import asyncio
+    import sys
+    import threading
+
+    h = harness
+    await spawn(h)
+    cog_module = sys.modules[type(h.bot.get_cog("Bossfight")).__module__]
+    calculate_attack, working, go_on = cog_module.calculate_attack, threading.Event(), threading.Event()
+
+    def held(*args, **kwargs):
+        working.set()
+        go_on.wait(timeout=10)
+        return calculate_attack(*args, **kwargs)
+
+    monkeypatch.setattr(cog_module, "calculate_attack", held)
+    before = len(h.messages)
+    await h.run("bossfight attack", h.alice, wait=False, deck=("deck.csv", DECK_400))
+    assert await asyncio.to_thread(working.wait, 10)
+    await spawn(h, "Inu Dogemon", replace=True)
+    go_on.set()
+    await h.settle()
+    assert "❌ Inu Dogemon was replaced by a GM's new raid before your attack landed; nothing was changed." in [
+        m.content for m in h.messages[before:]
+    ]
+    rows = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids ORDER BY id")
+    assert [tuple(r) for r in rows] == [("replaced", 1000), ("live", 1000)]
+
+
 async def test_spawn_refused_while_live_unless_replace(harness):
     h = harness
     await spawn(h)

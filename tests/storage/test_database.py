@@ -52,6 +52,31 @@ async def test_transaction_rolls_back_on_error(tmp_path):
         await db.close()
 
 
+async def test_a_commit_that_fails_ends_its_transaction_so_the_next_one_can_start(tmp_path, monkeypatch):
+    import sqlite3
+
+    db = await Database.open(tmp_path / "arena.sqlite3")
+    execute, failed = db.connection.execute, []
+
+    def busy_commit(sql, *args, **kwargs):  # SQLite may leave the transaction open when COMMIT fails
+        if sql == "COMMIT" and not failed:
+            failed.append(sql)
+            raise sqlite3.OperationalError("database is locked")
+        return execute(sql, *args, **kwargs)
+
+    monkeypatch.setattr(db.connection, "execute", busy_commit)
+    insert = "INSERT INTO bossfight_decks (guild_id, user_id, csv_text, file_name) VALUES (1, ?, 'x', 'y')"
+    try:
+        with pytest.raises(sqlite3.OperationalError):
+            async with db.transaction() as conn:
+                await conn.execute(insert, (1,))
+        async with db.transaction() as conn:  # "cannot start a transaction within a transaction" before
+            await conn.execute(insert, (2,))
+        assert [r["user_id"] for r in await db.fetch_all("SELECT user_id FROM bossfight_decks")] == [2]
+    finally:
+        await db.close()
+
+
 def test_migrations_must_be_numbered_without_gaps(tmp_path):
     (tmp_path / "0001_a.sql").write_text("")
     (tmp_path / "0003_c.sql").write_text("")

@@ -31,6 +31,30 @@ async def test_uploads_are_kept_apart_by_kind_and_guild_and_replaced_by_key(data
     assert await monsters.all(1) == [] and await bosses.all(1) == [stronger]
 
 
+async def test_uploads_are_listed_in_the_same_order_whatever_postgresqls_collation(postgres_server):
+    """SQLite orders names by code point; a PostgreSQL database may sort by language rules (ICU en-US here)."""
+    import asyncpg
+
+    from storage.postgres import PostgresDatabase
+
+    admin = await asyncpg.connect(postgres_server.url)
+    try:
+        await admin.execute(
+            "CREATE DATABASE uploads_icu TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"
+        )
+    finally:
+        await admin.close()
+    db = await PostgresDatabase.open(postgres_server.database_url("uploads_icu"))
+    try:
+        monsters = GuildUploads(db, "monster", Monster.model_validate_json)
+        wolf = next(m for m in builtin_monsters() if m.name == "Wolf")
+        named = [wolf.model_copy(update={"name": name}) for name in ("Éclair Beast", "Zombie")]
+        await monsters.save(1, [(m.name.lower(), m) for m in named], uploaded_by=7, limit=10)
+        assert [m.name for m in await monsters.all(1)] == ["Zombie", "Éclair Beast"]  # as on SQLite
+    finally:
+        await db.close()
+
+
 async def test_the_migration_moves_both_games_uploads_into_one_table(tmp_path):
     path = tmp_path / "arena.sqlite3"
     dogemon, wolf = BUILTIN_BOSSES[0], next(m for m in builtin_monsters() if m.name == "Wolf")
