@@ -45,10 +45,19 @@ def main(argv: list[str] | None = None) -> int:
         cli.configure(games.add_parser(cli.NAME, help=cli.HELP, description=cli.HELP))
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # here, so that a failed write is reported like any other, not at exit
+        return code
     except RuleInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader stopped early (`... | head`): stop quietly, as shell tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # else the flush at exit fails again
+        return 1
+    except OSError as exc:  # e.g. the output on a full disk
+        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -164,21 +164,21 @@ def read_csv(
 
 
 def _records(text: str, file: str) -> list[tuple[int, list[str]]]:
-    """Each record with the line it starts on; a quote left open is an error at the row where it opens."""
+    """Each record with its row number as a spreadsheet shows it (a cell holding a line break does not make two
+    rows, a blank line is a row); a quote left open is an error at the row where it opens."""
     reader = csv.reader(io.StringIO(text, newline=""), skipinitialspace=True)
     records: list[tuple[int, list[str]]] = []
-    start = 1
+    next_line = last_line = 1  # the file's lines where the next and the last record start
     try:
-        for row in reader:
-            records.append((start, row))
-            start = reader.line_num + 1
+        for number, row in enumerate(reader, start=1):
+            records.append((number, row))
+            last_line, next_line = next_line, reader.line_num + 1
     except csv.Error as exc:
-        raise RuleInputError(InputProblem(f"is not valid CSV ({exc})", file, reader.line_num)) from None
+        raise RuleInputError(InputProblem(f"is not valid CSV ({exc})", file, len(records) + 1)) from None
     # A quote that is never closed swallows the rest of the file into the last record's last cell, which
     # the lenient reader accepts; a strict reader of that record alone tells it from a closed quote.
     if records:
-        last_start = records[-1][0]
-        tail = "".join(io.StringIO(text, newline="").readlines()[last_start - 1 :])
+        tail = "".join(io.StringIO(text, newline="").readlines()[last_line - 1 :])
         try:
             for _ in csv.reader(io.StringIO(tail, newline=""), skipinitialspace=True, strict=True):
                 pass
@@ -188,18 +188,32 @@ def _records(text: str, file: str) -> list[tuple[int, list[str]]]:
                     InputProblem(
                         'has a quote (") that opens here and is never closed; close it, or remove it',
                         file,
-                        last_start,
+                        records[-1][0],
                     )
                 ) from None
     return records
 
 
-def read_text_file(path: Path) -> str:
-    """A UTF-8 text file (with or without a byte-order mark) for the command line; a problem is a RuleInputError."""
+MAX_FILE_MIB = 32  # what the command line reads of a file: more than any roster the engines take
+
+
+def read_text_file(path: Path, limit_mib: int = MAX_FILE_MIB) -> str:
+    """A UTF-8 text file (with or without a byte-order mark) for the command line; a problem is a RuleInputError.
+    At most `limit_mib` MiB are read, so a huge file (or /dev/zero) is refused at once instead of filling memory."""
+    limit = limit_mib * 1024 * 1024
     try:
-        return path.read_text(encoding="utf-8-sig")
+        with path.open("rb") as file:
+            data = file.read(limit + 1)
+    except FileNotFoundError:
+        raise RuleInputError(InputProblem("file not found", str(path))) from None
     except OSError as exc:
         raise RuleInputError(f"cannot read {path}: {exc.strerror}") from None
+    if len(data) > limit:
+        raise RuleInputError(
+            InputProblem(f"is larger than {limit_mib} MiB, the most the command line reads", str(path))
+        )
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise RuleInputError(f"{path} is not UTF-8 text (byte {exc.start}); save it as 'CSV UTF-8'") from None
 

@@ -6,6 +6,7 @@ so a fight can be saved after every click and resumed after a restart.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Literal
@@ -69,6 +70,8 @@ PLAYER_NAME = "You"  # the player's name in a fight's feed, so no monster may ta
 def stat_problem(name: str, value: float) -> str | None:
     """What is wrong with one stat value, or None when it is allowed."""
     limit = STAT_LIMITS[name]
+    if not math.isfinite(value):
+        return f"{value} is not a finite number"
     if limit.integer and float(value) != int(value):
         return f"{format_number(value)} is not a whole number"
     if not limit.minimum <= value <= limit.maximum:

@@ -13,6 +13,7 @@ from rules.bossfight.roster import BUILTIN_BOSSES, find_boss, guild_roster
 from rules.csvio import read_text_file
 from rules.errors import RuleInputError
 from rules.roster import NotInRoster
+from rules.text import format_number
 
 NAME = "bossfight"
 HELP = "Calculate one attack of a token deck on a boss."
@@ -37,8 +38,11 @@ def run(args: argparse.Namespace) -> int:
         except NotInRoster as missing:
             names = ", ".join(b.name for b in BUILTIN_BOSSES)
             raise RuleInputError(f"{missing}; the built-in bosses are: {names}") from None
-    if args.hp is not None and not (math.isfinite(args.hp) and args.hp >= 0):
-        raise RuleInputError(f"--hp {args.hp} is not a boss's HP: give a number of 0 or more")
+    if args.hp is not None and not (math.isfinite(args.hp) and 0 <= args.hp <= boss.health):
+        raise RuleInputError(
+            f"--hp {format_number(args.hp)} is not {boss.name}'s HP: give a number from 0 to its health, "
+            f"{format_number(boss.health)}"
+        )
     deck = parse_deck(read_text_file(args.deck), args.deck.name)
     print(format_breakdown(calculate_attack(boss, deck, args.hp)))
     return 0

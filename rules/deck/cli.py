@@ -176,5 +176,6 @@ def run_random(args: argparse.Namespace) -> int:
         _write(args.out, deck.to_csv())
         print(f"seed {seed}: wrote {args.out}")
     else:
+        print(f"seed {seed}", file=sys.stderr)  # on stderr: the CSV stays a deck file, and it can be replayed
         sys.stdout.write(deck.to_csv())
     return 0

@@ -14,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from rules.csvio import read_text_file
 from rules.errors import InputProblem, RuleInputError
 from rules.mfd.battle import HEROES_FINAL_FILE, LOG_FILE, VILLAINS_FINAL_FILE, start_battle
 from rules.mfd.engine import SAFETY_ROUND_LIMIT, simulate_odds
@@ -57,13 +58,7 @@ def seed_number(text: str) -> int:
 
 
 def load_roster(path: str, side: str) -> Roster:
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise RuleInputError(InputProblem("file not found", path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleInputError(InputProblem(f"cannot be read ({exc})", path)) from None
-    return read_roster(text, Path(path).name, side)
+    return read_roster(read_text_file(Path(path)), Path(path).name, side)
 
 
 def run(args: argparse.Namespace) -> int:

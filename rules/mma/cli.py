@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from rules.csvio import write_csv
@@ -37,6 +38,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     rows = sorted(report.fighters, key=lambda r: (-r.win_rate, CARDS[r.fighter].name))
     if args.csv:
+        # the seeds on stderr: the CSV stays a table, and the run can still be replayed
+        print(f"seeds {seed}..{seed + report.games - 1}", file=sys.stderr)
         print(
             write_csv(
                 ["fighter", "style", "fielded", "won", "win_rate"],

@@ -194,6 +194,9 @@ def test_cli_fight_prints_the_log_and_bestiary_lists_monsters(capsys):
 def test_cli_errors_are_messages(capsys, tmp_path):
     assert main(["andor", "simulate", "--monster", "Wolf", "--stat", "armor=300"]) == 2
     assert "armor: 300 is outside 0..200" in capsys.readouterr().err
+    for value in ("nan", "inf", "1e400"):
+        assert main(["andor", "fight", "--monster", "Wolf", "--stat", f"block_chance={value}"]) == 2
+        assert capsys.readouterr().err.startswith(f"error: block_chance: {'inf' if value != 'nan' else 'nan'} is not a")
     bad = tmp_path / "m.csv"
     bad.write_text(
         "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp\nImp,x,10,5,50,1,2,0,1\n"

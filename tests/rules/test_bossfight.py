@@ -346,13 +346,19 @@ def test_cli_mistakes_are_one_line_errors(tmp_path, capsys):
     assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(deck)]) == 2
     assert "error: deck.csv, row 2, column 'element': 'Ice' is not one of" in capsys.readouterr().err
     assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(tmp_path / "missing.csv")]) == 2
-    assert "error: cannot read" in capsys.readouterr().err
+    assert capsys.readouterr().err == f"error: {tmp_path / 'missing.csv'}: file not found\n"
+    assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", "/dev/zero"]) == 2  # refused, not read on
+    assert capsys.readouterr().err == "error: /dev/zero: is larger than 32 MiB, the most the command line reads\n"
     deck.write_bytes("token\xe9".encode("latin-1"))
     assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(deck)]) == 2
     assert "deck.csv is not UTF-8 text (byte 5); save it as 'CSV UTF-8'" in capsys.readouterr().err
     deck.write_text(deck_csv("A,a,None,10,1,N,N,1,N,N"), encoding="utf-8")
     assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(deck), "--hp", "-1"]) == 2
-    assert "error: --hp -1.0 is not a boss's HP: give a number of 0 or more" in capsys.readouterr().err
+    assert "error: --hp -1 is not Inu Dogemon's HP: give a number from 0 to its health, 1000" in capsys.readouterr().err
+    assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(deck), "--hp", "5000"]) == 2
+    assert (
+        "error: --hp 5000 is not Inu Dogemon's HP: give a number from 0 to its health, 1000" in capsys.readouterr().err
+    )
 
 
 @pytest.mark.parametrize(

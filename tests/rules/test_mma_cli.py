@@ -12,6 +12,11 @@ def test_simulate_prints_win_rates_by_fighter_and_the_average_length(capsys):
 
 
 def test_simulate_is_replayable_from_its_seed(capsys):
+    main(["mma", "simulate", "--games", "40", "--csv"])  # an unseeded table still names its seeds, beside it
+    table, seeds = capsys.readouterr()
+    first_seed = int(seeds.removeprefix("seeds ").split("..")[0])
+    main(["mma", "simulate", "--games", "40", "--seed", str(first_seed), "--csv"])
+    assert capsys.readouterr().out == table
     main(["mma", "simulate", "--games", "40", "--seed", "9", "--csv"])
     first = capsys.readouterr().out
     main(["mma", "simulate", "--games", "40", "--seed", "9", "--csv"])
@@ -23,6 +28,26 @@ def test_simulate_refuses_absurd_game_counts(capsys):
     assert main(["mma", "simulate", "--games", "0"]) == 2
     assert "games must be between 1 and 1,000,000; got 0" in capsys.readouterr().err
     assert main(["mma", "simulate", "--games", "99999999999"]) == 2
+
+
+def test_output_that_cannot_be_written_is_one_line_error(tmp_path):
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "rules", "mma", "cards"], stdout=full, stderr=subprocess.PIPE, text=True
+        )
+    assert (done.returncode, done.stderr) == (1, "error: cannot write the output: No space left on device\n")
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "rules", "andor", "simulate", "--monster", "Wolf", "--fights", "10000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.close()  # `| head -0`: the reader goes away before the tool writes
+    assert reader.wait(timeout=60) == 1 and reader.stderr.read() == ""  # no traceback
 
 
 def test_cards_lists_the_deck(capsys):
