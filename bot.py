@@ -57,7 +57,7 @@ class Settings(BaseSettings):
     discord_token: SecretStr = Field(min_length=1)
     database_path: Path = Path("data/arena.sqlite3")
     database_url: SecretStr | None = None  # postgresql://user:password@host/db: PostgreSQL instead of SQLite
-    dev_guild_id: int | None = None
+    dev_guild_id: int | None = Field(default=None, gt=0)
     gm_role: str | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     # Discord's gateway shards this process serves, for a bot split over processes ("Running for many servers").
@@ -73,11 +73,13 @@ class Settings(BaseSettings):
         if self.shard_ids is not None:
             if self.shard_count is None:
                 raise ValueError("SHARD_IDS needs SHARD_COUNT, the number of shards of the whole bot")
-            parts = self.shard_ids.split(",")
-            if not all(part.strip().isdigit() and int(part) < self.shard_count for part in parts):
+            parts = [part.strip() for part in self.shard_ids.split(",")]
+            if not all(part.isascii() and part.isdigit() and int(part) < self.shard_count for part in parts):
                 raise ValueError(
                     f"SHARD_IDS must be shard numbers from 0 to {self.shard_count - 1}, separated by commas"
                 )
+            if len(set(parts)) != len(parts):
+                raise ValueError("SHARD_IDS names a shard twice; each shard runs in one process only, once")
         return self
 
 
@@ -140,7 +142,14 @@ class ArenaBot(commands.Bot):
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.Forbidden as exc:
+                raise CommandSyncRefused(
+                    f"Discord refused the commands for the server DEV_GUILD_ID names ({self.settings.dev_guild_id}: "
+                    f"{exc.text or exc.status}). Invite the bot to that server with the applications.commands scope "
+                    "(README.md has the link), or leave DEV_GUILD_ID empty"
+                ) from None
             log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild_id)
         else:
             synced = await self.tree.sync()
@@ -308,6 +317,10 @@ def create_bot(settings: Settings) -> ArenaBot:
     return ShardedArenaBot(settings, shard_count=settings.shard_count, shard_ids=settings.shards)
 
 
+class CommandSyncRefused(Exception):
+    """Discord refused the command list for DEV_GUILD_ID; the text says what to do, in one sentence."""
+
+
 class UnansweredInteraction(RuntimeError):
     """A click or form that its handler left without an answer."""
 
@@ -328,10 +341,16 @@ def load_settings() -> Settings:
     try:
         return Settings()  # pyright: ignore[reportCallIssue]  # pydantic-settings fills the fields from the environment
     except ValidationError as exc:
-        fields = {str(err["loc"][0]) for err in exc.errors()}
+        fields = {str(err["loc"][0]) for err in exc.errors() if err["loc"]}
         if "discord_token" in fields:
             raise SystemExit(TOKEN_HELP.format(problem="DISCORD_TOKEN is not set")) from None
-        details = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+        # a check of several settings together (SHARD_IDS with SHARD_COUNT) has no one field: its text names them
+        details = "; ".join(
+            f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}"
+            if e["loc"]
+            else e["msg"].removeprefix("Value error, ")
+            for e in exc.errors()
+        )
         raise SystemExit(f"A setting is not valid: {details}. See .env.example for what each one takes.") from None
 
 
@@ -347,7 +366,7 @@ def main() -> None:
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     try:
         asyncio.run(run(settings))
-    except StorageUnavailable as exc:
+    except (StorageUnavailable, CommandSyncRefused) as exc:
         raise SystemExit(f"Arena cannot start: {exc}.") from None
     except discord.LoginFailure:
         raise SystemExit(TOKEN_HELP.format(problem="Discord rejected the DISCORD_TOKEN it was given")) from None

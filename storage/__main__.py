@@ -31,14 +31,33 @@ def configured_database() -> Path:
     return Path(value) if value else DEFAULT_DATABASE
 
 
+def is_arena_database(path: Path) -> bool:
+    """Whether `path` is a SQLite file Arena's migrations made (read only: nothing is created or changed)."""
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        (version,) = connection.execute("PRAGMA user_version").fetchone()
+    except sqlite3.Error:
+        return False
+    finally:
+        connection.close()
+    return version > 0
+
+
 def backup(database: Path, target: Path) -> int:
     """Copy `database` to `target` (which must not exist yet); the number of pages copied."""
     if not database.is_file():
         raise SystemExit(f"error: there is no database at {database}; set DATABASE_PATH or pass --database")
     if target.exists():
         raise SystemExit(f"error: {target} already exists; choose a new file name for the backup")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)  # e.g. backups/, on the first backup
+        copy = sqlite3.connect(target)
+    except (OSError, sqlite3.Error) as exc:
+        raise SystemExit(f"error: the backup cannot be written to {target} ({exc})") from None
     source = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
-    copy = sqlite3.connect(target)
     try:
         source.backup(copy)
         (pages,) = copy.execute("PRAGMA page_count").fetchone()
@@ -91,6 +110,10 @@ def main(argv: list[str] | None = None) -> int:
 
         if not args.source.is_file():  # Database.open would create an empty one
             raise SystemExit(f"error: there is no database at {args.source}")
+        if not is_arena_database(args.source):  # Database.open would add Arena's tables to it
+            raise SystemExit(
+                f"error: {args.source} is not an Arena database; --from names the bot's DATABASE_PATH file"
+            )
         counts = asyncio.run(copy(args.source, args.url))
         print(
             f"copied {sum(counts.values()):,} rows in {len(counts)} tables from {args.source} to "

@@ -15,7 +15,6 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import asyncpg
 
@@ -30,12 +29,20 @@ _TOKENS = re.compile(r"'(?:[^']|'')*'|\?")  # string literals are skipped, so a 
 
 
 def shown_url(url: str) -> str:
-    """The database's address for a person to read, without its password."""
-    parts = urlsplit(url)
-    host = parts.hostname or "localhost"
-    port = f":{parts.port}" if parts.port else ""
-    user = f"{parts.username}@" if parts.username else ""
-    return f"{parts.scheme}://{user}{host}{port}{parts.path}"
+    """The database's address for a person to read, without its password, however the URL is written (a
+    password may hold '/', '#', '?' or '@', which a URL parser reads as the end of the password)."""
+    scheme, separator, rest = url.partition("://")
+    if not separator:
+        return "(a URL that does not start with postgresql://)"
+    credentials, at, address = rest.rpartition("@")
+    user = credentials.split(":", 1)[0] + "@" if at else ""
+    return f"{scheme}://{user}{address.split('?', 1)[0]}"  # the query may hold a password= too
+
+
+def database_problem(url: str, problem: str) -> StorageUnavailable:
+    return StorageUnavailable(
+        f"the PostgreSQL database {shown_url(url)} cannot be used ({problem}); check DATABASE_URL"
+    )
 
 
 def numbered(sql: str) -> str:
@@ -115,11 +122,16 @@ class PostgresDatabase:
         server cannot be used."""
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=10, timeout=10)
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
-            raise StorageUnavailable(f"the PostgreSQL database {shown_url(url)} cannot be used ({exc})") from None
+        except TimeoutError:
+            raise database_problem(url, "the server did not answer within 10 s") from None
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError, OverflowError) as exc:
+            raise database_problem(url, str(exc) or type(exc).__name__) from None
         database = cls(pool, url)
         try:
             await database.migrate()
+        except asyncpg.InsufficientPrivilegeError as exc:
+            await pool.close()
+            raise database_problem(url, f"its user may not create Arena's tables: {exc}") from None
         except BaseException:
             await pool.close()
             raise

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import Settings
+from bot import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,6 +41,54 @@ def test_an_invalid_setting_is_named(tmp_path):
     assert result.returncode != 0
     assert "A setting is not valid: DEV_GUILD_ID" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("settings", "sentence"),
+    [
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS must be shard numbers from 0 to 1, separated by commas"),
+        ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT, the number of shards of the whole bot"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,0"}, "SHARD_IDS names a shard twice"),
+        ({"DEV_GUILD_ID": "0"}, "DEV_GUILD_ID: Input should be greater than 0"),
+    ],
+)
+def test_settings_that_do_not_fit_together_are_one_sentence(tmp_path, monkeypatch, settings, sentence):
+    monkeypatch.chdir(tmp_path)  # no .env here
+    for name in ("DATABASE_URL", "DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in {"DISCORD_TOKEN": "x", **settings}.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as ended:
+        load_settings()
+    assert str(ended.value).startswith(f"A setting is not valid: {sentence}")
+
+
+async def test_a_dev_guild_discord_refuses_ends_the_start_with_what_to_do(tmp_path):
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    import discord
+
+    from bot import CommandSyncRefused, create_bot
+    from tests.cogs.harness import make_settings
+
+    bot = create_bot(make_settings(tmp_path / "arena.sqlite3", dev_guild_id=910000000000000009))
+
+    async def missing_access(**_: object) -> list[object]:  # the bot is not in that server
+        response = cast(Any, SimpleNamespace(status=403, reason="Forbidden"))
+        raise discord.Forbidden(response, {"code": 50001, "message": "Missing Access"})
+
+    bot.tree.sync = missing_access  # pyright: ignore[reportAttributeAccessIssue]
+    try:
+        with pytest.raises(CommandSyncRefused) as refused:
+            await bot.setup_hook()
+    finally:
+        await bot.close()
+    assert str(refused.value) == (
+        "Discord refused the commands for the server DEV_GUILD_ID names (910000000000000009: Missing Access). "
+        "Invite the bot to that server with the applications.commands scope (README.md has the link), or leave "
+        "DEV_GUILD_ID empty"
+    )
 
 
 def test_settings_defaults_and_dotenv(tmp_path, monkeypatch):

@@ -65,8 +65,9 @@ def _stats(row: CsvRow, *, health_required: bool) -> Stats:
     }
 
 
-def _required_text(row: CsvRow, key: str, max_length: int = 100) -> str:
-    value = row.text(key)
+def _required_text(row: CsvRow, key: str, max_length: int = 100, *, collapse_spaces: bool = False) -> str:
+    """The cell's text, checked; with `collapse_spaces`, runs of spaces become one before the length counts."""
+    value = " ".join(row.text(key).split()) if collapse_spaces else row.text(key)
     if not value:
         raise row.problem(key, "is empty; every row needs one")
     if len(value) > max_length:
@@ -81,7 +82,7 @@ def parse_bosses(text: str, file: str = "bosses.csv") -> list[Boss]:
     bosses: list[Boss] = []
     seen: dict[str, int] = {}
     for row in table.rows:
-        name = " ".join(_required_text(row, "name").split())
+        name = _required_text(row, "name", collapse_spaces=True)
         if name_key(name) in seen:
             raise row.problem("name", f"'{name}' is already on row {seen[name_key(name)]}")
         seen[name_key(name)] = row.line

@@ -3,7 +3,8 @@
 - After its first card of a turn it keeps playing with 70% chance (else ends the turn).
 - Below 40% stamina it plays Ringside Medic first if it can.
 - With 30% chance it plays a corner card that helps now: Master Coach; Intense Training when it holds a
-  strike and has no bonus waiting; Ringside Medic when at least 10 stamina is missing.
+  strike (Ground and Pound included: the bonus goes to it too) and has no bonus waiting; Ringside Medic when
+  at least 10 stamina is missing.
 - Otherwise it plays a random playable technique (Ground and Pound only with advantage and submissions
   only on the ground, as the rules already require), leaving out a defense card while one is waiting.
 - It draws unless its hand is full and holds a card worth playing. After a knockout it deploys the fighter
@@ -24,6 +25,7 @@ from rules.mma.cards import (
     CORNER,
     DEFENSE,
     FIGHTER_COUNT,
+    GROUND_AND_POUND_KIND,
     INTENSE_TRAINING,
     MASTER_COACH,
     RINGSIDE_MEDIC,
@@ -58,7 +60,8 @@ CORNER_CHANCE = 0.3
 HEAL_BELOW = 0.4
 
 _KIND = tuple(card.kind for card in CARDS)
-_STRIKES = frozenset(card.id for card in CARDS if card.kind == STRIKE)
+# the cards Intense Training's bonus goes to: every strike, Ground and Pound included (RULINGS)
+_STRIKES = frozenset(card.id for card in CARDS if card.kind in (STRIKE, GROUND_AND_POUND_KIND))
 
 
 def fighter_rating(card: int) -> tuple[int, int]:

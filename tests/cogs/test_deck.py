@@ -237,13 +237,15 @@ async def test_progress_then_cancel_by_the_requester_only(harness):
 async def test_a_second_cancel_says_the_run_is_already_cancelling(harness, monkeypatch):
     h = harness
     message = await start_long_job(h, h.alice, seed=3)
-    release, propose_swap = threading.Event(), deck_optimize.propose_swap
+    holding, release, propose_swap = threading.Event(), threading.Event(), deck_optimize.propose_swap
 
     def held(*args, **kwargs):  # the next iteration waits until both presses are answered
+        holding.set()
         release.wait(timeout=10)
         return propose_swap(*args, **kwargs)
 
     monkeypatch.setattr(deck_optimize, "propose_swap", held)
+    assert await asyncio.to_thread(holding.wait, 10)  # past this iteration's check for a cancel
     (first,) = await h.click(message, "Cancel", h.alice)
     (second,) = await h.click(message, "Cancel", h.alice)
     release.set()
@@ -371,13 +373,15 @@ async def test_a_job_that_cannot_stop_in_time_for_a_restart_is_marked_stopped_an
 
     h = harness
     message = await start_long_job(h, h.alice, seed=3)
-    release, propose_swap = threading.Event(), deck_optimize.propose_swap
+    holding, release, propose_swap = threading.Event(), threading.Event(), deck_optimize.propose_swap
 
     def held(*args, **kwargs):  # an iteration far longer than the shutdown's grace (many jobs of huge batches)
+        holding.set()
         release.wait(timeout=10)
         return propose_swap(*args, **kwargs)
 
     monkeypatch.setattr(deck_optimize, "propose_swap", held)
+    assert await asyncio.to_thread(holding.wait, 10)
     monkeypatch.setattr(jobs_module, "SHUTDOWN_GRACE", 0.2)
     monkeypatch.setattr(bot_module, "SHUTDOWN_GRACE", 0.2)
     cog_module = sys.modules[type(cog(h)).__module__]

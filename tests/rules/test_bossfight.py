@@ -22,7 +22,7 @@ from rules.bossfight import (
     pen_res_modifier,
     player_element_modifier,
 )
-from rules.bossfight.parsing import DECK_COLUMNS
+from rules.bossfight.parsing import BOSS_COLUMNS, DECK_COLUMNS
 from rules.bossfight.raid import RaidPlayer, attack_refusal, cooldown_left, duration_text
 from rules.bossfight.report import format_breakdown, format_modifier
 from rules.errors import RuleInputError
@@ -289,6 +289,15 @@ def test_deck_mistakes_name_row_and_column(text, expected):
 def test_too_many_rows_is_refused_with_the_limit():
     rows = [f"T{i},a,None,1,1,N,N,1,N,N" for i in range(501)]
     assert "has 501 rows; the limit is 500" in error_of(deck_csv(*rows))
+
+
+def test_a_boss_name_is_measured_with_its_runs_of_spaces_collapsed():
+    name = "B" * 50 + "    " + "C" * 49  # 103 characters as typed, 100 as kept
+    header = ",".join(BOSS_COLUMNS)
+    (boss,) = parse_bosses(f"{header}\n{name},1,Fire,10,1,N,N,1,N,N\n", "bosses.csv")
+    assert boss.name == "B" * 50 + " " + "C" * 49
+    with pytest.raises(RuleInputError, match="column 'name': is 101 characters long; the limit is 100"):
+        parse_bosses(f"{header}\n{name}C,1,Fire,10,1,N,N,1,N,N\n", "bosses.csv")
 
 
 def test_boss_mistakes_name_row_and_column():

@@ -989,6 +989,13 @@ def test_ai_plays_a_useful_corner_card_30_percent_of_the_time():
     assert ai.choose_action(state, 1, ScriptedRandom(0.30, 0.0)) == play_action(1, jab)
 
 
+def test_ai_trains_for_a_ground_and_pound_too():
+    # Intense Training's bonus goes to every strike, Ground and Pound included: holding one is reason enough.
+    state = ai_position(("Intense Training", "Ground and Pound"))
+    training = card_named("Intense Training").id
+    assert ai.choose_action(state, 1, ScriptedRandom(0.0, 0.0)) == play_action(1, training)
+
+
 def test_ai_picks_techniques_at_random_among_the_valid_ones():
     hand = ("Quick Jab", "Ground and Pound", "Rear Naked Choke", "Head Kick")
     standing = ai_position(hand)

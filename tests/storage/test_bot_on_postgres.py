@@ -44,7 +44,24 @@ async def test_a_server_that_cannot_be_reached_is_named_without_its_password():
         await PostgresDatabase.open(f"postgresql://arena:secret@127.0.0.1:{port}/arena")
     message = str(refused.value)
     assert message.startswith(f"the PostgreSQL database postgresql://arena@127.0.0.1:{port}/arena cannot be used (")
-    assert "secret" not in message
+    assert "secret" not in message and message.endswith("; check DATABASE_URL")
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://arena:4821/Zq@127.0.0.1:1/arena", "postgresql://arena@127.0.0.1:1/arena"),
+        ("postgresql://arena:pw#Se@cret@127.0.0.1:1/arena?sslmode=disable", "postgresql://arena@127.0.0.1:1/arena"),
+        ("postgresql://127.0.0.1:1/arena?password=secret", "postgresql://127.0.0.1:1/arena"),
+        ("postgresql://arena:secretpw@127.0.0.1:abc/arena", "postgresql://arena@127.0.0.1:abc/arena"),
+    ],
+)
+async def test_a_url_is_shown_without_its_password_however_it_is_written(url, shown):
+    with pytest.raises(StorageUnavailable) as refused:  # each one malformed, or refused at once (port 1)
+        await PostgresDatabase.open(url)
+    message = str(refused.value)
+    assert message.startswith(f"the PostgreSQL database {shown} cannot be used (")
+    assert all(secret not in message for secret in ("4821", "Zq", "cret", "secretpw"))
 
 
 async def test_a_populated_sqlite_installation_moves_over_and_the_bot_plays_on(postgres_server, tmp_path, capsys):

@@ -1,6 +1,7 @@
 """The connection's pragmas, the migrations and the transaction helper, on a real SQLite file."""
 
 import asyncio
+import sqlite3
 
 import pytest
 
@@ -145,6 +146,24 @@ async def test_a_backup_taken_while_the_bot_writes_is_a_consistent_copy(tmp_path
         storage_main(["backup", str(target), "--database", str(tmp_path / "arena.sqlite3")])
     with pytest.raises(SystemExit, match="there is no database at"):
         storage_main(["backup", str(tmp_path / "other.sqlite3"), "--database", str(tmp_path / "missing.sqlite3")])
+    # a folder that does not exist yet is made (README's own command names backups/)
+    assert storage_main(["backup", str(tmp_path / "backups" / "a.sqlite3"), "--database", str(db.path)]) == 0
+    (tmp_path / "taken").write_text("a file where a folder should be")
+    with pytest.raises(SystemExit, match="error: the backup cannot be written to "):
+        storage_main(["backup", str(tmp_path / "taken" / "a.sqlite3"), "--database", str(db.path)])
+
+
+def test_a_copy_from_a_file_that_is_not_arenas_database_is_refused_and_leaves_it_alone(tmp_path):
+    other = tmp_path / "notes.sqlite3"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+    connection.close()
+    before = other.read_bytes()
+    with pytest.raises(SystemExit, match="is not an Arena database; --from names the bot's DATABASE_PATH file"):
+        storage_main(["copy", "--from", str(other), "--to", "postgresql://arena@127.0.0.1:1/arena"])
+    assert other.read_bytes() == before
+    with pytest.raises(SystemExit, match="there is no database at"):
+        storage_main(["copy", "--from", str(tmp_path / "missing.sqlite3"), "--to", "postgresql://127.0.0.1:1/a"])
 
 
 async def test_a_transaction_offers_the_statements_every_repository_writes(tmp_path):
