@@ -20,7 +20,7 @@ from typing import Any, Literal
 import aiohttp
 import discord
 from discord.ext import commands
-from pydantic import Field, SecretStr, ValidationError, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 import cogs
@@ -67,6 +67,11 @@ class Settings(BaseSettings):
     @property
     def shards(self) -> list[int] | None:
         return [int(part) for part in self.shard_ids.split(",")] if self.shard_ids else None
+
+    @field_validator("database_path")
+    @classmethod
+    def _home_expanded(cls, path: Path) -> Path:
+        return path.expanduser()  # ~/arena.sqlite3 as a shell would read it, not a folder named "~"
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:

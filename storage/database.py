@@ -181,6 +181,8 @@ class Database:
         """Open (creating it and its folder if need be) and migrate; StorageUnavailable, with the connections
         closed, when the file cannot serve as the database."""
         path = Path(path)
+        if str(path) == ":memory:":  # each connection would get its own, and a restart would lose every game
+            raise StorageUnavailable(":memory: cannot be Arena's database: DATABASE_PATH must name a file")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -197,6 +199,7 @@ class Database:
             await reader.execute("PRAGMA query_only=ON")
             database = cls(writer, reader, path)
             await database.migrate()
+            await database.check_writable()
             for connection in opened:
                 await connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             return database
@@ -204,6 +207,16 @@ class Database:
             for connection in opened:
                 await connection.close()  # its worker thread would otherwise keep the process alive
             raise StorageUnavailable(f"{path} cannot be used as Arena's database: {_reason(exc)}") from None
+
+    async def check_writable(self) -> None:
+        """A write that changes nothing, rolled back: a read-only file fails here, not at a player's first move
+        (with the schema current, migrating writes nothing)."""
+        version = await self.schema_version()
+        await self.connection.execute("BEGIN IMMEDIATE")
+        try:
+            await self.connection.execute(f"PRAGMA user_version = {version}")
+        finally:
+            await self.connection.execute("ROLLBACK")
 
     async def close(self) -> None:
         await self.reader.close()

@@ -91,6 +91,12 @@ async def test_a_dev_guild_discord_refuses_ends_the_start_with_what_to_do(tmp_pa
     )
 
 
+def test_a_database_path_under_home_is_read_as_a_shell_reads_it(tmp_path):
+    from tests.cogs.harness import make_settings
+
+    assert make_settings(Path("~/arena/arena.sqlite3")).database_path == Path.home() / "arena" / "arena.sqlite3"
+
+
 def test_settings_defaults_and_dotenv(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "GM_ROLE", "LOG_LEVEL"):

@@ -39,6 +39,26 @@ async def test_reopening_applies_nothing_twice(tmp_path):
         await db.close()
 
 
+async def test_a_database_arena_may_not_write_is_refused_when_it_opens(tmp_path, monkeypatch):
+    from storage import database as database_module
+    from storage.database import StorageUnavailable
+
+    path = tmp_path / "arena.sqlite3"
+    await (await Database.open(path)).close()  # migrated: opening it again writes nothing
+    connect = database_module._connect
+
+    async def read_only(*args):  # as a read-only file is (root ignores file modes, so the connection is made so)
+        connection = await connect(*args)
+        await connection.execute("PRAGMA query_only=ON")
+        return connection
+
+    monkeypatch.setattr(database_module, "_connect", read_only)
+    with pytest.raises(StorageUnavailable, match="cannot be used as Arena's database: it is read-only"):
+        await Database.open(path)
+    with pytest.raises(StorageUnavailable, match=":memory: cannot be Arena's database: DATABASE_PATH must name a file"):
+        await Database.open(":memory:")
+
+
 async def test_transaction_rolls_back_on_error(tmp_path):
     db = await Database.open(tmp_path / "arena.sqlite3")
     try:
