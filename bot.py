@@ -20,6 +20,7 @@ from typing import Any, Literal
 import aiohttp
 import discord
 from discord.ext import commands
+from dotenv import dotenv_values
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -359,6 +360,13 @@ def load_settings() -> Settings:
         raise SystemExit(f"A setting is not valid: {details}. See .env.example for what each one takes.") from None
 
 
+def unknown_dotenv_names(path: Path = Path(".env")) -> list[str]:
+    """The names `path` sets that are none of Arena's settings: a misspelt one would quietly leave the setting
+    at its default (DATABSE_URL: a shard on its own SQLite file instead of the shared PostgreSQL)."""
+    known = {name.upper() for name in Settings.model_fields}
+    return sorted(name for name in dotenv_values(path) if name.upper() not in known)
+
+
 async def run(settings: Settings) -> None:
     async with create_bot(settings) as bot:
         await bot.open_storage()  # before Discord: a database problem is reported as one, not as the network
@@ -369,6 +377,8 @@ async def run(settings: Settings) -> None:
 def main() -> None:
     settings = load_settings()
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    for name in unknown_dotenv_names():
+        log.warning(".env sets %s, which is none of Arena's settings (.env.example lists them): it is ignored", name)
     try:
         asyncio.run(run(settings))
     except (StorageUnavailable, CommandSyncRefused) as exc:

@@ -97,6 +97,14 @@ def test_a_database_path_under_home_is_read_as_a_shell_reads_it(tmp_path):
     assert make_settings(Path("~/arena/arena.sqlite3")).database_path == Path.home() / "arena" / "arena.sqlite3"
 
 
+def test_a_misspelt_setting_in_dotenv_is_named(tmp_path):
+    from bot import unknown_dotenv_names
+
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=x\nDATABSE_URL=postgresql://db/arena\nlog_level=DEBUG\n")
+    assert unknown_dotenv_names(tmp_path / ".env") == ["DATABSE_URL"]
+    assert unknown_dotenv_names(tmp_path / "missing.env") == []
+
+
 def test_settings_defaults_and_dotenv(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "GM_ROLE", "LOG_LEVEL"):
