@@ -16,3 +16,12 @@ def new_seed() -> int:
 def seed_or_new(seed: int | None) -> int:
     """The seed a user gave, or a fresh one."""
     return new_seed() if seed is None else seed
+
+
+def seed_argument(text: str) -> int:
+    """A command line's --seed: a whole number from 0 to MAX_SEED, as the bot's seed options take."""
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_SEED:
+        import argparse  # here: the bot imports this module too, and never parses a command line
+
+        raise argparse.ArgumentTypeError(f"'{text}' is not a seed: give a whole number from 0 to {MAX_SEED:,}")
+    return int(text)

@@ -14,7 +14,7 @@ from rules.andor.simulate import MAX_ROUNDS, simulate
 from rules.andor.text import crit_text, describe_event, per_attack_lines, summary_lines
 from rules.csvio import read_text_file
 from rules.errors import RuleInputError
-from rules.seeds import new_seed
+from rules.seeds import new_seed, seed_argument
 
 NAME = "andor"
 HELP = "Andor's Trail: simulate fights against the bestiary, or watch one fight played by the AI."
@@ -48,7 +48,7 @@ def _fight_options(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="change one of the default character's stats, e.g. --stat attack_chance=90 (repeatable)",
     )
-    parser.add_argument("--seed", type=int, help="random seed (shown in the output)")
+    parser.add_argument("--seed", type=seed_argument, help="random seed (shown in the output)")
 
 
 def _book(path: Path | None):

@@ -24,7 +24,7 @@ from rules.deck.optimize import (
     optimize,
 )
 from rules.errors import RuleInputError
-from rules.seeds import seed_or_new
+from rules.seeds import seed_argument, seed_or_new
 from rules.text import plural
 
 NAME = "deck"
@@ -37,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     opt = commands.add_parser("optimize", help="optimize a random deck against an opponent deck")
     opt.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
     opt.add_argument("--games", type=int, default=DEFAULT_GAMES, help="games per iteration")
-    opt.add_argument("--seed", type=int, help="replay a run (default: a new random seed)")
+    opt.add_argument("--seed", type=seed_argument, help="replay a run (default: a new random seed)")
     opt.add_argument("--opponent", type=Path, help="opponent deck CSV (default: a random deck from the seed)")
     for keyword in Keyword:
         opt.add_argument(
@@ -57,11 +57,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     du.add_argument("deck_a", type=Path)
     du.add_argument("deck_b", type=Path)
     du.add_argument("--games", type=int, default=10_000)
-    du.add_argument("--seed", type=int)
+    du.add_argument("--seed", type=seed_argument, help="replay a duel (default: a new random seed)")
     du.set_defaults(run=run_duel)
 
     rnd = commands.add_parser("random", help="a random legal deck as CSV")
-    rnd.add_argument("--seed", type=int)
+    rnd.add_argument("--seed", type=seed_argument, help="the same deck again (default: a new random seed)")
     rnd.add_argument("--out", type=Path, help="write the CSV here instead of standard output")
     rnd.set_defaults(run=run_random)
 

@@ -21,7 +21,7 @@ from rules.mfd.engine import SAFETY_ROUND_LIMIT, simulate_odds
 from rules.mfd.models import Roster
 from rules.mfd.odds import describe_odds
 from rules.mfd.roster import read_roster
-from rules.seeds import seed_or_new
+from rules.seeds import seed_argument, seed_or_new
 
 NAME = "mfd"
 HELP = "Marked for Death: run a battle between a heroes CSV and a villains CSV"
@@ -38,7 +38,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"stop after N rounds even if both sides stand (default: to the end, at most {SAFETY_ROUND_LIMIT})",
     )
     parser.add_argument(
-        "--seed", type=seed_number, default=None, help="random seed, 0 or more (default: a new one, printed in the log)"
+        "--seed",
+        type=seed_argument,
+        default=None,
+        help="random seed, 0 or more (default: a new one, printed in the log)",
     )
     parser.add_argument("--out", default=".", help="directory for the log and the final CSVs (default: .)")
     parser.add_argument(
@@ -49,12 +52,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="run N battles and print the odds instead of one battle's log",
     )
     parser.set_defaults(run=run)
-
-
-def seed_number(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of 0 or more")
-    return int(text)
 
 
 def load_roster(path: str, side: str) -> Roster:

@@ -9,7 +9,7 @@ import time
 from rules.csvio import write_csv
 from rules.mma.cards import CARDS, DECK_LIST
 from rules.mma.simulate import MAX_GAMES, simulate
-from rules.seeds import new_seed
+from rules.seeds import new_seed, seed_argument
 
 NAME = "mma"
 HELP = "MMA Warriors: simulate AI-vs-AI matches or list the cards."
@@ -20,7 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     commands = parser.add_subparsers(dest="mma_command", required=True, metavar="COMMAND")
     sim = commands.add_parser("simulate", help="play AI-vs-AI matches and report win rates by fighter")
     sim.add_argument("--games", type=int, default=1000, help=f"matches to play (1..{MAX_GAMES:,}; default 1000)")
-    sim.add_argument("--seed", type=int, default=None, help="first match's seed (default: random, shown)")
+    sim.add_argument("--seed", type=seed_argument, default=None, help="first match's seed (default: random, shown)")
     sim.add_argument("--csv", action="store_true", help="print the fighter table as CSV")
     sim.set_defaults(mma_run=run_simulate)
     cards = commands.add_parser("cards", help="list every card and its copies in a deck")

@@ -107,7 +107,11 @@ def test_a_bad_seed_or_output_folder_is_an_error_not_a_traceback(tmp_path, capsy
     with pytest.raises(SystemExit) as stopped:
         main(["mfd", *rosters, "--seed", "-1"])
     assert stopped.value.code == 2
-    assert "argument --seed: '-1' is not a whole number of 0 or more" in capsys.readouterr().err
+    assert "argument --seed: '-1' is not a seed: give a whole number from 0 to 2,147,483,647" in capsys.readouterr().err
+    for game in (["mma", "simulate"], ["andor", "simulate", "--monster", "Wolf"], ["deck", "random"]):  # one rule
+        with pytest.raises(SystemExit):
+            main([*game, "--seed", "2147483648"])
+        assert "argument --seed: '2147483648' is not a seed" in capsys.readouterr().err
     blocker = tmp_path / "file"
     blocker.write_text("")
     assert main(["mfd", *rosters, "--out", str(blocker)]) == 2
