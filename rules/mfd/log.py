@@ -231,7 +231,7 @@ class BattleLog:
         head = (
             f"\nRound {r.number} (summary: the full detail would not fit in the log's "
             f"{mib(self.limit)})\n"
-            f"  {len(r.attacker)} attacks ({int(np.sum(r.skipped))} skipped, "
+            f"  {plural(len(r.attacker), 'attack')} ({int(np.sum(r.skipped))} skipped, "
             f"{int(np.sum(r.picked != r.defender))} taken by bodyguards): "
             f"{int(r.hits[done].sum())} hits, {int(r.blocks[done].sum())} blocked, "
             f"{int(damage.sum())} damage\n"
