@@ -10,6 +10,7 @@ Only this module knows PostgreSQL. Two choices keep the repositories' semantics 
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -19,6 +20,8 @@ from typing import Any
 import asyncpg
 
 from storage.database import Params, StorageUnavailable, discover_migrations, required
+
+log = logging.getLogger("arena.storage")
 
 WRITE_LOCK = 0x41524E41  # "ARNA": the advisory lock every write transaction takes
 MIGRATION_LOCK = WRITE_LOCK + 1
@@ -146,7 +149,10 @@ class PostgresDatabase:
 
     async def migrate(self) -> None:
         async with self.pool.acquire() as connection:
-            await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            if not await connection.fetchval("SELECT pg_try_advisory_lock($1)", MIGRATION_LOCK):
+                # another process is migrating (or holds the lock): say why the start waits
+                log.warning("waiting for another Arena process to finish migrating %s", shown_url(self.url))
+                await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
             try:
                 await connection.execute("CREATE TABLE IF NOT EXISTS arena_schema (version BIGINT NOT NULL)")
                 current = await connection.fetchval("SELECT coalesce(max(version), 0) FROM arena_schema")

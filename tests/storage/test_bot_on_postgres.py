@@ -38,6 +38,25 @@ async def test_the_bot_plays_on_postgresql_and_keeps_what_it_stored_across_a_res
         await stored.close()
 
 
+async def test_a_start_waiting_for_another_process_migration_says_so(postgres_server, caplog):
+    from storage.postgres import MIGRATION_LOCK
+
+    url = await fresh_postgres_database(postgres_server)
+    other = await asyncpg.connect(url)  # another Arena process, migrating
+    try:
+        await other.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+        opening = asyncio.ensure_future(PostgresDatabase.open(url))
+        while not any(
+            "waiting for another Arena process to finish migrating" in r.getMessage() for r in caplog.records
+        ):
+            assert not opening.done()
+            await asyncio.sleep(0.05)
+        await other.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+        await (await asyncio.wait_for(opening, 30)).close()
+    finally:
+        await other.close()
+
+
 async def test_a_server_that_cannot_be_reached_is_named_without_its_password():
     port = free_port()  # nothing listens there
     with pytest.raises(StorageUnavailable) as refused:
