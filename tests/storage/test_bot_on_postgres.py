@@ -46,11 +46,14 @@ async def test_a_start_waiting_for_another_process_migration_says_so(postgres_se
     try:
         await other.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
         opening = asyncio.ensure_future(PostgresDatabase.open(url))
-        while not any(
-            "waiting for another Arena process to finish migrating" in r.getMessage() for r in caplog.records
-        ):
+        said = "waiting for another Arena process to finish migrating"
+        for _ in range(600):  # 30 s at most
+            if any(said in record.getMessage() for record in caplog.records):
+                break
             assert not opening.done()
             await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the start waited without a word")
         await other.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
         await (await asyncio.wait_for(opening, 30)).close()
     finally:
