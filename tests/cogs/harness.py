@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -475,6 +477,31 @@ class FakeDiscord(AsyncWebhookAdapter):
         return message
 
 
+class HeldCall:
+    """A function of a module (an engine call a cog makes) held at its start until `release()`: slow work made
+    to order, so a test can act while it runs. Installed with pytest's monkeypatch, so it is undone after."""
+
+    def __init__(self, monkeypatch: Any, owner: object, name: str):
+        self.original = getattr(owner, name)
+        self._entered = threading.Semaphore(0)
+        self._released = threading.Event()
+
+        def held(*args: Any, **kwargs: Any) -> Any:
+            self._entered.release()
+            self._released.wait(timeout=10)
+            return self.original(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, held)
+
+    async def entered(self, times: int = 1) -> None:
+        """Wait (off the event loop) until `times` calls are being held."""
+        for _ in range(times):
+            assert await asyncio.to_thread(self._entered.acquire, timeout=10), "the held call never came"
+
+    def release(self) -> None:
+        self._released.set()
+
+
 class Harness:
     """A bot on a real SQLite file, and the means to use it as members of one guild would."""
 
@@ -487,6 +514,10 @@ class Harness:
         self.bob = User(800000000000000003, "Bob")
         self._awaiting_answer: list[str] = []  # tokens of dispatched interactions, checked when the bot settles
         self.last_token = ""
+
+    def cog_module(self, cog_name: str) -> Any:
+        """The module a cog's commands call their engines through (what a test holds or replaces)."""
+        return sys.modules[type(self.bot.get_cog(cog_name)).__module__]
 
     async def restart(self) -> Harness:
         """A new bot on the same SQLite file and the same Discord, as after a restart of the process."""

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from rules.text import format_number as num
-from tests.cogs.harness import GUILD_ID, User
+from tests.cogs.harness import GUILD_ID, HeldCall, User
 
 DECK_HEADER = (
     "token,trait,element,health,physical_damage,physical_penetration,physical_resistance,"
@@ -233,26 +233,14 @@ async def test_gm_role_setting_counts_as_gm(database_path):
 
 
 async def test_an_attack_landing_after_the_raid_was_replaced_says_so(harness, monkeypatch):
-    import asyncio
-    import sys
-    import threading
-
     h = harness
     await spawn(h)
-    cog_module = sys.modules[type(h.bot.get_cog("Bossfight")).__module__]
-    calculate_attack, working, go_on = cog_module.calculate_attack, threading.Event(), threading.Event()
-
-    def held(*args, **kwargs):
-        working.set()
-        go_on.wait(timeout=10)
-        return calculate_attack(*args, **kwargs)
-
-    monkeypatch.setattr(cog_module, "calculate_attack", held)
+    attack = HeldCall(monkeypatch, h.cog_module("Bossfight"), "calculate_attack")
     before = len(h.messages)
     await h.run("bossfight attack", h.alice, wait=False, deck=("deck.csv", DECK_400))
-    assert await asyncio.to_thread(working.wait, 10)
+    await attack.entered()
     await spawn(h, "Inu Dogemon", replace=True)
-    go_on.set()
+    attack.release()
     await h.settle()
     assert "❌ Inu Dogemon was replaced by a GM's new raid before your attack landed; nothing was changed." in [
         m.content for m in h.messages[before:]

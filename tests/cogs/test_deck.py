@@ -28,7 +28,7 @@ from rules.deck.optimize import (
     optimize,
     score,
 )
-from tests.cogs.harness import CHANNEL_ID, Message
+from tests.cogs.harness import CHANNEL_ID, HeldCall, Message
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "deck"
 RANDOM_7 = (EXAMPLES / "random-seed7.csv").read_bytes()
@@ -237,18 +237,11 @@ async def test_progress_then_cancel_by_the_requester_only(harness):
 async def test_a_second_cancel_says_the_run_is_already_cancelling(harness, monkeypatch):
     h = harness
     message = await start_long_job(h, h.alice, seed=3)
-    holding, release, propose_swap = threading.Event(), threading.Event(), deck_optimize.propose_swap
-
-    def held(*args, **kwargs):  # the next iteration waits until both presses are answered
-        holding.set()
-        release.wait(timeout=10)
-        return propose_swap(*args, **kwargs)
-
-    monkeypatch.setattr(deck_optimize, "propose_swap", held)
-    assert await asyncio.to_thread(holding.wait, 10)  # past this iteration's check for a cancel
+    iteration = HeldCall(monkeypatch, deck_optimize, "propose_swap")  # it lasts until both presses are answered
+    await iteration.entered()  # past this iteration's check for a cancel
     (first,) = await h.click(message, "Cancel", h.alice)
     (second,) = await h.click(message, "Cancel", h.alice)
-    release.set()
+    iteration.release()
     await h.settle()
     assert first.content.startswith("⏹️ Cancelling: ")
     assert second.content.startswith("⏹️ Already cancelling: ")
@@ -373,33 +366,19 @@ async def test_a_job_that_cannot_stop_in_time_for_a_restart_is_marked_stopped_an
 
     h = harness
     message = await start_long_job(h, h.alice, seed=3)
-    holding, release, propose_swap = threading.Event(), threading.Event(), deck_optimize.propose_swap
-
-    def held(*args, **kwargs):  # an iteration far longer than the shutdown's grace (many jobs of huge batches)
-        holding.set()
-        release.wait(timeout=10)
-        return propose_swap(*args, **kwargs)
-
-    monkeypatch.setattr(deck_optimize, "propose_swap", held)
-    assert await asyncio.to_thread(holding.wait, 10)
+    # an iteration far longer than the shutdown's grace (many jobs of huge batches), and a duel beside it
+    iteration = HeldCall(monkeypatch, deck_optimize, "propose_swap")
+    await iteration.entered()
     monkeypatch.setattr(jobs_module, "SHUTDOWN_GRACE", 0.2)
     monkeypatch.setattr(bot_module, "SHUTDOWN_GRACE", 0.2)
-    cog_module = sys.modules[type(cog(h)).__module__]
-    duel, duel_started, duel_ends = cog_module.duel, threading.Event(), threading.Event()
-
-    def held_duel(*args, **kwargs):  # a million games of slow decks beside the jobs
-        duel_started.set()
-        duel_ends.wait(timeout=10)
-        return duel(*args, **kwargs)
-
-    monkeypatch.setattr(cog_module, "duel", held_duel)
+    duel = HeldCall(monkeypatch, h.cog_module("DeckOptimizer"), "duel")
     await h.run("deck duel", h.bob, wait=False, deck_a=("a.csv", RANDOM_7), deck_b=("b.csv", OPPONENT), games=10)
-    assert await asyncio.to_thread(duel_started.wait, 10)
+    await duel.entered()
     try:
         await h.restart()
     finally:
-        release.set()
-        duel_ends.set()
+        iteration.release()
+        duel.release()
     stopped = h.fake.messages[message.id]
     assert stopped.embed.title == "⏹️ Optimization stopped: the bot restarted" and stopped.components == []
     assert any(m.content == "⏹️ The bot restarted during this duel, which ended it; run it again." for m in h.messages)

@@ -12,7 +12,7 @@ from rules.errors import InputProblem
 from rules.mfd import engine
 from rules.mfd.models import Casualty, Fighter
 from rules.mfd.roster import write_roster
-from tests.cogs.harness import CHANNEL_ID, User
+from tests.cogs.harness import CHANNEL_ID, HeldCall, User
 from tests.rules.test_mfd_continuing import (
     AFTER_ROUND_1_WARNINGS,
     AFTER_ROUND_3_WARNINGS,
@@ -184,12 +184,15 @@ async def test_the_button_takes_the_gm_role_setting_and_names_it(harness):
     assert second.embed.title == "🤝 Draw: both sides fell in round 2"
 
 
-async def test_two_clicks_at_once_fight_one_round(harness):
+async def test_two_clicks_at_once_fight_one_round(harness, monkeypatch):
     h = harness
     _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     before = len(h.messages)
+    rounds = HeldCall(monkeypatch, h.cog_module("MarkedForDeath"), "fight_on")
     await h.click(first, "Fight one more round", h.gm, wait=False)
     await h.click(first, "Fight one more round", h.gm, wait=False)
+    await rounds.entered(times=2)  # both are fighting from the battle as it was: only one may be saved
+    rounds.release()
     await h.settle()
     posted = h.messages[before:]
     assert [m.embed.title for m in posted if m.embeds] == ["🤝 Draw: both sides fell in round 2"]
@@ -438,39 +441,21 @@ async def test_concurrent_continues_cannot_both_apply(harness, monkeypatch):
 
 async def test_rounds_that_take_long_never_hold_up_another_players_click(harness, monkeypatch):
     """A round can be a million attacks (seconds): pressed twice, it must not take both quick workers."""
-    import asyncio
-    import sys
-    import threading
-
     h = harness
     _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     (board,) = [m for m in await h.run("mma ai", h.alice, seed=5) if m.embeds]
-    cog_module = sys.modules[type(h.bot.get_cog("MarkedForDeath")).__module__]
-    fight_on, finish, fighting = cog_module.fight_on, threading.Event(), threading.Semaphore(0)
-
-    def long_round(*args, **kwargs):
-        fighting.release()
-        finish.wait(timeout=10)
-        return fight_on(*args, **kwargs)
-
-    monkeypatch.setattr(cog_module, "fight_on", long_round)
+    rounds = HeldCall(monkeypatch, h.cog_module("MarkedForDeath"), "fight_on")
     for _ in range(2):
         await h.click(first, "Fight one more round", h.gm, wait=False)
-    for _ in range(2):  # both rounds are being fought (each holds a worker)
-        assert await asyncio.to_thread(fighting.acquire, timeout=10)
-    replies = await h.click(board, "Skip draw", h.alice)
-    assert not finish.is_set()  # the move was played while both rounds still ran
+    await rounds.entered(times=2)  # both rounds are being fought, each in a worker
+    replies = await h.click(board, "Skip draw", h.alice)  # played while both rounds still run
     assert len(await h.bot.db.fetch_all("SELECT * FROM mma_moves")) == 1
     assert not [m.content for m in replies if "went wrong" in m.content]
-    finish.set()
+    rounds.release()
     await h.settle()
 
 
 async def test_a_button_or_run_of_a_replaced_battle_never_acts_on_the_new_one(harness, monkeypatch):
-    import asyncio
-    import sys
-    import threading
-
     h = harness
     _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=2)
@@ -479,20 +464,13 @@ async def test_a_button_or_run_of_a_replaced_battle_never_acts_on_the_new_one(ha
     rows = await h.bot.db.fetch_all("SELECT seed, rounds_fought FROM mfd_battles")
     assert [tuple(r) for r in rows] == [(2, 1)]
     # A run of the battle being replaced while it is fought is not saved over the new battle.
-    cog_module = sys.modules[type(h.bot.get_cog("MarkedForDeath")).__module__]
-    fight_on, fighting, go_on = cog_module.fight_on, threading.Event(), threading.Event()
-
-    def held(*args, **kwargs):
-        fighting.set()
-        go_on.wait(timeout=10)
-        return fight_on(*args, **kwargs)
-
-    monkeypatch.setattr(cog_module, "fight_on", held)
+    cog_module = h.cog_module("MarkedForDeath")
+    run = HeldCall(monkeypatch, cog_module, "fight_on")
     await h.run("mfd continue", h.gm, rounds=1, wait=False)
-    assert await asyncio.to_thread(fighting.wait, 10)
-    monkeypatch.setattr(cog_module, "fight_on", fight_on)
+    await run.entered()
+    monkeypatch.setattr(cog_module, "fight_on", run.original)
     await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=3)
-    go_on.set()
+    run.release()
     await h.settle()
     rows = await h.bot.db.fetch_all("SELECT seed, rounds_fought FROM mfd_battles")
     assert [tuple(r) for r in rows] == [(3, 1)]
