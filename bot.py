@@ -69,6 +69,13 @@ class Settings(BaseSettings):
     def shards(self) -> list[int] | None:
         return [int(part) for part in self.shard_ids.split(",")] if self.shard_ids else None
 
+    @field_validator("discord_token")
+    @classmethod
+    def _token_given(cls, token: SecretStr) -> SecretStr:
+        if not token.get_secret_value().strip():  # only spaces: as good as none
+            raise ValueError("DISCORD_TOKEN is empty")
+        return token
+
     @field_validator("database_path")
     @classmethod
     def _home_expanded(cls, path: Path) -> Path:

@@ -46,6 +46,16 @@ def _reason(error: sqlite3.Error) -> str:
     return next((reason for known, reason in SQLITE_REASONS.items() if known in message), message)
 
 
+def check_not_newer(version: int, database: str) -> None:
+    """Refuse a database a newer Arena has migrated: this code would misread tables it does not know."""
+    known = len(discover_migrations())
+    if version > known:
+        raise StorageUnavailable(
+            f"{database} was last used by a newer Arena (schema {version}; this one knows up to {known}): run "
+            "that newer version, or restore a backup taken before it"
+        )
+
+
 def utc_now_text() -> str:
     """Now, as the tables' timestamp columns hold it (ISO 8601 UTC to the millisecond, as SQLite's
     strftime('%Y-%m-%dT%H:%M:%fZ', 'now') writes the defaults): computed here, so no statement depends on a
@@ -203,9 +213,11 @@ class Database:
             for connection in opened:
                 await connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             return database
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, StorageUnavailable) as exc:
             for connection in opened:
                 await connection.close()  # its worker thread would otherwise keep the process alive
+            if isinstance(exc, StorageUnavailable):
+                raise
             raise StorageUnavailable(f"{path} cannot be used as Arena's database: {_reason(exc)}") from None
 
     async def check_writable(self) -> None:
@@ -229,6 +241,7 @@ class Database:
 
     async def migrate(self) -> None:
         current = await self.schema_version()
+        check_not_newer(current, str(self.path))
         for number, path in discover_migrations():
             if number <= current:
                 continue

@@ -19,7 +19,7 @@ from typing import Any
 
 import asyncpg
 
-from storage.database import Params, StorageUnavailable, discover_migrations, required
+from storage.database import Params, StorageUnavailable, check_not_newer, discover_migrations, required
 
 log = logging.getLogger("arena.storage")
 
@@ -156,6 +156,7 @@ class PostgresDatabase:
             try:
                 await connection.execute("CREATE TABLE IF NOT EXISTS arena_schema (version BIGINT NOT NULL)")
                 current = await connection.fetchval("SELECT coalesce(max(version), 0) FROM arena_schema")
+                check_not_newer(current, shown_url(self.url))
                 for number, path in discover_migrations():
                     if number <= current:
                         continue

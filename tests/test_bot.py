@@ -97,6 +97,14 @@ def test_a_database_path_under_home_is_read_as_a_shell_reads_it(tmp_path):
     assert make_settings(Path("~/arena/arena.sqlite3")).database_path == Path.home() / "arena" / "arena.sqlite3"
 
 
+def test_a_token_of_spaces_is_no_token(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "   ")
+    with pytest.raises(SystemExit) as ended:
+        load_settings()
+    assert str(ended.value).startswith("Arena needs a Discord bot token to start, and DISCORD_TOKEN is not set.")
+
+
 def test_a_misspelt_setting_in_dotenv_is_named(tmp_path):
     from bot import unknown_dotenv_names
 

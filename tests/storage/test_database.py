@@ -59,6 +59,22 @@ async def test_a_database_arena_may_not_write_is_refused_when_it_opens(tmp_path,
         await Database.open(":memory:")
 
 
+async def test_a_database_a_newer_arena_migrated_is_refused(tmp_path):
+    from storage.database import StorageUnavailable
+
+    path = tmp_path / "arena.sqlite3"
+    db = await Database.open(path)
+    known = await db.schema_version()
+    await db.connection.execute(f"PRAGMA user_version = {known + 1}")  # as the next version's migration leaves it
+    await db.close()
+    with pytest.raises(StorageUnavailable) as refused:
+        await Database.open(path)
+    assert str(refused.value) == (
+        f"{path} was last used by a newer Arena (schema {known + 1}; this one knows up to {known}): run that newer "
+        "version, or restore a backup taken before it"
+    )
+
+
 async def test_transaction_rolls_back_on_error(tmp_path):
     db = await Database.open(tmp_path / "arena.sqlite3")
     try:
