@@ -291,9 +291,7 @@ class Mma(
         if slot is None or record.state is None:
             raise UserError("This hand belongs to someone else's match.")
         if version != record.version:
-            content, embed, view = render.hand_message(
-                record, slot, note="The match has moved on: here is your hand now."
-            )
+            content, embed, view = render.hand_message(record, slot, note=MOVED)
         else:
             content, embed, view = render.hand_message(record, slot, selected=card)
         await interaction.response.edit_message(content=content, embed=embed, view=view)

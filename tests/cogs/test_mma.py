@@ -183,6 +183,10 @@ async def test_a_stale_hand_view_plays_nothing_and_shows_the_hand_as_it_is(h):
     assert not_pings(await h.click(old_hand, f"Play {CARDS[int(value)].name}", h.alice)) == []
     assert old_hand.id == hand.id and hand.content.startswith("⌛ That hand was out of date")
     assert (await match_row(h))["version"] == version
+    # choosing in a hand view the match has left behind shows the hand as it is, worded as a refreshed view is
+    stale_choice = snapshot(old_hand)
+    await h.click(stale_choice, "Choose a card to play", h.alice, values=[value])
+    assert hand.content.startswith("🔄 The match moved on: this is your hand now.")
 
 
 async def test_two_clicks_at_once_apply_once(h):
