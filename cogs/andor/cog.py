@@ -65,7 +65,7 @@ from rules.andor.models import END_TURN, FLEE, POTION, POTION_PRICE, STAT_LIMITS
 from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
 from rules.andor.text import crit_text, per_attack_lines, summary_lines
 from rules.roster import name_key
-from rules.seeds import MAX_SEED, new_seed, seed_or_new
+from rules.seeds import MAX_SEED, seed_or_new
 from rules.text import format_number, plural
 from storage.andor import AndorRepository, FightAlreadyLive
 from storage.database import StaleUpdate
@@ -249,9 +249,17 @@ class Andor(
     # --- bestiary --------------------------------------------------------------------------------------
 
     @app_commands.command(name="bestiary", description="This server's monsters, or one monster in detail.")
-    @app_commands.describe(name="A monster to show in detail, with your odds against it")
+    @app_commands.describe(
+        name="A monster to show in detail, with your odds against it",
+        seed="Replay the odds with their seed (default: a new one; the card shows it)",
+    )
     @app_commands.autocomplete(name=monster_autocomplete)
-    async def bestiary(self, interaction: discord.Interaction, name: str | None = None) -> None:
+    async def bestiary(
+        self,
+        interaction: discord.Interaction,
+        name: str | None = None,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+    ) -> None:
         own = {name_key(m.name) for m in await self.monsters_roster.uploaded(guild_id(interaction))}
         book = await self.monsters_roster.book(guild_id(interaction))
         if name is None:
@@ -268,7 +276,7 @@ class Andor(
         monster = await self.monsters_roster.find(guild_id(interaction), name)
         you = await self.my_character(interaction)
         await defer_thinking(interaction, ephemeral=True)
-        seed = new_seed()
+        seed = seed_or_new(seed)
         per_attack, odds = await run_long_engine(self.bot, bestiary_odds, you, monster, seed)
         embed = discord.Embed(
             title=markdown_safe(monster.name),

@@ -550,6 +550,9 @@ async def test_the_bestiary_gives_your_odds_and_says_when_you_cannot_hurt_a_mons
     odds = rat.field("Your odds against one")
     assert odds.startswith("won ") and "% of 1,000 fights, " in odds and "cannot hurt" not in odds
     assert rat.embed.footer.text.startswith("seed ") and "1,000 fights played by the AI" in rat.embed.footer.text
+    seed = int(rat.embed.footer.text.split()[1])
+    (again,) = h.seen(await h.run("andor bestiary", h.alice, name="Tiny rat", seed=seed))  # the same fights
+    assert again.field("Your odds against one") == odds and again.embed.footer.text == rat.embed.footer.text
     h.seen(await h.run("andor character set", h.alice, damage_min=1, damage_max=2, crit_chance=0))
     (gargoyle,) = h.seen(await h.run("andor bestiary", h.alice, name="Gargoyle"))  # DR 2 against a best hit of 2
     assert gargoyle.field("Your odds against one").endswith(
