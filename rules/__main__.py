@@ -51,12 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     except RuleInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # the reader stopped early (`... | head`): stop quietly, as shell tools do
+    except OSError as exc:  # the output cannot take more: a reader gone (`... | head`), or a full disk
+        if not isinstance(exc, BrokenPipeError):  # a reader that stopped early is no error, as for shell tools
+            print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # else the flush at exit fails again
-        return 1
-    except OSError as exc:  # e.g. the output on a full disk
-        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
 
 

@@ -443,13 +443,13 @@ class Andor(
             )
 
         progress = ProgressMessage(show, what=f"/andor simulate {interaction.id}", min_interval=PROGRESS_INTERVAL)
-        try:
-            async with told_if_stopped(interaction, "this simulation"):
+        async with told_if_stopped(interaction, "this simulation"):
+            try:
                 result, chart, per_attack = await run_long_engine(
                     self.bot, simulate_with_chart, character, chosen, count, fights, seed, progress.report
                 )
-        finally:
-            await progress.close()
+            finally:
+                await progress.close()
         await interaction.edit_original_response(
             embed=odds_embed(title, result, summary_lines(result, markdown_safe(result.monster)), per_attack),
             attachments=[discord.File(io.BytesIO(chart), filename=CHART_FILE)],

@@ -25,7 +25,7 @@ from cogs.common import (
     fit_embed,
     gm_only,
     hp_bar,
-    hp_text,
+    hp_figure,
     lines_within,
     markdown_safe,
     mention,
@@ -173,7 +173,7 @@ class Bossfight(
             )
         except RaidAlreadyLive as live:
             raise UserError(
-                f"{markdown_safe(live.raid.boss.name)} is still alive here ({hp_text(live.raid.hp)} HP). "
+                f"{markdown_safe(live.raid.boss.name)} is still alive here ({hp_figure(live.raid.hp)} HP). "
                 "Run the command again with `replace: True` to end that raid and start this one."
             ) from None
         embed = discord.Embed(

@@ -74,7 +74,7 @@ def tail_within(lines: Sequence[str], limit: int) -> str:
     return "\n".join(reversed(kept)) or "\u200b"
 
 
-def hp_text(current: float) -> str:
+def hp_figure(current: float) -> str:
     """HP to 2 decimals, except that HP left above 0 never reads as 0: 0.004 stays 0.004."""
     shown = round(current, 2)
     if current > 0 and shown <= 0:  # two significant digits instead
@@ -88,7 +88,7 @@ def hp_bar(current: float, maximum: float, width: int = 20) -> str:
     maximum = max(maximum, 1e-12)
     fraction = min(max(current / maximum, 0.0), 1.0)
     filled = min(width, math.ceil(fraction * width)) if current > 0 else 0
-    return f"{'█' * filled}{'░' * (width - filled)} {hp_text(current)}/{format_number(maximum)}"
+    return f"{'█' * filled}{'░' * (width - filled)} {hp_figure(current)}/{format_number(maximum)}"
 
 
 def fit_embed(embed: discord.Embed) -> discord.Embed:

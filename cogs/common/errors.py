@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 
 import discord
@@ -111,16 +111,20 @@ async def error_reply(interaction: discord.Interaction) -> AsyncIterator[None]:
 
 
 @asynccontextmanager
-async def told_if_stopped(interaction: discord.Interaction, what: str) -> AsyncIterator[None]:
+async def told_if_stopped(
+    interaction: discord.Interaction, what: str, *, stopped: Callable[[], discord.Embed] | None = None
+) -> AsyncIterator[None]:
     """Wrap long work after a deferral: when the bot stops while it runs (its shutdown cancels the handler once
-    the grace is over), the deferred reply says so instead of "thinking…" until Discord gives up on it."""
+    the grace is over), the reply says so instead of "thinking…" (or its last progress) until Discord gives up
+    on it. `stopped` builds the embed to show instead of the plain sentence. Close a ProgressMessage inside."""
     try:
         yield
     except asyncio.CancelledError:
+        sentence = f"⏹️ The bot restarted during {what}, which ended it; run it again."
         with suppress(discord.HTTPException):
             await interaction.edit_original_response(
-                content=f"⏹️ The bot restarted during {what}, which ended it; run it again.",
-                embed=None,
+                content=None if stopped else sentence,
+                embed=stopped() if stopped else None,
                 attachments=[],
                 view=None,
             )

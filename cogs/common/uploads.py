@@ -67,15 +67,16 @@ class UploadedRoster(Generic[E]):
     async def uploaded(self, guild_id: int) -> list[E]:
         return await self.uploads.all(guild_id)
 
-    async def book(self, guild_id: int) -> dict[str, E]:
-        return merge(self.builtin(), await self.uploads.all(guild_id))
+    async def book(self, guild_id: int, *, on_top: Sequence[E] = ()) -> dict[str, E]:
+        """The guild's roster; `on_top` entries replace its entries of the same name (a boss as it was spawned)."""
+        return merge(self.builtin(), [*await self.uploads.all(guild_id), *on_top])
 
     async def find(self, guild_id: int, name: str, *, on_top: Sequence[E] = ()) -> E:
-        """The entry a member named, or a refusal with the closest names; `on_top` entries replace the roster's
-        of the same name (a boss as it was spawned)."""
-        book = merge(self.builtin(), [*await self.uploads.all(guild_id), *on_top])
+        """The entry a member named in the roster `book` gives, or a refusal with the closest names."""
         refusal = f"There is no {self.words.kind} called '{{}}' in this server's {self.words.roster}."
-        return self._found(book, name, refusal, f" `{self.words.list_command}` lists them.")
+        return self._found(
+            await self.book(guild_id, on_top=on_top), name, refusal, f" `{self.words.list_command}` lists them."
+        )
 
     def _found(self, book: dict[str, E], name: str, refusal: str, tail: str = "") -> E:
         """`find` in `book`, or a UserError: `refusal` (its {} the name), the closest names, `tail`."""

@@ -7,8 +7,6 @@ file and a duel run in the bot's engine pools, like every game's engine work.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import random
 from typing import TYPE_CHECKING
 
@@ -139,21 +137,20 @@ class DeckOptimizer(
             await interaction.edit_original_response(embed=progress_embed(job, requester))
 
         progress = ProgressMessage(show, what=f"deck job {job.id}", min_interval=PROGRESS_INTERVAL)
+
+        def stopped() -> discord.Embed:  # a bot that stops and can wait no longer leaves no Optimizing… behind
+            return stopped_by_restart_embed(progress_embed(job, requester))
+
         try:
-            done = await self.jobs.run(job, progress.report)
-        except asyncio.CancelledError:  # the bot stops and could wait no longer: no Optimizing… left behind
-            await progress.close()
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.edit_original_response(
-                    embed=stopped_by_restart_embed(progress_embed(job, requester)), view=None
-                )
-            raise
+            async with told_if_stopped(interaction, "this run", stopped=stopped):
+                try:
+                    done = await self.jobs.run(job, progress.report)
+                finally:
+                    await progress.close()
         except Exception as exc:
-            await progress.close()
             await interaction.edit_original_response(embed=failed_embed(job), view=None)
             await report_error(interaction, exc)
             return
-        await progress.close()
         try:
             await interaction.edit_original_response(
                 embed=result_embed(job, done), attachments=result_files(done), view=None

@@ -328,13 +328,13 @@ class MarkedForDeath(
             await interaction.edit_original_response(embed=odds_progress_embed(done, total, seed))
 
         progress = ProgressMessage(show, what=f"/mfd odds {interaction.id}", min_interval=PROGRESS_INTERVAL)
-        try:
-            async with told_if_stopped(interaction, "this simulation"):
+        async with told_if_stopped(interaction, "this simulation"):
+            try:
                 odds, chart = await run_long_engine(
                     self.bot, odds_with_chart, h, v, battles, seed, max_rounds, progress.report
                 )
-        finally:
-            await progress.close()  # on failure the error reply replaces the progress message
+            finally:
+                await progress.close()  # on failure the error reply replaces the progress message
         chart_name = f"mfd-odds-{seed}.png"
         await interaction.edit_original_response(
             embed=odds_embed(odds, h.warnings + v.warnings, chart_name),

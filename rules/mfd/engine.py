@@ -438,9 +438,9 @@ def _round_work(f: _Field) -> int:
     return int(f.aoe.sum()) + len(f.buff_from)
 
 
-def _work_unit(f: _Field) -> str:
-    """How the limits' messages name the work of `f`'s rounds (as check_odds_work does)."""
-    return "attacks and buff links" if len(f.buff_from) else "attacks"
+def _work_unit(links: int) -> str:
+    """How the limits' messages name the work of rounds with `links` buff links."""
+    return "attacks and buff links" if links else "attacks"
 
 
 def check_attack_limit(heroes: Roster, villains: Roster) -> None:
@@ -487,7 +487,7 @@ def run_battle(
     limit, round_safety = _round_limit(max_rounds)
     rosters = (heroes, villains)
     f = _build_field(heroes, villains, 1)
-    unit = _work_unit(f)
+    unit = _work_unit(len(f.buff_from))
     fallen: list[Casualty] = []
     number = first_round - 1
     work = 0
@@ -558,7 +558,7 @@ def check_odds_work(heroes: Roster, villains: Roster, battles: int) -> None:
     attacks, links = planned_attacks(heroes, villains), buff_links(heroes) + buff_links(villains)
     first_rounds = battles * (attacks + links)
     if first_rounds > MAX_ODDS_ATTACKS:
-        unit = "attacks and buff links" if links else "attacks"
+        unit = _work_unit(links)
         raise RuleInputError(
             f"{battles:,} battles of {attacks:,} attacks{f' and {links:,} buff links' if links else ''} a round make "
             f"{first_rounds:,} {unit} in their first round alone; the limit is {MAX_ODDS_ATTACKS:,} {unit} in all: "
@@ -586,7 +586,7 @@ def simulate_odds(
     limit, _ = _round_limit(max_rounds)
     templates = (_side_template(heroes), _side_template(villains))
     one = _copies(templates, 1)
-    unit = _work_unit(one)
+    unit = _work_unit(len(one.buff_from))
     size = len(one) + _round_work(one)
     rng = np.random.default_rng(seed)
     per_batch = max(1, min(batch_size // size, math.ceil(battles / 10) if battles >= 100 else battles))
