@@ -223,16 +223,23 @@ class ArenaBot(commands.Bot):
     async def close(self) -> None:
         """Stop the games (each cog's unload, e.g. /deck's jobs showing where they stopped), let the interactions
         being handled finish within SHUTDOWN_GRACE (a reply on its way, a move being saved), then close
-        Discord's connection, the database and the worker pools."""
-        if self._stopping is None:  # the first call does it; a second (a signal, then start() returning) waits
-            self._stopping = asyncio.ensure_future(self._stop_games())
+        Discord's connection, the database and the worker pools.
+
+        The first call does it; any later one (a signal, then start() returning) waits for that one to end, the
+        database closed included: returning earlier would let the event loop close under the database's worker
+        thread."""
+        if self._stopping is None:
+            self._stopping = asyncio.ensure_future(self._close_once())
+        await self._stopping
+
+    async def _close_once(self) -> None:
         try:
-            await self._stopping
+            await self._stop_games()
         except Exception:  # whatever went wrong there, the connection and the database still close
             log.exception("shutting down: stopping the games failed")
         await super().close()
-        db, self._db = self._db, None  # taken first: a second close() meanwhile (a signal, then start() returning)
-        if db is not None:  # must not close it again while this one waits for its worker thread
+        db, self._db = self._db, None
+        if db is not None:
             await db.close()
         self.engine_executor.shutdown(wait=False, cancel_futures=True)
         self.long_job_executor.shutdown(wait=False, cancel_futures=True)

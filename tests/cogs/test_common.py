@@ -273,3 +273,12 @@ def test_one_custom_id_layout_for_every_game():
     assert (match["id"], match["version"], match["action"]) == ("12", "3", "flee")
     assert re.fullmatch(template, "andor:12:3:dance") is None
     assert re.fullmatch(component_template("deck", ["cancel"], ids="[0-9a-f]{8}"), "deck:00ff00ff:0:cancel")
+
+
+async def test_a_second_close_returns_only_once_the_first_has_closed_everything(harness):
+    """A signal's close, then start() returning closes again: the second may not return (and let the event loop
+    close) while the first still waits for the database's worker thread."""
+    first = asyncio.ensure_future(harness.bot.close())
+    await asyncio.sleep(0)  # the first close is on its way
+    await harness.bot.close()
+    assert first.done() and harness.bot.is_closed() and harness.bot._db is None
