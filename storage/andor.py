@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from rules.andor.models import Character, FightState
-from storage.database import StaleUpdate, Storage, StorageTransaction, from_row, utc_now_text
+from storage.database import StaleUpdate, Storage, StorageTransaction, from_row, retried_on_conflict, utc_now_text
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,9 @@ class AndorRepository:
 
     @staticmethod
     async def _get_character(conn: StorageTransaction, guild_id: int, user_id: int) -> Character | None:
+        """The character, for a change written in the same transaction: locked (also while there is none
+        yet), so a concurrent change waits and then reads this one's."""
+        await conn.lock(f"andor character {guild_id}", user_id)
         row = await conn.fetch_one(
             "SELECT character_json FROM andor_characters WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
@@ -113,6 +116,7 @@ class AndorRepository:
         )
         return _fight(row) if row else None
 
+    @retried_on_conflict
     async def start_fight(
         self, guild_id: int, channel_id: int, user_id: int, seed: int, state: FightState, settle: Settle | None = None
     ) -> Fight:
@@ -120,6 +124,8 @@ class AndorRepository:
         monsters' opening turn already ended is stored ended, with `settle` applied in the same transaction."""
         status = _status(state)
         async with self.db.transaction() as conn:
+            # The member's starts one at a time (their one live fight is also a unique index).
+            await conn.lock(f"andor fights {guild_id}", user_id)
             live = await conn.fetch_one(
                 "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = 'live'", (guild_id, user_id)
             )

@@ -8,7 +8,7 @@ import aiosqlite
 
 from rules.bossfight.models import Boss, hp_after
 from rules.bossfight.raid import RaidPlayer
-from storage.database import StaleUpdate, Storage, from_row, utc_now_text
+from storage.database import StaleUpdate, Storage, from_row, retried_on_conflict, utc_now_text
 
 
 @dataclass(frozen=True)
@@ -117,11 +117,14 @@ class BossfightRepository:
         )
         return _raid(row) if row else None
 
+    @retried_on_conflict
     async def spawn(
         self, guild_id: int, channel_id: int, boss: Boss, spawned_by: int, *, replace: bool, cooldown_seconds: int = 0
     ) -> Raid:
         """Start a raid; a live one in the channel is replaced only when asked, else RaidAlreadyLive."""
         async with self.db.transaction() as conn:
+            # The channel's spawns one at a time (its one live raid is also a unique index).
+            await conn.lock("bossfight channel", channel_id)
             live = await conn.fetch_one(
                 "SELECT * FROM bossfight_raids WHERE channel_id = ? AND status = 'live'", (channel_id,)
             )
@@ -129,7 +132,7 @@ class BossfightRepository:
                 if not replace:
                     raise RaidAlreadyLive(_raid(live))
                 await conn.execute(
-                    "UPDATE bossfight_raids SET status = 'replaced', ended_at = ? WHERE id = ?",
+                    "UPDATE bossfight_raids SET status = 'replaced', ended_at = ? WHERE id = ? AND status = 'live'",
                     (utc_now_text(), live["id"]),
                 )
             return _raid(
@@ -164,7 +167,8 @@ class BossfightRepository:
         update was worked out from that standing.
         """
         async with self.db.transaction() as conn:
-            live = await conn.fetch_one(
+            # Locked: a concurrent attack waits here until this one's HP is committed, then subtracts from it.
+            live = await conn.fetch_locked(
                 "SELECT id, hp FROM bossfight_raids WHERE id = ? AND status = 'live'", (raid_id,)
             )
             if live is None:
@@ -201,7 +205,7 @@ class BossfightRepository:
     async def revive(self, raid_id: int, user_id: int) -> float | None:
         """Back to no damage taken; the damage the player had taken, or None when they had taken none."""
         async with self.db.transaction() as conn:
-            row = await conn.fetch_one(
+            row = await conn.fetch_locked(
                 "SELECT damage_taken FROM bossfight_players WHERE raid_id = ? AND user_id = ? AND damage_taken > 0",
                 (raid_id, user_id),
             )

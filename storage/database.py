@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
+import random
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 import aiosqlite
 
@@ -33,6 +35,8 @@ SQLITE_REASONS = {  # SQLite's message -> what the person running the bot can do
     "database or disk is full": "the disk is full",
     "disk I/O error": "reading or writing the file failed (is the disk full, or the file over a size limit?)",
 }
+
+SQLITE_FULL = "database or disk is full"
 
 # milliseconds a statement waits for another connection's lock: briefly while starting (a lock held then is
 # most likely another copy of Arena, and the person starting it should hear so at once), longer once running
@@ -91,6 +95,63 @@ class StaleUpdate(Exception):
     """A versioned row changed since it was read: someone else's update came first."""
 
 
+class WriteConflict(Exception):
+    """A concurrent transaction stopped this one before it changed anything: PostgreSQL's serialization
+    failure or deadlock, or a unique constraint that another transaction claimed first (two spawns in one
+    channel). Running the whole unit of work again reads that transaction's write and acts on it
+    (`retried_on_conflict`)."""
+
+
+class StorageOutage(Exception):
+    """The database cannot take any operation now; nothing was changed. The text is what a player is told;
+    the database logs the outage once, and its end."""
+
+
+DATABASE_UNREACHABLE = "The game's database is not reachable right now; nothing was changed, try again in a minute."
+STORAGE_FULL = "The bot's storage is full; nothing was changed; tell the bot's operator."
+
+
+class OutageLog:
+    """One warning when a database starts failing and one line when it answers again, instead of a traceback
+    for every click in between."""
+
+    def __init__(self, what: str):
+        self.what = what
+        self.down_since: str | None = None
+
+    def down(self, problem: str) -> None:
+        if self.down_since is None:
+            self.down_since = utc_now_text()
+            log.warning("%s: %s; players are told to try again later", self.what, problem)
+
+    def up(self) -> None:
+        if self.down_since is not None:
+            log.info("%s answers again (failing since %s)", self.what, self.down_since)
+            self.down_since = None
+
+
+CONFLICT_ATTEMPTS = 5
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def retried_on_conflict(unit: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """A repository method that is one unit of work (it opens its own transaction), run again when a
+    concurrent transaction made it fail with WriteConflict; the last conflict is raised after
+    CONFLICT_ATTEMPTS tries. A short random pause lets the winner commit and keeps the retries apart."""
+
+    @functools.wraps(unit)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        for attempt in range(1, CONFLICT_ATTEMPTS):
+            try:
+                return await unit(*args, **kwargs)
+            except WriteConflict:
+                await asyncio.sleep(random.uniform(0, 0.002 * attempt))
+        return await unit(*args, **kwargs)
+
+    return run
+
+
 def discover_migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
     found = []
     for path in directory.iterdir():
@@ -131,6 +192,17 @@ class StorageTransaction(Protocol):
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]: ...
 
     async def fetch_required(self, sql: str, params: Params = ()) -> Any: ...
+
+    async def fetch_locked(self, sql: str, params: Params = ()) -> Any:
+        """The first row of a plain SELECT of one table, locked until the transaction ends: a concurrent
+        transaction that locks or changes that row waits, and then reads what this one wrote. For a
+        read-modify-write of a row that no single UPDATE can express."""
+        ...
+
+    async def lock(self, aggregate: str, key: int) -> None:
+        """Hold the lock of one aggregate (`"mma seats", channel_id`) until the transaction ends, for a
+        check-then-insert that no row or constraint can guard; other aggregates never wait for it."""
+        ...
 
 
 class Storage(Protocol):
@@ -174,6 +246,14 @@ class Transaction:
         """The row of a statement that always returns one (an aggregate, an INSERT ... RETURNING)."""
         return required(await self.fetch_one(sql, params))
 
+    # SQLite has one writer: a transaction (BEGIN IMMEDIATE) already excludes every other write, so a
+    # row it reads cannot change under it and no aggregate needs a lock of its own.
+    async def fetch_locked(self, sql: str, params: Params = ()) -> aiosqlite.Row | None:
+        return await self.fetch_one(sql, params)
+
+    async def lock(self, aggregate: str, key: int) -> None:
+        return None
+
 
 class Database:
     """Owns the connections. Writes go through `transaction()`, which serializes them across tasks on the
@@ -185,6 +265,7 @@ class Database:
         self.reader = reader
         self.path = path
         self._write_lock = asyncio.Lock()
+        self.outages = OutageLog(f"the SQLite database {path}")
 
     @classmethod
     async def open(cls, path: Path | str) -> Database:
@@ -252,30 +333,37 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (StaleUpdate included)."""
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (StaleUpdate included); StorageOutage when
+        the disk is full."""
         async with self._write_lock:
-            await self.connection.execute("BEGIN IMMEDIATE")
             try:
-                yield Transaction(self.connection)
-            except BaseException:
-                await self.connection.execute("ROLLBACK")
-                raise
-            else:
+                await self.connection.execute("BEGIN IMMEDIATE")
                 try:
+                    yield Transaction(self.connection)
                     await self.connection.execute("COMMIT")
                 except BaseException:
-                    # SQLite can leave the transaction open when COMMIT fails (busy, disk full): end it, or every
+                    # Also after a failed COMMIT, which SQLite can leave open (busy, disk full): left open, every
                     # later BEGIN would fail until a restart.
-                    with suppress(Exception):
-                        await self.connection.execute("ROLLBACK")
+                    if self.connection.in_transaction:
+                        with suppress(sqlite3.Error):
+                            await self.connection.execute("ROLLBACK")
                     raise
+            except sqlite3.OperationalError as exc:
+                if SQLITE_FULL not in str(exc):
+                    raise
+                self.outages.down(f"the disk holding {self.path} is full ({exc})")
+                raise StorageOutage(STORAGE_FULL) from None
+        self.outages.up()
 
     async def fetch_one(self, sql: str, params: Params = ()) -> aiosqlite.Row | None:
-        """One row of committed data."""
-        async with self.reader.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        """One row of committed data (the first, where the statement gives more)."""
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[aiosqlite.Row]:
-        """Committed data."""
-        async with self.reader.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        """Every row of committed data, as of the last commit before the read began.
+
+        The statement runs and is read to its end in one call on the reader's thread: a cursor left open
+        between calls would keep its read transaction (an old snapshot) open, and with reads overlapping on
+        one connection a read could start inside another's snapshot and miss a commit made since."""
+        return list(await self.reader.execute_fetchall(sql, params))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from rules.mfd.models import BattleState
-from storage.database import StaleUpdate, Storage, from_row, utc_now_text
+from storage.database import StaleUpdate, Storage, from_row, retried_on_conflict, utc_now_text
 
 
 def encode_state(state: BattleState) -> bytes:
@@ -62,6 +62,7 @@ class MfdRepository:
         row = await self.db.fetch_one("SELECT * FROM mfd_battles WHERE channel_id = ?", (channel_id,))
         return _battle(row) if row else None
 
+    @retried_on_conflict
     async def start(
         self, guild_id: int, channel_id: int, state: BattleState, state_zlib: bytes, user_id: int
     ) -> StoredBattle:
@@ -70,6 +71,7 @@ class MfdRepository:
         SQLite may give the new battle the id of the one it replaces, so its version goes on from that one's: a
         button or a run of the old battle (id and version) can never match the new one."""
         async with self.db.transaction() as conn:
+            await conn.lock("mfd channel", channel_id)  # the channel's starts one at a time (channel_id is unique too)
             replaced = await conn.fetch_one(
                 "DELETE FROM mfd_battles WHERE channel_id = ? RETURNING version", (channel_id,)
             )

@@ -139,6 +139,9 @@ class MmaRepository:
         challenges left unanswered since `expire_before` expire first and do not count.
         """
         async with self.db.transaction() as conn:
+            # No row or constraint can say "this member has no other match here", so the channel's new matches
+            # are made one at a time; moves, and other channels, never wait for this.
+            await conn.lock("mma channel", channel_id)
             await conn.execute(
                 "UPDATE mma_matches SET status = 'expired' WHERE channel_id = ? AND status = 'pending' "
                 "AND last_move_at < ?",

@@ -1,15 +1,18 @@
 """PostgreSQL behind the same repositories (issue 15): a pool of asyncpg connections, the repositories' SQL
 with its `?` placeholders numbered for PostgreSQL, and the numbered migrations in PostgreSQL's dialect.
 
-Only this module knows PostgreSQL. Two choices keep the repositories' semantics exactly as on SQLite:
-- every write transaction first takes one advisory transaction lock, so writes run one at a time as they do
-  on SQLite's single writer (a repository reads a value and writes what follows from it, as the boss's HP);
-- the migrations run under an advisory session lock, so two processes starting at the same moment never
-  both migrate.
+Only this module knows PostgreSQL. Transactions run at READ COMMITTED, many at once: nothing serializes the
+writes of the whole installation. Each aggregate guards itself (docs/architecture.md, "Who guards what"): a
+version check or an atomic update in one statement, a unique constraint, or a row lock (`fetch_locked`, a
+SELECT ... FOR UPDATE) or an aggregate's advisory lock (`lock`) where a transaction reads and then writes. A
+serialization failure, a deadlock or a unique constraint claimed by a concurrent transaction is a
+`WriteConflict`, which the repository method runs again. The migrations run under an advisory session lock,
+so two processes starting at the same moment never both migrate.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable
@@ -19,12 +22,39 @@ from typing import Any
 
 import asyncpg
 
-from storage.database import Params, StorageUnavailable, check_not_newer, discover_migrations, required
+from storage.database import (
+    DATABASE_UNREACHABLE,
+    OutageLog,
+    Params,
+    StorageOutage,
+    StorageUnavailable,
+    WriteConflict,
+    check_not_newer,
+    discover_migrations,
+    required,
+)
 
 log = logging.getLogger("arena.storage")
 
-WRITE_LOCK = 0x41524E41  # "ARNA": the advisory lock every write transaction takes
-MIGRATION_LOCK = WRITE_LOCK + 1
+MIGRATION_LOCK = 0x41524E42  # the advisory session lock of a process that migrates
+
+# Errors a concurrent transaction causes, which running the unit of work again resolves.
+CONFLICTS = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError, asyncpg.UniqueViolationError)
+# Errors of a server that cannot be reached, or a connection it dropped (a restart): nothing was changed.
+UNREACHABLE = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,  # a dropped connection too
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+)
+
+
+def aggregate_key(aggregate: str, key: int) -> int:
+    """The 64-bit advisory lock key of one aggregate: a hash, so keys of different kinds do not collide."""
+    digest = hashlib.blake2b(f"{aggregate}:{key}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
 
 Row = asyncpg.Record
 
@@ -89,6 +119,11 @@ def postgres_migration(path: Path) -> str:
     return sql
 
 
+# How long a statement waits for a connection of the pool (every one busy, or the server gone) before the
+# player is told that the database is not reachable.
+ACQUIRE_TIMEOUT_SECONDS = 10
+
+
 class PostgresTransaction:
     """`storage.database.Transaction` on an asyncpg connection."""
 
@@ -111,6 +146,14 @@ class PostgresTransaction:
     async def fetch_required(self, sql: str, params: Params = ()) -> Row:
         return required(await self.fetch_one(sql, params))
 
+    async def fetch_locked(self, sql: str, params: Params = ()) -> Row | None:
+        # At READ COMMITTED, FOR UPDATE waits for a concurrent writer of the row and then returns the row as
+        # it committed it.
+        return await self.fetch_one(f"{sql} FOR UPDATE", params)
+
+    async def lock(self, aggregate: str, key: int) -> None:
+        await self._connection.execute("SELECT pg_advisory_xact_lock($1)", aggregate_key(aggregate, key))
+
 
 class PostgresDatabase:
     """`storage.database.Database` on a PostgreSQL server: a pool, not a single connection."""
@@ -118,6 +161,7 @@ class PostgresDatabase:
     def __init__(self, pool: Any, url: str):
         self.pool = pool
         self.url = url
+        self.outages = OutageLog(f"the PostgreSQL database {shown_url(url)}")
 
     @classmethod
     async def open(cls, url: str) -> PostgresDatabase:
@@ -167,19 +211,34 @@ class PostgresDatabase:
                 await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
     @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        """A connection of the pool; StorageOutage when the server cannot be reached or drops it."""
+        try:
+            async with self.pool.acquire(timeout=ACQUIRE_TIMEOUT_SECONDS) as connection:
+                yield connection
+        except UNREACHABLE as exc:
+            self.outages.down(f"{type(exc).__name__}: {exc}")
+            raise StorageOutage(DATABASE_UNREACHABLE) from None
+        self.outages.up()
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:
-        """One write transaction, committed at the end, rolled back on any exception (StaleUpdate included)."""
-        async with self.pool.acquire() as connection, connection.transaction():
-            await connection.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
-            yield PostgresTransaction(connection)
+        """One write transaction, committed at the end, rolled back on any exception (StaleUpdate included);
+        WriteConflict when a concurrent transaction stopped it."""
+        async with self._connection() as connection:
+            try:
+                async with connection.transaction():
+                    yield PostgresTransaction(connection)
+            except CONFLICTS as exc:
+                raise WriteConflict(str(exc)) from exc
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """One row of committed data."""
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             return await connection.fetchrow(numbered(sql), *params)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             return list(await connection.fetch(numbered(sql), *params))
 
 

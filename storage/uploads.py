@@ -42,6 +42,7 @@ class GuildUploads(Generic[M]):
     async def save(self, guild_id: int, entries: Sequence[tuple[str, M]], uploaded_by: int, *, limit: int) -> int:
         """Add or replace (by key) the `(name key, entry)` pairs; the guild's total after, or RosterFull."""
         async with self.db.transaction() as conn:
+            await conn.lock(f"uploads {self.kind}", guild_id)  # two uploads at once cannot both pass the limit
             await conn.execute_many(
                 "INSERT INTO guild_uploads (guild_id, kind, name_key, entry_json, uploaded_by) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id, kind, name_key) DO UPDATE SET entry_json = excluded.entry_json, "

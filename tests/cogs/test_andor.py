@@ -610,3 +610,30 @@ async def test_a_click_answered_after_discords_3_seconds_keeps_its_move_and_the_
     (note,) = await h.click(shown, "Attack Wolf", h.alice)
     assert note.content.startswith("⌛ These buttons were from an earlier moment of this fight")
     assert "AP ██████░░░░ 6/10" in fight.embed.description and (await fight_row(h, h.alice))["version"] == 1
+
+
+async def test_clicks_one_after_another_are_never_refused_while_others_flood_reads(harness):
+    """Each click is sent once the previous one was answered, while 50 other tasks read the bot's database
+    without a pause (as a server's read-only commands do): every click reads the move before it and plays. A
+    read from an older snapshot would call the click out of date."""
+    h = harness
+    await h.run("andor character set", h.alice, hp_bonus=500)
+    await h.run("andor character set", h.bob, hp_bonus=5)
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=3)
+    stop = asyncio.Event()
+
+    async def read_bobs_character() -> None:
+        while not stop.is_set():
+            await h.bot.db.fetch_one("SELECT * FROM andor_characters WHERE user_id = ?", (h.bob.id,))
+
+    readers = [asyncio.create_task(read_bobs_character()) for _ in range(50)]
+    try:
+        for click in range(15):
+            if (await fight_row(h, h.alice))["status"] != "live":
+                break
+            attack = labels(fight).get("Attack Wolf") is False
+            replies = await h.click(fight, "Attack Wolf" if attack else "End turn", h.alice)
+            assert [m.content for m in replies] == [], f"click {click}"
+    finally:
+        stop.set()
+        await asyncio.gather(*readers)
