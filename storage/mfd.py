@@ -62,6 +62,10 @@ class MfdRepository:
         row = await self.db.fetch_one("SELECT * FROM mfd_battles WHERE channel_id = ?", (channel_id,))
         return _battle(row) if row else None
 
+    async def battle_by_id(self, battle_id: int) -> StoredBattle | None:
+        row = await self.db.fetch_one("SELECT * FROM mfd_battles WHERE id = ?", (battle_id,))
+        return _battle(row) if row else None
+
     @retried_on_conflict
     async def start(
         self, guild_id: int, channel_id: int, state: BattleState, state_zlib: bytes, user_id: int

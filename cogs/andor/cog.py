@@ -44,7 +44,7 @@ from cogs.common import (
 )
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
-from cogs.common.components import redrawn
+from cogs.common.components import redrawn, require_here
 from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.andor.bestiary import MAX_GUILD_MONSTERS, builtin_monsters, parse_monsters
 from rules.andor.chart import hp_left_chart_png
@@ -377,8 +377,10 @@ class Andor(
         self, interaction: discord.Interaction, fight_id: int, version: int, action: str, value: str | None = None
     ) -> None:
         fight = await self.repo.fight(fight_id)
-        if fight is None or fight.guild_id != guild_id(interaction):
+        if fight is None:
             raise UserError("This fight no longer exists.")
+        # a fight is its member's, wherever they show it (`/andor fight` posts a live one again): the server only
+        require_here(interaction, "fight", fight)
         if interaction.user.id != fight.user_id:
             raise UserError(f"This is {mention(fight.user_id)}'s fight; start your own with `/andor fight`.")
         if version != fight.version or fight.status != "live":
@@ -391,7 +393,7 @@ class Andor(
             return
         state = fight.state
         if action == "target":
-            aim(state, int(value) if value is not None and value.isdigit() else -1)
+            aim(state, int(value) if value is not None and value.isdecimal() else -1)
         else:
             chosen = {"attack": Action.attack(state.target), "potion": POTION, "flee": FLEE, "end": END_TURN}[action]
             if chosen not in legal_actions(state):

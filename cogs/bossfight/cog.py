@@ -40,6 +40,7 @@ from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.bossfight import BUILTIN_BOSSES, Boss, Deck, calculate_attack, parse_bosses, parse_deck
 from rules.bossfight.models import MAX_GUILD_BOSSES
 from rules.bossfight.raid import MAX_COOLDOWN_SECONDS, attack_refusal, duration_text
+from rules.csvio import formula_safe_csv
 from rules.roster import name_key
 from rules.text import format_number as num
 from rules.text import plural
@@ -346,6 +347,8 @@ class Bossfight(
         embed.set_footer(
             text=f"{plural(len(parsed.tokens), 'token')}, {num(parsed.health)} health; saved {saved.saved_at[:16]} UTC"
         )
+        # the player's file as saved, but with any formula neutralized: they may open it in a spreadsheet
+        csv_text = await run_engine(self.bot, formula_safe_csv, saved.csv_text, saved.file_name)
         await interaction.followup.send(
-            embed=fit_embed(embed), file=text_file(saved.file_name, saved.csv_text), ephemeral=True
+            embed=fit_embed(embed), file=text_file(saved.file_name, csv_text), ephemeral=True
         )

@@ -7,19 +7,26 @@ loads the thing from storage; a click carrying an older version is stale and cha
 A game declares one `GameButton` (and, if it needs one, one `GameSelect`) subclass with `component_template`,
 registers it with `bot.add_dynamic_items` in `cog_load`, and gives its cog an `on_component(interaction,
 component)` coroutine. The template matches on every start, so the components work after a restart.
+
+A custom id is only a string a client sends back, so nothing in it is trusted: its numbers are bounded by the
+template (a number that does not fit gets the reply of any unknown id), and the handler checks with
+`require_here` that the thing it loaded belongs to the server (and, where it matters, the channel) the click
+came from before it acts.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import discord
 
 from cogs.common.errors import UserError, error_reply
 
-NUMERIC_ID = r"[0-9]{1,19}"
+# At most 18 digits: every such number fits the databases' 64-bit integers (a 19-digit one may not, and would
+# fail the query), and stored ids never come near. A longer one does not match, like any unknown id.
+NUMERIC_ID = r"[0-9]{1,18}"
 VERSION = r"[0-9]{1,9}"
 
 ItemT = TypeVar("ItemT", discord.ui.Button, discord.ui.Select)
@@ -50,6 +57,25 @@ def redrawn(what: str) -> str:
         f"⌛ These buttons were from an earlier moment of this {what}, so nothing was changed. The message now "
         f"shows the {what} as it is: use its buttons."
     )
+
+
+class Placed(Protocol):
+    """Where a stored thing a component acts on was started: its server (None: a direct message) and channel."""
+
+    @property
+    def guild_id(self) -> int | None: ...
+
+    @property
+    def channel_id(self) -> int | None: ...
+
+
+def require_here(interaction: discord.Interaction, what: str, placed: Placed, *, channel: bool = False) -> None:
+    """The one refusal of a click on `what` (a match, a fight ...) from another server, or with `channel`
+    another channel, than the one it belongs to: a replayed or forged custom id never acts there."""
+    if placed.guild_id != interaction.guild_id:
+        raise UserError(f"This {what} belongs to another server, so nothing was changed.")
+    if channel and placed.channel_id != interaction.channel_id:
+        raise UserError(f"This {what} belongs to another channel, so nothing was changed.")
 
 
 def running_cog(interaction: discord.Interaction, cog_name: str, game_title: str) -> Any:

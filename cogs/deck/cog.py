@@ -24,6 +24,7 @@ from cogs.common import (
     told_if_stopped,
 )
 from cogs.common.cog import GameCog
+from cogs.common.components import require_here
 from cogs.deck.items import COG_NAME, DeckButton
 from cogs.deck.jobs import Job, JobManager
 from cogs.deck.render import (
@@ -118,7 +119,13 @@ class DeckOptimizer(
             settings = OptimizeSettings(
                 iterations, games, seed_or_new(seed), keywords, opponent_deck, max_total_games=MAX_TOTAL_GAMES
             )
-            job = self.jobs.register(interaction.user.id, settings, opponent.filename if opponent else None)
+            job = self.jobs.register(
+                interaction.user.id,
+                settings,
+                opponent.filename if opponent else None,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+            )
         try:
             await self.run_job(interaction, job)
         finally:
@@ -169,6 +176,7 @@ class DeckOptimizer(
             raise UserError(
                 "This optimization is not running any more: it finished, was cancelled, or the bot restarted."
             )
+        require_here(interaction, "optimization", job)
         already = job.cancel.is_set()
         self.jobs.cancel(job, interaction.user.id)
         if job.progress is not None and job.progress.measuring:  # nothing left to cancel

@@ -47,6 +47,8 @@ class Job:
     user_id: int
     settings: OptimizeSettings
     opponent_file: str | None  # the attached opponent's file name; None: a random deck from the seed
+    guild_id: int | None = None  # where it was started (None: a direct message), which its Cancel button checks
+    channel_id: int | None = None
     cancel: threading.Event = field(default_factory=threading.Event)  # read by the job's thread
     stopped_by_shutdown: bool = False
     progress: Progress | None = None
@@ -130,11 +132,27 @@ class JobManager:
         finally:
             self.reserved.discard(user_id)
 
-    def register(self, user_id: int, settings: OptimizeSettings, opponent_file: str | None) -> Job:
-        """A new job of a member who holds a reservation."""
+    def register(
+        self,
+        user_id: int,
+        settings: OptimizeSettings,
+        opponent_file: str | None,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> Job:
+        """A new job of a member who holds a reservation, started in `channel_id` of `guild_id`."""
         if self.closing:  # the pool is shut down
             raise UserError("The bot is restarting; try again in a minute.")
-        job = Job(self.new_job_id(), user_id, settings, opponent_file, loading_engine=not ENGINE_READY.is_set())
+        job = Job(
+            self.new_job_id(),
+            user_id,
+            settings,
+            opponent_file,
+            guild_id,
+            channel_id,
+            loading_engine=not ENGINE_READY.is_set(),
+        )
         self.by_user[user_id] = job
         self.by_id[job.id] = job
         return job

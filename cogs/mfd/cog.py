@@ -41,7 +41,7 @@ from cogs.common import (
 )
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
-from cogs.common.components import stale
+from cogs.common.components import require_here, stale
 from cogs.mfd.items import COG_NAME, MfdButton
 from cogs.mfd.render import (
     next_round_view,
@@ -269,9 +269,10 @@ class MarkedForDeath(
     async def next_round(self, interaction: discord.Interaction, battle_id: int, version: int) -> None:
         """The button: one more round of the battle, if the button is the battle's newest."""
         require_gm(interaction)
-        stored = await self.repo.battle(channel_id(interaction))
-        if stored is None or stored.id != battle_id:
+        stored = await self.repo.battle_by_id(battle_id)
+        if stored is None:  # replaced by a newer battle of its channel
             raise UserError("This battle is no longer this channel's battle; `/mfd status` shows the current one.")
+        require_here(interaction, "battle", stored, channel=True)
         if stored.version != version:
             raise stale("battle")
         await defer_thinking(interaction, ephemeral=False)

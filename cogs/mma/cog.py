@@ -20,7 +20,7 @@ from discord import app_commands
 from cogs.common import UserError, markdown_safe, mention, run_engine
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
-from cogs.common.components import redrawn
+from cogs.common.components import redrawn, require_here
 from cogs.mma import render
 from cogs.mma.hands import HandViews
 from cogs.mma.items import COG_NAME, COMPONENTS, PICK, HandSelect, MatchButton, MatchClick, match_button
@@ -252,6 +252,7 @@ class Mma(
         self, interaction: discord.Interaction, match_id: int, action: str, version: int | None, card: int | None
     ) -> None:
         record = await self.load(match_id)
+        require_here(interaction, "match", record, channel=True)
         if action in ("accept", "decline"):
             await self.answer_challenge(interaction, record, action == "accept", version)
             return
@@ -287,6 +288,7 @@ class Mma(
         self, interaction: discord.Interaction, match_id: int, version: int | None, card: int | None
     ) -> None:
         record = await self.load(match_id)
+        require_here(interaction, "match", record, channel=True)
         slot = record.slot_of(interaction.user.id)
         if slot is None or record.state is None:
             raise UserError("This hand belongs to someone else's match.")

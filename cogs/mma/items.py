@@ -56,7 +56,7 @@ class HandSelect(GameSelect, template=component_template(GAME, [PICK])):
 
     def click(self) -> MatchClick:
         values = self.values
-        if not values or not values[0].isdigit():
+        if not values or not values[0].isdecimal():
             raise UserError("Choose a card from the list.")
         return MatchClick(self.numeric_id, PICK, self.version, int(values[0]))
 
@@ -131,7 +131,7 @@ class LegacyHandSelect(discord.ui.DynamicItem[discord.ui.Select], template=LEGAC
     async def callback(self, interaction: discord.Interaction) -> None:
         async with error_reply(interaction):
             values = self.item.values
-            if not values or not values[0].isdigit():
+            if not values or not values[0].isdecimal():
                 raise UserError("Choose a card from the list.")
             click = MatchClick(self.match_id, PICK, self.version, int(values[0]))
             await running_cog(interaction, COG_NAME, GAME_TITLE).on_click(interaction, click)

@@ -30,7 +30,7 @@ import csv
 import io
 from collections.abc import Iterable
 
-from rules.csvio import NOT_ONE_LINE, CsvRow, normalize_header, read_csv, write_csv
+from rules.csvio import NOT_ONE_LINE, CsvRow, from_formula_safe, normalize_header, read_csv, write_csv
 from rules.errors import InputProblem, RuleInputError
 from rules.mfd.models import BASE_HP, Buff, Fighter, Roster, UnknownName, name_order
 from rules.text import plural
@@ -69,8 +69,9 @@ def _buff_key(column: str, group: int) -> str:
 
 
 def _header(text: str) -> tuple[int, int, str, list[str]] | None:
-    """The header: its line number, where it starts in `text`, the line and its cells (None when there is
-    none, or when the CSV is malformed, which the shared reader reports with its location)."""
+    """The header: its line number, where it starts in `text`, the line and its cells as the shared reader
+    reads them (None when there is none, or when the CSV is malformed, which that reader reports with its
+    location)."""
     start = 0
     for number, line in enumerate(io.StringIO(text, newline=""), start=1):
         try:
@@ -78,7 +79,7 @@ def _header(text: str) -> tuple[int, int, str, list[str]] | None:
         except csv.Error:
             return None
         if any(cell.strip() for cell in cells):
-            return number, start, line, cells
+            return number, start, line, [from_formula_safe(cell) for cell in cells]
         start += len(line)
     return None
 

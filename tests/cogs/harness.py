@@ -35,6 +35,8 @@ from bot import ArenaBot, Settings, create_bot
 APPLICATION_ID = 900000000000000001
 GUILD_ID = 910000000000000001
 CHANNEL_ID = 920000000000000001
+OTHER_GUILD_ID = 910000000000000002  # another server the bot is in: a replayed click comes from there
+OTHER_GUILD_CHANNEL_ID = 920000000000000002  # a channel of OTHER_GUILD_ID
 MANAGE_GUILD = discord.Permissions(manage_guild=True, send_messages=True, attach_files=True, embed_links=True)
 PLAYER = discord.Permissions(send_messages=True, attach_files=True, embed_links=True)
 TIMESTAMP = "2026-01-01T00:00:00+00:00"
@@ -561,7 +563,9 @@ class Harness:
 
     # --- payloads ----------------------------------------------------------------------------------------
 
-    def _base_payload(self, kind: int, user: User, data: dict, channel_id: int = CHANNEL_ID) -> dict:
+    def _base_payload(
+        self, kind: int, user: User, data: dict, channel_id: int = CHANNEL_ID, guild_id: int = GUILD_ID
+    ) -> dict:
         interaction_id = next_id()
         return {
             "id": str(interaction_id),
@@ -571,12 +575,12 @@ class Harness:
             "version": 1,
             "attachment_size_limit": 25 * 1024 * 1024,
             "data": data,
-            "guild_id": str(GUILD_ID),
+            "guild_id": str(guild_id),
             "channel_id": str(channel_id),
             "channel": {
                 "id": str(channel_id),
                 "type": 0,
-                "guild_id": str(GUILD_ID),
+                "guild_id": str(guild_id),
                 "name": "arena",
                 "position": 0,
                 "permission_overwrites": [],
@@ -596,7 +600,7 @@ class Harness:
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,
         }
 
@@ -655,11 +659,19 @@ class Harness:
     # --- acting ------------------------------------------------------------------------------------------
 
     async def run(
-        self, path: str, user: User | None = None, *, wait: bool = True, channel_id: int = CHANNEL_ID, **options: Any
+        self,
+        path: str,
+        user: User | None = None,
+        *,
+        wait: bool = True,
+        channel_id: int = CHANNEL_ID,
+        guild_id: int = GUILD_ID,
+        **options: Any,
     ) -> list[Message]:
-        """Run `/path` as `user` with `options` (attachments as (file name, bytes)); returns what it posted."""
+        """Run `/path` as `user` with `options` (attachments as (file name, bytes)) in `channel_id` of
+        `guild_id`; returns what it posted."""
         data, _ = self._command_options(path, options, {})
-        payload = self._base_payload(2, user or self.alice, data, channel_id)
+        payload = self._base_payload(2, user or self.alice, data, channel_id, guild_id)
         return await self._dispatch(payload, wait)
 
     async def autocomplete(
@@ -690,13 +702,17 @@ class Harness:
         *,
         values: list[str] | None = None,
         wait: bool = True,
+        guild_id: int = GUILD_ID,
+        channel_id: int | None = None,
     ) -> list[Message]:
-        """Press a button (or choose `values` in a select) on a posted message as `user`."""
+        """Press a button (or choose `values` in a select) on a posted message as `user`. A click from another
+        server (`guild_id`, `channel_id`) is a replayed one: Discord shows a message only where it was posted."""
         component = message.component(label_or_id)
         data = {"custom_id": component["custom_id"], "component_type": component["type"]}
         if values is not None:
             data["values"] = values
-        payload = self._base_payload(3, user or self.alice, data, message.channel_id)
+        channel = message.channel_id if channel_id is None else channel_id
+        payload = self._base_payload(3, user or self.alice, data, channel, guild_id)
         payload["message"] = message.data
         if message.ephemeral:
             payload["message"] = {**message.data, "flags": 64}

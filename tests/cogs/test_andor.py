@@ -8,7 +8,7 @@ import sys
 import time
 
 from rules.andor.models import Character
-from tests.cogs.harness import GUILD_ID
+from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
 
 MONSTER_HEADER = "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp"
 
@@ -637,3 +637,18 @@ async def test_clicks_one_after_another_are_never_refused_while_others_flood_rea
     finally:
         stop.set()
         await asyncio.gather(*readers)
+
+
+async def test_a_click_replayed_in_another_server_is_refused_and_changes_nothing(harness):
+    h = harness
+    (fight,) = await h.run("andor fight", h.alice, monster="Tiny rat", count=3, seed=7)
+    before = await h.bot.db.fetch_one("SELECT * FROM andor_fights")
+    elsewhere = {"guild_id": OTHER_GUILD_ID, "channel_id": OTHER_GUILD_CHANNEL_ID}
+    for label, values in (("Attack Tiny rat 1", None), ("End turn", None), ("Choose whom to attack", ["2"])):
+        (refusal,) = await h.click(fight, label, h.alice, values=values, **elsewhere)
+        assert refusal.ephemeral
+        assert refusal.content == "❌ This fight belongs to another server, so nothing was changed."
+    assert dict(await h.bot.db.fetch_one("SELECT * FROM andor_fights")) == dict(before)
+    # A fight is its member's wherever it is shown in its server: another channel of it acts.
+    assert await h.click(fight, "Choose whom to attack", h.alice, values=["2"], channel_id=12345) == []
+    assert (await fight_row(h, h.alice))["version"] == 1

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from rules.text import format_number as num
 from tests.cogs.harness import GUILD_ID, HeldCall, User
+from tests.rules.test_csvio import formulas
 
 DECK_HEADER = (
     "token,trait,element,health,physical_damage,physical_penetration,physical_resistance,"
@@ -355,6 +356,42 @@ async def test_saved_deck_is_used_and_shown(harness):
     assert (
         no_deck.ephemeral and no_deck.content == "❌ Attach a deck CSV, or save one first with `/bossfight deck save`."
     )
+
+
+# Token names a spreadsheet would run as formulas, and one whose apostrophe is its own (`''=kept` is `'=kept`).
+HOSTILE_DECK = csv(
+    DECK_HEADER,
+    '"=HYPERLINK(""http://x"",""y"")",Bite,Fire,500,300,N,Y,0,N,N',
+    "@SUM(1),Hoot,Air,700,0,N,N,100,N,N",
+    "\"+1+cmd|' /C calc'!A0\",Hoot,Air,100,0,N,N,1,N,N",
+    "-2+3,Hoot,Air,100,0,N,N,1,N,N",
+    "''=kept,Hoot,Air,100,0,N,N,1,N,N",
+)
+
+
+async def test_a_saved_deck_comes_back_with_formulas_neutralized_and_saves_again_as_the_same_deck(harness):
+    h = harness
+    await run(h, "bossfight deck save", h.alice, deck=("deck.csv", HOSTILE_DECK))
+    (shown,) = await run(h, "bossfight deck show", h.alice)
+    handed_back = shown.files["deck.csv"].decode()
+    assert formulas(handed_back) == []
+    assert handed_back.splitlines()[1:] == [
+        '"\'=HYPERLINK(""http://x"",""y"")",Bite,Fire,500,300,N,Y,0,N,N',
+        "'@SUM(1),Hoot,Air,700,0,N,N,100,N,N",
+        "'+1+cmd|' /C calc'!A0,Hoot,Air,100,0,N,N,1,N,N",
+        "'-2+3,Hoot,Air,100,0,N,N,1,N,N",
+        "''=kept,Hoot,Air,100,0,N,N,1,N,N",
+    ]
+    assert "**'=kept**" in shown.embed.description  # the name, not the file's cell
+    # Saved again from the file handed back, it is the same deck.
+    await run(h, "bossfight deck save", h.alice, deck=("deck.csv", handed_back.encode()))
+    (again,) = await run(h, "bossfight deck show", h.alice)
+    assert again.embed.description == shown.embed.description
+    assert again.files["deck.csv"].decode() == handed_back
+    # A file with nothing to neutralize comes back byte for byte.
+    await run(h, "bossfight deck save", h.bob, deck=("mine.csv", DECK_400))
+    (plain,) = await run(h, "bossfight deck show", h.bob)
+    assert plain.files["mine.csv"] == DECK_400
 
 
 async def test_counts_of_one_read_as_one(harness):

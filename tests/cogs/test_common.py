@@ -6,6 +6,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import discord
+import pytest
 from discord import app_commands
 
 from cogs.common import (
@@ -282,3 +283,38 @@ async def test_a_second_close_returns_only_once_the_first_has_closed_everything(
     await asyncio.sleep(0)  # the first close is on its way
     await harness.bot.close()
     assert first.done() and harness.bot.is_closed() and harness.bot._db is None
+
+
+NO_LONGER_ACTIVE = "⌛ These buttons are no longer active. Run the command again for fresh ones."
+MAX_INT64 = 2**63 - 1  # the largest integer SQLite (and PostgreSQL's bigint) store
+
+
+@pytest.mark.parametrize(
+    ("forged", "answer"),
+    [
+        # numbers beyond the databases' 64-bit integers, in every game's id, version, and MMA's older layout
+        ("mma:9999999999999999999:0:draw", NO_LONGER_ACTIVE),
+        (f"mma:{MAX_INT64 + 1}:0:draw", NO_LONGER_ACTIVE),
+        ("andor:9999999999999999999:0:attack", NO_LONGER_ACTIVE),
+        ("mfd:9999999999999999999:0:next", NO_LONGER_ACTIVE),
+        ("mma:1:9999999999:draw", NO_LONGER_ACTIVE),
+        ("mma:9999999999999999999:draw", NO_LONGER_ACTIVE),
+        ("mma:1:draw:9999999999999999999", NO_LONGER_ACTIVE),
+        ("mma:1:9:play-9999", NO_LONGER_ACTIVE),
+        # the largest numbers a custom id may carry: looked up, and not found
+        ("mma:999999999999999999:0:draw", "❌ This match no longer exists."),
+        ("mma:999999999999999999:draw:999999999999999999", "❌ This match no longer exists."),
+        ("andor:999999999999999999:999999999:attack", "❌ This fight no longer exists."),
+        (
+            "mfd:999999999999999999:0:next",
+            "❌ This battle is no longer this channel's battle; `/mfd status` shows the current one.",
+        ),
+    ],
+)
+async def test_a_number_too_large_for_the_database_is_an_unknown_custom_id(harness, forged, answer):
+    from tests.cogs.harness import CHANNEL_ID
+
+    buttons = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": forged}]}]
+    message = harness.fake._post(CHANNEL_ID, {"content": "a game", "components": buttons}, {})
+    (reply,) = await harness.click(message, "Go", harness.gm)
+    assert reply.ephemeral and reply.content == answer

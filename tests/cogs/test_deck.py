@@ -28,7 +28,8 @@ from rules.deck.optimize import (
     optimize,
     score,
 )
-from tests.cogs.harness import CHANNEL_ID, HeldCall, Message
+from tests.cogs.harness import CHANNEL_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, HeldCall, Message
+from tests.rules.test_csvio import formulas
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "deck"
 RANDOM_7 = (EXAMPLES / "random-seed7.csv").read_bytes()
@@ -113,6 +114,7 @@ async def test_optimize_runs_to_completion_with_its_files(harness):
     assert embed.image.url == "attachment://winrate-5.png"
     assert read_deck_csv(message.files["deck-5.csv"].decode(), "deck-5.csv") == expected.best
     assert read_deck_csv(message.files["opponent-5.csv"].decode(), "o.csv") == expected.opponent
+    assert formulas(message.files["deck-5.csv"]) == formulas(message.files["opponent-5.csv"]) == []
     assert message.files["winrate-5.png"].startswith(b"\x89PNG")
     assert message.components == []  # the Cancel button is gone
     assert not message.ephemeral
@@ -232,6 +234,17 @@ async def test_progress_then_cancel_by_the_requester_only(harness):
 
     (late,) = await h.click(stale_button(final, as_shown), "Cancel", h.alice)
     assert late.content.startswith("❌ This optimization is not running any more")
+
+
+async def test_a_cancel_replayed_in_another_server_is_refused_and_the_job_runs_on(harness):
+    h = harness
+    message = await start_long_job(h, h.alice, seed=3)
+    (refusal,) = await h.click(message, "Cancel", h.alice, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
+    assert refusal.ephemeral
+    assert refusal.content == "❌ This optimization belongs to another server, so nothing was changed."
+    assert jobs(h).by_user[h.alice.id].cancel.is_set() is False
+    (ack,) = await h.click(message, "Cancel", h.alice)
+    assert ack.content.startswith("⏹️ Cancelling")
 
 
 async def test_a_second_cancel_says_the_run_is_already_cancelling(harness, monkeypatch):
@@ -508,6 +521,7 @@ async def test_random_deck_table_and_csv(harness):
         "seed 7 · 30 cards, mean cost 5.90. Use the CSV with /deck duel or as an opponent."
     )
     assert reply.files["deck-7.csv"] == RANDOM_7
+    assert formulas(RANDOM_7) == []
     deck = read_deck_csv(RANDOM_7.decode(), "r")
     table = reply.embed.description
     assert table.count("\n") == len(deck.counts()) + 3  # fence, header, one row per card, fence, legend

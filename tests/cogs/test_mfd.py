@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,8 @@ from rules.errors import InputProblem
 from rules.mfd import engine
 from rules.mfd.models import Casualty, Fighter
 from rules.mfd.roster import write_roster
-from tests.cogs.harness import CHANNEL_ID, HeldCall, User
+from tests.cogs.harness import CHANNEL_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, HeldCall, User
+from tests.rules.test_csvio import formulas
 from tests.rules.test_mfd_continuing import (
     AFTER_ROUND_1_WARNINGS,
     AFTER_ROUND_3_WARNINGS,
@@ -409,6 +412,7 @@ async def test_template_gives_the_examples_and_a_guide(harness):
     assert reply.ephemeral and "BodyguardFor" in reply.embed.description
     assert reply.files["Heroes.csv"] == (EXAMPLES / "Heroes.csv").read_bytes()
     assert reply.files["Villains.csv"] == (EXAMPLES / "Villains.csv").read_bytes()
+    assert formulas(reply.files["Heroes.csv"]) == formulas(reply.files["Villains.csv"]) == []
 
 
 async def test_concurrent_continues_cannot_both_apply(harness, monkeypatch):
@@ -519,3 +523,82 @@ async def test_a_round_that_takes_longer_than_discords_3_seconds_still_shows_its
     (second,) = h.seen(await h.click(first, "Fight one more round", h.gm))  # deferred first: the answer arrives
     assert second.embed.description.startswith("Round 2 fought (continued)")
     assert (await battles(h))[0][1] == 2 and not h.fake.expired
+
+
+async def test_a_click_replayed_in_another_server_or_channel_is_refused_and_fights_nothing(harness):
+    h = harness
+    _, reply = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    before = [dict(r) for r in await h.bot.db.fetch_all("SELECT * FROM mfd_battles")]
+    # the other server's GM, even with a battle of their own there
+    await h.run(
+        "mfd battle",
+        h.gm,
+        heroes=HEROES,
+        villains=VILLAINS,
+        max_rounds=1,
+        seed=2,
+        guild_id=OTHER_GUILD_ID,
+        channel_id=OTHER_GUILD_CHANNEL_ID,
+    )
+    theirs = await h.bot.db.fetch_one("SELECT * FROM mfd_battles WHERE channel_id = ?", (OTHER_GUILD_CHANNEL_ID,))
+    (refusal,) = h.seen(
+        await h.click(reply, "Fight one more round", h.gm, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
+    )
+    assert refusal.ephemeral
+    assert refusal.content == "❌ This battle belongs to another server, so nothing was changed."
+    (refusal,) = h.seen(await h.click(reply, "Fight one more round", h.gm, channel_id=OTHER_CHANNEL))
+    assert refusal.content == "❌ This battle belongs to another channel, so nothing was changed."
+    rows = await h.bot.db.fetch_all("SELECT * FROM mfd_battles ORDER BY id")
+    assert [dict(r) for r in rows] == [*before, dict(theirs)]
+
+
+# Names a spreadsheet would run as formulas, in every column that holds a name, and names with apostrophes
+# of their own: `''=kept` is the name `'=kept` (a spreadsheet's leading `'` marks text, and comes off).
+HOSTILE_HEROES = (
+    "Name,XP,HP,BonusToHit,LinkedTo,BodyguardFor,BuffName,BuffWho,BuffOffense,BuffDefense\n"
+    '"=HYPERLINK(""http://x"",""y"")",5000,1000000,,@SUM(1),,=Buff,"-2+3,@SUM(1)",0.1,0\n'
+    "@SUM(1),5000,1000000,,,-2+3,,,,\n"
+    "\"+1+cmd|' /C calc'!A0\",5000,1000000,,,,,,,\n"
+    "-2+3,5000,1000000,,,,,,,\n"
+    "'Tis,5000,1000000,,,,,,,\n"
+    "''=kept,5000,1000000,-0.25,,,,,,\n"
+)
+HOSTILE_NAMES_WRITTEN = [
+    "'+1+cmd|' /C calc'!A0",
+    "'-2+3",
+    '\'=HYPERLINK("http://x","y")',
+    "'@SUM(1)",
+    "'Tis",
+    "''=kept",
+]
+
+
+async def test_final_csvs_neutralize_formulas_and_continue_from_them_as_from_the_battle(harness):
+    h = harness
+    hostile = {
+        "heroes": ("Heroes.csv", HOSTILE_HEROES.encode()),
+        "villains": ("Villains.csv", b"Name,XP,HP\n=Boss,9000,1000000\n"),
+    }
+    _, reply = await h.run("mfd battle", h.gm, **hostile, max_rounds=1, seed=3)
+    (status,) = h.seen(await h.run("mfd status", h.bob))
+    for message in (reply, status):
+        heroes, villains = message.files["Heroes-final.csv"], message.files["Villains-final.csv"]
+        assert formulas(heroes) == [] and formulas(villains) == []
+        rows = list(csv.reader(io.StringIO(heroes.decode(), newline="")))
+        assert sorted(row[0] for row in rows[1:]) == sorted(HOSTILE_NAMES_WRITTEN)
+        assert villains.decode().splitlines()[1].startswith("'=Boss,9000,")
+        assert "''=kept,5000,0,0,-0.25," in heroes.decode()  # a negative number stays a number
+    # The same battle in another channel: continuing it from its final CSVs fights exactly as going on does.
+    await h.run("mfd battle", h.gm, **hostile, max_rounds=1, seed=3, channel_id=OTHER_CHANNEL)
+    files = {
+        "heroes": ("Heroes-final.csv", reply.files["Heroes-final.csv"]),
+        "villains": ("Villains-final.csv", reply.files["Villains-final.csv"]),
+    }
+    _, from_files = await h.run("mfd continue", h.gm, rounds=1, **files)
+    _, going_on = await h.run("mfd continue", h.gm, rounds=1, channel_id=OTHER_CHANNEL)
+    for name in ("Heroes-final.csv", "Villains-final.csv"):
+        assert from_files.files[name] == going_on.files[name], name
+    # the log names the files the sides came from, and is otherwise the same
+    log = from_files.files["BattleLog.txt"].decode().replace("-final.csv", ".csv")
+    assert log == going_on.files["BattleLog.txt"].decode()
+    assert "=HYPERLINK" in from_files.files["BattleLog.txt"].decode()

@@ -14,7 +14,7 @@ import pytest
 from rules.mma.cards import CARDS, card_named
 from rules.mma.engine import main_phase_playable, new_game
 from rules.mma.state import GameState
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, Message, User
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 
 CAROL = User(800000000000000004, "Carol")
 
@@ -926,3 +926,29 @@ async def test_a_click_answered_after_discords_3_seconds_keeps_its_move_and_the_
     (note,) = await h.click(shown, "Skip draw", h.alice)
     assert note.content.startswith("⌛ These buttons were from an earlier moment of this match")
     assert board.component("Skip draw")["disabled"] is True and board.component("End turn")["disabled"] is False
+
+
+async def test_a_click_replayed_in_another_server_or_channel_is_refused_and_changes_nothing(h):
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    elsewhere = {"guild_id": OTHER_GUILD_ID, "channel_id": OTHER_GUILD_CHANNEL_ID}
+    (refusal,) = await h.click(challenge, "Accept", h.bob, **elsewhere)
+    assert refusal.ephemeral
+    assert refusal.content == "❌ This match belongs to another server, so nothing was changed."
+    assert (await match_row(h))["status"] == "pending"
+    assert not_pings(await h.click(challenge, "Accept", h.bob)) == []  # in its own channel it is accepted
+    match = challenge
+    await h.click(match, "Draw", h.alice)
+    row = await match_row(h)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    value = hand.component("Choose a card to play")["options"][0]["value"]
+    for label in ("End turn", "My hand", "Concede"):
+        (refusal,) = await h.click(match, label, h.alice, **elsewhere)
+        assert refusal.content == "❌ This match belongs to another server, so nothing was changed."
+        (refusal,) = await h.click(match, label, h.alice, channel_id=CHANNEL_ID + 5)  # this server, another channel
+        assert refusal.content == "❌ This match belongs to another channel, so nothing was changed."
+    (refusal,) = await h.click(hand, "Choose a card to play", h.alice, values=[value], **elsewhere)
+    assert refusal.content == "❌ This match belongs to another server, so nothing was changed."
+    assert dict(await match_row(h)) == dict(row)
+    # In its own channel the same button acts.
+    await h.click(match, "End turn", h.alice)
+    assert (await match_row(h))["version"] == row["version"] + 1

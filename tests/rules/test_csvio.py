@@ -1,10 +1,16 @@
-"""The shared CSV reader: a quote left open is an error at the row where it opens, in every game's reader."""
+"""The shared CSV reader (a quote left open is an error at the row where it opens, in every game's reader) and
+writer (no cell a spreadsheet would run as a formula, and every cell reads back as it was)."""
+
+import csv as stdlib_csv
+import io
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.andor.bestiary import parse_monsters
 from rules.bossfight.parsing import parse_bosses, parse_deck
-from rules.csvio import read_csv
+from rules.csvio import formula_safe, formula_safe_csv, from_formula_safe, read_csv, write_csv
 from rules.deck.cards import read_deck_csv
 from rules.errors import RuleInputError
 from rules.mfd.roster import read_roster
@@ -84,3 +90,86 @@ def test_a_stray_quote_inside_a_cell_is_still_read_as_written():
     # A 5" blade: a quote that does not open a cell is text, as before.
     table = read_csv('name,level\nBlade 5",3\n', "bosses.csv", required=["name", "level"])
     assert [row.text("name") for row in table.rows] == ['Blade 5"']
+
+
+# --- writing: no cell a spreadsheet would run as a formula (CSV injection) ------------------------------------
+
+
+def formulas(data: bytes | str) -> list[str]:
+    """The cells of a CSV file that a spreadsheet would run as formulas (a file Arena writes has none)."""
+    text = data.decode() if isinstance(data, bytes) else data
+    cells = [cell for record in stdlib_csv.reader(io.StringIO(text, newline="")) for cell in record]
+    return [cell for cell in cells if cell[:1] and cell[0] in "=+-@\t\r" and not is_number(cell)]
+
+
+def is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+FORMULAS = ['=HYPERLINK("http://x","y")', "@SUM(1)", "+1+cmd|' /C calc'!A0", "-2+3", "\tTab", "\rReturn"]
+
+
+@pytest.mark.parametrize("name", FORMULAS)
+def test_a_text_cell_that_starts_a_formula_is_written_with_a_leading_apostrophe(name):
+    written = write_csv(["Name", "XP"], [[name, 5]])
+    (cells,) = list(stdlib_csv.reader(io.StringIO(written, newline="")))[1:]
+    assert cells == ["'" + name, "5"]
+    unsafe = io.StringIO()
+    stdlib_csv.writer(unsafe).writerow([name])  # as a writer that does not neutralize would
+    assert formulas(written) == [] and formulas(unsafe.getvalue()) == [name]
+    assert read_csv(written, "out.csv", required=["name", "xp"]).rows[0].cells["name"] == name.strip()
+
+
+def test_numbers_stay_numbers_negative_ones_included():
+    written = write_csv(["a", "b", "c", "d", "e"], [[-3, -2.5, "-7", "-1e+20", "-0.25"]])
+    assert written == "a,b,c,d,e\n-3,-2.5,-7,-1e+20,-0.25\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "written"),
+    [
+        ("Bob", "Bob"),
+        ("'Tis", "'Tis"),  # an apostrophe of the name's own, before no formula: left alone
+        ("'=x", "''=x"),  # looks neutralized already: one more, so reading takes exactly one off
+        ("''+x", "'''+x"),
+        ("'-5", "''-5"),
+        ("'", "'"),
+        ("-", "'-"),
+        ("a=b", "a=b"),
+    ],
+)
+def test_apostrophes_round_trip_exactly(name, written):
+    assert formula_safe(name) == written
+    assert from_formula_safe(written) == name
+    table = read_csv(write_csv(["Name"], [[name]]), "out.csv", required=["name"])
+    assert table.rows[0].cells["name"] == name
+
+
+@given(st.text(alphabet="ab'=+-@1. \t\r\n,\"", max_size=8))
+def test_every_cell_reads_back_as_it_was_written(cell):
+    assert from_formula_safe(formula_safe(cell)) == cell
+    (record,) = stdlib_csv.reader(io.StringIO(write_csv([cell, "n"], []), newline=""))
+    assert record == [formula_safe(cell), "n"]
+    assert formula_safe(cell)[:1] not in "=+@\t\r" or cell == ""
+    assert not formula_safe(cell).startswith("-") or float(cell) <= 0
+
+
+def test_headers_are_neutralized_and_read_back_too():
+    written = write_csv(["=Name"], [["x"]])
+    assert written.startswith("'=Name\n")
+    assert read_csv(written, "out.csv", required=["=name"]).headers == ("=Name",)
+
+
+def test_a_users_file_handed_back_is_left_as_it_is_unless_a_cell_would_run():
+    text = "\ufefftoken , trait\nFox,  Bite\n'=already,safe\n"
+    assert formula_safe_csv(text, "deck.csv") is text
+    hostile = 'token,trait\n"=HYPERLINK(""http://x"",""y"")","Bite,\nhard"\n\n@SUM(1),-2\n'
+    safe = formula_safe_csv(hostile, "deck.csv")
+    assert safe == """token,trait\n"'=HYPERLINK(""http://x"",""y"")","Bite,\nhard"\n\n'@SUM(1),-2\n"""
+    # both read as the same table, row numbers included
+    before, after = (read_csv(t, "deck.csv", required=["token", "trait"]).rows for t in (hostile, safe))
+    assert [(r.line, r.cells) for r in after] == [(r.line, r.cells) for r in before]

@@ -117,3 +117,18 @@ def test_a_bad_seed_or_output_folder_is_an_error_not_a_traceback(tmp_path, capsy
     assert main(["mfd", *rosters, "--out", str(blocker)]) == 2
     assert capsys.readouterr().err.startswith(f"error: {blocker}: cannot be used as the output folder")
     assert not (tmp_path / "BattleLog.txt").exists()
+
+
+def test_the_final_csvs_written_neutralize_formulas_and_read_back_as_the_same_names(tmp_path):
+    from tests.rules.test_csvio import formulas
+
+    heroes = tmp_path / "Heroes.csv"
+    heroes.write_text("Name,XP,HP\n@SUM(1),5000,1000000\n-2+3,5000,1000000\n'Tis,5000,1000000\n")
+    villains = tmp_path / "Villains.csv"
+    villains.write_text('Name,XP,HP\n"=HYPERLINK(""http://x"",""y"")",5000,1000000\n')
+    args = ["mfd", "--heroes", str(heroes), "--villains", str(villains), "--seed", "1", "-m", "1"]
+    assert main([*args, "--out", str(tmp_path)]) == 0
+    for side, names in (("Heroes", ["'Tis", "-2+3", "@SUM(1)"]), ("Villains", ['=HYPERLINK("http://x","y")'])):
+        written = (tmp_path / f"{side}-final.csv").read_text()
+        assert formulas(written) == []
+        assert sorted(f.name for f in read_roster(written, f"{side}-final.csv", side).fighters) == names

@@ -219,7 +219,7 @@ def test_second_buff_group_columns_are_located_by_group():
     assert roster.warnings[0].column == "BuffWho #2"
 
 
-names = st.text(alphabet="abcXYZ é-'", min_size=1, max_size=8).map(str.strip).filter(bool)
+names = st.text(alphabet="abcXYZ é-'=+@", min_size=1, max_size=8).map(str.strip).filter(bool)
 numbers = st.floats(min_value=-5, max_value=5, allow_nan=False) | st.sampled_from([0.1, -0.09, 1 / 3, 0.0])
 
 
