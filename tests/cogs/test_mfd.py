@@ -10,8 +10,10 @@ from cogs.common import EmbedLimits
 from cogs.mfd.render import fallen_lines
 from rules.errors import InputProblem
 from rules.mfd import engine
+from rules.mfd.battle import start_battle
+from rules.mfd.chart import battle_chart_png
 from rules.mfd.models import Casualty, Fighter
-from rules.mfd.roster import write_roster
+from rules.mfd.roster import read_roster, write_roster
 from tests.cogs.harness import CHANNEL_ID, HeldCall, User
 from tests.rules.test_mfd_continuing import (
     AFTER_ROUND_1_WARNINGS,
@@ -500,6 +502,29 @@ async def test_every_battle_reply_carries_its_chart_beside_the_log(harness):
     await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     _, continued = await h.run("mfd continue", h.gm)
     charted(continued)
+
+
+async def test_the_chart_after_the_button_or_continue_draws_the_whole_battle_so_far(harness):
+    # issue 24: it showed only the run's new rounds. Continuing is the same battle as running on, so each
+    # reply's chart is the chart of one run from round 0 to where the battle stands.
+    h = harness
+    heroes = read_roster((EXAMPLES / "Heroes.csv").read_text(), "h.csv", "Heroes")
+    villains = read_roster((EXAMPLES / "Villains.csv").read_text(), "v.csv", "Villains")
+
+    def chart_of_rounds(rounds: int) -> bytes:
+        curve = start_battle(heroes, villains, seed=5, max_rounds=rounds).curve
+        assert curve.rounds == tuple(range(rounds + 1))
+        return battle_chart_png(curve, "Marked for Death, seed 5")
+
+    files = {"heroes": ("h.csv", (EXAMPLES / "Heroes.csv").read_bytes())}
+    files["villains"] = ("v.csv", (EXAMPLES / "Villains.csv").read_bytes())
+    _, first = await h.run("mfd battle", h.gm, **files, max_rounds=1, seed=5)
+    assert first.files["battle-chart.png"] == chart_of_rounds(1)
+    (pressed,) = h.seen(await h.click(first, "Fight one more round", h.gm))
+    assert pressed.files["battle-chart.png"] == chart_of_rounds(2)
+    await h.restart()  # the history is stored with the battle
+    _, continued = await h.run("mfd continue", h.gm, rounds=1)
+    assert continued.files["battle-chart.png"] == chart_of_rounds(3)
 
 
 async def test_a_round_that_takes_longer_than_discords_3_seconds_still_shows_its_result(harness, monkeypatch):
