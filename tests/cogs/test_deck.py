@@ -266,11 +266,15 @@ async def test_progress_then_cancel_by_the_requester_only(harness):
     assert jobs(h).by_user[h.alice.id].cancel.is_set() is False
 
     (ack,) = await h.click(message, "Cancel", h.alice)
-    assert ack.ephemeral and ack.content.startswith("⏹️ Cancelling")
+    assert ack.ephemeral and ack.content == (
+        "⏹️ Cancelling: the run stops after its current iteration and shows its result so far, measured afresh."
+    )
     await h.settle()
     final = h.fake.messages[message.id]
     assert final.embed.title.startswith("⏹️ Optimization cancelled after ")
     assert "/100,000 iterations" in final.embed.title
+    # a cancelled run's result follows the same rule: the better of the start and final decks, never a worse one
+    assert final.embed.description.startswith("**Result: the ")
     assert final.components == [] and "deck-3.csv" in final.files and "winrate-3.png" in final.files
     assert jobs(h).by_user == {} and jobs(h).by_id == {}
 
