@@ -182,9 +182,11 @@ class DeckOptimizer(
         if job.progress is not None and job.progress.measuring:  # nothing left to cancel
             reply = "The iterations are over: the run is measuring its start and final decks, and shows them soon."
         elif already:
-            reply = "⏹️ Already cancelling: the run stops after its current iteration and shows the best deck so far."
+            reply = "⏹️ Already cancelling: the run stops after its current iteration and shows its result so far, measured afresh."
         else:
-            reply = "⏹️ Cancelling: the run stops after its current iteration and shows the best deck so far."
+            reply = (
+                "⏹️ Cancelling: the run stops after its current iteration and shows its result so far, measured afresh."
+            )
         await interaction.response.send_message(reply, ephemeral=True)
 
     # --- /deck duel and /deck random -----------------------------------------------------------------

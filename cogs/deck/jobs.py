@@ -9,7 +9,7 @@ path's kernel lock, batch by batch, and the kernels release the GIL while they p
 answering during a job.
 
 Restarts. Jobs live in memory, so a restart ends them. On a clean shutdown (`shutdown`) each job stops after
-its current iteration and its message shows the best deck so far, marked as stopped by the restart, once it
+its current iteration and its message shows its result so far, marked as stopped by the restart, once it
 is measured afresh like any run's final deck (at most 2 x 1,000,000 games at the bot's limits: about a
 second alone, within SHUTDOWN_GRACE unless several jobs that large share the cores). After a crash nothing
 can edit the message, so it says from the start that a restart stops the run. Job ids start with the
@@ -183,7 +183,7 @@ class JobManager:
 
     async def shutdown(self, grace: float | None = None) -> None:
         """Stop every job after its current iteration and give its message `grace` seconds (SHUTDOWN_GRACE) to
-        show the best deck so far; the cog marks a message that could not in time as stopped by the restart."""
+        show their result so far; the cog marks a message that could not in time as stopped by the restart."""
         grace = SHUTDOWN_GRACE if grace is None else grace
         self.closing = True
         running = list(self.by_id.values())

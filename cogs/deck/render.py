@@ -23,7 +23,15 @@ from cogs.common import (
 from cogs.deck.items import cancel_button
 from cogs.deck.jobs import Job, JobResult
 from rules.deck.cards import Deck, Keyword
-from rules.deck.optimize import DuelResult, OptimizeSettings, Score, fresh_games
+from rules.deck.optimize import (
+    DuelResult,
+    OptimizeResult,
+    OptimizeSettings,
+    Score,
+    Verdict,
+    fresh_games,
+    verdict_note,
+)
 from rules.text import plural
 
 RUNNING_TITLE = "🃏 Optimizing a deck…"  # how a Cancel button pressed after a crash knows its message still says so
@@ -128,6 +136,17 @@ def deck_table(deck: Deck) -> str:
     return "```\n" + "\n".join(rows) + "\n```\ntau = Taunt, tra = Trample, dis = Distortion, fs = First Strike"
 
 
+def result_title(result: OptimizeResult) -> str:
+    """A finished run's title: the result deck's fresh winrate, never a worse deck called optimized."""
+    start, final = percent(result.fresh.start.winrate), percent(result.fresh.final.winrate)
+    verdict = result.verdict
+    if verdict is Verdict.IMPROVED:
+        return f"🃏 Deck optimized: {start} → {final}"
+    if verdict is Verdict.TOO_NOISY:
+        return f"🃏 No clear gain: {start} → {final}, too noisy to tell apart"
+    return f"🃏 No better deck found: the start deck stays at {start}"
+
+
 def result_embed(job: Job, done: JobResult) -> discord.Embed:
     result = done.result
     s = result.settings
@@ -142,12 +161,18 @@ def result_embed(job: Job, done: JobResult) -> discord.Embed:
         )
         color = COLOR_DEFEAT
     else:
-        title = f"🃏 Deck optimized: {percent(fresh.start.winrate)} → {percent(fresh.final.winrate)}"
-        color = COLOR_VICTORY
-    embed = discord.Embed(title=title, description="**Best deck**\n" + deck_block(result.best), color=color)
+        title = result_title(result)
+        color = COLOR_VICTORY if result.verdict is Verdict.IMPROVED else COLOR_INFO
+    which = "the start deck" if result.kept_start else "the final deck (the best found)"
+    embed = discord.Embed(
+        title=title,
+        description=f"**Result: {which}**\n{verdict_note(result)}\n{deck_block(result.deck)}",
+        color=color,
+    )
     embed.add_field(
         name="Winrate against the opponent",
-        value=f"start {measured(fresh.start)} → final {measured(fresh.final, bold=True)}\n"
+        value=f"start {measured(fresh.start, bold=result.kept_start)} → "
+        f"final {measured(fresh.final, bold=not result.kept_start)}\n"
         f"{'+' if gain >= 0 else ''}{100 * gain:.1f} points, {plural(len(result.accepted), 'swap')} kept · "
         f"measured afresh after the run over {fresh.games:,} new games each\n"
         f"best measurement during the run (the chart's curve, {plural(s.games, 'game')} each, biased high): "
@@ -165,7 +190,7 @@ def result_embed(job: Job, done: JobResult) -> discord.Embed:
     embed.set_footer(
         text=seed_footer(
             s.seed,
-            "Files: the best deck and the opponent as CSV; the chart of the best "
+            "Files: the result deck and the opponent as CSV; the chart of the best "
             "measurement so far per iteration and the fresh measurements as PNG.",
         )
     )
@@ -179,7 +204,7 @@ def chart_name(seed: int) -> str:
 def result_files(done: JobResult) -> list[discord.File]:
     seed = done.result.settings.seed
     return [
-        text_file(f"deck-{seed}.csv", done.result.best.to_csv()),
+        text_file(f"deck-{seed}.csv", done.result.deck.to_csv()),
         text_file(f"opponent-{seed}.csv", done.result.opponent.to_csv()),
         discord.File(io.BytesIO(done.chart_png), filename=chart_name(seed)),
     ]

@@ -72,7 +72,7 @@ log = logging.getLogger("arena.mfd")
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "mfd"
 ROSTER_LIMIT_MIB = 3  # see the module docstring
 ROSTER_LIMIT_BYTES = ROSTER_LIMIT_MIB * 1024 * 1024
-ROSTER_LIMIT_TEXT = f"{ROSTER_LIMIT_MIB} MiB (room for 20,000 fighters at up to 150 bytes a row)"
+ROSTER_LIMIT_TEXT = f"{ROSTER_LIMIT_MIB} MiB"  # beside rules.mfd.roster.MAX_FIGHTERS, the limit on fighters
 MAX_ODDS_BATTLES = 10_000
 PROGRESS_INTERVAL = 2.0
 

@@ -27,14 +27,14 @@ from rules.mfd.battle import HEROES_FINAL_FILE, LOG_FILE, VILLAINS_FINAL_FILE, B
 from rules.mfd.log import hp_text
 from rules.mfd.models import BattleState, Casualty, OddsResult, Outcome, Roster
 from rules.mfd.odds import mean_rounds, outcome_rows, rate_text
-from rules.mfd.roster import BASE_COLUMNS, BUFF_COLUMNS, MAX_FIGHTERS
+from rules.mfd.roster import BASE_COLUMNS, BUFF_COLUMNS, EXHAUSTION_NOTE, MAX_FIGHTERS
 from rules.text import plural
 from storage.mfd import StoredBattle
 
 FALLEN_NAMES_CHARS = 300  # of one round's and side's names in the Fallen field, before "… and N more"
 FILES_FOOTER = (
     f"{LOG_FILE} has every attack. Edit {HEROES_FINAL_FILE} or {VILLAINS_FINAL_FILE} and attach it to "
-    "/mfd continue to bring in reinforcements or heal."
+    f"/mfd continue to bring in reinforcements or heal. {EXHAUSTION_NOTE}"
 )
 
 
@@ -149,7 +149,10 @@ def status_embed(stored: StoredBattle, state: BattleState) -> discord.Embed:
     standing_field(embed, state.villains)
     fallen_field(embed, "Fallen", state.fallen)
     embed.set_footer(
-        text=seed_footer(state.seed, "The files are both sides as they stand: edit one and attach it to /mfd continue.")
+        text=seed_footer(
+            state.seed,
+            f"The files are both sides as they stand: edit one and attach it to /mfd continue. {EXHAUSTION_NOTE}",
+        )
     )
     return fit_embed(embed)
 
@@ -205,7 +208,7 @@ LinkedTo: dies when that fighter dies (clones, summons).
 of the round its provider falls in.
 • At most {MAX_FIGHTERS:,} fighters and {roster_limit} per file. The final CSVs of a run are in \
 this format plus HP, with every column even when a side has no one left: edit them and attach them to \
-`/mfd continue`."""
+`/mfd continue`. {EXHAUSTION_NOTE}"""
     embed = discord.Embed(title="Marked for Death rosters", description=guide, color=COLOR_INFO)
     embed.set_footer(
         text="The examples: a squad with bodyguards, shadow clones and buffs against a summoner "

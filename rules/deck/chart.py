@@ -2,7 +2,8 @@
 
 The curve is the best measurement so far after each iteration (biased high: the best of many noisy
 measurements); the horizontal lines and bands are the start and final decks measured afresh after the run,
-with their 95% intervals (RULINGS 6).
+with their 95% intervals (RULINGS 6), the run's result (RULINGS 7) in green. Every winrate is the optimized
+deck's (player 1's) against the opponent deck.
 """
 
 from __future__ import annotations
@@ -46,9 +47,14 @@ def winrate_figure(result: OptimizeResult, title: str) -> Figure:
         label=f"best measurement so far ({plural(result.settings.games, 'game')} each)",
     )
     shown = list(ys)
+    # the result (RULINGS 7: the better of the two on the fresh games) is the one drawn in green
+    start_name, final_name = (
+        ("start deck (the result)", "final deck") if result.kept_start else ("start deck", "final deck (the result)")
+    )
+    start_color, final_color = ("#2e9e4f", "#d9822b") if result.kept_start else ("#999999", "#2e9e4f")
     for name, score, color in (
-        ("start deck", result.fresh.start, "#999999"),
-        ("final deck", result.fresh.final, "#2e9e4f"),
+        (start_name, result.fresh.start, start_color),
+        (final_name, result.fresh.final, final_color),
     ):
         low, high = score.interval
         axes.axhspan(100 * low, 100 * high, color=color, alpha=0.2, linewidth=0)  # pyright: ignore[reportUnknownMemberType]
@@ -61,7 +67,7 @@ def winrate_figure(result: OptimizeResult, title: str) -> Figure:
         )
         shown += [100 * low, 100 * high]
     axes.set_xlabel("iteration")  # pyright: ignore[reportUnknownMemberType]
-    axes.set_ylabel("winrate of player 1 (%)")  # pyright: ignore[reportUnknownMemberType]
+    axes.set_ylabel("optimized deck's winrate against the opponent (%)")  # pyright: ignore[reportUnknownMemberType]
     axes.set_xlim(0, max(1, len(result.curve)))
     low, high = min(shown), max(shown)
     pad = max(2.0, (high - low) * 0.1)

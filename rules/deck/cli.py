@@ -22,6 +22,7 @@ from rules.deck.optimize import (
     duel,
     keywords_without,
     optimize,
+    verdict_note,
 )
 from rules.errors import RuleInputError
 from rules.seeds import seed_argument, seed_or_new
@@ -46,7 +47,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
             action="store_true",
             help=f"switch {keyword.title} off (its cards leave the set list)",
         )
-    opt.add_argument("--out", type=Path, default=Path("out"), help="folder for the deck CSV and chart PNG")
+    opt.add_argument(
+        "--out",
+        type=Path,
+        default=Path("out"),
+        help="folder for the result deck's CSV, the opponent's and the chart PNG",
+    )
     opt.add_argument("--quiet", action="store_true", help="no progress bar")
     opt.add_argument(
         "--no-chart", dest="chart", action="store_false", help="skip the winrate chart (drawing it takes about 0.5 s)"
@@ -126,7 +132,7 @@ def run_optimize(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     deck_path = args.out / f"deck-{seed}.csv"
     opponent_path = args.out / f"opponent-{seed}.csv"
-    _write(deck_path, result.best.to_csv())
+    _write(deck_path, result.deck.to_csv())
     _write(opponent_path, result.opponent.to_csv())
     written = [deck_path, opponent_path]
     if args.chart:
@@ -148,7 +154,9 @@ def run_optimize(args: argparse.Namespace) -> int:
         f"best measurement during the run: {100 * result.best_winrate:.1f}% over {plural(settings.games, 'game')}"
         " (the chart's curve; the best of many noisy measurements, so biased high)"
     )
-    print(result.best.compact())
+    print(f"result ({deck_path}): {'the start deck' if result.kept_start else 'the final deck'}")
+    print(verdict_note(result))
+    print(result.deck.compact())
     print(f"wrote {', '.join(map(str, written))}")
     return 0
 

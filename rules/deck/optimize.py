@@ -14,6 +14,11 @@ opponent on `fresh_seed(seed)`, a seed derived from the run's, and are shown wit
 Both decks use that one seed, so an unchanged deck measures exactly the same. These games count in the
 work limit (`check_work`) and in the progress.
 
+The run's result is the better of the two on those fresh games (RULINGS 7): a search that wandered onto a
+worse deck (noise at few games per iteration) returns the start deck, never the worse one. `Verdict` says
+how the two compare, and `verdict_note` says it in words, the same for the bot and the command line: when
+the two 95% intervals overlap, the settings were too noisy to tell the decks apart.
+
 Every batch of games gets its own seed drawn from the run's `random.Random(seed)`, so a run is replayed
 exactly from its seed. The games themselves are played by the fast path (`rules.deck.fast`); the loop over
 iterations stays in Python, one batch per iteration, so progress and cancellation are checked between
@@ -26,6 +31,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 
@@ -33,6 +39,7 @@ from rules.deck.cards import ALL_KEYWORDS, DECK_SIZE, MAX_COPIES, Card, Deck, Ke
 from rules.deck.game import SplitMix64
 from rules.errors import RuleInputError
 from rules.stats import wilson_interval
+from rules.text import plural
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_GAMES = 1000
@@ -172,6 +179,15 @@ class OptimizeSettings:
                 raise RuleInputError(f"the opponent deck uses {names}, switched off for this run")
 
 
+class Verdict(StrEnum):
+    """How the final deck (the best found) compares with the start deck on the fresh games."""
+
+    IMPROVED = "improved"  # better, and the two 95% intervals are apart: the final deck is the result
+    TOO_NOISY = "too noisy"  # the decks differ but their 95% intervals overlap: the better measured is the result
+    WORSE = "worse"  # worse, and the intervals are apart: the start deck is the result
+    UNCHANGED = "unchanged"  # the search ended on the start deck itself
+
+
 @dataclass(frozen=True)
 class FreshMeasurement:
     """The start and final decks measured afresh after a run: the same number of new games each, on `seed`."""
@@ -184,6 +200,12 @@ class FreshMeasurement:
     def games(self) -> int:
         """Games of each deck."""
         return self.start.games
+
+    @property
+    def intervals_overlap(self) -> bool:
+        """Whether the difference is inside the two 95% intervals, too small to tell the decks apart."""
+        (start_low, start_high), (final_low, final_high) = self.start.interval, self.final.interval
+        return start_low <= final_high and final_low <= start_high
 
 
 @dataclass(frozen=True)
@@ -203,6 +225,29 @@ class OptimizeResult:
     @property
     def iterations_done(self) -> int:
         return len(self.curve)
+
+    @property
+    def verdict(self) -> Verdict:
+        if self.best == self.start:
+            return Verdict.UNCHANGED
+        if self.fresh.intervals_overlap:
+            return Verdict.TOO_NOISY
+        return Verdict.IMPROVED if self.fresh.final.winrate > self.fresh.start.winrate else Verdict.WORSE
+
+    @property
+    def kept_start(self) -> bool:
+        """Whether the result is the start deck: the final deck did not measure better on the fresh games."""
+        return self.fresh.final.winrate <= self.fresh.start.winrate
+
+    @property
+    def deck(self) -> Deck:
+        """The run's result: the better of the start and final decks on the same fresh games (RULINGS 7)."""
+        return self.start if self.kept_start else self.best
+
+    @property
+    def deck_score(self) -> Score:
+        """The result's fresh measurement."""
+        return self.fresh.start if self.kept_start else self.fresh.final
 
     @property
     def games_played(self) -> int:
@@ -302,6 +347,44 @@ def optimize(
         set_list_size=len(pool),
         fresh=FreshMeasurement(seed, *scores),
     )
+
+
+def measurement_margin(result: OptimizeResult) -> float:
+    """Half the 95% interval of one measurement of the run (`games` games at the start deck's winrate): how far
+    chance alone moves the numbers the search compares."""
+    games = result.settings.games
+    low, high = wilson_interval(round(result.fresh.start.winrate * games), games)
+    return (high - low) / 2
+
+
+def verdict_note(result: OptimizeResult) -> str:
+    """Which deck is the result and why, in plain text: what the numbers alone do not tell."""
+    verdict = result.verdict
+    games = result.settings.games
+    margin = (
+        f"a measurement of {plural(games, 'game')} is only good to about ±{100 * measurement_margin(result):.1f} points"
+    )
+    if verdict is Verdict.UNCHANGED:
+        return "No swap was kept: the result is the start deck."
+    if verdict is Verdict.TOO_NOISY:
+        if not result.kept_start:
+            which = "the final deck, which measured higher"
+        elif result.fresh.start.winrate > result.fresh.final.winrate:
+            which = "the start deck, which measured higher"
+        else:
+            which = "the start deck (both measured the same)"
+        return (
+            "Too noisy to tell the decks apart: the start and final decks' 95% intervals overlap, so the "
+            f"difference may be chance. The result is {which}. With these settings {margin}; more games "
+            "per iteration measure finer."
+        )
+    if verdict is Verdict.WORSE:
+        return (
+            "The final deck measured worse than the start deck on the same fresh games, so the result is the "
+            f"start deck. The search kept swaps on noise: {margin}, too noisy to optimize on; use more games "
+            "per iteration."
+        )
+    return "The final deck measured better than the start deck beyond both 95% intervals: it is the result."
 
 
 def keywords_without(switched_off: Iterable[Keyword]) -> frozenset[Keyword]:

@@ -28,23 +28,13 @@ import numpy as np
 from rules.errors import InputProblem, RuleInputError
 from rules.mfd.engine import NEVER, RoundRecord, run_battle
 from rules.mfd.log import LOG_LIMIT_BYTES, BattleLog, mib
-from rules.mfd.models import BattleResult, BattleState, Casualty, RngState, Roster
+from rules.mfd.models import BattleCurve, BattleResult, BattleState, Casualty, RngState, Roster
 from rules.mfd.roster import final_csv, final_csv_bound
 
 LOG_FILE = "BattleLog.txt"
 HEROES_FINAL_FILE = "Heroes-final.csv"
 VILLAINS_FINAL_FILE = "Villains-final.csv"
 MIN_LOG_BYTES = 256 * 1024
-
-
-@dataclass(frozen=True)
-class BattleCurve:
-    """Each side's fighters standing and total HP before the run's first round and after each of its rounds,
-    for the battle chart. `rounds[0]` is the round before the run (0 for a new battle)."""
-
-    rounds: tuple[int, ...]
-    standing: tuple[tuple[int, ...], tuple[int, ...]]  # heroes, villains
-    hp: tuple[tuple[float, ...], tuple[float, ...]]
 
 
 class _CurveRecorder:
@@ -78,8 +68,8 @@ class _CurveRecorder:
 
 @dataclass(frozen=True)
 class BattleRun:
-    """One run: the result, the log text, both final CSVs, the state to continue from and the warnings about
-    the rosters it fought with (also in the log)."""
+    """One run: the result, the log text, both final CSVs, the state to continue from, the warnings about
+    the rosters it fought with (also in the log) and the curve of the whole battle so far, this run last."""
 
     result: BattleResult
     log: str
@@ -124,6 +114,7 @@ def _run(
     max_rounds: int | None,
     rounds_before: int,
     fallen_before: tuple[Casualty, ...],
+    history_before: BattleCurve,
     files_limit: int | None,
 ) -> BattleRun:
     """Fight with the random stream of `bits`, whose state after the run is the battle's to continue from."""
@@ -143,6 +134,7 @@ def _run(
         first_round=rounds_before + 1,
         observer=observe,
     )
+    history = history_before.then(curve.curve())
     state = BattleState(
         heroes=result.heroes,
         villains=result.villains,
@@ -151,6 +143,7 @@ def _run(
         rng_state=bits.state,
         outcome=result.outcome,
         fallen=fallen_before + result.fallen,
+        history=history,
     )
     return BattleRun(
         result,
@@ -159,7 +152,7 @@ def _run(
         final_csv(result.villains),
         state,
         heroes.warnings + villains.warnings,
-        curve.curve(),
+        history,
     )
 
 
@@ -174,6 +167,7 @@ def start_battle(
         max_rounds=max_rounds,
         rounds_before=0,
         fallen_before=(),
+        history_before=BattleCurve(),
         files_limit=files_limit,
     )
 
@@ -207,5 +201,6 @@ def continue_battle(
         max_rounds=max_rounds,
         rounds_before=state.rounds_fought,
         fallen_before=state.fallen,
+        history_before=state.history,
         files_limit=files_limit,
     )

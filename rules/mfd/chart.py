@@ -1,5 +1,5 @@
 """Marked for Death's charts as PNGs: the odds (outcome rates with their 95% intervals, and how many rounds
-the battles lasted) and a battle run (each side's fighters standing and total HP per round).
+the battles lasted) and a battle (each side's fighters standing and total HP per round, every run so far).
 
 matplotlib's Agg canvas is used directly (no pyplot, no display), so this is safe in a worker thread.
 """
@@ -9,8 +9,7 @@ from __future__ import annotations
 import io
 import queue
 
-from rules.mfd.battle import BattleCurve
-from rules.mfd.models import OddsResult
+from rules.mfd.models import SIDES, BattleCurve, OddsResult
 from rules.mfd.odds import outcome_rows
 from rules.stats import wilson_interval
 from rules.text import plural
@@ -66,8 +65,9 @@ def odds_chart_png(odds: OddsResult) -> bytes:
 
 
 def battle_chart_png(curve: BattleCurve, title: str) -> bytes:
-    """Each side's fighters standing and total HP after every round of a run, as a PNG: a long battle seen,
-    not scrolled. Lines without markers, so thousands of rounds cost no more than a few."""
+    """Each side's fighters standing and total HP after every round of the battle so far (every run), as a
+    PNG: a long battle seen, not scrolled. Lines without markers, so thousands of rounds cost no more than a
+    few."""
     try:
         chart = _idle_battle_charts.get_nowait()
     except queue.Empty:
@@ -87,15 +87,26 @@ class _BattleChart:
 
         # Fixed margins, not a layout engine: the constrained layout measures every label first and doubles
         # the cost.
-        self.figure = Figure(figsize=(9, 3.6), dpi=100)
+        self.figure = Figure(figsize=(9, 3.8), dpi=100)
         FigureCanvasAgg(self.figure)
         standing, hp = self.figure.subplots(1, 2)
-        self.figure.subplots_adjust(left=0.07, right=0.98, bottom=0.14, top=0.83, wspace=0.22)
+        self.figure.subplots_adjust(left=0.07, right=0.98, bottom=0.13, top=0.78, wspace=0.22)
         self.axes = (standing, hp)
+        # Where both sides have the same values the lines coincide: the Heroes' is drawn wide underneath and
+        # the Villains' narrow on top, so both stay visible.
+        widths = {"Heroes": 4.0, "Villains": 1.6}
         self.lines = tuple(
             tuple(
-                axes.plot([], [], drawstyle="steps-post", color=_COLOURS[f"{label} win"], label=label)[0]
-                for label in ("Heroes", "Villains")
+                axes.plot(
+                    [],
+                    [],
+                    drawstyle="steps-post",
+                    color=_COLOURS[f"{label} win"],
+                    linewidth=widths[label],
+                    label=label,
+                    zorder=2 if label == "Heroes" else 3,
+                )[0]
+                for label in SIDES
             )
             for axes in self.axes
         )
@@ -104,8 +115,17 @@ class _BattleChart:
             axes.xaxis.set_major_locator(MaxNLocator(integer=True))
             axes.set_ylabel(what)
             axes.set_title(heading)
-            axes.legend(loc="upper right", fontsize=8)
-        self.title = self.figure.suptitle("", fontsize=10)  # pyright: ignore[reportUnknownMemberType]
+        standing.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole fighters only
+        # one legend for both charts, above them: inside, it would cover the lines' ends
+        self.figure.legend(  # pyright: ignore[reportUnknownMemberType]
+            handles=list(self.lines[0]),
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0.93),
+            ncols=2,
+            fontsize=9,
+            frameon=False,
+        )
+        self.title = self.figure.suptitle("", fontsize=10, y=0.99)  # pyright: ignore[reportUnknownMemberType]
 
     def render(self, curve: BattleCurve, title: str) -> bytes:
         for axes, lines, values in zip(self.axes, self.lines, (curve.standing, curve.hp), strict=True):

@@ -1,7 +1,8 @@
 """`python -m rules mfd`: run a Marked for Death battle from two CSV files, like the original tool.
 
 Writes BattleLog.txt, Heroes-final.csv and Villains-final.csv to --out (default: the current directory)
-and prints the log. To continue a battle, run again with the final CSVs as --heroes/--villains (the
+and prints a short summary (outcome, how many stand and fell) and the files' paths; with --log, the whole
+log instead of the summary, as the original tool did (a large battle's log runs to megabytes). To continue a battle, run again with the final CSVs as --heroes/--villains (the
 random stream is then a new one: pass the same --seed for a replay, or use the bot's /mfd continue, which
 keeps the stream and who fell). With no stored battle to know who fell, names of the fallen that the files
 still hold are warned about here, one line per kind. With --odds N it runs N battles instead and prints
@@ -18,10 +19,12 @@ from rules.csvio import read_text_file
 from rules.errors import InputProblem, RuleInputError
 from rules.mfd.battle import HEROES_FINAL_FILE, LOG_FILE, VILLAINS_FINAL_FILE, start_battle
 from rules.mfd.engine import SAFETY_ROUND_LIMIT, simulate_odds
-from rules.mfd.models import Roster
+from rules.mfd.log import describe_outcome
+from rules.mfd.models import SIDES, BattleResult, Roster
 from rules.mfd.odds import describe_odds
-from rules.mfd.roster import read_roster
+from rules.mfd.roster import EXHAUSTION_NOTE, read_roster
 from rules.seeds import seed_argument, seed_or_new
+from rules.text import plural
 
 NAME = "mfd"
 HELP = "Marked for Death: run a battle between a heroes CSV and a villains CSV"
@@ -44,6 +47,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="random seed, 0 or more (default: a new one, printed in the log)",
     )
     parser.add_argument("--out", default=".", help="directory for the log and the final CSVs (default: .)")
+    parser.add_argument(
+        "--log",
+        action="store_true",
+        help="also print the whole battle log (default: only its closing summary; the file has it all)",
+    )
     parser.add_argument(
         "--odds",
         type=int,
@@ -85,6 +93,21 @@ def run(args: argparse.Namespace) -> int:
             (out / name).write_text(text, encoding="utf-8")
         except OSError as exc:
             raise RuleInputError(InputProblem(f"cannot be written ({exc.strerror or exc})", str(out / name))) from None
-    sys.stdout.write(battle.log)
-    print(f"\nWrote {out / LOG_FILE}, {out / HEROES_FINAL_FILE} and {out / VILLAINS_FINAL_FILE}.")
+    if args.log:
+        sys.stdout.write(battle.log + "\n")
+    else:
+        print(summary(battle.result, seed))
+    print(f"Wrote {out / LOG_FILE} (every attack), {out / HEROES_FINAL_FILE} and {out / VILLAINS_FINAL_FILE}.")
+    print(EXHAUSTION_NOTE)
     return 0
+
+
+def summary(result: BattleResult, seed: int) -> str:
+    """A battle in three lines, however large: who stands is in the final CSVs, every attack in the log."""
+    fallen = [sum(1 for c in result.fallen if c.side == side) for side in SIDES]
+    return (
+        f"Marked for Death, seed {seed}: {plural(result.rounds_fought, 'round')} fought.\n"
+        f"The end: {describe_outcome(result)}\n"
+        f"Standing: Heroes {len(result.heroes.fighters)}, Villains {len(result.villains.fighters)}; "
+        f"fallen: Heroes {fallen[0]}, Villains {fallen[1]}."
+    )

@@ -216,9 +216,51 @@ class RngState(TypedDict):
 
 
 @dataclass(frozen=True)
+class BattleCurve:
+    """Each side's fighters standing and total HP, point by point, for the battle chart: before a run's first
+    round (the rosters it fought with) and after each of its rounds. A battle's curve is its runs' curves one
+    after the other (`then`), so a side replaced between runs shows as two points at the same round."""
+
+    rounds: tuple[int, ...] = ()
+    standing: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # heroes, villains
+    hp: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+
+    def point(self, index: int) -> tuple[int, int, int, float, float]:
+        return (
+            self.rounds[index],
+            self.standing[0][index],
+            self.standing[1][index],
+            self.hp[0][index],
+            self.hp[1][index],
+        )
+
+    def then(self, later: BattleCurve) -> BattleCurve:
+        """This curve followed by `later`'s points. A run that goes on from where this curve stands repeats
+        its last point first: that point is dropped, so fighting on gives the curve of having run on."""
+        skip = 1 if self.rounds and later.rounds and self.point(-1) == later.point(0) else 0
+        return BattleCurve(
+            self.rounds + later.rounds[skip:],
+            (self.standing[0] + later.standing[0][skip:], self.standing[1] + later.standing[1][skip:]),
+            (self.hp[0] + later.hp[0][skip:], self.hp[1] + later.hp[1][skip:]),
+        )
+
+    @classmethod
+    def from_plain(cls, data: dict[str, Any]) -> BattleCurve:
+        heroes_standing, villains_standing = data["standing"]
+        heroes_hp, villains_hp = data["hp"]
+        return cls(
+            tuple(data["rounds"]),
+            (tuple(heroes_standing), tuple(villains_standing)),
+            (tuple(heroes_hp), tuple(villains_hp)),
+        )
+
+
+@dataclass(frozen=True)
 class BattleState:
     """A channel's battle between runs: both sides as they stand, the rounds fought so far, who fell,
-    and the random generator's state so that continuing is the same as having run on."""
+    the random generator's state so that continuing is the same as having run on, and the curve of every
+    run so far (the chart shows the whole battle; a state stored before it was kept has none, and its chart
+    starts at the next run)."""
 
     heroes: Roster
     villains: Roster
@@ -227,6 +269,7 @@ class BattleState:
     rng_state: RngState
     outcome: Outcome  # of the last run
     fallen: tuple[Casualty, ...] = field(default_factory=tuple)
+    history: BattleCurve = field(default_factory=BattleCurve)
 
     @property
     def over(self) -> bool:
@@ -265,6 +308,7 @@ class BattleState:
             rng_state=data["rng_state"],
             outcome=Outcome(data["outcome"]),
             fallen=tuple(Casualty(**c) for c in data["fallen"]),
+            history=BattleCurve.from_plain(data["history"]) if "history" in data else BattleCurve(),
         )
 
 

@@ -51,6 +51,13 @@ REQUIRED_COLUMNS = ("Name", "XP")
 BUFF_COLUMNS = ("BuffName", "BuffWho", "BuffOffense", "BuffDefense")
 
 MAX_FIGHTERS = 50_000
+# The final CSVs write the engine's BonusToDefend, which exhaustion lowers every round; said wherever they
+# are handed out (the bot's replies, its format guide, the command line), since the column looks like input.
+EXHAUSTION_NOTE = (
+    "BonusToDefend in the final CSVs includes the exhaustion so far: 0.1 lower for every round a fighter "
+    "survived (0.1 becomes -0.2 after 3 rounds). Fighting on from them keeps everyone as tired as they are; "
+    "raise it back to rest a fighter."
+)
 MAX_NAME_LENGTH = 100
 MAX_XP = 1e9
 MAX_HP = 1e9

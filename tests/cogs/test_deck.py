@@ -36,6 +36,7 @@ RANDOM_7 = (EXAMPLES / "random-seed7.csv").read_bytes()
 OPTIMIZED = (EXAMPLES / "optimized-seed1.csv").read_bytes()
 OPPONENT = (EXAMPLES / "opponent-seed1.csv").read_bytes()
 # 19.9 million games, and 2 x 10,000 to measure the decks afresh: far longer than any test waits
+FINISHED_TITLES = ("🃏 Deck optimized: ", "🃏 No clear gain: ", "🃏 No better deck found: ")  # by the verdict
 LONG_JOB = {"iterations": 100_000, "games": 199}
 # About as many games in the longest batches the bot allows: every iteration is one 100,000-game call into
 # the compiled kernel (about 0.1 s here); 18 million games, and 2 x 1,000,000 to measure the decks afresh.
@@ -98,7 +99,8 @@ async def test_optimize_runs_to_completion_with_its_files(harness):
     start, final = expected.fresh.start, expected.fresh.final
     embed = message.embed
     # the winrates shown are the start and final decks measured afresh, with their 95% intervals
-    assert embed.title == f"🃏 Deck optimized: {100 * start.winrate:.1f}% → {100 * final.winrate:.1f}%"
+    assert (start.winrate, final.winrate) == (0.0889, 0.2335)  # apart beyond both 95% intervals
+    assert embed.title == "🃏 Deck optimized: 8.9% → 23.4%"
     gain = 100 * (final.winrate - start.winrate)
     assert message.field("Winrate") == (
         f"start {measured(start)} → final {measured(final, bold=True)}\n"
@@ -107,7 +109,11 @@ async def test_optimize_runs_to_completion_with_its_files(harness):
         f"{100 * expected.best_winrate:.1f}%"
     )
     assert "30 iterations × 200 games · all keywords on" in message.field("Run")
-    assert embed.footer.text.startswith("seed 5 · Files: the best deck and the opponent as CSV")
+    assert embed.footer.text.startswith("seed 5 · Files: the result deck and the opponent as CSV")
+    assert embed.description.startswith(
+        "**Result: the final deck (the best found)**\nThe final deck measured better than the start deck beyond "
+        "both 95% intervals: it is the result.\n```\n"
+    )
     assert "opponent: a random deck from the seed" in message.field("Run")
     assert "26,200 games (20,000 of them measuring afresh) in" in message.field("Work")
     assert expected.best.compact() in embed.description
@@ -188,11 +194,49 @@ async def test_one_game_per_iteration_reports_the_fresh_winrate_not_100_percent(
     deck = read_deck_csv(message.files["deck-3.csv"].decode(), "deck-3.csv")
     opponent = read_deck_csv(message.files["opponent-3.csv"].decode(), "opponent-3.csv")
     start = score(expected.start, opponent, 10_000, fresh_seed(3))
-    final = score(deck, opponent, 10_000, fresh_seed(3))
-    assert final.winrate < 0.5
-    assert message.embed.title == f"🃏 Deck optimized: {100 * start.winrate:.1f}% → {100 * final.winrate:.1f}%"
-    assert message.field("Winrate").startswith(f"start {measured(start)} → final {measured(final, bold=True)}\n")
+    final = score(expected.best, opponent, 10_000, fresh_seed(3))
+    assert (start.winrate, final.winrate) == (0.0724, 0.0693)  # the 95% intervals overlap: no deck is better
+    assert deck == expected.start  # the result is the start deck, which measured no lower
+    assert message.embed.title == "🃏 No clear gain: 7.2% → 6.9%, too noisy to tell apart"
+    assert message.field("Winrate").startswith(f"start {measured(start, bold=True)} → final {measured(final)}\n")
     assert message.field("Winrate").endswith("(the chart's curve, 1 game each, biased high): 100.0%")
+
+
+async def test_a_run_that_found_a_worse_deck_keeps_the_start_deck_and_says_the_settings_are_too_noisy(harness):
+    # The run the players reported: its search kept a swap on the noise of 100 games, and the deck it ended
+    # on measures worse than the start deck on the same 10,000 fresh games.
+    h = harness
+    (message,) = await h.run("deck optimize", h.alice, iterations=50, games=100, seed=5)
+    expected = optimize(OptimizeSettings(iterations=50, games=100, seed=5))
+    start, final = expected.fresh.start, expected.fresh.final
+    assert (start.winrate, final.winrate) == (0.0889, 0.0579)
+    assert message.embed.title == "🃏 No better deck found: the start deck stays at 8.9%"
+    assert message.embed.description == (
+        "**Result: the start deck**\nThe final deck measured worse than the start deck on the same fresh games, "
+        "so the result is the start deck. The search kept swaps on noise: a measurement of 100 games is only "
+        "good to about ±5.7 points, too noisy to optimize on; use more games per iteration.\n```\n"
+        + expected.start.compact()
+        + "\n```"
+    )
+    assert message.field("Winrate").startswith(
+        f"start {measured(start, bold=True)} → final {measured(final)}\n-3.1 points, 1 swap kept"
+    )
+    assert read_deck_csv(message.files["deck-5.csv"].decode(), "deck-5.csv") == expected.start != expected.best
+
+
+async def test_a_gain_inside_the_intervals_is_kept_and_said_to_be_too_noisy(harness):
+    h = harness
+    (message,) = await h.run("deck optimize", h.alice, iterations=10, games=100, seed=2)
+    expected = optimize(OptimizeSettings(iterations=10, games=100, seed=2))
+    assert (expected.fresh.start.winrate, expected.fresh.final.winrate) == (0.293, 0.3018)
+    assert message.embed.title == "🃏 No clear gain: 29.3% → 30.2%, too noisy to tell apart"
+    assert message.embed.description.startswith(
+        "**Result: the final deck (the best found)**\nToo noisy to tell the decks apart: the start and final "
+        "decks' 95% intervals overlap, so the difference may be chance. The result is the final deck, which "
+        "measured higher. With these settings a measurement of 100 games is only good to about ±8.8 points; "
+        "more games per iteration measure finer.\n"
+    )
+    assert read_deck_csv(message.files["deck-2.csv"].decode(), "deck-2.csv") == expected.best != expected.start
 
 
 async def test_the_work_cap_is_stated(harness):
@@ -224,11 +268,15 @@ async def test_progress_then_cancel_by_the_requester_only(harness):
     assert jobs(h).by_user[h.alice.id].cancel.is_set() is False
 
     (ack,) = await h.click(message, "Cancel", h.alice)
-    assert ack.ephemeral and ack.content.startswith("⏹️ Cancelling")
+    assert ack.ephemeral and ack.content == (
+        "⏹️ Cancelling: the run stops after its current iteration and shows its result so far, measured afresh."
+    )
     await h.settle()
     final = h.fake.messages[message.id]
     assert final.embed.title.startswith("⏹️ Optimization cancelled after ")
     assert "/100,000 iterations" in final.embed.title
+    # a cancelled run's result follows the same rule: the better of the start and final decks, never a worse one
+    assert final.embed.description.startswith("**Result: the ")
     assert final.components == [] and "deck-3.csv" in final.files and "winrate-3.png" in final.files
     assert jobs(h).by_user == {} and jobs(h).by_id == {}
 
@@ -271,7 +319,7 @@ async def test_cancel_during_the_fresh_measurement_says_the_iterations_are_over(
         "The iterations are over: the run is measuring its start and final decks, and shows them soon."
     )
     await h.settle()
-    assert h.fake.messages[message.id].embed.title.startswith("🃏 Deck optimized: ")  # all it planned, done
+    assert h.fake.messages[message.id].embed.title.startswith(FINISHED_TITLES)  # all it planned, done
 
 
 async def test_a_result_whose_progress_message_was_deleted_comes_as_a_new_message(harness):
@@ -281,7 +329,7 @@ async def test_a_result_whose_progress_message_was_deleted_comes_as_a_new_messag
     before = len(h.messages)
     await h.settle()
     (result,) = [m for m in h.messages[before:] if m.embeds]
-    assert result.embed.title.startswith("🃏 Deck optimized: ") and not result.ephemeral
+    assert result.embed.title.startswith(FINISHED_TITLES) and not result.ephemeral
     assert "deck-4.csv" in result.files
     assert not [m.content for m in h.messages if "went wrong" in m.content]
 
@@ -322,10 +370,10 @@ async def test_the_first_job_since_start_up_says_it_is_loading_the_optimizer(har
     monkeypatch.setattr(h.fake, "request", recorded)
     (first,) = await h.run("deck optimize", h.alice, iterations=5, games=10, seed=1)
     assert "loading the optimizer: the first run since the bot started takes a few seconds more" in shown[0]
-    assert first.embed.title.startswith("🃏 Deck optimized") and deck_jobs.ENGINE_READY.is_set()
+    assert first.embed.title.startswith(FINISHED_TITLES) and deck_jobs.ENGINE_READY.is_set()
     shown.clear()
     (second,) = await h.run("deck optimize", h.alice, iterations=5, games=10, seed=2)
-    assert shown[0].endswith("starting…") and second.embed.title.startswith("🃏 Deck optimized")
+    assert shown[0].endswith("starting…") and second.embed.title.startswith(FINISHED_TITLES)
 
 
 async def test_one_job_per_user_and_others_still_served(harness):
@@ -334,11 +382,11 @@ async def test_one_job_per_user_and_others_still_served(harness):
     (refusal,) = await h.run("deck optimize", h.alice, iterations=5, games=10)
     assert refusal.ephemeral and refusal.content.startswith("❌ You already have an optimization running")
     (other,) = await h.run("deck optimize", h.bob, iterations=5, games=10, seed=1)
-    assert other.embed.title.startswith("🃏 Deck optimized")
+    assert other.embed.title.startswith(FINISHED_TITLES)
     await h.click(message, "Cancel", h.alice)
     await h.settle()
     (again,) = await h.run("deck optimize", h.alice, iterations=5, games=10, seed=1)
-    assert again.embed.title.startswith("🃏 Deck optimized")
+    assert again.embed.title.startswith(FINISHED_TITLES)
 
 
 async def test_commands_are_served_while_a_job_runs(harness):

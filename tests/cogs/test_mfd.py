@@ -12,8 +12,10 @@ from cogs.common import EmbedLimits
 from cogs.mfd.render import fallen_lines
 from rules.errors import InputProblem
 from rules.mfd import engine
+from rules.mfd.battle import start_battle
+from rules.mfd.chart import battle_chart_png
 from rules.mfd.models import Casualty, Fighter
-from rules.mfd.roster import write_roster
+from rules.mfd.roster import read_roster, write_roster
 from tests.cogs.harness import CHANNEL_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, HeldCall, User
 from tests.rules.test_csvio import formulas
 from tests.rules.test_mfd_continuing import (
@@ -38,6 +40,7 @@ from tests.rules.test_mfd_engine import (
 from tests.rules.test_mfd_roster import DRAGON_CSV, ROSTER_ERRORS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "mfd"
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 HEROES = ("Heroes.csv", DRAGON_CSV.encode())
 VILLAINS = ("Villains.csv", VILLAINS_CSV.encode())
 OTHER_CHANNEL = CHANNEL_ID + 7
@@ -222,17 +225,25 @@ async def test_a_roster_over_the_size_limit_is_refused_with_the_limit(harness):
     h = harness
     huge = b"Name,XP\n" + b"x" * (3 * 1024 * 1024)
     (reply,) = await h.run("mfd odds", h.alice, heroes=HEROES, villains=("Villains.csv", huge))
-    assert reply.content == (
-        "❌ Villains.csv is 3.0 MiB; a roster file may be at most 3 MiB (room for 20,000 "
-        "fighters at up to 150 bytes a row)."
-    )
+    assert reply.content == "❌ Villains.csv is 3.0 MiB; a roster file may be at most 3 MiB."
     # The help says so too: the attachment options and the format guide.
     mfd = h.bot.tree.get_command("mfd")
     for command, option in (("battle", "heroes"), ("battle", "villains"), ("continue", "heroes"), ("odds", "villains")):
         assert "at most 3 MiB" in mfd.get_command(command).get_parameter(option).description
     (guide,) = await h.run("mfd template", h.alice)
-    assert "3 MiB (room for 20,000 fighters at up to 150 bytes a row) per file" in guide.embed.description
+    assert "• At most 50,000 fighters and 3 MiB per file." in guide.embed.description
     assert await battles(h) == []
+
+
+async def test_the_fighter_limit_is_the_one_the_guide_and_readme_state(harness):
+    # issue 24: the README said 20,000, the guide 50,000; the reader enforces 50,000, which fits in 3 MiB
+    h = harness
+    rows = "".join(f"V{i},1000\n" for i in range(50_001))
+    (reply,) = await h.run("mfd odds", h.alice, heroes=HEROES, villains=("Villains.csv", f"Name,XP\n{rows}".encode()))
+    assert reply.ephemeral and reply.content == "❌ Villains.csv: has 50001 rows; the limit is 50000"
+    (guide,) = await h.run("mfd template", h.alice)
+    assert "At most 50,000 fighters" in guide.embed.description
+    assert "Roster files hold at most 50,000 fighters and 3 MiB" in README and "20,000 fighters" not in README
 
 
 @pytest.mark.one_backend  # Discord's limits, not storage: a second run would add 6 s
@@ -407,6 +418,28 @@ async def test_status_and_no_battle(harness):
     assert status.files["Villains-final.csv"].decode().splitlines()[1] == "Boss,9000,0,1,0.2,0,2,,,3"
 
 
+EXHAUSTION_NOTE_TEXT = (
+    "BonusToDefend in the final CSVs includes the exhaustion so far: 0.1 lower for every round a fighter "
+    "survived (0.1 becomes -0.2 after 3 rounds). Fighting on from them keeps everyone as tired as they are; "
+    "raise it back to rest a fighter."
+)
+
+
+async def test_the_final_csvs_exhaustion_in_bonus_to_defend_is_said_where_they_are_handed_out(harness):
+    # issue 24: the final CSVs quietly carried exhaustion in BonusToDefend
+    h = harness
+    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    # the Dragon came in with BonusToDefend 0.1 and survived a round: 0 in the file, -0.1 a round from now on
+    assert first.files["Heroes-final.csv"].decode().splitlines()[1].startswith("Dragon,13000,1500,-1,0.9,0,")
+    assert first.embed.footer.text.endswith(EXHAUSTION_NOTE_TEXT)
+    (pressed,) = h.seen(await h.click(first, "Fight one more round", h.gm))
+    assert pressed.embed.footer.text.endswith(EXHAUSTION_NOTE_TEXT)
+    (status,) = await h.run("mfd status", h.alice)
+    assert status.embed.footer.text.endswith(EXHAUSTION_NOTE_TEXT)
+    (guide,) = await h.run("mfd template", h.alice)
+    assert guide.embed.description.endswith(f"`/mfd continue`. {EXHAUSTION_NOTE_TEXT}")
+
+
 async def test_template_gives_the_examples_and_a_guide(harness):
     (reply,) = await harness.run("mfd template", harness.bob)
     assert reply.ephemeral and "BodyguardFor" in reply.embed.description
@@ -504,6 +537,29 @@ async def test_every_battle_reply_carries_its_chart_beside_the_log(harness):
     await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     _, continued = await h.run("mfd continue", h.gm)
     charted(continued)
+
+
+async def test_the_chart_after_the_button_or_continue_draws_the_whole_battle_so_far(harness):
+    # issue 24: it showed only the run's new rounds. Continuing is the same battle as running on, so each
+    # reply's chart is the chart of one run from round 0 to where the battle stands.
+    h = harness
+    heroes = read_roster((EXAMPLES / "Heroes.csv").read_text(), "h.csv", "Heroes")
+    villains = read_roster((EXAMPLES / "Villains.csv").read_text(), "v.csv", "Villains")
+
+    def chart_of_rounds(rounds: int) -> bytes:
+        curve = start_battle(heroes, villains, seed=5, max_rounds=rounds).curve
+        assert curve.rounds == tuple(range(rounds + 1))
+        return battle_chart_png(curve, "Marked for Death, seed 5")
+
+    files = {"heroes": ("h.csv", (EXAMPLES / "Heroes.csv").read_bytes())}
+    files["villains"] = ("v.csv", (EXAMPLES / "Villains.csv").read_bytes())
+    _, first = await h.run("mfd battle", h.gm, **files, max_rounds=1, seed=5)
+    assert first.files["battle-chart.png"] == chart_of_rounds(1)
+    (pressed,) = h.seen(await h.click(first, "Fight one more round", h.gm))
+    assert pressed.files["battle-chart.png"] == chart_of_rounds(2)
+    await h.restart()  # the history is stored with the battle
+    _, continued = await h.run("mfd continue", h.gm, rounds=1)
+    assert continued.files["battle-chart.png"] == chart_of_rounds(3)
 
 
 async def test_a_round_that_takes_longer_than_discords_3_seconds_still_shows_its_result(harness, monkeypatch):

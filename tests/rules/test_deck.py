@@ -37,12 +37,14 @@ from rules.deck.game import (
 from rules.deck.optimize import (
     OptimizeSettings,
     Score,
+    Verdict,
     check_work,
     duel,
     fresh_seed,
     optimize,
     propose_swap,
     score,
+    verdict_note,
 )
 from rules.errors import RuleInputError
 
@@ -502,7 +504,8 @@ def test_the_fresh_measurement_plays_ten_times_the_games_and_at_least_10000(game
 
 def test_the_chart_labels_the_curve_and_shows_both_fresh_winrates():
     result = optimize(OptimizeSettings(iterations=10, games=100, seed=2))
-    legend = winrate_figure(result, "Deck optimization, seed 2").axes[0].get_legend()
+    figure = winrate_figure(result, "Deck optimization, seed 2")
+    legend = figure.axes[0].get_legend()
     assert legend is not None
     labels = []
     for s in (result.fresh.start, result.fresh.final):
@@ -511,5 +514,62 @@ def test_the_chart_labels_the_curve_and_shows_both_fresh_winrates():
     assert [t.get_text() for t in legend.get_texts()] == [
         "best measurement so far (100 games each)",
         f"start deck, {labels[0]}",
-        f"final deck, {labels[1]}",
+        f"final deck (the result), {labels[1]}",
     ]
+    # whose winrate: the deck being optimized, against the opponent ("player 1" is said nowhere else)
+    assert figure.axes[0].get_ylabel() == "optimized deck's winrate against the opponent (%)"
+
+
+def test_the_chart_marks_the_start_deck_as_the_result_when_the_final_deck_measured_worse():
+    result = optimize(OptimizeSettings(iterations=50, games=100, seed=5))
+    legend = winrate_figure(result, "seed 5").axes[0].get_legend()
+    assert legend is not None
+    texts = [t.get_text() for t in legend.get_texts()]
+    assert texts[1].startswith("start deck (the result), 10,000 new games: 8.9%")
+    assert texts[2].startswith("final deck, 10,000 new games: 5.8%")
+
+
+@pytest.mark.parametrize(
+    "iterations, games, seed, verdict, start_rate, final_rate",
+    [
+        (30, 200, 5, Verdict.IMPROVED, 0.0889, 0.2335),  # apart: the final deck
+        (10, 100, 2, Verdict.TOO_NOISY, 0.293, 0.3018),  # overlapping, final higher: the final deck
+        (50, 1, 3, Verdict.TOO_NOISY, 0.0724, 0.0693),  # overlapping, start higher: the start deck
+        (50, 100, 5, Verdict.WORSE, 0.0889, 0.0579),  # apart, final lower: the start deck (the issue's run)
+        (5, 10, 1, Verdict.UNCHANGED, 0.036, 0.036),  # no swap kept
+    ],
+)
+def test_the_result_is_the_better_of_the_start_and_final_decks_on_the_same_fresh_games(
+    iterations, games, seed, verdict, start_rate, final_rate
+):
+    # RULINGS 7: never a worse deck as the result; the verdict says whether the 95% intervals tell them apart
+    result = optimize(OptimizeSettings(iterations=iterations, games=games, seed=seed))
+    fresh = result.fresh
+    assert (fresh.start.winrate, fresh.final.winrate) == (start_rate, final_rate)
+    assert result.verdict is verdict
+    assert fresh.intervals_overlap == (verdict in (Verdict.TOO_NOISY, Verdict.UNCHANGED))
+    expected = (result.best, fresh.final) if final_rate > start_rate else (result.start, fresh.start)
+    assert (result.deck, result.deck_score) == expected
+    assert result.deck_score.winrate == max(start_rate, final_rate)
+
+
+def test_the_verdict_notes_say_which_deck_is_the_result_and_when_the_settings_are_too_noisy():
+    def note(iterations, games, seed):
+        return verdict_note(optimize(OptimizeSettings(iterations=iterations, games=games, seed=seed)))
+
+    assert note(30, 200, 5) == (
+        "The final deck measured better than the start deck beyond both 95% intervals: it is the result."
+    )
+    assert note(50, 100, 5) == (
+        "The final deck measured worse than the start deck on the same fresh games, so the result is the start "
+        "deck. The search kept swaps on noise: a measurement of 100 games is only good to about ±5.7 points, "
+        "too noisy to optimize on; use more games per iteration."
+    )
+    too_noisy = (
+        "Too noisy to tell the decks apart: the start and final decks' 95% intervals overlap, so the difference "
+        "may be chance. The result is {}. With these settings a measurement of {} is only good to about ±{} "
+        "points; more games per iteration measure finer."
+    )
+    assert note(10, 100, 2) == too_noisy.format("the final deck, which measured higher", "100 games", "8.8")
+    assert note(50, 1, 3) == too_noisy.format("the start deck, which measured higher", "1 game", "39.7")
+    assert note(5, 10, 1) == "No swap was kept: the result is the start deck."

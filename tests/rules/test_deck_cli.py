@@ -38,6 +38,21 @@ def test_optimize_writes_deck_csv_and_chart(tmp_path, capsys):
     assert read_deck_csv((tmp_path / "opponent-3.csv").read_text(), "opponent-3.csv")
 
 
+def test_optimize_writes_the_start_deck_when_the_final_deck_measured_worse(tmp_path, capsys):
+    # the rule is the engine's (RULINGS 7): the command line never presents a worse deck either
+    code = main(["deck", "optimize", "--iterations", "50", "--games", "100", "--seed", "5", "--out", str(tmp_path)])
+    assert code == 0
+    out = capsys.readouterr().out
+    expected = optimize(OptimizeSettings(iterations=50, games=100, seed=5))
+    assert (
+        f"result ({tmp_path / 'deck-5.csv'}): the start deck\n"
+        "The final deck measured worse than the start deck on the same fresh games, so the result is the start "
+        "deck. The search kept swaps on noise: a measurement of 100 games is only good to about ±5.7 points, too "
+        "noisy to optimize on; use more games per iteration.\n" + expected.start.compact()
+    ) in out
+    assert read_deck_csv((tmp_path / "deck-5.csv").read_text(), "deck-5.csv") == expected.start != expected.best
+
+
 def test_optimize_without_its_chart_writes_only_the_csvs(tmp_path, capsys):
     assert main(["deck", "optimize", "--iterations", "5", "--games", "10", "--seed", "3", "--out", str(tmp_path)]) == 0
     with_chart = capsys.readouterr().out.splitlines()[-1]

@@ -1,4 +1,5 @@
-"""`python -m rules mfd`: files written, log printed, errors as `error: ...` with exit code 2."""
+"""`python -m rules mfd`: files written, a summary printed (the log with --log), errors as `error: ...` with
+exit code 2."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ from pathlib import Path
 import pytest
 
 from rules.__main__ import main
+from rules.mfd.battle import start_battle
+from rules.mfd.log import describe_outcome
 from rules.mfd.roster import read_roster
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "mfd"
 
 
-def test_battle_writes_the_log_and_final_csvs_and_prints_the_log(tmp_path, capsys):
+def test_battle_writes_the_log_and_final_csvs_and_prints_a_summary_and_the_paths(tmp_path, capsys):
     args = [
         "mfd",
         "--heroes",
@@ -29,7 +32,28 @@ def test_battle_writes_the_log_and_final_csvs_and_prints_the_log(tmp_path, capsy
     assert main(args) == 0
     printed = capsys.readouterr().out
     log = (tmp_path / "BattleLog.txt").read_text()
-    assert printed.startswith(log) and "Round 2" in log and "Round 3" not in log
+    assert "Round 2" in log and "Round 3" not in log
+    # issue 24: the whole log went to the terminal too; now a summary, the paths and the exhaustion note
+    run = start_battle(
+        read_roster((EXAMPLES / "Heroes.csv").read_text(), "Heroes.csv", "Heroes"),
+        read_roster((EXAMPLES / "Villains.csv").read_text(), "Villains.csv", "Villains"),
+        seed=11,
+        max_rounds=2,
+    )
+    fallen = [sum(1 for c in run.result.fallen if c.side == side) for side in ("Heroes", "Villains")]
+    assert printed == (
+        "Marked for Death, seed 11: 2 rounds fought.\n"
+        f"The end: {describe_outcome(run.result)}\n"
+        f"Standing: Heroes {len(run.result.heroes.fighters)}, Villains {len(run.result.villains.fighters)}; "
+        f"fallen: Heroes {fallen[0]}, Villains {fallen[1]}.\n"
+        f"Wrote {tmp_path / 'BattleLog.txt'} (every attack), {tmp_path / 'Heroes-final.csv'} and "
+        f"{tmp_path / 'Villains-final.csv'}.\n"
+        "BonusToDefend in the final CSVs includes the exhaustion so far: 0.1 lower for every round a fighter "
+        "survived (0.1 becomes -0.2 after 3 rounds). Fighting on from them keeps everyone as tired as they are; "
+        "raise it back to rest a fighter.\n"
+    )
+    assert main([*args, "--log"]) == 0  # the whole log, as the original tool printed it
+    assert capsys.readouterr().out.startswith(log + "\nWrote ")
     heroes = read_roster((tmp_path / "Heroes-final.csv").read_text(), "Heroes-final.csv", "Heroes")
     assert heroes.fighters and all(f.hp > 0 for f in heroes.fighters)
     # The final CSVs are valid input: the battle goes on from them.
