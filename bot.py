@@ -26,6 +26,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 import cogs
 from cogs.common import ArenaTree, report_error
+from observability import MetricsUnavailable, Observer, answered, setup_logging
+from observability.logs import LogFormat
 from storage import Database
 from storage.database import Storage, StorageUnavailable
 
@@ -61,6 +63,9 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(default=None, gt=0)
     gm_role: str | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_format: LogFormat = "text"  # json: one JSON object a line, for log collectors
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)  # /metrics and /healthz; unset: none
+    metrics_host: str = "127.0.0.1"
     # Discord's gateway shards this process serves, for a bot split over processes ("Running for many servers").
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: str | None = None  # e.g. "0,1"; with shard_count
@@ -113,6 +118,7 @@ class ArenaBot(commands.Bot):
         self.answer_deadline = ANSWER_DEADLINE
         self._background: set[asyncio.Future[Any]] = set()
         self._stopping: asyncio.Future[None] | None = None
+        self.observer = Observer(self)
 
     @property
     def db(self) -> Storage:
@@ -127,15 +133,18 @@ class ArenaBot(commands.Bot):
         if self.settings.database_url is not None:
             from storage.postgres import PostgresDatabase  # asyncpg is loaded only where PostgreSQL is used
 
-            self._db = await PostgresDatabase.open(self.settings.database_url.get_secret_value())
+            opened: Storage = await PostgresDatabase.open(self.settings.database_url.get_secret_value())
         else:
-            self._db = await Database.open(self.settings.database_path)
+            opened = await Database.open(self.settings.database_path)
+        self._db = self.observer.measured(opened)
 
     async def prepare(self) -> None:
-        """Open storage (applying migrations) and add every game's cog; no network involved.
+        """Serve /metrics and /healthz (METRICS_PORT), open storage (applying migrations) and add every game's cog;
+        nothing reaches Discord.
 
         Each package under cogs/ (but `common`) is imported once per process and its `setup(bot)` adds the cog.
         Not `load_extension`: that executes the package anew for every bot, which nothing here needs."""
+        await self.observer.start()  # first: a port it cannot have stops the start before anything else opens
         await self.open_storage()
         for module in pkgutil.iter_modules(cogs.__path__):
             if module.name != "common":
@@ -172,6 +181,7 @@ class ArenaBot(commands.Bot):
         if event_name == "interaction":
             # discord.py has scheduled the handler's task but not run it: nothing has touched the response yet.
             watch_response(args[0])
+            self.observer.metrics.interaction_received(args[0])
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -243,6 +253,7 @@ class ArenaBot(commands.Bot):
             await db.close()
         self.engine_executor.shutdown(wait=False, cancel_futures=True)
         self.long_job_executor.shutdown(wait=False, cancel_futures=True)
+        await self.observer.close()
 
 
 class WatchedResponse(discord.InteractionResponse):
@@ -266,6 +277,7 @@ class WatchedResponse(discord.InteractionResponse):
             yield
         finally:
             self.sending = False
+        answered(self._parent)  # reached only once Discord confirmed it
 
     async def defer(self, *args: Any, **kwargs: Any) -> Any:
         with self._sending():
@@ -390,12 +402,12 @@ async def run(settings: Settings) -> None:
 
 def main() -> None:
     settings = load_settings()
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    setup_logging(settings.log_level, settings.log_format)
     for name in unknown_dotenv_names():
         log.warning(".env sets %s, which is none of Arena's settings (.env.example lists them): it is ignored", name)
     try:
         asyncio.run(run(settings))
-    except (StorageUnavailable, CommandSyncRefused) as exc:
+    except (StorageUnavailable, CommandSyncRefused, MetricsUnavailable) as exc:
         raise SystemExit(f"Arena cannot start: {exc}.") from None
     except discord.LoginFailure:
         raise SystemExit(TOKEN_HELP.format(problem="Discord rejected the DISCORD_TOKEN it was given")) from None

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from cogs.common.embeds import EmbedLimits, clip, markdown_safe
+from observability import ended_with, handling, interaction_context, log_fields
 from rules.errors import RuleInputError
 
 log = logging.getLogger("arena.errors")
@@ -82,6 +83,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     message = user_message(error)
     if message is not None:
         await _send_ephemeral(interaction, f"❌ {message}")
+        ended_with(interaction, "refused")
         return
     error_id = secrets.token_hex(4)
     original = getattr(error, "original", error)
@@ -93,17 +95,20 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         interaction.guild_id,
         interaction.data,
         exc_info=original,
+        extra=log_fields(interaction_context(interaction), error_id=error_id),
     )
     await _send_ephemeral(
         interaction,
         f"⚠️ Something went wrong on our side (error id `{error_id}`). If it keeps happening, give the "
         "bot's owner this id.",
     )
+    ended_with(interaction, "error")
 
 
 @asynccontextmanager
 async def error_reply(interaction: discord.Interaction) -> AsyncIterator[None]:
     """Wrap a component callback that discord.py would otherwise only log on failure."""
+    handling(interaction)
     try:
         yield
     except Exception as exc:
@@ -132,5 +137,9 @@ async def told_if_stopped(
 
 
 class ArenaTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        handling(interaction)  # the first thing discord.py runs in a command's or autocomplete's task
+        return True
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await report_error(interaction, error)

@@ -7,7 +7,6 @@ player's click never waits behind someone's simulation.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
@@ -21,11 +20,11 @@ T = TypeVar("T")
 
 async def run_engine(bot: ArenaBot, func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
     """Quick engine work, in `bot.engine_executor`."""
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(bot.engine_executor, functools.partial(func, *args, **kwargs))
+    job = bot.observer.metrics.pool_job("engine", functools.partial(func, *args, **kwargs))
+    return await job.run_in(bot.engine_executor)
 
 
 async def run_long_engine(bot: ArenaBot, func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
     """Engine work that may take seconds (simulations, whole battles), in `bot.long_job_executor`."""
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(bot.long_job_executor, functools.partial(func, *args, **kwargs))
+    job = bot.observer.metrics.pool_job("long-job", functools.partial(func, *args, **kwargs))
+    return await job.run_in(bot.long_job_executor)

@@ -67,7 +67,7 @@ class DeckOptimizer(
 
     def __init__(self, bot: ArenaBot):
         super().__init__(bot)
-        self.jobs = JobManager()
+        self.jobs = JobManager(bot.observer.metrics)
 
     async def cog_unload(self) -> None:
         await super().cog_unload()

@@ -20,6 +20,7 @@ the job was an earlier process's (`from_earlier_process`), and the cog marks the
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import threading
@@ -30,6 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from cogs.common import UserError, mention
+from observability.metrics import Metrics
 from rules.deck.chart import winrate_chart_png
 from rules.deck.optimize import OptimizeResult, OptimizeSettings, Progress, optimize
 from rules.text import plural
@@ -105,7 +107,8 @@ def load_engine() -> None:
 class JobManager:
     """The optimizations running in this process: at most one per member and `max_jobs` in all."""
 
-    def __init__(self, max_jobs: int = MAX_JOBS):
+    def __init__(self, metrics: Metrics, max_jobs: int = MAX_JOBS):
+        self.metrics = metrics
         self.max_jobs = max_jobs
         self.executor = ThreadPoolExecutor(max_jobs, thread_name_prefix="deck-job")
         self.by_user: dict[int, Job] = {}
@@ -113,6 +116,7 @@ class JobManager:
         self.reserved: set[int] = set()  # members whose job is being set up (between the checks and the start)
         self.boot = secrets.token_hex(2)  # the start of every job id of this process
         self.closing = False
+        metrics.deck_jobs.set_function(lambda: len(self.by_id))
 
     @contextmanager
     def reservation(self, user_id: int) -> Iterator[None]:
@@ -164,7 +168,7 @@ class JobManager:
 
     async def run(self, job: Job, report: Callable[[Progress], None]) -> JobResult:
         """The job's work in the pool; `report` is called from its thread."""
-        return await asyncio.get_running_loop().run_in_executor(self.executor, compute_job, job, report)
+        return await self.metrics.pool_job("deck", functools.partial(compute_job, job, report)).run_in(self.executor)
 
     def finish(self, job: Job) -> None:
         """The job's message shows its end: it no longer counts."""

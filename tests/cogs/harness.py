@@ -255,6 +255,18 @@ def _message_id(route) -> int:
     return int(route.url.rsplit("/", 1)[-1])
 
 
+class FakeGateway:
+    """The bot's gateway connection as discord.py's `bot.ws` shows it: open or not, and its heartbeat latency.
+    The harness never connects; a test that needs a connected bot sets `bot.ws = FakeGateway()`."""
+
+    def __init__(self, latency: float = 0.042):
+        self.open = True
+        self.latency = latency
+
+    async def close(self, code: int = 1000) -> None:
+        self.open = False
+
+
 class FakeDiscord(AsyncWebhookAdapter):
     """Answers the bot's requests as Discord would and remembers what was posted."""
 

@@ -70,13 +70,22 @@ class PostgresServer:
         server = cls(folder, free_port(), bin_folder, as_user)
         data = folder / "data"
         server._run("initdb", "-D", str(data), "-U", "arena", "-A", "trust", "--no-sync", "-E", "UTF8")
-        options = f"-p {server.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-        server._run("pg_ctl", "-D", str(data), "-o", options, "-l", str(folder / "server.log"), "-w", "start")
+        server.resume()
         return server
+
+    def resume(self) -> None:
+        """Start the server (again, after `pause`), on its port."""
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        data, log = str(self.folder / "data"), str(self.folder / "server.log")
+        self._run("pg_ctl", "-D", data, "-o", options, "-l", log, "-w", "start")
+
+    def pause(self) -> None:
+        """Stop the server, keeping its data, as an outage would (`resume` brings it back)."""
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
 
     def stop(self) -> None:
         try:
-            self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
+            self.pause()
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
 

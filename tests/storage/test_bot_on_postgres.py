@@ -9,6 +9,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from observability import MeasuredStorage
 from storage.database import StorageUnavailable
 from storage.postgres import PostgresDatabase
 from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
@@ -23,7 +24,8 @@ async def test_the_bot_plays_on_postgresql_and_keeps_what_it_stored_across_a_res
     fake, settings = FakeDiscord(), make_settings(tmp_path / "unused.sqlite3", database_url=url)
     h = Harness(await start_bot(settings, fake), fake, settings)
     try:
-        assert isinstance(h.bot.db, PostgresDatabase) and not (tmp_path / "unused.sqlite3").exists()
+        assert isinstance(h.bot.db, MeasuredStorage) and isinstance(h.bot.db.inner, PostgresDatabase)
+        assert h.bot.db.backend == "postgresql" and not (tmp_path / "unused.sqlite3").exists()
         (saved,) = await h.run("andor character set", h.alice, attack_chance=90, potions=5)
         assert saved.embed.title == "✅ Saved: attack_chance 90, potions 5"
         await h.restart()

@@ -1,0 +1,85 @@
+"""The open storage, measured: every transaction and read timed, and failures of the database counted, by backend.
+
+A wrapper around whichever `Storage` the bot opened, so the backends themselves know nothing of metrics.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+from storage.database import Params, Storage, StorageTransaction, StorageUnavailable
+
+if TYPE_CHECKING:
+    from observability.metrics import Metrics
+
+BACKENDS = {"Database": "sqlite", "PostgresDatabase": "postgresql"}  # the class the bot opened -> the label
+
+
+def backend_of(storage: Storage) -> str:
+    name = type(storage).__name__
+    return BACKENDS.get(name, name.lower())
+
+
+def database_failure(error: BaseException) -> bool:
+    """An error of the database or the way to it; not a stale update, a user's mistake, or a cancellation."""
+    if isinstance(error, (sqlite3.Error, OSError, TimeoutError, StorageUnavailable)):
+        return True
+    return type(error).__module__.split(".")[0] == "asyncpg"  # its errors, loaded only with PostgreSQL
+
+
+class MeasuredStorage:
+    """A `Storage` that times each operation of the one it wraps (`inner`)."""
+
+    def __init__(self, inner: Storage, metrics: Metrics):
+        self.inner = inner
+        self.backend = backend_of(inner)
+        self._seconds = {
+            operation: metrics.database_seconds.labels(self.backend, operation)
+            for operation in ("transaction", "fetch_one", "fetch_all")
+        }
+        self._errors = {
+            operation: metrics.database_errors.labels(self.backend, operation) for operation in self._seconds
+        }
+
+    def _measured(self, operation: str, started: float, error: BaseException | None) -> None:
+        self._seconds[operation].observe(time.perf_counter() - started)
+        if error is not None and database_failure(error):
+            self._errors[operation].inc()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[StorageTransaction]:
+        started = time.perf_counter()
+        try:
+            async with self.inner.transaction() as transaction:
+                yield transaction
+        except BaseException as error:
+            self._measured("transaction", started, error)
+            raise
+        self._measured("transaction", started, None)
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Any:
+        started = time.perf_counter()
+        try:
+            row = await self.inner.fetch_one(sql, params)
+        except BaseException as error:
+            self._measured("fetch_one", started, error)
+            raise
+        self._measured("fetch_one", started, None)
+        return row
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
+        started = time.perf_counter()
+        try:
+            rows = await self.inner.fetch_all(sql, params)
+        except BaseException as error:
+            self._measured("fetch_all", started, error)
+            raise
+        self._measured("fetch_all", started, None)
+        return rows
+
+    async def close(self) -> None:
+        await self.inner.close()

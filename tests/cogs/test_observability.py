@@ -1,0 +1,224 @@
+"""METRICS_PORT's /metrics and /healthz, scraped over HTTP while the harness plays, and LOG_FORMAT=json (issue 26)."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import socket
+from contextlib import suppress
+
+import aiohttp
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from observability import JsonLogFormatter, MetricsUnavailable
+from tests.cogs.harness import GUILD_ID, FakeDiscord, FakeGateway, Harness, make_settings, start_bot
+from tests.cogs.test_mfd import HEROES, VILLAINS
+from tests.conftest import fresh_postgres_database
+from tests.storage.postgres import PostgresMissing, PostgresServer
+
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
+@pytest.fixture
+async def observed(database_path):
+    """The harness's bot with METRICS_PORT=0: its server on a free loopback port."""
+    fake, settings = FakeDiscord(), make_settings(database_path, metrics_port=0)
+    h = Harness(await start_bot(settings, fake), fake, settings)
+    yield h
+    await h.bot.close()
+
+
+def port_of(h: Harness) -> int:
+    server = h.bot.observer.server
+    assert server is not None and server.port is not None
+    return server.port
+
+
+async def get(port: int, path: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}{path}") as response:
+        return response.status, await response.text()
+
+
+async def scrape(port: int) -> Samples:
+    """Every sample /metrics shows, read by prometheus-client's own parser."""
+    status, text = await get(port, "/metrics")
+    assert status == 200
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def value(samples: Samples, metric: str, /, **labels: str) -> float:
+    return samples.get((metric, frozenset(labels.items())), 0.0)
+
+
+async def test_the_counts_and_histograms_move_as_commands_and_clicks_are_answered(observed, monkeypatch):
+    h = observed
+    port = port_of(h)
+    before = await scrape(port)
+
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    assert await h.click(fight, "Attack Wolf", h.alice) == []
+    (refusal,) = await h.click(fight, "Attack Wolf", h.bob)  # a user's mistake, answered privately
+    assert refusal.ephemeral and refusal.content.startswith("❌ This is")
+
+    def broken_engine(*args: object) -> None:
+        raise RuntimeError("the engine broke")
+
+    monkeypatch.setattr(h.cog_module("Andor"), "apply_in_place", broken_engine)
+    (failure,) = await h.click(fight, "Attack Wolf", h.alice)
+    assert failure.content.startswith("⚠️ Something went wrong on our side (error id `")
+
+    after = await scrape(port)
+
+    def moved(metric: str, /, **labels: str) -> float:
+        return value(after, metric, **labels) - value(before, metric, **labels)
+
+    counted = "arena_interactions_total"
+    assert moved(counted, game="andor", kind="command", name="andor fight", outcome="answered") == 1
+    assert moved(counted, game="andor", kind="component", name="attack", outcome="answered") == 1
+    assert moved(counted, game="andor", kind="component", name="attack", outcome="refused") == 1
+    assert moved(counted, game="andor", kind="component", name="attack", outcome="error") == 1
+    # Every one of them timed, to its first response and to its final answer, on the guild's shard (0 of 1).
+    for histogram in ("arena_interaction_first_response_seconds", "arena_interaction_final_answer_seconds"):
+        assert moved(f"{histogram}_count", shard="0", game="andor", kind="command") == 1
+        assert moved(f"{histogram}_count", shard="0", game="andor", kind="component") == 3
+        assert moved(f"{histogram}_bucket", shard="0", game="andor", kind="component", le="+Inf") == 3
+        assert moved(f"{histogram}_sum", shard="0", game="andor", kind="component") > 0
+    # The two presses that reached the engine ran in the quick pool, the broken one too; none is left.
+    assert moved("arena_engine_job_seconds_count", pool="engine") == 2
+    assert value(after, "arena_engine_jobs_running", pool="engine") == 0
+    assert value(after, "arena_engine_jobs_queued", pool="engine") == 0
+    # The fight's writes: a transaction for the new fight and one for the move, on SQLite, none failed.
+    assert moved("arena_database_seconds_count", backend="sqlite", operation="transaction") >= 2
+    assert value(after, "arena_database_errors_total", backend="sqlite", operation="transaction") == 0
+    assert value(after, "arena_deck_jobs_running") == 0
+    # Label values are bounded: no member, guild or channel id anywhere.
+    ids = {str(h.alice.id), str(h.bob.id), str(GUILD_ID)}
+    assert not [labels for _, labels in after for _, label in labels if label in ids]
+
+
+async def test_healthz_wants_every_shard_connected_and_shows_the_gateway(observed):
+    h = observed
+    port = port_of(h)
+    assert await get(port, "/healthz") == (503, "shard 0 is not connected to Discord\n")  # never connected
+    h.bot.ws = FakeGateway(latency=0.042)  # pyright: ignore[reportAttributeAccessIssue]  # Discord's connection
+    h.add_role(555, "raid leader")  # the guild reaches the bot's cache, as the gateway would bring it
+    assert await get(port, "/healthz") == (200, "ok\n")
+    samples = await scrape(port)
+    assert value(samples, "arena_gateway_connected", shard="0") == 1
+    assert value(samples, "arena_gateway_latency_seconds", shard="0") == 0.042
+    assert value(samples, "arena_guilds", shard="0") == 1
+
+
+async def test_healthz_turns_503_while_the_database_is_down_and_200_when_it_is_back(tmp_path):
+    try:
+        server = PostgresServer.start()  # its own: this test stops it
+    except PostgresMissing as missing:
+        pytest.skip(str(missing))
+    try:
+        url = await fresh_postgres_database(server)
+        settings = make_settings(tmp_path / "unused.sqlite3", database_url=url, metrics_port=0)
+        h = Harness(await start_bot(settings, FakeDiscord()), FakeDiscord(), settings)
+        h.bot.ws = FakeGateway()  # pyright: ignore[reportAttributeAccessIssue]
+        port = port_of(h)
+        try:
+            assert await get(port, "/healthz") == (200, "ok\n")
+            server.pause()
+            status, reason = await get(port, "/healthz")
+            assert status == 503 and reason.startswith("the database did not answer: "), reason
+            server.resume()
+            assert await get(port, "/healthz") == (200, "ok\n")
+            samples = await scrape(port)
+            assert value(samples, "arena_database_seconds_count", backend="postgresql", operation="transaction") == 0
+        finally:
+            await h.bot.close()
+    finally:
+        server.stop()
+
+
+def listening_sockets() -> set[str]:
+    """The inodes of this process's TCP sockets that listen (Linux's /proc)."""
+    mine: set[str] = set()
+    for fd in os.listdir("/proc/self/fd"):
+        with suppress(OSError):  # closed meanwhile
+            link = os.readlink(f"/proc/self/fd/{fd}")
+            if link.startswith("socket:["):
+                mine.add(link[len("socket:[") : -1])
+    listening: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and fields[9] in mine:  # 0A: LISTEN
+                    listening.add(fields[9])
+    return listening
+
+
+async def test_with_metrics_port_unset_nothing_listens(database_path):
+    before = listening_sockets()
+    bot = await start_bot(make_settings(database_path), FakeDiscord())
+    try:
+        assert listening_sockets() == before and bot.observer.server is None
+    finally:
+        await bot.close()
+    # The same look sees the one listener METRICS_PORT opens, and it is gone once the bot has closed.
+    bot = await start_bot(make_settings(database_path, metrics_port=0), FakeDiscord())
+    try:
+        assert len(listening_sockets() - before) == 1
+    finally:
+        await bot.close()
+    assert listening_sockets() == before
+
+
+async def test_a_metrics_port_already_taken_stops_the_start_with_one_sentence(database_path):
+    from bot import create_bot
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        bot = create_bot(make_settings(database_path, metrics_port=port))
+        with pytest.raises(MetricsUnavailable, match=f"^METRICS_PORT {port} on 127.0.0.1 cannot be listened on"):
+            await bot.observer.start()
+
+
+async def test_json_log_lines_parse_and_carry_the_interaction_and_the_error_id(observed, monkeypatch):
+    h = observed
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonLogFormatter())
+    logger = logging.getLogger("arena")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+        battle_id = h.last_token.removeprefix("token-")
+        (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+
+        def broken_engine(*args: object) -> None:
+            raise RuntimeError("the engine broke")
+
+        monkeypatch.setattr(h.cog_module("Andor"), "apply_in_place", broken_engine)
+        (failure,) = await h.click(fight, "Attack Wolf", h.alice)
+        click_id = h.last_token.removeprefix("token-")
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]  # every line is one JSON object
+
+    # The battle's log line, written while its command ran, names the interaction and the command.
+    (battle,) = [line for line in lines if line["logger"] == "arena.mfd" and line["message"].startswith("battle ")]
+    assert (battle["interaction_id"], battle["command"], battle["level"]) == (battle_id, "mfd battle", "INFO")
+    # The error's line carries the id the user was shown, the click's interaction and the traceback.
+    error_id = failure.content.split("`")[1]
+    (error,) = [line for line in lines if line.get("error_id") == error_id]
+    assert (error["interaction_id"], error["command"], error["level"]) == (click_id, "attack", "ERROR")
+    assert "RuntimeError: the engine broke" in error["exception"]
+    assert error["time"].endswith("+00:00")
