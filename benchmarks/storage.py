@@ -1,12 +1,15 @@
-"""Storage under concurrent writers: operations per second with 50 writers at once.
+"""Storage under concurrent writers: operations per second with 50 and 200 writers at once.
 
-    python -m benchmarks.storage [--writers 50] [--seconds 5]
+    python -m benchmarks.storage [--writers 50 200] [--seconds 5] [--delay-ms 10]
 
 Half the writers play MMA moves (each its own match against the AI: load, apply the AI's next move, save
 with the version check), half attack one shared boss (record_attack, retried on a lost version race, as
 the cog does). Every operation is one transaction through the repositories the bot uses, on SQLite (a file in
 a temporary folder) and on PostgreSQL (a throwaway local server, as in the tests; skipped where none is
-installed).
+installed). A last line runs PostgreSQL through a proxy that holds every packet `--delay-ms` each way, as a
+database on another machine is: there every statement costs a round trip, and only writes that run in
+parallel keep the rate up. Its attackers are spread over raids of five, as in a server's channels: every
+attack on one raid holds that raid's row for its round trips, so one raid takes a few attacks a second.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from storage.bossfight import BossfightRepository, PlayerUpdate
 from storage.database import Database, StaleUpdate, Storage
 from storage.mma import MatchRecord, MmaRepository
 from storage.postgres import PostgresDatabase
+from tests.storage.delay_proxy import delay_proxy
 from tests.storage.postgres import PostgresMissing, PostgresServer
 
 GUILD, CHANNEL = 1, 2
@@ -68,13 +72,24 @@ async def boss_writer(repo: BossfightRepository, raid_id: int, user_id: int, dea
     return done
 
 
-async def measure(db: Storage, writers: int, seconds: float) -> tuple[int, int]:
+async def measure(db: Storage, writers: int, seconds: float, attackers_per_raid: int | None = None) -> tuple[int, int]:
+    """MMA moves and boss attacks done in `seconds`; the attackers share one raid, or make raids of
+    `attackers_per_raid`."""
     try:
         bosses, matches = BossfightRepository(db), MmaRepository(db)
-        raid = await bosses.spawn(GUILD, CHANNEL, BUILTIN_BOSSES[0], 1, replace=True)
+        attackers = writers - writers // 2
+        raids = [
+            await bosses.spawn(GUILD, CHANNEL + i, BUILTIN_BOSSES[0], 1, replace=True)
+            for i in range(1 if attackers_per_raid is None else -(-attackers // attackers_per_raid))
+        ]
         deadline = time.perf_counter() + seconds
         moves = [mma_writer(matches, 10 + i, deadline) for i in range(writers // 2)]
-        attacks = [boss_writer(bosses, raid.id, 500 + i, deadline) for i in range(writers - writers // 2)]
+        attacks = [
+            boss_writer(
+                bosses, raids[0 if attackers_per_raid is None else i // attackers_per_raid].id, 500 + i, deadline
+            )
+            for i in range(attackers)
+        ]
         counts = await asyncio.gather(*moves, *attacks)
         return sum(counts[: len(moves)]), sum(counts[len(moves) :])
     finally:
@@ -83,37 +98,68 @@ async def measure(db: Storage, writers: int, seconds: float) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.storage", description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--writers", type=int, default=50)
+    parser.add_argument("--writers", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--delay-ms", type=float, default=10.0, help="each way, for the last line (0: none)")
     args = parser.parse_args(argv)
-    rows = []
+    rows: list[tuple[str, int, int, int]] = []
     with tempfile.TemporaryDirectory() as scratch:
+        for writers in args.writers:
 
-        async def on_sqlite() -> tuple[int, int]:
-            return await measure(await Database.open(Path(scratch) / "bench.sqlite3"), args.writers, args.seconds)
+            async def on_sqlite(writers: int = writers) -> tuple[int, int]:
+                path = Path(scratch) / f"bench-{writers}.sqlite3"
+                return await measure(await Database.open(path), writers, args.seconds)
 
-        rows.append(("SQLite", *asyncio.run(on_sqlite())))
+            rows.append(("SQLite", writers, *asyncio.run(on_sqlite())))
     try:
         server = PostgresServer.start()
     except PostgresMissing as missing:
         print(f"PostgreSQL skipped: {missing}")
     else:
         try:
+            for number, writers in enumerate(args.writers):
 
-            async def on_postgres() -> tuple[int, int]:
-                return await measure(await PostgresDatabase.open(server.url), args.writers, args.seconds)
+                async def on_postgres(url: str = server.database_url(f"bench_{number}"), writers: int = writers):
+                    await create_database(server, url)
+                    return await measure(await PostgresDatabase.open(url), writers, args.seconds)
 
-            rows.append(("PostgreSQL", *asyncio.run(on_postgres())))
+                rows.append(("PostgreSQL", writers, *asyncio.run(on_postgres())))
+            if args.delay_ms > 0:
+                writers = args.writers[0]
+
+                async def through_delay() -> tuple[int, int]:
+                    url = server.database_url("bench_delay")
+                    await create_database(server, url)
+                    await (await PostgresDatabase.open(url)).close()  # migrated without the delay
+                    async with delay_proxy(server.port, args.delay_ms / 1000) as proxy:
+                        database = await PostgresDatabase.open(proxy.url(url))
+                        return await measure(database, writers, args.seconds, attackers_per_raid=5)
+
+                label = f"PostgreSQL, {args.delay_ms * 2:g} ms a round trip, 5 attackers a raid"
+                rows.append((label, writers, *asyncio.run(through_delay())))
         finally:
             server.stop()
-    print(f"storage: {args.writers} concurrent writers for {args.seconds:g} s each")
-    print("| backend | MMA moves/s | boss attacks/s | all/s |\n|---|---|---|---|")
-    for backend, moves, attacks in rows:
+    print(f"storage: concurrent writers for {args.seconds:g} s each")
+    print("| backend | writers | MMA moves/s | boss attacks/s | all/s | against SQLite |\n|---|---|---|---|---|---|")
+    sqlite_rate = {writers: moves + attacks for backend, writers, moves, attacks in rows if backend == "SQLite"}
+    for backend, writers, moves, attacks in rows:
         total = moves + attacks
+        ratio = f"{total / sqlite_rate[writers]:.2f}×" if sqlite_rate.get(writers) else ""
         print(
-            f"| {backend} | {moves / args.seconds:,.0f} | {attacks / args.seconds:,.0f} | {total / args.seconds:,.0f} |"
+            f"| {backend} | {writers} | {moves / args.seconds:,.0f} | {attacks / args.seconds:,.0f} | "
+            f"{total / args.seconds:,.0f} | {ratio} |"
         )
     return 0
+
+
+async def create_database(server: PostgresServer, url: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(server.url)
+    try:
+        await admin.execute(f"CREATE DATABASE {url.rsplit('/', 1)[1]}")
+    finally:
+        await admin.close()
 
 
 if __name__ == "__main__":

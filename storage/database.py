@@ -256,9 +256,10 @@ class Transaction:
 
 
 class Database:
-    """Owns the connections. Writes go through `transaction()`, which serializes them across tasks on the
-    writing connection; `fetch_one` and `fetch_all` read on a second connection, which under WAL sees only
-    committed data, never another task's transaction that may still roll back."""
+    """Owns the connections. Writes go through `transaction()`, one at a time on the writing connection;
+    `fetch_one` and `fetch_all` read on a second connection, which under WAL sees only committed data, never
+    another task's transaction that may still roll back, and (each read running to its end in one call) every
+    commit made before the read began."""
 
     def __init__(self, connection: aiosqlite.Connection, reader: aiosqlite.Connection, path: Path):
         self.connection = connection  # the writer

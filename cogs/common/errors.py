@@ -1,7 +1,8 @@
 """One mapping from errors to replies, for slash commands, views and dynamic buttons alike.
 
 A user's mistake (UserError, RuleInputError, failed checks, bad option values) gets its specific message,
-ephemeral. Anything else gets a short error id the user can quote; the traceback goes to the log with it.
+ephemeral. A database that is down or full (StorageOutage) gets what to do, and the database logs the outage
+once. Anything else gets a short error id the user can quote; the traceback goes to the log with it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from discord import app_commands
 from cogs.common.embeds import EmbedLimits, clip, markdown_safe
 from observability import ended_with, handling, interaction_context, log_fields
 from rules.errors import RuleInputError
+from storage.database import StorageOutage
 
 log = logging.getLogger("arena.errors")
 
@@ -80,6 +82,11 @@ async def _send_ephemeral(interaction: discord.Interaction, text: str) -> None:
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    outage = getattr(error, "original", error)
+    if isinstance(outage, StorageOutage):  # the database logs the outage once; the player hears what to do
+        await _send_ephemeral(interaction, f"⚠️ {outage}")
+        ended_with(interaction, "error")
+        return
     message = user_message(error)
     if message is not None:
         await _send_ephemeral(interaction, f"❌ {message}")
