@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from storage.database import Params, Storage, StorageTransaction, StorageUnavailable
+from storage.database import Params, Storage, StorageOutage, StorageTransaction, StorageUnavailable
 
 if TYPE_CHECKING:
     from observability.metrics import Metrics
@@ -26,7 +26,7 @@ def backend_of(storage: Storage) -> str:
 
 def database_failure(error: BaseException) -> bool:
     """An error of the database or the way to it; not a stale update, a user's mistake, or a cancellation."""
-    if isinstance(error, (sqlite3.Error, OSError, TimeoutError, StorageUnavailable)):
+    if isinstance(error, (sqlite3.Error, OSError, TimeoutError, StorageUnavailable, StorageOutage)):
         return True
     return type(error).__module__.split(".")[0] == "asyncpg"  # its errors, loaded only with PostgreSQL
 
@@ -45,41 +45,30 @@ class MeasuredStorage:
             operation: metrics.database_errors.labels(self.backend, operation) for operation in self._seconds
         }
 
-    def _measured(self, operation: str, started: float, error: BaseException | None) -> None:
-        self._seconds[operation].observe(time.perf_counter() - started)
-        if error is not None and database_failure(error):
-            self._errors[operation].inc()
+    @asynccontextmanager
+    async def _measuring(self, operation: str) -> AsyncIterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        except BaseException as error:
+            if database_failure(error):
+                self._errors[operation].inc()
+            raise
+        finally:
+            self._seconds[operation].observe(time.perf_counter() - started)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[StorageTransaction]:
-        started = time.perf_counter()
-        try:
-            async with self.inner.transaction() as transaction:
-                yield transaction
-        except BaseException as error:
-            self._measured("transaction", started, error)
-            raise
-        self._measured("transaction", started, None)
+        async with self._measuring("transaction"), self.inner.transaction() as transaction:
+            yield transaction
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Any:
-        started = time.perf_counter()
-        try:
-            row = await self.inner.fetch_one(sql, params)
-        except BaseException as error:
-            self._measured("fetch_one", started, error)
-            raise
-        self._measured("fetch_one", started, None)
-        return row
+        async with self._measuring("fetch_one"):
+            return await self.inner.fetch_one(sql, params)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
-        started = time.perf_counter()
-        try:
-            rows = await self.inner.fetch_all(sql, params)
-        except BaseException as error:
-            self._measured("fetch_all", started, error)
-            raise
-        self._measured("fetch_all", started, None)
-        return rows
+        async with self._measuring("fetch_all"):
+            return await self.inner.fetch_all(sql, params)
 
     async def close(self) -> None:
         await self.inner.close()
