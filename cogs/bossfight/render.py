@@ -1,15 +1,29 @@
-"""/bossfight's rendering: bosses, attack breakdowns and leaderboards as embeds and files."""
+"""/bossfight's rendering: every embed and file the game sends (bosses, attacks, leaderboards, decks)."""
 
 from __future__ import annotations
 
 import discord
 
-from cogs.common import EmbedLimits, clip, hp_bar, lines_within, markdown_safe, medal_lines, mention, text_file
-from rules.bossfight import AttackBreakdown, Boss
+from cogs.common import (
+    COLOR_DEFEAT,
+    COLOR_INFO,
+    COLOR_VICTORY,
+    EmbedLimits,
+    clip,
+    fit_embed,
+    hp_bar,
+    lines_within,
+    markdown_safe,
+    medal_lines,
+    mention,
+    text_file,
+)
+from rules.bossfight import AttackBreakdown, Boss, Deck
+from rules.bossfight.raid import duration_text
 from rules.bossfight.report import format_breakdown, format_modifier
 from rules.text import format_number as num
 from rules.text import plural
-from storage.bossfight import DamageTotal
+from storage.bossfight import AttackRecord, DamageTotal, Raid, SavedDeck
 
 ELEMENT_ICONS = {"Water": "💧", "Fire": "🔥", "Air": "🌪️", "Lightning": "⚡", "Earth": "🪨", "None": "◽"}
 
@@ -87,3 +101,97 @@ def breakdown_fields(embed: discord.Embed, result: AttackBreakdown) -> None:
 
 def breakdown_file(result: AttackBreakdown) -> discord.File:
     return text_file("attack-breakdown.txt", format_breakdown(result) + "\n")
+
+
+def roster_embed(bosses: list[Boss]) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"Boss roster ({len(bosses)})",
+        description=lines_within([describe_boss(b) for b in bosses], EmbedLimits.DESCRIPTION),
+        color=COLOR_INFO,
+    )
+    embed.set_footer(
+        text="GMs: /bossfight spawn to start a raid, /bossfight upload to add bosses, "
+        "/bossfight remove to take uploaded ones out."
+    )
+    return fit_embed(embed)
+
+
+def spawn_embed(raid: Raid) -> discord.Embed:
+    boss = raid.boss
+    embed = discord.Embed(
+        title=f"{ELEMENT_ICONS[boss.element]} {markdown_safe(boss.name)} appears!",
+        description=f"{describe_boss(boss)}\n\n{hp_bar(raid.hp, raid.max_hp)}",
+        color=COLOR_DEFEAT,
+    )
+    rules = "The boss's damage to you adds up over the raid; at 0 you are out until a GM revives you."
+    if raid.cooldown_seconds:
+        rules += f" Each player attacks at most once every {duration_text(raid.cooldown_seconds)}."
+    embed.add_field(name="Raid rules", value=rules, inline=False)
+    embed.set_footer(text="Attack with /bossfight attack (attach a deck CSV or use your saved deck).")
+    return fit_embed(embed)
+
+
+def attack_embed(attacker: str, record: AttackRecord, result: AttackBreakdown) -> discord.Embed:
+    """The public reply to an attack; `attacker` is the player's display name, `result` the engine's breakdown
+    at the HP the attack really hit."""
+    raid = record.raid
+    embed = discord.Embed(
+        title=f"⚔️ {markdown_safe(attacker)} hits {markdown_safe(raid.boss.name)} "
+        f"for {num(round(result.damage_to_boss, 2))}",
+        description=f"**Boss HP**\n{hp_bar(raid.hp, raid.max_hp)}",
+        color=COLOR_VICTORY if record.defeated_now else COLOR_INFO,
+    )
+    breakdown_fields(embed, result)
+    return fit_embed(embed)
+
+
+def fallen_embed(raid: Raid, totals: list[DamageTotal]) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"🏆 {markdown_safe(raid.boss.name)} has fallen!",
+        description="**Damage leaderboard**\n" + lines_within(leaderboard_lines(totals), EmbedLimits.DESCRIPTION - 30),
+        color=COLOR_VICTORY,
+    )
+    embed.set_footer(text="The raid is archived. A GM can spawn the next boss with /bossfight spawn.")
+    return fit_embed(embed)
+
+
+def preview_embed(boss: Boss, result: AttackBreakdown, max_hp: float) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"🔍 Preview: your deck against {markdown_safe(boss.name)} would deal "
+        f"{num(round(result.damage_to_boss, 2))}",
+        description=f"**Boss HP after**\n{hp_bar(result.boss_hp_after, max_hp)}\n(dry run: nothing was changed)",
+        color=COLOR_INFO,
+    )
+    breakdown_fields(embed, result)
+    return fit_embed(embed)
+
+
+def status_embed(raid: Raid, totals: list[DamageTotal]) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"{ELEMENT_ICONS[raid.boss.element]} {markdown_safe(raid.boss.name)}",
+        description=f"{describe_boss(raid.boss)}\n\n**HP**\n{hp_bar(raid.hp, raid.max_hp)}",
+        color=COLOR_DEFEAT,
+    )
+    embed.add_field(
+        name=f"Attackers ({len(totals)})",
+        value=lines_within(leaderboard_lines(totals), EmbedLimits.FIELD_VALUE) if totals else "No one yet.",
+        inline=False,
+    )
+    return fit_embed(embed)
+
+
+def deck_embed(saved: SavedDeck, deck: Deck) -> discord.Embed:
+    lines = [
+        f"{ELEMENT_ICONS[t.element]} **{markdown_safe(t.name)}** ({t.element}): {plural(len(t.traits), 'trait')}, "
+        f"HP {num(t.health)}, physical {num(t.physical_damage)}, magical {num(t.magical_damage)}"
+        for t in deck.tokens
+    ]
+    embed = discord.Embed(
+        title=f"Your deck: {markdown_safe(saved.file_name)}",
+        description=lines_within(lines, EmbedLimits.DESCRIPTION),
+        color=COLOR_INFO,
+    )
+    embed.set_footer(
+        text=f"{plural(len(deck.tokens), 'token')}, {num(deck.health)} health; saved {saved.saved_at[:16]} UTC"
+    )
+    return fit_embed(embed)
