@@ -77,17 +77,23 @@ async def test_spawn_attack_twice_status_and_the_fall(harness):
     )
     assert "Boss HP: 200 - 400 -> 0 (defeated)" in hit.files["attack-breakdown.txt"].decode()
     assert not announcement.ephemeral and announcement.embed.title == "🏆 Inu Dogemon has fallen!"
+    # RULINGS 7: Alice's last 400 hit a boss with 200 left: 200 is credited, 200 is overkill, shown apart.
+    assert hit.embed.description.splitlines()[-1] == (
+        "The boss had 200 HP left: 200 is credited to you, 200 is overkill (shown apart, not counted)."
+    )
     board = announcement.embed.description.splitlines()
-    assert board[1] == "🥇 <@800000000000000002>: 800 damage dealt (2 attacks), 400 taken"
+    assert board[1] == "🥇 <@800000000000000002>: 600 damage dealt (2 attacks; overkill 200 not counted), 400 taken"
     assert board[2] == "🥈 <@800000000000000003>: 400 damage dealt (1 attack), 200 taken"
 
     rows = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids")
     assert [tuple(r) for r in rows] == [("defeated", 0)]
-    attacks = await h.bot.db.fetch_all("SELECT user_id, damage, boss_hp_after FROM bossfight_attacks ORDER BY id")
+    attacks = await h.bot.db.fetch_all(
+        "SELECT user_id, damage, credited, boss_hp_after FROM bossfight_attacks ORDER BY id"
+    )
     assert [tuple(r) for r in attacks] == [
-        (h.alice.id, 400, 600),
-        (h.bob.id, 400, 200),
-        (h.alice.id, 400, 0),
+        (h.alice.id, 400, 400, 600),
+        (h.bob.id, 400, 400, 200),
+        (h.alice.id, 400, 200, 0),
     ]
     (after,) = await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400))
     assert after.ephemeral and after.content == (
@@ -155,11 +161,13 @@ async def test_the_attack_reply_can_be_checked_by_hand(harness):
     assert "20750/25000" in hit.embed.description
     table = hit.field("Damage per token").splitlines()
     assert table[1:5] == [
-        "token          elem  phys  mag elem  you     dealt",
-        "Ember Fox      Fire   0.5    1  0.5    2       750",
-        "Gale Hawk      Air    0.5    1    1    1         0",
-        "Stone Golem    Earth    1    1    2  0.5      3500",
+        "token          element   ×phys  ×mag ×elem  ×you     dealt",
+        "Ember Fox      Fire        0.5     1   0.5     2       750",
+        "Gale Hawk      Air         0.5     1     1     1         0",
+        "Stone Golem    Earth         1     1     2   0.5      3500",
     ]
+    header = table[1].split()
+    assert len(header) == len(set(header))  # every header names its own column
     assert hit.field("Damage your deck took") == "2000 × 0.125 + 1500 × 1 × 1 = **1750**"
     assert "this attack 1750 = **10050** left" in hit.field("Your deck")
 
@@ -634,19 +642,26 @@ async def test_a_deck_brought_to_0_knocks_its_player_out_until_a_gm_revives_them
     (status,) = await run(h, "bossfight status", h.bob)
     assert (
         status.field("Attackers (1)")
-        == "🥇 <@800000000000000002>: 100 damage dealt (1 attack), 300 taken · 💀 knocked out"
+        == "🥇 <@800000000000000002>: 100 damage dealt (1 attack), 300 taken · 💀 knocked out, waiting for a revive"
     )
 
     (not_gm,) = await run(h, "bossfight revive", h.bob, member=h.alice)
     assert not_gm.ephemeral and not_gm.content.startswith("❌ Only a game master can do that")
     (revived,) = await run(h, "bossfight revive", h.gm, member=h.alice)
     assert not revived.ephemeral and revived.content == (
-        "✨ <@800000000000000002> is back in the raid against Inu Dogemon: the 300 damage the boss had dealt them "
-        "is forgotten."
+        "✨ <@800000000000000002> is back in the raid against Inu Dogemon: their next attack starts with no damage "
+        "taken. The raid's record keeps the 300 the boss had dealt them."
     )
     assert await player_rows(h) == [(h.alice.id, 0, 0)]
     (again,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert again.field("Your deck").startswith("health 1200 − taken earlier in the raid 0 − this attack 200")
+    # RULINGS 7: the revive reset what her next attack started from, not the raid's record: 300 + 200 taken,
+    # and the knock-out stays.
+    (status,) = await run(h, "bossfight status", h.bob)
+    assert status.field("Attackers (1)") == (
+        "🥇 <@800000000000000002>: 500 damage dealt (2 attacks), 500 taken (200 since the last revive) "
+        "· 💀 knocked out, revived"
+    )
     (nothing,) = await run(h, "bossfight revive", h.gm, member=h.bob)
     assert nothing.ephemeral and nothing.content == (
         "❌ <@800000000000000003> has taken no damage in this raid; there is nothing to revive."
@@ -654,6 +669,14 @@ async def test_a_deck_brought_to_0_knocks_its_player_out_until_a_gm_revives_them
     # The revive names the player with a mention that does not ping (the bot allows no mentions).
     sent = [r.payload.get("data", r.payload) for r in h.fake.requests if r.payload]
     assert all(m["allowed_mentions"] == {"parse": []} for m in sent if "allowed_mentions" in m)
+
+    # Two more attacks of 400 fell the boss (500 -> 100 -> 0: the last is credited 100, 300 is overkill); the
+    # final leaderboard keeps the whole raid: 300 + 200 + 200 + 200 taken, knocked out once.
+    await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    _, fallen = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    assert fallen.embed.description.splitlines()[1] == (
+        "🥇 <@800000000000000002>: 1000 damage dealt (4 attacks; overkill 300 not counted), 900 taken · 💀 knocked out"
+    )
 
 
 async def test_damage_taken_reads_the_same_in_the_status_and_the_revive(harness):
@@ -664,7 +687,7 @@ async def test_damage_taken_reads_the_same_in_the_status_and_the_revive(harness)
     (status,) = await run(h, "bossfight status", h.alice)
     assert "50.06 taken" in status.field("Attackers (1)")
     (revived,) = await run(h, "bossfight revive", h.gm, member=h.alice)
-    assert "the 50.06 damage the boss had dealt them is forgotten" in revived.content
+    assert "The raid's record keeps the 50.06 the boss had dealt them." in revived.content
 
 
 async def test_a_deck_the_raid_has_already_spent_cannot_attack_and_nothing_changes(harness):
