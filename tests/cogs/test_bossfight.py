@@ -1,5 +1,6 @@
 """/bossfight through the real command tree, with a real SQLite file."""
 
+from datetime import datetime
 from pathlib import Path
 
 from rules.text import format_number as num
@@ -746,3 +747,133 @@ async def test_one_players_attacks_at_once_all_count_against_their_deck(harness)
     assert lefts == sorted(
         f"health 1200 − taken earlier in the raid {num(i * step)} − this attack {num(step)}" for i in range(3)
     )
+
+
+# --- RULINGS 7: the raid's record -------------------------------------------------------------------------
+
+# A 21,000-HP boss with no resistance, penetration nor element, and a deck that deals 4,750 and takes 1 a blow.
+GIANT = csv(BOSS_HEADER, "Giant,3,None,21000,1,N,N,0,N,N")
+DECK_4750 = csv(DECK_HEADER, "Ram,Charge,None,100000,4750,N,N,0,N,N")
+
+
+async def test_a_blow_beyond_the_hp_left_is_credited_with_that_hp_and_its_overkill_shown_apart(harness):
+    # Four blows of 4,750 leave 21,000 - 19,000 = 2,000; the fifth 4,750 is credited 2,000 and 2,750 is overkill.
+    # Credited in full, the leaderboard used to total 23,750 on a 21,000-HP boss; now it adds up to 21,000.
+    h = harness
+    await run(h, "bossfight upload", h.gm, bosses=("giant.csv", GIANT))
+    await spawn(h, "Giant")
+    for user in (h.alice, h.bob, h.alice, h.bob):
+        await run(h, "bossfight attack", user, deck=("deck.csv", DECK_4750))
+    hit, fallen = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_4750))
+    assert hit.embed.title == "⚔️ Alice hits Giant for 4750"  # what the blow dealt
+    assert hit.embed.description.splitlines()[-1] == (
+        "The boss had 2000 HP left: 2000 is credited to you, 2750 is overkill (shown apart, not counted)."
+    )
+    breakdown = hit.files["attack-breakdown.txt"].decode()
+    assert "Boss HP: 2000 - 4750 -> 0 (defeated)\nCredited: 2000, overkill beyond the HP left: 2750" in breakdown
+    assert fallen.embed.description.splitlines()[1:3] == [
+        "🥇 <@800000000000000002>: 11500 damage dealt (3 attacks; overkill 2750 not counted), 3 taken",
+        "🥈 <@800000000000000003>: 9500 damage dealt (2 attacks), 2 taken",
+    ]
+    (total,) = await h.bot.db.fetch_one("SELECT sum(credited) FROM bossfight_attacks")
+    assert total == 21000 == 11500 + 9500
+
+
+async def fell(h, boss: str = "Inu Dogemon", **where):
+    """Spawn `boss` and fell it: Alice deals 400, Bob the final 400 on 600 left, then Alice the last 200."""
+    await run(h, "bossfight spawn", h.gm, boss=boss, replace=True, **where)
+    await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400), **where)
+    await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400), **where)
+    return await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400), **where)
+
+
+async def test_history_shows_a_fallen_raids_record_after_the_raid_is_gone(harness):
+    h = harness
+    (nothing,) = await run(h, "bossfight history", h.alice)
+    assert nothing.ephemeral and nothing.content == (
+        "❌ This channel has no finished raid yet: a raid is kept here once its boss falls."
+    )
+    await fell(h)
+    (none_live,) = await run(h, "bossfight status", h.alice)
+    assert none_live.content.startswith("❌ There is no boss in this channel.")
+
+    (shown,) = await run(h, "bossfight history", h.bob)
+    assert shown.ephemeral
+    assert shown.embed.title == "📜 Inu Dogemon has fallen"
+    (raid,) = await h.bot.db.fetch_all("SELECT id, spawned_at, ended_at FROM bossfight_raids")
+    started, ended = (int(datetime.fromisoformat(raid[key]).timestamp()) for key in ("spawned_at", "ended_at"))
+    lines = shown.embed.description.splitlines()
+    assert lines[0] == f"Raid #{raid['id']} in this channel: started <t:{started}:f>, ended <t:{ended}:f>"
+    assert lines[1] == "**HP** ░░░░░░░░░░░░░░░░░░░░ 0/1000"
+    assert lines[2] == "Final blow: <@800000000000000002>"
+    # Alice's last 400 hit 200 left: credited 200, overkill 200; 400 + 200 taken over the raid.
+    assert lines[5:] == [
+        "🥇 <@800000000000000002>: 600 damage dealt (2 attacks; overkill 200 not counted), 400 taken",
+        "🥈 <@800000000000000003>: 400 damage dealt (1 attack), 200 taken",
+    ]
+    assert not shown.embed.fields  # no other finished raid here
+    # Names are mentions that never ping: the bot allows no mentions.
+    sent = [r.payload.get("data", r.payload) for r in h.fake.requests if r.payload]
+    assert all(m["allowed_mentions"] == {"parse": []} for m in sent if "allowed_mentions" in m)
+
+
+async def test_history_offers_the_channels_finished_raids_and_shows_the_one_named(harness):
+    h = harness
+    named = f"**Dark_Lord** <@{h.bob.id}>"
+    await run(h, "bossfight upload", h.gm, bosses=("b.csv", csv(BOSS_HEADER, f"{named},1,None,1000,200,N,N,100,N,N")))
+    await fell(h)  # raid 1
+    await run(h, "bossfight spawn", h.gm, boss="Axieom Asmodeus")  # raid 2: replaced before it fell
+    await run(h, "bossfight attack", h.bob, deck=("deck.csv", EXAMPLE_DECK))
+    await fell(h, named)  # replaces raid 2; raid 3
+    await fell(h, channel_id=920000000000000099)  # raid 4, in another channel
+    await spawn(h)  # raid 5: live, not in the history
+
+    choices = await h.autocomplete("bossfight history", "raid", "", h.alice)
+    assert [c["value"] for c in choices] == ["3", "2", "1"]
+    today = (await h.bot.db.fetch_one("SELECT ended_at FROM bossfight_raids WHERE id = 1"))[0][:10]
+    assert choices[0]["name"] == f"#3 {named} · felled {today}"  # plain text: choices show no markdown
+    assert choices[1]["name"] == f"#2 Axieom Asmodeus · replaced by a GM {today}"
+    assert [c["value"] for c in await h.autocomplete("bossfight history", "raid", "dogem", h.alice)] == ["1"]
+
+    (latest,) = await run(h, "bossfight history", h.alice)
+    assert latest.embed.title == "📜 \\*\\*Dark\\_Lord\\*\\* <@\u200b800000000000000003> has fallen"
+    assert latest.field("Other finished raids here").splitlines() == [
+        f"#2 Axieom Asmodeus · replaced by a GM {today}",
+        f"#1 Inu Dogemon · felled {today}",
+    ]
+    (replaced,) = await run(h, "bossfight history", h.alice, raid="2")
+    assert replaced.embed.title == "📜 Axieom Asmodeus was replaced by a GM before it fell"
+    assert "Final blow" not in replaced.embed.description
+    assert (
+        replaced.embed.description.splitlines()[-1]
+        == "🥇 <@800000000000000003>: 4250 damage dealt (1 attack), 1750 taken"
+    )
+    (by_boss,) = await run(h, "bossfight history", h.alice, raid="inu dogemon")
+    assert by_boss.embed.title == "📜 Inu Dogemon has fallen" and "Raid #1 in this channel" in by_boss.embed.description
+
+    (elsewhere,) = await run(h, "bossfight history", h.alice, raid="4")
+    assert elsewhere.ephemeral and elsewhere.content == (
+        "❌ This channel has no finished raid #4. Pick one from the list `/bossfight history` offers."
+    )
+    (live,) = await run(h, "bossfight history", h.alice, raid="#5")
+    assert (
+        live.content == "❌ This channel has no finished raid #5. Pick one from the list `/bossfight history` offers."
+    )
+    (unknown,) = await run(h, "bossfight history", h.alice, raid="**Nobody**")
+    assert unknown.content == (
+        r"❌ This channel has no finished raid against a boss called '\*\*Nobody\*\*'. Pick one from the list "
+        "`/bossfight history` offers."
+    )
+
+
+async def test_a_long_history_lists_the_latest_raids_and_counts_the_rest(harness):
+    h = harness
+    for _ in range(13):
+        await run(h, "bossfight spawn", h.gm, boss="Inu Dogemon", replace=True)
+    await run(h, "bossfight attack", h.alice, deck=("deck.csv", csv(DECK_HEADER, "Giant,Club,None,10,5000,N,N,0,N,N")))
+    (latest,) = await run(h, "bossfight history", h.alice)
+    assert latest.embed.title == "📜 Inu Dogemon has fallen"
+    listed = latest.field("Other finished raids here").splitlines()
+    assert [line.split(" ")[0] for line in listed] == [f"#{n}" for n in range(12, 2, -1)] + ["…"]
+    assert listed[-1] == "… and 2 older"
+    assert len(await h.autocomplete("bossfight history", "raid", "", h.alice)) == 13
