@@ -1,12 +1,19 @@
-"""Boss raid storage: saved decks, raids and attacks (uploaded bosses are in storage.uploads)."""
+"""Boss raid storage: saved decks, raids and attacks (uploaded bosses are in storage.uploads).
+
+A raid's attacks are its record (RULINGS 7): each keeps its damage, the part the boss's HP absorbed
+(credited), the boss's damage to the deck and whether it knocked its player out. Leaderboards, the final
+blow and a channel's history are read from them, and they stay when the raid ends. A player's row
+(bossfight_players) is only what their next attack starts from, which a revive resets.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from enum import StrEnum
 
 import aiosqlite
 
-from rules.bossfight.models import Boss, hp_after
+from rules.bossfight.models import Boss, credited_damage, hp_after
 from rules.bossfight.raid import RaidPlayer
 from storage.database import StaleUpdate, Storage, from_row, retried_on_conflict, utc_now_text
 
@@ -18,6 +25,12 @@ class SavedDeck:
     saved_at: str
 
 
+class RaidStatus(StrEnum):
+    LIVE = "live"
+    DEFEATED = "defeated"  # the boss fell
+    REPLACED = "replaced"  # a GM spawned another boss in the channel first
+
+
 @dataclass(frozen=True)
 class Raid:
     id: int
@@ -26,9 +39,11 @@ class Raid:
     boss: Boss
     max_hp: float
     hp: float
-    status: str
+    status: RaidStatus
     spawned_by: int
     cooldown_seconds: int = 0
+    spawned_at: str = ""  # utc_now_text's format
+    ended_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -56,16 +71,35 @@ class AttackRecord:
     raid: Raid  # after the attack
     hp_before: float  # the boss's HP when the attack landed (others' attacks may have landed since it was read)
     damage: float
+    credited: float  # the part of `damage` the boss's HP absorbed (RULINGS 7)
     defeated_now: bool  # this attack brought the boss to 0
+
+    @property
+    def overkill(self) -> float:
+        return max(0.0, self.damage - self.credited)
 
 
 @dataclass(frozen=True)
 class DamageTotal:
+    """One player's record in a raid (RULINGS 7), and what their next attack starts from."""
+
     user_id: int
-    damage: float  # dealt to the boss
+    damage: float  # credited: what the boss's HP absorbed of their attacks
+    overkill: float  # dealt beyond the HP the boss had left, never credited
     attacks: int
-    taken: float  # dealt by the boss since the raid began or the last revive
-    knocked_out: bool
+    taken: float  # dealt by the boss over the whole raid, revives or not
+    knockouts: int  # how often the boss knocked them out
+    taken_now: float  # what their next attack starts from: the damage taken since the last revive
+    out_now: bool  # knocked out and not revived since
+
+
+@dataclass(frozen=True)
+class RaidRecord:
+    """A finished raid as its channel's history shows it."""
+
+    raid: Raid
+    totals: list[DamageTotal]
+    final_blow_by: int | None  # None: the raid was replaced before the boss fell
 
 
 class RaidNotLive(Exception):
@@ -79,7 +113,7 @@ class RaidAlreadyLive(Exception):
 
 
 def _raid(row: aiosqlite.Row) -> Raid:
-    return from_row(Raid, row, boss=Boss.model_validate_json(row["boss_json"]))
+    return from_row(Raid, row, boss=Boss.model_validate_json(row["boss_json"]), status=RaidStatus(row["status"]))
 
 
 def _player(row: aiosqlite.Row) -> StoredPlayer:
@@ -113,7 +147,7 @@ class BossfightRepository:
 
     async def live_raid(self, channel_id: int) -> Raid | None:
         row = await self.db.fetch_one(
-            "SELECT * FROM bossfight_raids WHERE channel_id = ? AND status = 'live'", (channel_id,)
+            "SELECT * FROM bossfight_raids WHERE channel_id = ? AND status = ?", (channel_id, RaidStatus.LIVE)
         )
         return _raid(row) if row else None
 
@@ -126,25 +160,26 @@ class BossfightRepository:
             # The channel's spawns one at a time (its one live raid is also a unique index).
             await conn.lock("bossfight channel", channel_id)
             live = await conn.fetch_one(
-                "SELECT * FROM bossfight_raids WHERE channel_id = ? AND status = 'live'", (channel_id,)
+                "SELECT * FROM bossfight_raids WHERE channel_id = ? AND status = ?", (channel_id, RaidStatus.LIVE)
             )
             if live is not None:
                 if not replace:
                     raise RaidAlreadyLive(_raid(live))
                 await conn.execute(
-                    "UPDATE bossfight_raids SET status = 'replaced', ended_at = ? WHERE id = ? AND status = 'live'",
-                    (utc_now_text(), live["id"]),
+                    "UPDATE bossfight_raids SET status = ?, ended_at = ? WHERE id = ? AND status = ?",
+                    (RaidStatus.REPLACED, utc_now_text(), live["id"], RaidStatus.LIVE),
                 )
             return _raid(
                 await conn.fetch_required(
                     "INSERT INTO bossfight_raids (guild_id, channel_id, boss_json, max_hp, hp, status, spawned_by, "
-                    "cooldown_seconds) VALUES (?, ?, ?, ?, ?, 'live', ?, ?) RETURNING *",
+                    "cooldown_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                     (
                         guild_id,
                         channel_id,
                         boss.model_dump_json(),
                         boss.health,
                         boss.health,
+                        RaidStatus.LIVE,
                         spawned_by,
                         cooldown_seconds,
                     ),
@@ -169,7 +204,7 @@ class BossfightRepository:
         async with self.db.transaction() as conn:
             # Locked: a concurrent attack waits here until this one's HP is committed, then subtracts from it.
             live = await conn.fetch_locked(
-                "SELECT id, hp FROM bossfight_raids WHERE id = ? AND status = 'live'", (raid_id,)
+                "SELECT id, hp FROM bossfight_raids WHERE id = ? AND status = ?", (raid_id, RaidStatus.LIVE)
             )
             if live is None:
                 raise RaidNotLive()
@@ -185,25 +220,38 @@ class BossfightRepository:
             if saved is None:
                 raise StaleUpdate(user_id)  # rolls the transaction back
             hp = max(0.0, hp_after(live["hp"], damage))
-            row = await conn.fetch_required("UPDATE bossfight_raids SET hp = ? WHERE id = ? RETURNING *", (hp, raid_id))
-            defeated_now = row["hp"] <= 0
-            if defeated_now:
-                await conn.execute(
-                    "UPDATE bossfight_raids SET status = 'defeated', ended_at = ? WHERE id = ?",
-                    (utc_now_text(), raid_id),
-                )
-            await conn.execute(
-                "INSERT INTO bossfight_attacks (raid_id, user_id, damage, deck_damage, deck_hp_after, boss_hp_after) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (raid_id, user_id, damage, update.deck_damage, update.deck_hp_after, row["hp"]),
+            credited = credited_damage(live["hp"], damage)
+            defeated_now = hp <= 0
+            row = await conn.fetch_required(
+                "UPDATE bossfight_raids SET hp = ?, status = ?, ended_at = ? WHERE id = ? RETURNING *",
+                (
+                    hp,
+                    RaidStatus.DEFEATED if defeated_now else RaidStatus.LIVE,
+                    utc_now_text() if defeated_now else None,
+                    raid_id,
+                ),
             )
-        raid = _raid(row)
-        if defeated_now:
-            raid = replace(raid, status="defeated")
-        return AttackRecord(raid=raid, hp_before=live["hp"], damage=damage, defeated_now=defeated_now)
+            await conn.execute(
+                "INSERT INTO bossfight_attacks (raid_id, user_id, damage, credited, deck_damage, deck_hp_after, "
+                "boss_hp_after, knocked_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    raid_id,
+                    user_id,
+                    damage,
+                    credited,
+                    update.deck_damage,
+                    update.deck_hp_after,
+                    row["hp"],
+                    update.knocked_out,
+                ),
+            )
+        return AttackRecord(
+            raid=_raid(row), hp_before=live["hp"], damage=damage, credited=credited, defeated_now=defeated_now
+        )
 
     async def revive(self, raid_id: int, user_id: int) -> float | None:
-        """Back to no damage taken; the damage the player had taken, or None when they had taken none."""
+        """The player's next attack starts with no damage taken (the raid's record keeps what they took); the
+        damage they had taken since they joined or were last revived, or None when that was none."""
         async with self.db.transaction() as conn:
             row = await conn.fetch_locked(
                 "SELECT damage_taken FROM bossfight_players WHERE raid_id = ? AND user_id = ? AND damage_taken > 0",
@@ -219,12 +267,59 @@ class BossfightRepository:
             return row["damage_taken"]
 
     async def leaderboard(self, raid_id: int) -> list[DamageTotal]:
+        """Every attacker's record in the raid, most credited damage first (a tie: who attacked first)."""
         rows = await self.db.fetch_all(
-            "SELECT a.user_id, sum(a.damage) AS damage, count(*) AS attacks, "
-            "coalesce(p.damage_taken, 0) AS taken, coalesce(p.knocked_out, 0) AS knocked_out "
+            "SELECT a.user_id, sum(a.credited) AS damage, sum(a.damage - a.credited) AS overkill, "
+            "count(*) AS attacks, sum(a.deck_damage) AS taken, sum(a.knocked_out) AS knockouts, "
+            "coalesce(p.damage_taken, 0) AS taken_now, coalesce(p.knocked_out, 0) AS out_now "
             "FROM bossfight_attacks AS a LEFT JOIN bossfight_players AS p "
             "ON p.raid_id = a.raid_id AND p.user_id = a.user_id "
             "WHERE a.raid_id = ? GROUP BY a.user_id, p.damage_taken, p.knocked_out ORDER BY damage DESC, min(a.id)",
             (raid_id,),
         )
-        return [DamageTotal(r["user_id"], r["damage"], r["attacks"], r["taken"], bool(r["knocked_out"])) for r in rows]
+        return [
+            DamageTotal(
+                user_id=r["user_id"],
+                damage=r["damage"],
+                overkill=max(0.0, r["overkill"]),
+                attacks=r["attacks"],
+                taken=r["taken"],
+                knockouts=int(r["knockouts"]),  # PostgreSQL sums integers as numeric
+                taken_now=r["taken_now"],
+                out_now=bool(r["out_now"]),
+            )
+            for r in rows
+        ]
+
+    # --- the channel's history -------------------------------------------------------------------------
+
+    async def finished_raids(self, channel_id: int, limit: int) -> list[Raid]:
+        """The channel's ended raids (defeated or replaced), newest first."""
+        rows = await self.db.fetch_all(
+            "SELECT * FROM bossfight_raids WHERE channel_id = ? AND status <> ? ORDER BY id DESC LIMIT ?",
+            (channel_id, RaidStatus.LIVE, limit),
+        )
+        return [_raid(row) for row in rows]
+
+    async def finished_raid_count(self, channel_id: int) -> int:
+        row = await self.db.fetch_one(
+            "SELECT count(*) AS n FROM bossfight_raids WHERE channel_id = ? AND status <> ?",
+            (channel_id, RaidStatus.LIVE),
+        )
+        return int(row["n"]) if row else 0
+
+    async def raid_record(self, channel_id: int, raid_id: int) -> RaidRecord | None:
+        """A finished raid of this channel with its leaderboard, or None (no such raid here, or still live)."""
+        row = await self.db.fetch_one(
+            "SELECT * FROM bossfight_raids WHERE id = ? AND channel_id = ? AND status <> ?",
+            (raid_id, channel_id, RaidStatus.LIVE),
+        )
+        if row is None:
+            return None
+        raid = _raid(row)
+        final = await self.db.fetch_one(
+            "SELECT user_id FROM bossfight_attacks WHERE raid_id = ? AND boss_hp_after <= 0 ORDER BY id LIMIT 1",
+            (raid_id,),
+        )
+        final_blow_by = final["user_id"] if final and raid.status is RaidStatus.DEFEATED else None
+        return RaidRecord(raid, await self.leaderboard(raid_id), final_blow_by)

@@ -13,20 +13,27 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.bossfight.render import ELEMENT_ICONS, breakdown_fields, breakdown_file, describe_boss, leaderboard_lines
+from cogs.bossfight.render import (
+    HISTORY_LISTED,
+    attack_embed,
+    breakdown_file,
+    deck_embed,
+    describe_boss,
+    fallen_embed,
+    history_embed,
+    preview_embed,
+    raid_choice_label,
+    roster_embed,
+    spawn_embed,
+    status_embed,
+)
 from cogs.common import (
-    COLOR_DEFEAT,
-    COLOR_INFO,
-    COLOR_VICTORY,
-    EmbedLimits,
     UserError,
     answer_shown,
+    clip,
     defer_thinking,
-    fit_embed,
     gm_only,
-    hp_bar,
     hp_figure,
-    lines_within,
     markdown_safe,
     mention,
     read_attachments,
@@ -36,10 +43,10 @@ from cogs.common import (
 )
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
-from cogs.common.uploads import RosterWords, UploadedRoster, choices
+from cogs.common.uploads import MAX_CHOICES, NAME_LIMIT, RosterWords, UploadedRoster, choices
 from rules.bossfight import BUILTIN_BOSSES, Boss, Deck, calculate_attack, parse_bosses, parse_deck
 from rules.bossfight.models import MAX_GUILD_BOSSES
-from rules.bossfight.raid import MAX_COOLDOWN_SECONDS, attack_refusal, duration_text
+from rules.bossfight.raid import MAX_COOLDOWN_SECONDS, attack_refusal
 from rules.csvio import formula_safe_csv
 from rules.roster import name_key
 from rules.text import format_number as num
@@ -59,6 +66,7 @@ if TYPE_CHECKING:
     from bot import ArenaBot
 
 ATTACK_ATTEMPTS = 3  # a player's own attacks landing at once: each later one is worked out again
+HISTORY_SEARCHED = 500  # a channel's latest finished raids that autocomplete and a boss name search
 NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."
 # Discord cuts option help at 100 characters: the column lists are written to fit.
 DECK_COLUMNS_HELP = "CSV: token, trait, element, health, then physical_ and magical_ damage, penetration, resistance"
@@ -121,16 +129,7 @@ class Bossfight(
     @app_commands.command(name="roster", description="List the bosses a GM can spawn in this server.")
     async def roster_command(self, interaction: discord.Interaction) -> None:
         bosses = await self.roster(guild_id(interaction))
-        embed = discord.Embed(
-            title=f"Boss roster ({len(bosses)})",
-            description=lines_within([describe_boss(b) for b in bosses], EmbedLimits.DESCRIPTION),
-            color=COLOR_INFO,
-        )
-        embed.set_footer(
-            text="GMs: /bossfight spawn to start a raid, /bossfight upload to add bosses, "
-            "/bossfight remove to take uploaded ones out."
-        )
-        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+        await interaction.response.send_message(embed=roster_embed(bosses), ephemeral=True)
 
     @app_commands.command(name="upload", description="GM: add bosses to this server's roster, or replace them by name.")
     @app_commands.describe(bosses=BOSS_COLUMNS_HELP)
@@ -177,17 +176,7 @@ class Bossfight(
                 f"{markdown_safe(live.raid.boss.name)} is still alive here ({hp_figure(live.raid.hp)} HP). "
                 "Run the command again with `replace: True` to end that raid and start this one."
             ) from None
-        embed = discord.Embed(
-            title=f"{ELEMENT_ICONS[chosen.element]} {markdown_safe(chosen.name)} appears!",
-            description=f"{describe_boss(chosen)}\n\n{hp_bar(raid.hp, raid.max_hp)}",
-            color=COLOR_DEFEAT,
-        )
-        rules = "The boss's damage to you adds up over the raid; at 0 you are out until a GM revives you."
-        if cooldown:
-            rules += f" Each player attacks at most once every {duration_text(cooldown)}."
-        embed.add_field(name="Raid rules", value=rules, inline=False)
-        embed.set_footer(text="Attack with /bossfight attack (attach a deck CSV or use your saved deck).")
-        await interaction.response.send_message(embed=fit_embed(embed))
+        await interaction.response.send_message(embed=spawn_embed(raid))
 
     @app_commands.command(name="attack", description="Attack this channel's boss with your deck.")
     @app_commands.describe(
@@ -222,14 +211,8 @@ class Bossfight(
             raise UserError("Your other attacks kept landing first; nothing was changed by this one. Try again.")
         # Others' attacks may have landed since the HP was read: show the HP this attack really hit.
         result = replace(result, boss_hp_before=record.hp_before)
-        embed = discord.Embed(
-            title=f"⚔️ {markdown_safe(interaction.user.display_name)} hits {markdown_safe(raid.boss.name)} "
-            f"for {num(round(result.damage_to_boss, 2))}",
-            description=f"**Boss HP**\n{hp_bar(record.raid.hp, record.raid.max_hp)}",
-            color=COLOR_VICTORY if record.defeated_now else COLOR_INFO,
-        )
-        breakdown_fields(embed, result)
-        await interaction.followup.send(embed=fit_embed(embed), file=breakdown_file(result))
+        embed = attack_embed(interaction.user.display_name, record, result)
+        await interaction.followup.send(embed=embed, file=breakdown_file(result))
         answer_shown(interaction)
         if record.defeated_now:
             await interaction.followup.send(embed=await self.victory_embed(record.raid))
@@ -243,7 +226,7 @@ class Bossfight(
         return player
 
     @app_commands.command(name="revive", description="GM: bring a player back into this channel's raid, unhurt.")
-    @app_commands.describe(member="The player to revive: the boss's damage to them so far is forgotten")
+    @app_commands.describe(member="The player to revive: their next attack starts with no damage taken")
     @gm_only()
     async def revive(self, interaction: discord.Interaction, member: discord.Member) -> None:
         raid = await self.repo.live_raid(channel_id(interaction))
@@ -253,20 +236,13 @@ class Bossfight(
         if taken is None:
             raise UserError(f"{mention(member.id)} has taken no damage in this raid; there is nothing to revive.")
         await interaction.response.send_message(
-            f"✨ {mention(member.id)} is back in the raid against {markdown_safe(raid.boss.name)}: the "
-            f"{num(round(taken, 2))} damage the boss had dealt them is forgotten."
+            f"✨ {mention(member.id)} is back in the raid against {markdown_safe(raid.boss.name)}: their next "
+            f"attack starts with no damage taken. The raid's record keeps the {num(round(taken, 2))} the boss "
+            "had dealt them."
         )
 
     async def victory_embed(self, raid: Raid) -> discord.Embed:
-        totals = await self.repo.leaderboard(raid.id)
-        embed = discord.Embed(
-            title=f"🏆 {markdown_safe(raid.boss.name)} has fallen!",
-            description="**Damage leaderboard**\n"
-            + lines_within(leaderboard_lines(totals), EmbedLimits.DESCRIPTION - 30),
-            color=COLOR_VICTORY,
-        )
-        embed.set_footer(text="The raid is archived. A GM can spawn the next boss with /bossfight spawn.")
-        return fit_embed(embed)
+        return fallen_embed(raid, await self.repo.leaderboard(raid.id))
 
     @app_commands.command(name="preview", description="Try a deck against a boss without attacking: nothing changes.")
     @app_commands.describe(
@@ -287,13 +263,54 @@ class Bossfight(
         await defer_thinking(interaction, ephemeral=True)
         parsed = await self.parse_deck_from(deck)
         result = await run_engine(self.bot, calculate_attack, chosen, parsed, hp, taken)
-        embed = discord.Embed(
-            title=f"🔍 Preview: your deck against {markdown_safe(chosen.name)} would deal {num(round(result.damage_to_boss, 2))}",
-            description=f"**Boss HP after**\n{hp_bar(result.boss_hp_after, max_hp)}\n(dry run: nothing was changed)",
-            color=COLOR_INFO,
-        )
-        breakdown_fields(embed, result)
-        await interaction.followup.send(embed=fit_embed(embed), file=breakdown_file(result), ephemeral=True)
+        embed = preview_embed(chosen, result, max_hp)
+        await interaction.followup.send(embed=embed, file=breakdown_file(result), ephemeral=True)
+
+    async def finished_raid_named(self, channel: int, text: str) -> Raid:
+        """The channel's finished raid `#12` / `12` names, or its latest against a boss whose name contains
+        `text`; else a refusal."""
+        number = text.strip().removeprefix("#")
+        if number.isdigit() and len(number) <= 18:
+            record = await self.repo.raid_record(channel, int(number))
+            if record is None:
+                raise UserError(
+                    f"This channel has no finished raid #{number}. Pick one from the list `/bossfight history` offers."
+                )
+            return record.raid
+        wanted = name_key(text)
+        found = [
+            r for r in await self.repo.finished_raids(channel, HISTORY_SEARCHED) if wanted in name_key(r.boss.name)
+        ]
+        if not found:
+            raise UserError(
+                f"This channel has no finished raid against a boss called '{markdown_safe(text, 100)}'. "
+                "Pick one from the list `/bossfight history` offers."
+            )
+        return found[0]
+
+    async def finished_raid_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        wanted = name_key(current.removeprefix("#"))
+        raids = await self.repo.finished_raids(channel_id(interaction), HISTORY_SEARCHED)
+        found = [r for r in raids if wanted in name_key(f"{r.id} {r.boss.name}")][:MAX_CHOICES]
+        return [app_commands.Choice(name=clip(raid_choice_label(r), NAME_LIMIT), value=str(r.id)) for r in found]
+
+    @app_commands.command(name="history", description="This channel's finished raids: one's damage leaderboard.")
+    @app_commands.describe(raid="A finished raid of this channel, by #number or boss (default: the latest)")
+    @app_commands.autocomplete(raid=finished_raid_autocomplete)
+    async def history(self, interaction: discord.Interaction, raid: str | None = None) -> None:
+        here = channel_id(interaction)
+        latest = await self.repo.finished_raids(here, HISTORY_LISTED + 1)
+        if not latest:
+            raise UserError("This channel has no finished raid yet: a raid is kept here once its boss falls.")
+        chosen = latest[0] if raid is None else await self.finished_raid_named(here, raid)
+        record = await self.repo.raid_record(here, chosen.id)
+        if record is None:  # cannot happen: finished raids are never deleted
+            raise UserError(f"Raid #{chosen.id} is no longer in this channel's history.")
+        others = [r for r in latest if r.id != chosen.id][:HISTORY_LISTED]
+        total = await self.repo.finished_raid_count(here)
+        await interaction.response.send_message(embed=history_embed(record, others, total), ephemeral=True)
 
     @app_commands.command(name="status", description="This channel's boss: its HP and who has hit it.")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -301,17 +318,7 @@ class Bossfight(
         if raid is None:
             raise UserError(NO_BOSS_HERE)
         totals = await self.repo.leaderboard(raid.id)
-        embed = discord.Embed(
-            title=f"{ELEMENT_ICONS[raid.boss.element]} {markdown_safe(raid.boss.name)}",
-            description=f"{describe_boss(raid.boss)}\n\n**HP**\n{hp_bar(raid.hp, raid.max_hp)}",
-            color=COLOR_DEFEAT,
-        )
-        embed.add_field(
-            name=f"Attackers ({len(totals)})",
-            value=lines_within(leaderboard_lines(totals), EmbedLimits.FIELD_VALUE) if totals else "No one yet.",
-            inline=False,
-        )
-        await interaction.response.send_message(embed=fit_embed(embed))
+        await interaction.response.send_message(embed=status_embed(raid, totals))
 
     # --- saved decks -----------------------------------------------------------------------------------
 
@@ -334,21 +341,8 @@ class Bossfight(
             raise UserError("You have no saved deck in this server; save one with `/bossfight deck save`.")
         await defer_thinking(interaction, ephemeral=True)
         parsed = await self.parse_deck_from(saved)
-        lines = [
-            f"{ELEMENT_ICONS[t.element]} **{markdown_safe(t.name)}** ({t.element}): {plural(len(t.traits), 'trait')}, HP {num(t.health)}, "
-            f"physical {num(t.physical_damage)}, magical {num(t.magical_damage)}"
-            for t in parsed.tokens
-        ]
-        embed = discord.Embed(
-            title=f"Your deck: {markdown_safe(saved.file_name)}",
-            description=lines_within(lines, EmbedLimits.DESCRIPTION),
-            color=COLOR_INFO,
-        )
-        embed.set_footer(
-            text=f"{plural(len(parsed.tokens), 'token')}, {num(parsed.health)} health; saved {saved.saved_at[:16]} UTC"
-        )
         # the player's file as saved, but with any formula neutralized: they may open it in a spreadsheet
         csv_text = await run_engine(self.bot, formula_safe_csv, saved.csv_text, saved.file_name)
         await interaction.followup.send(
-            embed=fit_embed(embed), file=text_file(saved.file_name, csv_text), ephemeral=True
+            embed=deck_embed(saved, parsed), file=text_file(saved.file_name, csv_text), ephemeral=True
         )

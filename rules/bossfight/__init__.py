@@ -1,4 +1,4 @@
-"""Boss raid: a player's token deck against a boss (rules: bossfight.md and RULINGS.md sections 1 and 6).
+"""Boss raid: a player's token deck against a boss (rules: bossfight.md and RULINGS.md sections 1, 6 and 7).
 
 Rulings of section 6 played here:
 - HP after damage (the boss's and the deck's) is rounded to 6 decimals before it is compared with 0, so
@@ -11,11 +11,16 @@ Rulings of section 6 played here:
 - Choice: a deck that the raid's earlier damage would already leave at 0 or below cannot attack (the attack is
   refused and changes nothing); a player who is not knocked out may bring a bigger deck.
 
+Rulings of section 7 played here:
+- A player is credited with the damage the boss's HP could absorb (`credited_damage`); what a blow dealt
+  beyond the HP left is overkill, shown apart and never credited. A boss's HP never goes below 0.
+- A revive resets what the player's next attack starts from (no damage taken), not the raid's record, which
+  keeps every player's damage taken over the whole raid and their knock-outs (storage.bossfight).
+
 Choices where the documents are silent:
 - A deck may hold at most MAX_DECK_ROWS trait rows and every number is at most MAX_STAT, so sums and
   products stay finite whatever a file says.
 - Token names are matched as written (case-sensitive); a token's rows need not be adjacent in the file.
-- A boss's HP never goes below 0; damage beyond it still counts on the damage leaderboard.
 """
 
 from rules.bossfight.engine import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from rules.bossfight.models import ELEMENTS, Boss, Deck, hp_after
+from rules.bossfight.models import ELEMENTS, Boss, Deck, credited_damage, hp_after, overkill
 from rules.bossfight.raid import check_deck_can_attack
 
 # Index distance around the element cycle -> modifier; any other distance is neutral.
@@ -98,6 +98,16 @@ class AttackBreakdown:
         return damage_to_deck(
             self.boss, self.deck_physical_modifier, self.deck_magical_modifier, self.deck_element_modifier
         )
+
+    @property
+    def credited_damage(self) -> float:
+        """The damage the boss's HP absorbed: what the attacker is credited with (RULINGS 7)."""
+        return credited_damage(self.boss_hp_before, self.damage_to_boss)
+
+    @property
+    def overkill(self) -> float:
+        """The damage beyond the HP the boss had left."""
+        return overkill(self.boss_hp_before, self.damage_to_boss)
 
     @property
     def boss_hp_after(self) -> float:

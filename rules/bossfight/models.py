@@ -26,6 +26,18 @@ def hp_after(hp: float, damage: float) -> float:
     return round(hp - damage, HP_DECIMALS) + 0.0  # + 0.0 turns a rounded -0.0 into 0.0
 
 
+def credited_damage(hp: float, damage: float) -> float:
+    """The part of `damage` a boss at `hp` absorbs, which its attacker is credited with (RULINGS 7): all of it,
+    or, for the blow that fells the boss, the HP it had left. So a raid's credited damage adds up to the
+    boss's HP when it falls."""
+    return hp if hp_after(hp, damage) <= 0 else damage
+
+
+def overkill(hp: float, damage: float) -> float:
+    """What a blow dealt beyond the HP a boss at `hp` had left: shown apart, never credited (RULINGS 7)."""
+    return max(0.0, damage - credited_damage(hp, damage))
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
 

@@ -114,6 +114,11 @@ def format_breakdown(result: AttackBreakdown) -> str:
         "",
         f"Boss HP: {num(result.boss_hp_before)} - {num(result.damage_to_boss)} -> {num(result.boss_hp_after)}"
         + (" (defeated)" if result.boss_defeated else ""),
+        *(
+            [f"Credited: {num(result.credited_damage)}, overkill beyond the HP left: {num(result.overkill)}"]
+            if result.overkill > 0
+            else []
+        ),
         f"Deck HP: {num(result.deck_health)}"
         + (f" - {num(result.damage_taken_before)} taken earlier in the raid" if result.damage_taken_before else "")
         + f" - {num(result.damage_to_deck)} = {num(result.deck_hp_after)}"

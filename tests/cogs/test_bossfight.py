@@ -1,5 +1,6 @@
 """/bossfight through the real command tree, with a real SQLite file."""
 
+from datetime import datetime
 from pathlib import Path
 
 from rules.text import format_number as num
@@ -77,17 +78,23 @@ async def test_spawn_attack_twice_status_and_the_fall(harness):
     )
     assert "Boss HP: 200 - 400 -> 0 (defeated)" in hit.files["attack-breakdown.txt"].decode()
     assert not announcement.ephemeral and announcement.embed.title == "🏆 Inu Dogemon has fallen!"
+    # RULINGS 7: Alice's last 400 hit a boss with 200 left: 200 is credited, 200 is overkill, shown apart.
+    assert hit.embed.description.splitlines()[-1] == (
+        "The boss had 200 HP left: 200 is credited to you, 200 is overkill (shown apart, not counted)."
+    )
     board = announcement.embed.description.splitlines()
-    assert board[1] == "🥇 <@800000000000000002>: 800 damage dealt (2 attacks), 400 taken"
+    assert board[1] == "🥇 <@800000000000000002>: 600 damage dealt (2 attacks; overkill 200 not counted), 400 taken"
     assert board[2] == "🥈 <@800000000000000003>: 400 damage dealt (1 attack), 200 taken"
 
     rows = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids")
     assert [tuple(r) for r in rows] == [("defeated", 0)]
-    attacks = await h.bot.db.fetch_all("SELECT user_id, damage, boss_hp_after FROM bossfight_attacks ORDER BY id")
+    attacks = await h.bot.db.fetch_all(
+        "SELECT user_id, damage, credited, boss_hp_after FROM bossfight_attacks ORDER BY id"
+    )
     assert [tuple(r) for r in attacks] == [
-        (h.alice.id, 400, 600),
-        (h.bob.id, 400, 200),
-        (h.alice.id, 400, 0),
+        (h.alice.id, 400, 400, 600),
+        (h.bob.id, 400, 400, 200),
+        (h.alice.id, 400, 200, 0),
     ]
     (after,) = await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400))
     assert after.ephemeral and after.content == (
@@ -155,11 +162,13 @@ async def test_the_attack_reply_can_be_checked_by_hand(harness):
     assert "20750/25000" in hit.embed.description
     table = hit.field("Damage per token").splitlines()
     assert table[1:5] == [
-        "token          elem  phys  mag elem  you     dealt",
-        "Ember Fox      Fire   0.5    1  0.5    2       750",
-        "Gale Hawk      Air    0.5    1    1    1         0",
-        "Stone Golem    Earth    1    1    2  0.5      3500",
+        "token          element   ×phys  ×mag ×elem  ×you     dealt",
+        "Ember Fox      Fire        0.5     1   0.5     2       750",
+        "Gale Hawk      Air         0.5     1     1     1         0",
+        "Stone Golem    Earth         1     1     2   0.5      3500",
     ]
+    header = table[1].split()
+    assert len(header) == len(set(header))  # every header names its own column
     assert hit.field("Damage your deck took") == "2000 × 0.125 + 1500 × 1 × 1 = **1750**"
     assert "this attack 1750 = **10050** left" in hit.field("Your deck")
 
@@ -634,19 +643,26 @@ async def test_a_deck_brought_to_0_knocks_its_player_out_until_a_gm_revives_them
     (status,) = await run(h, "bossfight status", h.bob)
     assert (
         status.field("Attackers (1)")
-        == "🥇 <@800000000000000002>: 100 damage dealt (1 attack), 300 taken · 💀 knocked out"
+        == "🥇 <@800000000000000002>: 100 damage dealt (1 attack), 300 taken · 💀 knocked out, waiting for a revive"
     )
 
     (not_gm,) = await run(h, "bossfight revive", h.bob, member=h.alice)
     assert not_gm.ephemeral and not_gm.content.startswith("❌ Only a game master can do that")
     (revived,) = await run(h, "bossfight revive", h.gm, member=h.alice)
     assert not revived.ephemeral and revived.content == (
-        "✨ <@800000000000000002> is back in the raid against Inu Dogemon: the 300 damage the boss had dealt them "
-        "is forgotten."
+        "✨ <@800000000000000002> is back in the raid against Inu Dogemon: their next attack starts with no damage "
+        "taken. The raid's record keeps the 300 the boss had dealt them."
     )
     assert await player_rows(h) == [(h.alice.id, 0, 0)]
     (again,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert again.field("Your deck").startswith("health 1200 − taken earlier in the raid 0 − this attack 200")
+    # RULINGS 7: the revive reset what her next attack started from, not the raid's record: 300 + 200 taken,
+    # and the knock-out stays.
+    (status,) = await run(h, "bossfight status", h.bob)
+    assert status.field("Attackers (1)") == (
+        "🥇 <@800000000000000002>: 500 damage dealt (2 attacks), 500 taken (200 since the last revive) "
+        "· 💀 knocked out, revived"
+    )
     (nothing,) = await run(h, "bossfight revive", h.gm, member=h.bob)
     assert nothing.ephemeral and nothing.content == (
         "❌ <@800000000000000003> has taken no damage in this raid; there is nothing to revive."
@@ -654,6 +670,14 @@ async def test_a_deck_brought_to_0_knocks_its_player_out_until_a_gm_revives_them
     # The revive names the player with a mention that does not ping (the bot allows no mentions).
     sent = [r.payload.get("data", r.payload) for r in h.fake.requests if r.payload]
     assert all(m["allowed_mentions"] == {"parse": []} for m in sent if "allowed_mentions" in m)
+
+    # Two more attacks of 400 fell the boss (500 -> 100 -> 0: the last is credited 100, 300 is overkill); the
+    # final leaderboard keeps the whole raid: 300 + 200 + 200 + 200 taken, knocked out once.
+    await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    _, fallen = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    assert fallen.embed.description.splitlines()[1] == (
+        "🥇 <@800000000000000002>: 1000 damage dealt (4 attacks; overkill 300 not counted), 900 taken · 💀 knocked out"
+    )
 
 
 async def test_damage_taken_reads_the_same_in_the_status_and_the_revive(harness):
@@ -664,7 +688,7 @@ async def test_damage_taken_reads_the_same_in_the_status_and_the_revive(harness)
     (status,) = await run(h, "bossfight status", h.alice)
     assert "50.06 taken" in status.field("Attackers (1)")
     (revived,) = await run(h, "bossfight revive", h.gm, member=h.alice)
-    assert "the 50.06 damage the boss had dealt them is forgotten" in revived.content
+    assert "The raid's record keeps the 50.06 the boss had dealt them." in revived.content
 
 
 async def test_a_deck_the_raid_has_already_spent_cannot_attack_and_nothing_changes(harness):
@@ -723,3 +747,133 @@ async def test_one_players_attacks_at_once_all_count_against_their_deck(harness)
     assert lefts == sorted(
         f"health 1200 − taken earlier in the raid {num(i * step)} − this attack {num(step)}" for i in range(3)
     )
+
+
+# --- RULINGS 7: the raid's record -------------------------------------------------------------------------
+
+# A 21,000-HP boss with no resistance, penetration nor element, and a deck that deals 4,750 and takes 1 a blow.
+GIANT = csv(BOSS_HEADER, "Giant,3,None,21000,1,N,N,0,N,N")
+DECK_4750 = csv(DECK_HEADER, "Ram,Charge,None,100000,4750,N,N,0,N,N")
+
+
+async def test_a_blow_beyond_the_hp_left_is_credited_with_that_hp_and_its_overkill_shown_apart(harness):
+    # Four blows of 4,750 leave 21,000 - 19,000 = 2,000; the fifth 4,750 is credited 2,000 and 2,750 is overkill.
+    # Credited in full, the leaderboard used to total 23,750 on a 21,000-HP boss; now it adds up to 21,000.
+    h = harness
+    await run(h, "bossfight upload", h.gm, bosses=("giant.csv", GIANT))
+    await spawn(h, "Giant")
+    for user in (h.alice, h.bob, h.alice, h.bob):
+        await run(h, "bossfight attack", user, deck=("deck.csv", DECK_4750))
+    hit, fallen = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_4750))
+    assert hit.embed.title == "⚔️ Alice hits Giant for 4750"  # what the blow dealt
+    assert hit.embed.description.splitlines()[-1] == (
+        "The boss had 2000 HP left: 2000 is credited to you, 2750 is overkill (shown apart, not counted)."
+    )
+    breakdown = hit.files["attack-breakdown.txt"].decode()
+    assert "Boss HP: 2000 - 4750 -> 0 (defeated)\nCredited: 2000, overkill beyond the HP left: 2750" in breakdown
+    assert fallen.embed.description.splitlines()[1:3] == [
+        "🥇 <@800000000000000002>: 11500 damage dealt (3 attacks; overkill 2750 not counted), 3 taken",
+        "🥈 <@800000000000000003>: 9500 damage dealt (2 attacks), 2 taken",
+    ]
+    (total,) = await h.bot.db.fetch_one("SELECT sum(credited) FROM bossfight_attacks")
+    assert total == 21000 == 11500 + 9500
+
+
+async def fell(h, boss: str = "Inu Dogemon", **where):
+    """Spawn `boss` and fell it: Alice deals 400, Bob the final 400 on 600 left, then Alice the last 200."""
+    await run(h, "bossfight spawn", h.gm, boss=boss, replace=True, **where)
+    await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400), **where)
+    await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400), **where)
+    return await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400), **where)
+
+
+async def test_history_shows_a_fallen_raids_record_after_the_raid_is_gone(harness):
+    h = harness
+    (nothing,) = await run(h, "bossfight history", h.alice)
+    assert nothing.ephemeral and nothing.content == (
+        "❌ This channel has no finished raid yet: a raid is kept here once its boss falls."
+    )
+    await fell(h)
+    (none_live,) = await run(h, "bossfight status", h.alice)
+    assert none_live.content.startswith("❌ There is no boss in this channel.")
+
+    (shown,) = await run(h, "bossfight history", h.bob)
+    assert shown.ephemeral
+    assert shown.embed.title == "📜 Inu Dogemon has fallen"
+    (raid,) = await h.bot.db.fetch_all("SELECT id, spawned_at, ended_at FROM bossfight_raids")
+    started, ended = (int(datetime.fromisoformat(raid[key]).timestamp()) for key in ("spawned_at", "ended_at"))
+    lines = shown.embed.description.splitlines()
+    assert lines[0] == f"Raid #{raid['id']} in this channel: started <t:{started}:f>, ended <t:{ended}:f>"
+    assert lines[1] == "**HP** ░░░░░░░░░░░░░░░░░░░░ 0/1000"
+    assert lines[2] == "Final blow: <@800000000000000002>"
+    # Alice's last 400 hit 200 left: credited 200, overkill 200; 400 + 200 taken over the raid.
+    assert lines[5:] == [
+        "🥇 <@800000000000000002>: 600 damage dealt (2 attacks; overkill 200 not counted), 400 taken",
+        "🥈 <@800000000000000003>: 400 damage dealt (1 attack), 200 taken",
+    ]
+    assert not shown.embed.fields  # no other finished raid here
+    # Names are mentions that never ping: the bot allows no mentions.
+    sent = [r.payload.get("data", r.payload) for r in h.fake.requests if r.payload]
+    assert all(m["allowed_mentions"] == {"parse": []} for m in sent if "allowed_mentions" in m)
+
+
+async def test_history_offers_the_channels_finished_raids_and_shows_the_one_named(harness):
+    h = harness
+    named = f"**Dark_Lord** <@{h.bob.id}>"
+    await run(h, "bossfight upload", h.gm, bosses=("b.csv", csv(BOSS_HEADER, f"{named},1,None,1000,200,N,N,100,N,N")))
+    await fell(h)  # raid 1
+    await run(h, "bossfight spawn", h.gm, boss="Axieom Asmodeus")  # raid 2: replaced before it fell
+    await run(h, "bossfight attack", h.bob, deck=("deck.csv", EXAMPLE_DECK))
+    await fell(h, named)  # replaces raid 2; raid 3
+    await fell(h, channel_id=920000000000000099)  # raid 4, in another channel
+    await spawn(h)  # raid 5: live, not in the history
+
+    choices = await h.autocomplete("bossfight history", "raid", "", h.alice)
+    assert [c["value"] for c in choices] == ["3", "2", "1"]
+    today = (await h.bot.db.fetch_one("SELECT ended_at FROM bossfight_raids WHERE id = 1"))[0][:10]
+    assert choices[0]["name"] == f"#3 {named} · felled {today}"  # plain text: choices show no markdown
+    assert choices[1]["name"] == f"#2 Axieom Asmodeus · replaced by a GM {today}"
+    assert [c["value"] for c in await h.autocomplete("bossfight history", "raid", "dogem", h.alice)] == ["1"]
+
+    (latest,) = await run(h, "bossfight history", h.alice)
+    assert latest.embed.title == "📜 \\*\\*Dark\\_Lord\\*\\* <@\u200b800000000000000003> has fallen"
+    assert latest.field("Other finished raids here").splitlines() == [
+        f"#2 Axieom Asmodeus · replaced by a GM {today}",
+        f"#1 Inu Dogemon · felled {today}",
+    ]
+    (replaced,) = await run(h, "bossfight history", h.alice, raid="2")
+    assert replaced.embed.title == "📜 Axieom Asmodeus was replaced by a GM before it fell"
+    assert "Final blow" not in replaced.embed.description
+    assert (
+        replaced.embed.description.splitlines()[-1]
+        == "🥇 <@800000000000000003>: 4250 damage dealt (1 attack), 1750 taken"
+    )
+    (by_boss,) = await run(h, "bossfight history", h.alice, raid="inu dogemon")
+    assert by_boss.embed.title == "📜 Inu Dogemon has fallen" and "Raid #1 in this channel" in by_boss.embed.description
+
+    (elsewhere,) = await run(h, "bossfight history", h.alice, raid="4")
+    assert elsewhere.ephemeral and elsewhere.content == (
+        "❌ This channel has no finished raid #4. Pick one from the list `/bossfight history` offers."
+    )
+    (live,) = await run(h, "bossfight history", h.alice, raid="#5")
+    assert (
+        live.content == "❌ This channel has no finished raid #5. Pick one from the list `/bossfight history` offers."
+    )
+    (unknown,) = await run(h, "bossfight history", h.alice, raid="**Nobody**")
+    assert unknown.content == (
+        r"❌ This channel has no finished raid against a boss called '\*\*Nobody\*\*'. Pick one from the list "
+        "`/bossfight history` offers."
+    )
+
+
+async def test_a_long_history_lists_the_latest_raids_and_counts_the_rest(harness):
+    h = harness
+    for _ in range(13):
+        await run(h, "bossfight spawn", h.gm, boss="Inu Dogemon", replace=True)
+    await run(h, "bossfight attack", h.alice, deck=("deck.csv", csv(DECK_HEADER, "Giant,Club,None,10,5000,N,N,0,N,N")))
+    (latest,) = await run(h, "bossfight history", h.alice)
+    assert latest.embed.title == "📜 Inu Dogemon has fallen"
+    listed = latest.field("Other finished raids here").splitlines()
+    assert [line.split(" ")[0] for line in listed] == [f"#{n}" for n in range(12, 2, -1)] + ["…"]
+    assert listed[-1] == "… and 2 older"
+    assert len(await h.autocomplete("bossfight history", "raid", "", h.alice)) == 13

@@ -532,3 +532,13 @@ def test_a_games_command_line_imports_only_that_game(tmp_path):
     )
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
     assert result.stdout.splitlines()[-1] == "0 []"
+
+
+def test_a_blow_is_credited_with_what_the_hp_left_absorbs_and_the_rest_is_overkill():
+    from rules.bossfight.models import credited_damage, overkill
+
+    # RULINGS 7: 4750 on 2000 left is credited 2000, 2750 is overkill; a blow the HP absorbs is credited whole.
+    assert (credited_damage(2000, 4750), overkill(2000, 4750)) == (2000, 2750)
+    assert (credited_damage(2000, 1999.5), overkill(2000, 1999.5)) == (1999.5, 0.0)
+    # The rounding of RULINGS 6 fells 333.4 with 333.39999999999998: credited the HP left, no negative overkill.
+    assert (credited_damage(333.4, 333.4 - 1e-13), overkill(333.4, 333.4 - 1e-13)) == (333.4, 0.0)

@@ -43,13 +43,16 @@ async def test_concurrent_attacks_all_count_and_the_board_adds_them_up(database)
     live = await repo.live_raid(CHANNEL)
     assert live is not None and live.hp == pytest.approx(boss.health - 12 * 1.5)
     board = await repo.leaderboard(raid.id)
-    assert sorted((t.user_id, t.attacks, t.damage, t.taken, t.knocked_out) for t in board) == [  # equal damage
-        (1, 4, 6.0, 8.0, False),
-        (2, 4, 6.0, 8.0, False),
-        (3, 4, 6.0, 8.0, True),
+    assert sorted((t.user_id, t.attacks, t.damage, t.overkill, t.taken, t.knockouts, t.out_now) for t in board) == [
+        (1, 4, 6.0, 0.0, 8.0, 0, False),
+        (2, 4, 6.0, 0.0, 8.0, 0, False),
+        (3, 4, 6.0, 0.0, 8.0, 4, True),
     ]
     assert await repo.revive(raid.id, 3) == pytest.approx(8.0)
     assert (await repo.player(raid.id, 3)).standing.knocked_out is False
+    # The revive resets what the next attack starts from; the raid's record keeps what happened (RULINGS 7).
+    (revived,) = [t for t in await repo.leaderboard(raid.id) if t.user_id == 3]
+    assert (revived.taken, revived.knockouts, revived.taken_now, revived.out_now) == (8.0, 4, 0.0, False)
 
 
 async def test_an_mma_match_saves_with_its_version_and_its_end_writes_the_records(database):
