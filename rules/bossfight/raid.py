@@ -46,8 +46,8 @@ def attack_refusal(player: RaidPlayer, cooldown_seconds: int, now: float) -> str
     """Why the player may not attack now, or None."""
     if player.knocked_out:
         return (
-            f"You are knocked out of this raid: the boss has dealt you {num(round(player.damage_taken, 2))} in all. "
-            "A GM can bring you back with `/bossfight revive`."
+            f"You are knocked out of this raid: the boss has dealt you {num(round(player.damage_taken, 2))} since the "
+            "raid began or your last revive. A GM can bring you back with `/bossfight revive`."
         )
     left = cooldown_left(player, cooldown_seconds, now)
     if left > 0:

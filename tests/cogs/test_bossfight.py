@@ -637,7 +637,7 @@ async def test_a_deck_brought_to_0_knocks_its_player_out_until_a_gm_revives_them
 
     (refusal,) = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert refusal.ephemeral and refusal.content == (
-        "❌ You are knocked out of this raid: the boss has dealt you 300 in all. A GM can bring you back with "
+        "❌ You are knocked out of this raid: the boss has dealt you 300 since the raid began or your last revive. A GM can bring you back with "
         "`/bossfight revive`."
     )
     (status,) = await run(h, "bossfight status", h.bob)

@@ -503,7 +503,7 @@ def test_who_may_attack_now():
     assert attack_refusal(cooling, 0, now=1000) is None
     out = RaidPlayer(damage_taken=1234.5, knocked_out=True, last_attack_at=0)
     assert attack_refusal(out, 0, now=1000) == (
-        "You are knocked out of this raid: the boss has dealt you 1234.5 in all. A GM can bring you back with "
+        "You are knocked out of this raid: the boss has dealt you 1234.5 since the raid began or your last revive. A GM can bring you back with "
         "`/bossfight revive`."
     )
 
