@@ -44,7 +44,7 @@ from rules.mma.text import describe
 from rules.seeds import MAX_SEED, new_seed
 from rules.text import plural
 from storage.database import StaleUpdate
-from storage.mma import MatchConflict, MatchRecord, MmaRepository
+from storage.mma import MatchConflict, MatchRecord, MatchStatus, MmaRepository
 
 if TYPE_CHECKING:
     from bot import ArenaBot
@@ -483,9 +483,9 @@ class Mma(
             raise UserError(f"Only {render.called(record, 1)} can answer this challenge.")
         now = self.clock()
         lapsed = now - record.last_move_at > IDLE_SECONDS
-        status = "expired" if lapsed else "live" if accept else "declined"
+        status = MatchStatus.EXPIRED if lapsed else MatchStatus.LIVE if accept else MatchStatus.DECLINED
         state, feed = None, []
-        if status == "live":
+        if status == MatchStatus.LIVE:
             state, events = await run_engine(self.bot, new_game, record.seed)
             feed = feed_lines(events, render.both_called(record))
         try:

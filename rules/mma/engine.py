@@ -37,8 +37,7 @@ Follows mma-warriors.md as settled by RULINGS.md sections 3 and 6. Choices where
 - A knockout from bleed at the start of a turn (RULINGS section 6) ends the stagger with the fighter and
   the turn goes on to its draw step with no fighter: the replacement is picked after the Draw (the card
   drawn may be it) or right after Skip draw, and no fighter in hand then loses. Until then the turn
-  cannot be ended. An empty deck at that draw step is a deck out, as at any draw step. A match saved
-  while waiting for a pick before the draw (the order of older versions) keeps it: pick, then draw.
+  cannot be ended. An empty deck at that draw step is a deck out, as at any draw step.
 - Health at 0 after a knockout is checked before the hand, so five knockouts read "Health depleted".
 """
 
@@ -455,10 +454,7 @@ def apply_in_place(state: GameState, action: Action, rng: random.Random) -> list
         _deploy(me, action.card)
         events.append(Event("deploy", player, action.card, {"stamina": me.stamina}))
         state.replacing = NO_ONE
-        if state.resume == DRAW_PHASE:  # only in a match saved by a version that asked before the draw
-            _enter_draw(state, player, events)
-        else:
-            state.phase = MAIN_PHASE
+        state.phase = MAIN_PHASE
     else:  # CONCEDE
         finish(state, 1 - player, CONCEDED, events)
     state.moves += 1
@@ -590,7 +586,6 @@ def _replace_or_lose(state: GameState, index: int, events: list[Event]) -> None:
     else:
         state.phase = REPLACE_PHASE
         state.replacing = index
-        state.resume = MAIN_PHASE  # older versions left a draw-step resume behind after its pick
 
 
 def _knockout_mid_turn(state: GameState, index: int, events: list[Event]) -> None:

@@ -800,28 +800,6 @@ def test_the_state_waiting_for_a_bleed_knockouts_draw_round_trips_through_json()
     assert loaded == state and loaded.phase == REPLACE_PHASE
 
 
-def test_a_match_saved_while_picking_before_the_draw_keeps_that_order():
-    # Older versions asked for the bleed knockout's replacement before the draw and saved the draw step as
-    # the phase to resume; such a save loads, the pick comes first, then the draw step, then play goes on.
-    state = bleed_out_position(("Belal Muhammad",))
-    apply_in_place(state, simple_action(0, END_TURN), ScriptedRandom())
-    saved = state.to_dict()
-    saved.update(phase=REPLACE_PHASE, replacing=1, resume=DRAW_PHASE)
-    old = GameState.from_dict(json.loads(json.dumps(saved)))
-    assert legal_actions(old, 1) == [deploy_action(1, card_named("Belal Muhammad").id), simple_action(1, CONCEDE)]
-    apply_in_place(old, deploy_action(1, card_named("Belal Muhammad").id), ScriptedRandom())
-    assert (old.phase, old.current, old.players[1].stamina) == (DRAW_PHASE, 1, 42)
-    # A later knockout in the middle of a turn is replaced into the main phase, whatever the save held.
-    apply_in_place(old, simple_action(1, END_TURN), ScriptedRandom())
-    apply_in_place(old, simple_action(0, SKIP_DRAW), ScriptedRandom())
-    old.players[1].stamina = 1
-    old.players[1].hand.append(card_named("Tom Aspinall").id)
-    old.players[1].deck.remove(card_named("Tom Aspinall").id)
-    play(old, 0, "Head Kick")
-    apply_in_place(old, deploy_action(1, card_named("Tom Aspinall").id), ScriptedRandom())
-    assert (old.phase, old.current) == (MAIN_PHASE, 0)
-
-
 def test_master_coach_on_an_empty_deck_draws_nothing_and_is_no_loss():
     state = position(("Alex Pereira", "Islam Makhachev"), (("Master Coach",), ()))
     state.players[0].discard += state.players[0].deck
@@ -947,7 +925,6 @@ def test_state_round_trips_through_json_and_replays_identically():
 @pytest.mark.parametrize(
     "damage",
     [
-        lambda d: d.update(version=99),
         lambda d: d["players"][0]["hand"].append(3),
         lambda d: d["players"][1].update(deck=["x"]),
         lambda d: d.update(phase="sleeping"),
