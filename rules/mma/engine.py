@@ -130,6 +130,10 @@ def simple_action(player: int, kind: str) -> Action:
     return _SIMPLE[player][kind]
 
 
+IDLE_MINUTES = 15  # a player kept waiting this long by the other member may claim the win
+IDLE_SECONDS = IDLE_MINUTES * 60
+
+
 class IllegalAction(RuleInputError):
     """An action the rules do not allow now; the message says why."""
 
@@ -456,7 +460,7 @@ def apply_in_place(state: GameState, action: Action, rng: random.Random) -> list
         state.replacing = NO_ONE
         state.phase = MAIN_PHASE
     else:  # CONCEDE
-        finish(state, 1 - player, CONCEDED, events)
+        finish_in_place(state, 1 - player, CONCEDED, events)
     state.moves += 1
     return events
 
@@ -467,8 +471,40 @@ def applied(state: GameState, action: Action, rng: random.Random) -> tuple[GameS
     return new, apply_in_place(new, action, rng)
 
 
-def finish(state: GameState, winner: int, reason: EndReason, events: list[Event] | None = None) -> None:
-    """End the match (winner NO_ONE: a draw). The cog also uses it for an idle claim."""
+def card_action(state: GameState, player: int, card: int) -> Action:
+    """What choosing `card` from hand means now: deploying it while `player` picks a replacement, else playing it."""
+    return Action(player, DEPLOY if state.phase == REPLACE_PHASE else PLAY, card)
+
+
+def idle_claim_problem(state: GameState, claimant: int, *, against_ai: bool) -> str | None:
+    """Why `claimant` cannot claim the win over an idle opponent, whatever the time, or None. The AI answers at
+    once, so a match against it is never claimed; `idle_minutes_left` is the clock."""
+    if state.phase == OVER:
+        return "This match is over."
+    if against_ai:
+        return "The AI never keeps you waiting; concede instead if you want to stop."
+    if state.to_move == claimant:
+        return "It is your move: the clock is running for you, not your opponent."
+    return None
+
+
+def idle_minutes_left(waited_seconds: float) -> int:
+    """The minutes (rounded up) before a player kept waiting `waited_seconds` may claim the win; 0: now."""
+    if waited_seconds >= IDLE_SECONDS:
+        return 0
+    return max(1, int((IDLE_SECONDS - waited_seconds + 59) // 60))
+
+
+def claimed_idle(state: GameState, claimant: int) -> tuple[GameState, list[Event]]:
+    """A copy of `state` that `claimant` won because the opponent stayed idle (see `idle_claim_problem`)."""
+    new = state.copy()
+    events: list[Event] = []
+    finish_in_place(new, claimant, IDLE, events)
+    return new, events
+
+
+def finish_in_place(state: GameState, winner: int, reason: EndReason, events: list[Event] | None = None) -> None:
+    """End the match on `state` itself (winner NO_ONE: a draw)."""
     state.phase = OVER
     state.winner = winner
     state.reason = reason
@@ -516,7 +552,7 @@ def _start_turn(state: GameState, index: int, events: list[Event]) -> None:
 
 def _enter_draw(state: GameState, index: int, events: list[Event]) -> None:
     if not state.players[index].deck:
-        finish(state, 1 - index, DECK_OUT, events)
+        finish_in_place(state, 1 - index, DECK_OUT, events)
     else:
         state.phase = DRAW_PHASE
 
@@ -527,7 +563,7 @@ def _end_turn(state: GameState, events: list[Event]) -> None:
     first, second = state.players
     if first.turns >= MAX_TURNS and second.turns >= MAX_TURNS:
         winner = 0 if first.health > second.health else 1 if second.health > first.health else NO_ONE
-        finish(state, winner, JUDGES, events)
+        finish_in_place(state, winner, JUDGES, events)
         return
     _start_turn(state, 1 - index, events)
 
@@ -574,7 +610,7 @@ def _knockout(state: GameState, index: int, events: list[Event]) -> bool:
     state.advantage = NO_ONE
     events.append(Event("knockout", index, fighter, {"health_lost": KO_HEALTH_LOSS, "health": me.health}))
     if me.health <= 0:
-        finish(state, 1 - index, HEALTH_DEPLETED, events)
+        finish_in_place(state, 1 - index, HEALTH_DEPLETED, events)
         return False
     return True
 
@@ -582,7 +618,7 @@ def _knockout(state: GameState, index: int, events: list[Event]) -> bool:
 def _replace_or_lose(state: GameState, index: int, events: list[Event]) -> None:
     """Wait for `index` to deploy a fighter from hand, or end the match if they hold none."""
     if state.players[index].fighters_in_hand() == 0:
-        finish(state, 1 - index, NO_FIGHTERS, events)
+        finish_in_place(state, 1 - index, NO_FIGHTERS, events)
     else:
         state.phase = REPLACE_PHASE
         state.replacing = index

@@ -900,7 +900,7 @@ async def test_a_move_saved_before_the_board_could_show_it_never_leaves_the_matc
 
 def stall_the_next_engine_call(h, monkeypatch, seconds: float = 3.3) -> None:
     """The next engine call takes `seconds` on Discord's clock: the click's answer comes too late."""
-    cog_module = sys.modules[type(h.bot.get_cog("MMA")).__module__]
+    cog_module = sys.modules["cogs.common.turns"]  # the driver of every move runs the engine
     run_engine = cog_module.run_engine
 
     async def stalled(*args, **kwargs):
@@ -952,3 +952,35 @@ async def test_a_click_replayed_in_another_server_or_channel_is_refused_and_chan
     # In its own channel the same button acts.
     await h.click(match, "End turn", h.alice)
     assert (await match_row(h))["version"] == row["version"] + 1
+
+
+async def test_two_clicks_at_once_play_one_move_and_the_other_is_shown_the_match_as_it_is(h):
+    """No lock in memory orders them (two processes may serve the match): the versioned save takes the first."""
+    posted = await h.run("mma ai", h.alice)
+    (board,) = [m for m in posted if m.embeds]
+    version = (await match_row(h))["version"]
+    other = snapshot(board)
+    before = set(asyncio.all_tasks())
+    await h.click(board, "Skip draw", h.alice, wait=False)
+    await h.click(other, "Skip draw", h.alice, wait=False)
+    await h.settle(before)
+    assert (await match_row(h))["version"] == version + 1  # one skip, not two
+    notes = [m for m in h.messages if m.ephemeral and "so nothing was changed" in m.content]
+    assert len(notes) == 1 and notes[0].content.startswith("⌛ These buttons were from an earlier moment of this match")
+    assert [a.kind for a in await h.bot.get_cog("MMA").repo.moves((await match_row(h))["id"])] == ["skip_draw"]
+
+
+async def test_a_concession_that_loses_a_race_is_played_on_the_move_that_came_first(h):
+    """Concede acts on the match as it is, so losing the race to another move concedes after that move."""
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    await h.click(challenge, "Accept", h.bob)
+    (ask,) = await h.click(challenge, "Concede", h.alice)
+    version = (await match_row(h))["version"]
+    before = set(asyncio.all_tasks())
+    await h.click(challenge, "Skip draw", h.alice, wait=False)
+    await h.click(ask, "Yes, concede", h.alice, wait=False)
+    await h.settle(before)
+    row = await match_row(h)
+    assert (row["status"], row["winner_slot"], row["result_reason"]) == ("over", 1, "Conceded")
+    moves = [a.kind for a in await h.bot.get_cog("MMA").repo.moves(row["id"])]
+    assert row["version"] == version + len(moves) and moves[-1] == "concede"

@@ -1035,20 +1035,20 @@ def test_ai_after_a_bleed_knockout_draws_for_a_fighter_and_guards_its_only_one()
 
 def test_ai_bleeding_out_at_its_turn_start_draws_then_deploys_the_fighter_it_drew():
     state = bleed_out_position(("Quick Jab",), top="Tom Aspinall")
-    actions, events = ai.play_move(state, simple_action(0, END_TURN), ai_player=1)
+    actions, events = ai.play_move_in_place(state, simple_action(0, END_TURN), ai_player=1)
     tom = card_named("Tom Aspinall").id
     assert actions[:3] == [simple_action(0, END_TURN), simple_action(1, DRAW), deploy_action(1, tom)]
     assert [e.kind for e in events[:6]] == ["end_turn", "turn", "bleed", "knockout", "draw", "deploy"]
     assert state.players[1].fielded == ids("Islam Makhachev", "Tom Aspinall") and outcome(state) is None
 
 
-def test_ai_turn_plays_out_through_play_move_and_replays_from_the_seed():
+def test_ai_turn_plays_out_through_play_move_in_place_and_replays_from_the_seed():
     state, _ = new_game(21)
     again = state.copy()
-    actions, events = ai.play_move(state, simple_action(0, END_TURN), ai_player=1)
+    actions, events = ai.play_move_in_place(state, simple_action(0, END_TURN), ai_player=1)
     assert actions[0] == simple_action(0, END_TURN) and all(a.player == 1 for a in actions[1:])
     assert actions[-1] == simple_action(1, END_TURN) and state.to_move == 0
-    assert ai.play_move(again, simple_action(0, END_TURN), ai_player=1) == (actions, events)
+    assert ai.play_move_in_place(again, simple_action(0, END_TURN), ai_player=1) == (actions, events)
 
 
 # --- the engine contract (rules/contract.py) ------------------------------------------------------------
