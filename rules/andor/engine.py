@@ -48,9 +48,11 @@ from rules.andor.models import (
     xp_to_next_level,
 )
 from rules.errors import InputProblem, RuleInputError
+from rules.seeds import ReplayStream, move_rng
 from rules.text import plural
 
 MAX_MONSTERS = 5
+REPLAY_STREAM = ReplayStream.TEXT  # every stored fight replays from it: never change it
 PLAYER = 0  # the fight's one player; the monsters act on their own after the player's turn
 
 
@@ -335,7 +337,7 @@ def aimed(state: FightState, index: int) -> FightState:
 def replay_rng(state: FightState) -> random.Random:
     """The randomness of the fight's next move: move n of a fight with seed s draws from Random(f"{s}:{n}"),
     so a saved fight goes on exactly as it would have without the save, and replays from its seed and moves."""
-    return random.Random(f"{state.seed}:{state.moves}")
+    return move_rng(REPLAY_STREAM, state.seed, state.moves)
 
 
 def outcome(state: FightState) -> Outcome | None:
@@ -426,7 +428,8 @@ def _loot(state: FightState, index: int, kill: AttackEvent) -> None:
     and the monster."""
     monster = state.monsters[index]
     kill.xp = monster.xp
-    kill.gold = uniform(random.Random(f"{state.seed}:{state.moves}:loot:{index}"), monster.gold_min, monster.gold_max)
+    loot_rng = move_rng(REPLAY_STREAM, state.seed, state.moves, "loot", index)
+    kill.gold = uniform(loot_rng, monster.gold_min, monster.gold_max)
     state.xp_gained += kill.xp
     state.gold_gained += kill.gold
 

@@ -78,10 +78,13 @@ from rules.mma.state import (
     EndReason,
     Event,
     GameState,
+    MatchOutcome,
     Outcome,
     PlayerState,
 )
+from rules.seeds import ReplayStream, move_rng
 
+REPLAY_STREAM = ReplayStream.NUMERIC  # every stored match replays from it: never change it
 START_HEALTH = 100
 START_ENERGY = 8
 ENERGY_PER_TURN = 2
@@ -285,14 +288,14 @@ def new_game(seed: int, rng: random.Random | None = None) -> tuple[GameState, li
 
 def replay_rng(state: GameState) -> random.Random:
     """The random source for the next move of a saved match: replayable from the seed and move count."""
-    return random.Random(state.seed * 1_000_003 + state.moves)
+    return move_rng(REPLAY_STREAM, state.seed, state.moves)
 
 
 # ---------------------------------------------------------------------------------------------------
 # Queries
 
 
-def outcome(state: GameState) -> Outcome | None:
+def outcome(state: GameState) -> MatchOutcome | None:
     if state.phase != OVER:
         return None
     return Outcome(None if state.winner == NO_ONE else state.winner, EndReason(state.reason))

@@ -12,6 +12,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from rules.contract import Outcome
 from rules.errors import RuleInputError
 from rules.mma.cards import CARDS, DECK_LIST, FIGHTER_COUNT
 
@@ -75,14 +76,7 @@ class EndReason(StrEnum):
     IDLE = "Opponent idle"
 
 
-class Outcome(NamedTuple):
-    winner: int | None  # None: a draw on the judges' cards
-    reason: EndReason
-
-    @property
-    def result(self) -> EndReason:
-        """The contract's typed result (rules/contract.py): how the match ended."""
-        return self.reason
+MatchOutcome = Outcome[EndReason]  # winner None: a draw on the judges' cards
 
 
 class PlayerState:
