@@ -6,9 +6,12 @@ An engine is a module with these functions (a module satisfies the Protocol as i
 - `apply_in_place(state, action, rng) -> events`: plays one legal action, changing `state` itself, and
   returns what happened in order; an illegal action raises the game's `RuleInputError` and changes nothing.
 - `applied(state, action, rng) -> (new state, events)`: the same on a copy; `state` is left as it was.
-- `outcome(state)`: None while the game goes on, else a typed outcome whose `result` is an enum member.
-- `replay_rng(state)`: the random source for the next move, derived from the game's seed and its progress,
-  so a saved game continues exactly as it would have without the save.
+- `outcome(state)`: None while the game goes on, else the game's `Outcome` (as python-chess has it): who won
+  (a player's index, or None: nobody) and the `termination`, an enum member saying why the game ended.
+- `replay_rng(state)`: the random source for the next move, `rules.seeds.move_rng` with the game's own
+  `ReplayStream`, from the game's seed and its moves, so a saved game continues exactly as without the save.
+- Names say whether they change what they are given: `..._in_place` changes it, a past participle
+  (`applied`, `aimed`, `played_move`, `claimed_idle`) returns a changed copy. Cogs call the copying forms.
 
 State is plain data that round-trips through JSON, so a game is saved after every move and resumed after a
 restart.
@@ -18,15 +21,30 @@ from __future__ import annotations
 
 import enum
 import random
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 S = TypeVar("S")
 A = TypeVar("A")
+T = TypeVar("T", bound=enum.Enum)
 
 
-class HasResult(Protocol):
+@dataclass(frozen=True)
+class Outcome(Generic[T]):
+    """How a game ended: the winner (a player's index; None: nobody, a draw or a flight) and why."""
+
+    winner: int | None
+    termination: T
+
+
+class HasOutcome(Protocol):
+    """What every game's outcome gives (`Outcome`, or a game's richer outcome with the same two fields)."""
+
     @property
-    def result(self) -> enum.Enum: ...
+    def winner(self) -> int | None: ...
+
+    @property
+    def termination(self) -> enum.Enum: ...
 
 
 class TurnBasedEngine(Protocol[S, A]):
@@ -36,6 +54,6 @@ class TurnBasedEngine(Protocol[S, A]):
 
     def applied(self, state: S, action: A, rng: random.Random) -> tuple[S, list[Any]]: ...
 
-    def outcome(self, state: S) -> HasResult | None: ...
+    def outcome(self, state: S) -> HasOutcome | None: ...
 
     def replay_rng(self, state: S) -> random.Random: ...

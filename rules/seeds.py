@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import random
+from enum import Enum
 
 # Seeds fit a signed 32-bit integer: every engine (numba kernels included) and a Discord option take them.
 MAX_SEED = 2**31 - 1
@@ -25,3 +27,22 @@ def seed_argument(text: str) -> int:
 
         raise argparse.ArgumentTypeError(f"'{text}' is not a seed: give a whole number from 0 to {MAX_SEED:,}")
     return int(text)
+
+
+class ReplayStream(Enum):
+    """How a turn-based game derives the random source of each move from its seed and the moves made so far, so a
+    stored game goes on exactly as it would have without the save. A game's stream is fixed for as long as one
+    of its games may be stored: MMA and Andor derived theirs differently before this one source existed, and
+    each keeps its own (a new game takes TEXT)."""
+
+    NUMERIC = "numeric"  # Random(seed * 1_000_003 + move): MMA
+    TEXT = "text"  # Random("seed:move[:tag...]"): Andor; tags give a move draws apart from its dice (loot)
+
+
+def move_rng(stream: ReplayStream, seed: int, move: int, *tags: str | int) -> random.Random:
+    """The one replay random source of the turn-based games: move `move` of the game seeded `seed`."""
+    if stream is ReplayStream.NUMERIC:
+        if tags:
+            raise ValueError("the numeric stream has no tagged draws")
+        return random.Random(seed * 1_000_003 + move)
+    return random.Random(":".join(str(part) for part in (seed, move, *tags)))

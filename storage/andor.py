@@ -4,11 +4,38 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
 
 import aiosqlite
 
 from rules.andor.models import Character, FightState
-from storage.database import StaleUpdate, Storage, StorageTransaction, from_row, retried_on_conflict, utc_now_text
+from storage.codec import StateCodec
+from storage.database import (
+    Storage,
+    StorageTransaction,
+    from_row,
+    retried_on_conflict,
+    save_versioned,
+    utc_now_text,
+)
+
+
+def _fight_data(state: FightState) -> dict[str, Any]:
+    return state.model_dump(mode="json")
+
+
+FIGHT_STATE = StateCodec("Andor fight", 1, _fight_data, FightState.model_validate)
+
+
+class FightStatus(StrEnum):
+    """A stored fight's status: live on the player's turn, else how it ended (a rules.andor.models.Ending)."""
+
+    LIVE = "live"
+    WON = "won"
+    LOST = "lost"
+    FLED = "fled"
+    DRAW = "draw"
 
 
 @dataclass(frozen=True)
@@ -19,7 +46,7 @@ class Fight:
     user_id: int
     seed: int
     version: int
-    status: str  # live, won, lost or fled (a rules.andor.models.Ending once over)
+    status: FightStatus
     state: FightState
     xp_change: int | None = None
     level_after: int | None = None
@@ -37,20 +64,13 @@ class FightAlreadyLive(Exception):
 Settle = Callable[[Character | None], tuple[Character, int]]
 
 
-def _state(row: aiosqlite.Row) -> FightState:
-    state = FightState.model_validate_json(row["state_json"])
-    if "seed" not in state.model_fields_set:  # saved before the state carried its seed, moves and target
-        state.seed, state.moves, state.target = row["seed"], row["version"], row["target"]
-    return state
-
-
 def _fight(row: aiosqlite.Row) -> Fight:
-    return from_row(Fight, row, state=_state(row))
+    return from_row(Fight, row, state=FIGHT_STATE.from_text(row["state_json"]), status=FightStatus(row["status"]))
 
 
-def _status(state: FightState) -> str:
-    """The stored status of a fight in `state`: "live" on the player's turn, else how it ended."""
-    return "live" if state.phase == "player" else state.phase
+def _status(state: FightState) -> FightStatus:
+    """The stored status of a fight in `state`: live on the player's turn, else how it ended."""
+    return FightStatus.LIVE if state.phase == "player" else FightStatus(state.phase)
 
 
 class AndorRepository:
@@ -139,35 +159,29 @@ class AndorRepository:
                     channel_id,
                     user_id,
                     seed,
-                    status,
-                    state.model_dump_json(),
-                    None if status == "live" else utc_now_text(),
+                    status.value,
+                    FIGHT_STATE.to_text(state),
+                    None if status == FightStatus.LIVE else utc_now_text(),
                 ),
             )
-            return await self._settled(conn, row, settle) if status != "live" and settle else _fight(row)
+            return await self._settled(conn, row, settle) if status != FightStatus.LIVE and settle else _fight(row)
 
     async def update_fight(self, fight: Fight, state: FightState, settle: Settle | None = None) -> Fight:
-        """Save the fight's next state if it is still at `fight.version` (else StaleUpdate, nothing changed).
+        """Save the fight's next state if it is still at `fight.version` (else StaleUpdate, nothing changed:
+        `storage.database.save_versioned`).
 
         When the state is over, `settle` updates the member's character in the same transaction.
         """
         status = _status(state)
+        changes = {
+            "state_json": FIGHT_STATE.to_text(state),
+            "target": state.target,
+            "status": status,
+            "ended_at": None if status == FightStatus.LIVE else utc_now_text(),
+        }
         async with self.db.transaction() as conn:
-            row = await conn.fetch_one(
-                "UPDATE andor_fights SET state_json = ?, target = ?, status = ?, version = version + 1, "
-                "ended_at = ? WHERE id = ? AND version = ? AND status = 'live' RETURNING *",
-                (
-                    state.model_dump_json(),
-                    state.target,
-                    status,
-                    None if status == "live" else utc_now_text(),
-                    fight.id,
-                    fight.version,
-                ),
-            )
-            if row is None:
-                raise StaleUpdate(fight.id)
-            return await self._settled(conn, row, settle) if status != "live" and settle else _fight(row)
+            row = await save_versioned(conn, "andor_fights", fight.id, fight.version, changes, status=FightStatus.LIVE)
+            return await self._settled(conn, row, settle) if status != FightStatus.LIVE and settle else _fight(row)
 
     async def _settled(self, conn: StorageTransaction, row: aiosqlite.Row, settle: Settle) -> Fight:
         """The ended fight of `row` with `settle` applied to its member's character, within `conn`'s transaction."""

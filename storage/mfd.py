@@ -7,17 +7,19 @@ A state can hold tens of thousands of fighters, so encoding and decoding (`encod
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 
 import aiosqlite
 
-from rules.mfd.models import BattleState
-from storage.database import StaleUpdate, Storage, from_row, retried_on_conflict, utc_now_text
+from rules.mfd.models import BattleState, Outcome
+from storage.codec import StateCodec
+from storage.database import StaleUpdate, Storage, from_row, retried_on_conflict, save_versioned, utc_now_text
+
+BATTLE_STATE = StateCodec("Marked for Death battle", 1, BattleState.to_dict, BattleState.from_dict)
 
 
 def encode_state(state: BattleState) -> bytes:
-    return zlib.compress(state.to_json().encode(), 6)
+    return BATTLE_STATE.to_bytes(state)
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,7 @@ class StoredBattle:
     version: int
     seed: int
     rounds_fought: int
-    outcome: str
+    outcome: Outcome  # of the battle's last run
     heroes_left: int
     villains_left: int
     started_by: int
@@ -37,11 +39,11 @@ class StoredBattle:
     state_zlib: bytes
 
     def state(self) -> BattleState:
-        return BattleState.from_json(zlib.decompress(self.state_zlib).decode())
+        return BATTLE_STATE.from_bytes(self.state_zlib)
 
 
 def _battle(row: aiosqlite.Row) -> StoredBattle:
-    return from_row(StoredBattle, row)
+    return from_row(StoredBattle, row, outcome=Outcome(row["outcome"]))
 
 
 def _summary(state: BattleState) -> tuple[int, int, str, int, int]:
@@ -99,16 +101,19 @@ class MfdRepository:
     async def save(self, battle: StoredBattle, state: BattleState, state_zlib: bytes, user_id: int) -> StoredBattle:
         """Store the battle's next state if nobody saved it (or replaced it) since `battle` was read;
         else StaleUpdate and nothing changes."""
+        seed, rounds_fought, outcome, heroes_left, villains_left = _summary(state)
+        changes = {
+            "state_zlib": state_zlib,
+            "seed": seed,
+            "rounds_fought": rounds_fought,
+            "outcome": outcome,
+            "heroes_left": heroes_left,
+            "villains_left": villains_left,
+            "updated_by": user_id,
+            "updated_at": utc_now_text(),
+        }
         async with self.db.transaction() as conn:
-            row = await conn.fetch_one(
-                "UPDATE mfd_battles SET state_zlib = ?, seed = ?, rounds_fought = ?, outcome = ?, heroes_left = ?, "
-                "villains_left = ?, updated_by = ?, version = version + 1, "
-                "updated_at = ? WHERE id = ? AND version = ? RETURNING *",
-                (state_zlib, *_summary(state), user_id, utc_now_text(), battle.id, battle.version),
-            )
-            if row is None:
-                raise StaleUpdate(battle.id)
-            return _battle(row)
+            return _battle(await save_versioned(conn, "mfd_battles", battle.id, battle.version, changes))
 
 
 __all__ = ["MfdRepository", "StaleUpdate", "StoredBattle", "encode_state"]

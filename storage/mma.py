@@ -4,12 +4,33 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
 
 from rules.mma.cards import CARDS
-from rules.mma.state import Action, GameState
-from storage.database import StaleUpdate, Storage, StorageTransaction, required
+from rules.mma.state import MAIN_PHASE, OVER, Action, GameState
+from storage.codec import StateCodec
+from storage.database import StaleUpdate, Storage, StorageTransaction, required, save_versioned
 
-ACTIVE = ("pending", "live")
+
+def _match_data(state: GameState) -> dict[str, Any]:
+    # `resume` is always the main phase now; it is still written so that the previous release, which requires
+    # it, reads the matches this one saves while both serve during a restart. Drop it with a version 2.
+    return {**state.to_dict(), "resume": MAIN_PHASE}
+
+
+MATCH_STATE = StateCodec("MMA match", 1, _match_data, GameState.from_dict)
+
+
+class MatchStatus(StrEnum):
+    PENDING = "pending"  # a challenge not yet answered
+    LIVE = "live"
+    OVER = "over"
+    DECLINED = "declined"
+    EXPIRED = "expired"  # a challenge left unanswered
+
+
+ACTIVE = (MatchStatus.PENDING, MatchStatus.LIVE)
 
 
 @dataclass(frozen=True)
@@ -20,7 +41,7 @@ class MatchRecord:
     message_id: int | None
     player_ids: tuple[int, int | None]  # None: the AI
     names: tuple[str, str]  # display names, escaped when the match was made; the AI's is "AI"
-    status: str
+    status: MatchStatus
     seed: int
     state: GameState | None  # None while the challenge is pending
     feed: tuple[str, ...]
@@ -88,7 +109,7 @@ class MatchConflict(Exception):
 
 
 def _record(row) -> MatchRecord:
-    state = GameState.from_dict(json.loads(row["state_json"])) if row["state_json"] else None
+    state = MATCH_STATE.from_text(row["state_json"]) if row["state_json"] else None
     return MatchRecord(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -96,7 +117,7 @@ def _record(row) -> MatchRecord:
         message_id=row["message_id"],
         player_ids=(row["player0_id"], row["player1_id"]),
         names=(row["player0_name"], row["player1_name"]),
-        status=row["status"],
+        status=MatchStatus(row["status"]),
         seed=row["seed"],
         state=state,
         feed=tuple(json.loads(row["feed_json"])),
@@ -106,10 +127,6 @@ def _record(row) -> MatchRecord:
         result_reason=row["result_reason"],
         ping_message_id=row["ping_message_id"],
     )
-
-
-def _state_json(state: GameState) -> str:
-    return json.dumps(state.to_dict(), separators=(",", ":"))
 
 
 class MmaRepository:
@@ -169,9 +186,9 @@ class MmaRepository:
                         names[0],
                         players[1],
                         names[1],
-                        "pending" if state is None else "live",
+                        MatchStatus.PENDING if state is None else MatchStatus.LIVE,
                         seed,
-                        _state_json(state) if state else None,
+                        MATCH_STATE.to_text(state) if state else None,
                         json.dumps(feed),
                         now,
                     ),
@@ -194,23 +211,25 @@ class MmaRepository:
     async def answer_challenge(
         self,
         match: MatchRecord,
-        status: str,
+        status: MatchStatus,
         now: float,
         *,
         state: GameState | None = None,
         feed: list[str] | None = None,
     ) -> MatchRecord:
         """Pending -> live (with the dealt state), declined or expired; StaleUpdate if it was answered already."""
-        if status not in ("live", "declined", "expired"):
+        if status not in (MatchStatus.LIVE, MatchStatus.DECLINED, MatchStatus.EXPIRED):
             raise ValueError(f"a challenge cannot become {status!r}")
+        changes = {
+            "status": status,
+            "state_json": MATCH_STATE.to_text(state) if state else None,
+            "feed_json": json.dumps(feed or []),
+            "last_move_at": now,
+        }
         async with self.db.transaction() as conn:
-            row = await conn.fetch_one(
-                "UPDATE mma_matches SET status = ?, state_json = ?, feed_json = ?, version = version + 1, "
-                "last_move_at = ? WHERE id = ? AND version = ? AND status = 'pending' RETURNING *",
-                (status, _state_json(state) if state else None, json.dumps(feed or []), now, match.id, match.version),
+            row = await save_versioned(
+                conn, "mma_matches", match.id, match.version, changes, status=MatchStatus.PENDING
             )
-            if row is None:
-                raise StaleUpdate(match.id)
             return _record(row)
 
     async def save_moves(
@@ -218,26 +237,17 @@ class MmaRepository:
     ) -> MatchRecord:
         """Save the state after `moves` (numbered from the state's move count before them) in one
         transaction, if nobody saved since `match` was read; a finished match also writes the records."""
-        over = state.phase == "over"
-        winner = None if not over or state.winner < 0 else state.winner
+        over = state.phase == OVER
+        changes = {
+            "state_json": MATCH_STATE.to_text(state),
+            "feed_json": json.dumps(feed),
+            "last_move_at": now,
+            "status": MatchStatus.OVER if over else MatchStatus.LIVE,
+            "winner_slot": None if not over or state.winner < 0 else state.winner,
+            "result_reason": state.reason if over else None,
+        }
         async with self.db.transaction() as conn:
-            row = await conn.fetch_one(
-                "UPDATE mma_matches SET state_json = ?, feed_json = ?, version = version + 1, last_move_at = ?, "
-                "status = ?, winner_slot = ?, result_reason = ? WHERE id = ? AND version = ? AND status = 'live' "
-                "RETURNING *",
-                (
-                    _state_json(state),
-                    json.dumps(feed),
-                    now,
-                    "over" if over else "live",
-                    winner,
-                    state.reason if over else None,
-                    match.id,
-                    match.version,
-                ),
-            )
-            if row is None:
-                raise StaleUpdate(match.id)
+            row = await save_versioned(conn, "mma_matches", match.id, match.version, changes, status=MatchStatus.LIVE)
             first = state.moves - len(moves)
             await conn.execute_many(
                 "INSERT INTO mma_moves (match_id, seq, slot, action_json, made_at) VALUES (?, ?, ?, ?, ?)",
@@ -310,9 +320,11 @@ class MmaRepository:
 
 __all__ = [
     "ACTIVE",
+    "MATCH_STATE",
     "FighterUse",
     "MatchConflict",
     "MatchRecord",
+    "MatchStatus",
     "MmaRepository",
     "Record",
     "StaleUpdate",

@@ -37,7 +37,6 @@ from cogs.common import (
     markdown_safe,
     mention,
     progress_bar,
-    run_engine,
     run_long_engine,
     seed_footer,
     told_if_stopped,
@@ -45,30 +44,43 @@ from cogs.common import (
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
 from cogs.common.components import redrawn, require_here
+from cogs.common.turns import TurnMove, play_turn
 from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.andor.bestiary import MAX_GUILD_MONSTERS, builtin_monsters, parse_monsters
 from rules.andor.chart import hp_left_chart_png
 from rules.andor.engine import (
     CHARACTER_STATS,
     MAX_MONSTERS,
-    aim,
-    apply_in_place,
+    POTION_LIMIT,
+    aimed,
+    applied,
     can_hurt,
     legal_actions,
     outcome,
+    potion_purchase_problem,
     replay_rng,
     settle,
     start_fight,
     updated_character,
+    with_potions_bought,
 )
-from rules.andor.models import END_TURN, FLEE, POTION, POTION_PRICE, STAT_LIMITS, Action, Character, Monster
+from rules.andor.models import (
+    END_TURN,
+    FLEE,
+    POTION,
+    POTION_PRICE,
+    STAT_LIMITS,
+    Action,
+    Character,
+    FightState,
+    Monster,
+)
 from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
 from rules.andor.text import crit_text, per_attack_lines, summary_lines
 from rules.roster import name_key
 from rules.seeds import MAX_SEED, seed_or_new
 from rules.text import format_number, plural
-from storage.andor import AndorRepository, FightAlreadyLive
-from storage.database import StaleUpdate
+from storage.andor import AndorRepository, Fight, FightAlreadyLive, FightStatus
 
 if TYPE_CHECKING:
     from bot import ArenaBot
@@ -78,7 +90,6 @@ PROGRESS_INTERVAL = 1.5  # seconds between two progress edits of /andor simulate
 
 BESTIARY_FIGHTS = 1_000  # the quick odds in /andor bestiary
 BESTIARY_WORK = 200_000  # attacks at most: the odds stay quick whatever the monster
-POTION_LIMIT = int(STAT_LIMITS["potions"].maximum)
 
 
 def bestiary_odds(character: Character, monster: Monster, seed: int) -> tuple[list[str], SimulationResult]:
@@ -100,19 +111,10 @@ def odds_text(character: Character, monster: Monster, odds: SimulationResult) ->
 
 def buy_potions(character: Character, potions: int) -> Character:
     """The character after buying `potions` in the shop; UserError, nothing bought, when short of gold or room."""
-    price = potions * POTION_PRICE
-    if price > character.gold:
-        raise UserError(
-            f"{plural(potions, 'potion')} {'costs' if potions == 1 else 'cost'} {price:,} gold ({POTION_PRICE} each); "
-            f"you have {character.gold:,}."
-        )
-    if character.potions + potions > POTION_LIMIT:
-        room = POTION_LIMIT - character.potions
-        raise UserError(
-            f"You carry {plural(character.potions, 'potion')} and can carry at most {POTION_LIMIT}; "
-            + (f"buy {room} at most." if room else "you have no room for more.")
-        )
-    return character.model_copy(update={"gold": character.gold - price, "potions": character.potions + potions})
+    problem = potion_purchase_problem(character, potions)
+    if problem is not None:
+        raise UserError(problem)
+    return with_potions_bought(character, potions)
 
 
 def simulate_with_chart(
@@ -376,41 +378,7 @@ class Andor(
     async def click(
         self, interaction: discord.Interaction, fight_id: int, version: int, action: str, value: str | None = None
     ) -> None:
-        fight = await self.repo.fight(fight_id)
-        if fight is None:
-            raise UserError("This fight no longer exists.")
-        # a fight is its member's, wherever they show it (`/andor fight` posts a live one again): the server only
-        require_here(interaction, "fight", fight)
-        if interaction.user.id != fight.user_id:
-            raise UserError(f"This is {mention(fight.user_id)}'s fight; start your own with `/andor fight`.")
-        if version != fight.version or fight.status != "live":
-            # The message is behind the stored fight (a double click, or a move saved before the message could
-            # show it): bring it up to date, then say what happened.
-            await interaction.response.edit_message(
-                embed=fight_embed(fight, interaction.user.display_name), view=fight_view(fight)
-            )
-            await interaction.followup.send(redrawn("fight"), ephemeral=True)
-            return
-        state = fight.state
-        if action == "target":
-            aim(state, int(value) if value is not None and value.isdecimal() else -1)
-        else:
-            chosen = {"attack": Action.attack(state.target), "potion": POTION, "flee": FLEE, "end": END_TURN}[action]
-            if chosen not in legal_actions(state):
-                raise UserError(f"You cannot do that now ({state.ap_left} AP left).")
-            await run_engine(self.bot, apply_in_place, state, chosen, replay_rng(state))
-        result = outcome(state)
-        try:
-            fight = await self.repo.update_fight(
-                fight, state, settle=(lambda stored: settle(stored or Character(), result)) if result else None
-            )
-        except StaleUpdate:
-            raise UserError(
-                "That click came too late: the fight had already moved on, so nothing was changed."
-            ) from None
-        await interaction.response.edit_message(
-            embed=fight_embed(fight, interaction.user.display_name), view=fight_view(fight)
-        )
+        await play_turn(self.bot, interaction, FightMove(self, interaction, fight_id, version, action, value))
 
     @app_commands.command(
         name="simulate", description="The odds of a fight: many fights played by the AI with your character."
@@ -456,3 +424,59 @@ class Andor(
             embed=odds_embed(title, result, summary_lines(result, markdown_safe(result.monster)), per_attack),
             attachments=[discord.File(io.BytesIO(chart), filename=CHART_FILE)],
         )
+
+
+class FightMove(TurnMove[Fight, FightState]):
+    """A click on a fight's buttons or its target select, by the fight's member."""
+
+    what = "fight"
+
+    def __init__(
+        self, cog: Andor, interaction: discord.Interaction, fight_id: int, version: int, action: str, value: str | None
+    ):
+        super().__init__(fight_id, version)
+        self.cog, self.action, self.value = cog, action, value
+        self.name = interaction.user.display_name
+
+    async def load(self) -> Fight | None:
+        return await self.cog.repo.fight(self.game_id)
+
+    def check_place(self, interaction: discord.Interaction, record: Fight) -> None:
+        # a fight is its member's, wherever they show it (`/andor fight` posts a live one again): the server only
+        require_here(interaction, "fight", record)
+        if interaction.user.id != record.user_id:
+            raise UserError(f"This is {mention(record.user_id)}'s fight; start your own with `/andor fight`.")
+
+    def is_stale(self, record: Fight) -> bool:
+        return super().is_stale(record) or record.status != FightStatus.LIVE
+
+    async def show_stale(self, interaction: discord.Interaction, record: Fight) -> None:
+        # The message is behind the stored fight (a double click, or a move saved before the message could show
+        # it): bring it up to date, then say what happened.
+        await interaction.response.edit_message(embed=fight_embed(record, self.name), view=fight_view(record))
+        await interaction.followup.send(redrawn("fight"), ephemeral=True)
+
+    def chosen(self, state: FightState) -> Action:
+        return {"attack": Action.attack(state.target), "potion": POTION, "flee": FLEE, "end": END_TURN}[self.action]
+
+    def check(self, record: Fight) -> None:
+        state = record.state
+        if self.action != "target" and self.chosen(state) not in legal_actions(state):
+            raise UserError(f"You cannot do that now ({state.ap_left} AP left).")
+
+    def play(self, record: Fight) -> FightState:
+        state = record.state
+        if self.action == "target":
+            return aimed(state, int(self.value) if self.value is not None and self.value.isdecimal() else -1)
+        return applied(state, self.chosen(state), replay_rng(state))[0]
+
+    async def save(self, record: Fight, played: FightState) -> Fight:
+        result = outcome(played)
+        return await self.cog.repo.update_fight(
+            record, played, settle=(lambda stored: settle(stored or Character(), result)) if result else None
+        )
+
+    async def show_played(
+        self, interaction: discord.Interaction, before: Fight, saved: Fight, played: FightState
+    ) -> None:
+        await interaction.response.edit_message(embed=fight_embed(saved, self.name), view=fight_view(saved))

@@ -8,10 +8,10 @@ then redraws. Nothing lives in memory between clicks, so a restart loses nothing
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -21,12 +21,21 @@ from cogs.common import UserError, markdown_safe, mention, run_engine
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
 from cogs.common.components import redrawn, require_here
+from cogs.common.turns import TurnMove, play_turn
 from cogs.mma import render
 from cogs.mma.hands import HandViews
 from cogs.mma.items import COG_NAME, COMPONENTS, PICK, HandSelect, MatchButton, MatchClick, match_button
-from rules.mma.ai import play_move
+from rules.mma.ai import played_move
 from rules.mma.cards import CARDS
-from rules.mma.engine import IDLE, action_problem, finish, new_game
+from rules.mma.engine import (
+    IDLE_SECONDS,
+    action_problem,
+    card_action,
+    claimed_idle,
+    idle_claim_problem,
+    idle_minutes_left,
+    new_game,
+)
 from rules.mma.state import (
     CONCEDE,
     DEPLOY,
@@ -44,14 +53,13 @@ from rules.mma.text import describe
 from rules.seeds import MAX_SEED, new_seed
 from rules.text import plural
 from storage.database import StaleUpdate
-from storage.mma import MatchConflict, MatchRecord, MmaRepository
+from storage.mma import MatchConflict, MatchRecord, MatchStatus, MmaRepository
 
 if TYPE_CHECKING:
     from bot import ArenaBot
 
 log = logging.getLogger("arena.mma")
 
-IDLE_SECONDS = render.IDLE_MINUTES * 60
 FEED_KEEP = 40  # feed lines stored per match; the message shows the newest that fit
 AI_NAME = "AI"
 NAME_LIMIT = 40
@@ -89,7 +97,6 @@ class Mma(
         self.repo = MmaRepository(bot.db)
         self.clock = time.time  # tests move time forward for idle claims
         self.new_seed = new_seed  # tests pick the deal
-        self._locks: dict[int, asyncio.Lock] = {}
         self.hands = HandViews()
 
     async def cog_unload(self) -> None:
@@ -277,8 +284,8 @@ class Mma(
         elif action == "play":
             if card is None or not 0 <= card < len(CARDS):
                 raise UserError("Choose a card from the list first.")
-            kind = DEPLOY if record.game.phase == REPLACE_PHASE else PLAY
-            await self.move(interaction, record, slot, Action(slot, kind, card), version=version, from_hand=True)
+            chosen = card_action(record.game, slot, card)
+            await self.move(interaction, record, slot, chosen, version=version, from_hand=True)
         else:
             await self.move(
                 interaction, record, slot, Action(slot, BUTTON_KINDS[action]), version=version, from_hand=False
@@ -304,9 +311,6 @@ class Mma(
         if record is None:
             raise UserError("This match no longer exists.")
         return record
-
-    def lock(self, match_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(match_id, asyncio.Lock())
 
     async def show_hand(self, interaction: discord.Interaction, record: MatchRecord, slot: int) -> None:
         content, embed, view = render.hand_message(record, slot)
@@ -339,65 +343,11 @@ class Mma(
         version: int | None,
         from_hand: bool,
     ) -> None:
-        async with self.lock(record.id):
-            record = await self.load(record.id)  # what the lock's previous holder saved
-            stale = version is not None and version != record.version
-            # A board behind the stored match is brought up to date below, even when the match has ended since.
-            if record.status != "live" and not (stale and not from_hand):
-                raise UserError("This match is over." if record.status == "over" else "This match is not running.")
-            if stale:
-                if from_hand:
-                    content, embed, view = render.hand_message(
-                        record, slot, note="⌛ That hand was out of date, so nothing was played. Here it is now."
-                    )
-                    await interaction.response.edit_message(content=content, embed=embed, view=view)
-                    self.hands.shown(record.id, slot, interaction)
-                    return
-                # The board is behind the stored match (a double click, or a move saved before the board could
-                # show it): bring it up to date, then say what happened.
-                await interaction.response.edit_message(
-                    embed=render.match_embed(record), view=render.match_view(record)
-                )
-                await interaction.followup.send(redrawn("match"), ephemeral=True)
-                return
-            problem = action_problem(record.game, action)
-            if problem is not None:
-                raise UserError(self.explain(record, slot, problem))
-            ai_slot = 1 if record.vs_ai else None
-            waited_for = waiting_for(record)  # read before the engine changes the state in place
-            state = record.game
-            actions, events = await run_engine(self.bot, play_move, state, action, ai_slot)
-            saved = await self.save(record, state, actions, events)
-            if from_hand:
-                note = self.hand_note(saved, slot, action, events)
-                if action.kind == CONCEDE:
-                    await interaction.response.edit_message(content="🏳️ You conceded.", embed=None, view=None)
-                    self.hands.forget(record.id, slot)  # that message now says so: nothing to redraw there
-                else:
-                    content, embed, view = render.hand_message(saved, slot, note=note)
-                    await interaction.response.edit_message(content=content, embed=embed, view=view)
-                    self.hands.shown(record.id, slot, interaction)
-                await self.refresh_public(saved)
-            else:
-                await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
-                if action.kind == DRAW:
-                    note = self.draw_note(events[0])
-                    if saved.game.phase == REPLACE_PHASE and saved.game.replacing == slot:  # bled out this turn
-                        note += " Now pick your next fighter from **My hand**."
-                    await interaction.followup.send(note, ephemeral=True)
-            await self.call_next(saved, waited_for)
-            await self.hands.refresh(saved.id, lambda s: render.hand_message(saved, s, note=MOVED), skip=interaction)
-            if saved.status == "over":
-                self._locks.pop(record.id, None)
+        await play_turn(self.bot, interaction, CardMove(self, interaction, record.id, version, slot, action, from_hand))
 
-    async def save(
-        self, record: MatchRecord, state: GameState, actions: list[Action], events: list[Event]
-    ) -> MatchRecord:
-        feed = [*record.feed, *feed_lines(events, render.both_called(record))][-FEED_KEEP:]
-        try:
-            return await self.repo.save_moves(record, state, feed, actions, self.clock())
-        except StaleUpdate:
-            raise UserError("Another click on this match landed first, so this one changed nothing.") from None
+    async def save(self, record: MatchRecord, played: Played) -> MatchRecord:
+        feed = [*record.feed, *feed_lines(played.events, render.both_called(record))][-FEED_KEEP:]
+        return await self.repo.save_moves(record, played.state, feed, played.actions, self.clock())
 
     def explain(self, record: MatchRecord, slot: int, problem: str) -> str:
         state = record.game
@@ -483,9 +433,9 @@ class Mma(
             raise UserError(f"Only {render.called(record, 1)} can answer this challenge.")
         now = self.clock()
         lapsed = now - record.last_move_at > IDLE_SECONDS
-        status = "expired" if lapsed else "live" if accept else "declined"
+        status = MatchStatus.EXPIRED if lapsed else MatchStatus.LIVE if accept else MatchStatus.DECLINED
         state, feed = None, []
-        if status == "live":
+        if status == MatchStatus.LIVE:
             state, events = await run_engine(self.bot, new_game, record.seed)
             feed = feed_lines(events, render.both_called(record))
         try:
@@ -504,30 +454,7 @@ class Mma(
         await interaction.response.edit_message(content=content, embed=embed, view=None)
 
     async def claim(self, interaction: discord.Interaction, record: MatchRecord, slot: int) -> None:
-        async with self.lock(record.id):
-            record = await self.load(record.id)
-            state = record.game
-            if record.status != "live":
-                raise UserError("This match is over.")
-            if record.vs_ai:
-                raise UserError("The AI never keeps you waiting; concede instead if you want to stop.")
-            if state.to_move == slot:
-                raise UserError("It is your move: the clock is running for you, not your opponent.")
-            waited = self.clock() - record.last_move_at
-            if waited < IDLE_SECONDS:
-                left = max(1, int((IDLE_SECONDS - waited + 59) // 60))
-                raise UserError(
-                    f"{render.called(record, 1 - slot)} still has {plural(left, 'minute')} to move "
-                    f"before you can claim the win."
-                )
-            events: list[Event] = []
-            waited_for = waiting_for(record)
-            finish(state, slot, IDLE, events)
-            saved = await self.save(record, state, [], events)
-            await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
-            await self.call_next(saved, waited_for)
-            await self.hands.refresh(saved.id, lambda s: render.hand_message(saved, s, note=MOVED), skip=interaction)
-            self._locks.pop(record.id, None)
+        await play_turn(self.bot, interaction, IdleClaim(self, interaction, record.id, None, slot))
 
     async def play_again(self, interaction: discord.Interaction, record: MatchRecord) -> None:
         slot = record.slot_of(interaction.user.id)
@@ -540,6 +467,135 @@ class Mma(
             await self.start_ai_match(interaction)
         else:
             await self.start_challenge(interaction, other, record.names[1 - slot], False)
+
+
+@dataclass(frozen=True)
+class Played:
+    """What the engine made of a click: the new state, the actions for the move log, what happened."""
+
+    state: GameState
+    actions: list[Action]
+    events: list[Event]
+
+
+class MatchMove(TurnMove[MatchRecord, Played]):
+    """A click that changes a live match, by one of its players (`slot`)."""
+
+    what = "match"
+
+    def __init__(self, cog: Mma, interaction: discord.Interaction, match_id: int, version: int | None, slot: int):
+        super().__init__(match_id, version)
+        self.cog, self.interaction, self.slot = cog, interaction, slot
+
+    async def load(self) -> MatchRecord | None:
+        return await self.cog.repo.get(self.game_id)
+
+    async def show_stale(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        # The board is behind the stored match (a double click, or a move saved before the board could show it):
+        # bring it up to date, even when the match has ended since, then say what happened.
+        await interaction.response.edit_message(embed=render.match_embed(record), view=render.match_view(record))
+        await interaction.followup.send(redrawn("match"), ephemeral=True)
+
+    async def save(self, record: MatchRecord, played: Played) -> MatchRecord:
+        return await self.cog.save(record, played)
+
+    async def call_next(self, before: MatchRecord, saved: MatchRecord) -> None:
+        await self.cog.call_next(saved, waiting_for(before))
+        await self.cog.hands.refresh(
+            saved.id, lambda s: render.hand_message(saved, s, note=MOVED), skip=self.interaction
+        )
+
+
+class CardMove(MatchMove):
+    """A player's action from the board's buttons or from their hand (`from_hand`)."""
+
+    def __init__(
+        self,
+        cog: Mma,
+        interaction: discord.Interaction,
+        match_id: int,
+        version: int | None,
+        slot: int,
+        action: Action,
+        from_hand: bool,
+    ):
+        super().__init__(cog, interaction, match_id, version, slot)
+        self.action, self.from_hand = action, from_hand
+
+    async def show_stale(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        if not self.from_hand:
+            await super().show_stale(interaction, record)
+            return
+        self.refuse_unless_live(record)
+        content, embed, view = render.hand_message(
+            record, self.slot, note="⌛ That hand was out of date, so nothing was played. Here it is now."
+        )
+        await interaction.response.edit_message(content=content, embed=embed, view=view)
+        self.cog.hands.shown(record.id, self.slot, interaction)
+
+    @staticmethod
+    def refuse_unless_live(record: MatchRecord) -> None:
+        if record.status != MatchStatus.LIVE:
+            raise UserError(
+                "This match is over." if record.status == MatchStatus.OVER else "This match is not running."
+            )
+
+    def check(self, record: MatchRecord) -> None:
+        self.refuse_unless_live(record)
+        problem = action_problem(record.game, self.action)
+        if problem is not None:
+            raise UserError(self.cog.explain(record, self.slot, problem))
+
+    def play(self, record: MatchRecord) -> Played:
+        state, actions, events = played_move(record.game, self.action, 1 if record.vs_ai else None)
+        return Played(state, actions, events)
+
+    async def show_played(
+        self, interaction: discord.Interaction, before: MatchRecord, saved: MatchRecord, played: Played
+    ) -> None:
+        cog, slot, action, events = self.cog, self.slot, self.action, played.events
+        if self.from_hand:
+            if action.kind == CONCEDE:
+                await interaction.response.edit_message(content="🏳️ You conceded.", embed=None, view=None)
+                cog.hands.forget(saved.id, slot)  # that message now says so: nothing to redraw there
+            else:
+                content, embed, view = render.hand_message(saved, slot, note=cog.hand_note(saved, slot, action, events))
+                await interaction.response.edit_message(content=content, embed=embed, view=view)
+                cog.hands.shown(saved.id, slot, interaction)
+            await cog.refresh_public(saved)
+            return
+        await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
+        if action.kind == DRAW:
+            note = cog.draw_note(events[0])
+            if saved.game.phase == REPLACE_PHASE and saved.game.replacing == slot:  # bled out this turn
+                note += " Now pick your next fighter from **My hand**."
+            await interaction.followup.send(note, ephemeral=True)
+
+
+class IdleClaim(MatchMove):
+    """A player kept waiting by the other member claims the win (`idle_claim_problem`)."""
+
+    def check(self, record: MatchRecord) -> None:
+        if record.status != MatchStatus.LIVE:
+            raise UserError("This match is over.")
+        problem = idle_claim_problem(record.game, self.slot, against_ai=record.vs_ai)
+        if problem is not None:
+            raise UserError(problem)
+        left = idle_minutes_left(self.cog.clock() - record.last_move_at)
+        if left:
+            raise UserError(
+                f"{render.called(record, 1 - self.slot)} still has {plural(left, 'minute')} to move "
+                f"before you can claim the win."
+            )
+
+    def play(self, record: MatchRecord) -> Played:
+        state, events = claimed_idle(record.game, self.slot)
+        return Played(state, [], events)
+
+    async def show_played(
+        self, interaction: discord.Interaction, before: MatchRecord, saved: MatchRecord, played: Played
+    ) -> None:
+        await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
 
 
 async def setup(bot: ArenaBot) -> None:

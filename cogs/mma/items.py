@@ -4,9 +4,6 @@ hand select; the Play button carries its card in the action (`play-<card>`).
 They are registered at start-up, so a button on any match message works after a restart; the handler loads
 the match from storage. The version is the match's version when the message was drawn: a move carrying an
 older one is stale and changes nothing (the buttons that only show something, like My hand, ignore it).
-
-Messages posted before this layout carry `mma:<match>:<action>[:<version>[:<card>]]` and
-`mma:<match>:pick:<version>`; `LegacyMatchButton` and `LegacyHandSelect` route them to the same handler.
 """
 
 from __future__ import annotations
@@ -17,8 +14,8 @@ from typing import ClassVar
 
 import discord
 
-from cogs.common import UserError, error_reply
-from cogs.common.components import GameButton, GameSelect, component_template, running_cog
+from cogs.common import UserError
+from cogs.common.components import GameButton, GameSelect, component_template
 
 GAME = "mma"
 COG_NAME = "MMA"
@@ -31,11 +28,11 @@ PLAY_CARD = re.compile(r"play-(?P<card>[0-9]{1,3})")
 
 @dataclass(frozen=True)
 class MatchClick:
-    """A click on any /mma component, whatever the layout of its custom id."""
+    """A click on any /mma component."""
 
     match_id: int
     action: str
-    version: int | None  # None: a button of the older layout that carried none
+    version: int
     card: int | None = None  # the card of a Play button, or the one chosen in the hand select
 
 
@@ -85,56 +82,4 @@ def hand_select(
     return HandSelect.make(GAME, match_id, version, PICK, options, placeholder=placeholder[:150], row=row)
 
 
-# --- the layout of older messages ---------------------------------------------------------------------------
-
-LEGACY_BUTTON_TEMPLATE = (
-    r"mma:(?P<match>[0-9]{1,18}):(?P<action>"
-    + "|".join(BUTTON_ACTIONS)
-    + r")(?::(?P<version>[0-9]{1,18}))?(?::(?P<card>[0-9]{1,3}))?"
-)
-LEGACY_SELECT_TEMPLATE = r"mma:(?P<match>[0-9]{1,18}):pick:(?P<version>[0-9]{1,18})"
-
-
-def _number(text: str | None) -> int | None:
-    return int(text) if text is not None else None
-
-
-class LegacyMatchButton(discord.ui.DynamicItem[discord.ui.Button], template=LEGACY_BUTTON_TEMPLATE):
-    def __init__(self, button: discord.ui.Button, match: re.Match[str]):
-        super().__init__(button)
-        self.legacy = MatchClick(
-            int(match["match"]), match["action"], _number(match["version"]), _number(match["card"])
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> LegacyMatchButton:
-        return cls(item, match)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with error_reply(interaction):
-            await running_cog(interaction, COG_NAME, GAME_TITLE).on_click(interaction, self.legacy)
-
-
-class LegacyHandSelect(discord.ui.DynamicItem[discord.ui.Select], template=LEGACY_SELECT_TEMPLATE):
-    def __init__(self, select: discord.ui.Select, match: re.Match[str]):
-        super().__init__(select)
-        self.match_id, self.version = int(match["match"]), int(match["version"])
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> LegacyHandSelect:
-        return cls(item, match)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with error_reply(interaction):
-            values = self.item.values
-            if not values or not values[0].isdecimal():
-                raise UserError("Choose a card from the list.")
-            click = MatchClick(self.match_id, PICK, self.version, int(values[0]))
-            await running_cog(interaction, COG_NAME, GAME_TITLE).on_click(interaction, click)
-
-
-COMPONENTS = (MatchButton, HandSelect, LegacyMatchButton, LegacyHandSelect)
+COMPONENTS = (MatchButton, HandSelect)

@@ -20,7 +20,7 @@ from cogs.common import (
 )
 from cogs.mma.items import PLAY, hand_select, match_button
 from rules.mma.cards import CARDS
-from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, MAX_ENERGY, card_options
+from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, IDLE_MINUTES, MAX_ENERGY, card_options
 from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
 from rules.mma.text import RULES_SUMMARY, describe
@@ -28,7 +28,6 @@ from rules.text import noun_for, plural
 from storage.mma import FighterUse, MatchRecord, Record, Standing
 
 CORNER_MARKS = ("🔴", "🔵")
-IDLE_MINUTES = 15
 SELECT_DESCRIPTION = 100
 
 

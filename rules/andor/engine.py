@@ -1,5 +1,5 @@
 """The Andor's Trail fight as a state machine, on the turn-based contract of `rules.contract`: `start_fight`,
-`legal_actions`, `apply_in_place` (changes the state) and `applied` (a changed copy), `aim` (the monster the
+`legal_actions`, `apply_in_place` (changes the state) and `applied` (a changed copy), `aim_in_place` and `aimed` (the monster the
 player's attacks go to), `outcome`, `replay_rng`, and `settle` (the character after the fight).
 
 Formulas (RULINGS 4) live in `hit_chance` and `final_damage`; the fast simulator uses the same functions
@@ -26,6 +26,7 @@ from rules.andor.models import (
     MAX_LEVEL,
     PLAYER_NAME,
     POTION_COST,
+    POTION_PRICE,
     QUIET_ROUNDS_FOR_DRAW,
     STAT_LIMITS,
     Action,
@@ -47,8 +48,11 @@ from rules.andor.models import (
     xp_to_next_level,
 )
 from rules.errors import InputProblem, RuleInputError
+from rules.seeds import ReplayStream, move_rng
+from rules.text import plural
 
 MAX_MONSTERS = 5
+REPLAY_STREAM = ReplayStream.TEXT  # every stored fight replays from it: never change it
 PLAYER = 0  # the fight's one player; the monsters act on their own after the player's turn
 
 
@@ -145,6 +149,34 @@ def updated_character(character: Character, changes: Mapping[str, float]) -> Cha
 
 
 CHARACTER_STATS = tuple(name for name in Character.model_fields if name in STAT_LIMITS)  # gold is earned, not set
+
+
+POTION_LIMIT = int(STAT_LIMITS["potions"].maximum)  # potions a character can carry
+
+
+def potion_purchase_problem(character: Character, potions: int) -> str | None:
+    """Why the character cannot buy `potions` in the shop (POTION_PRICE gold each), or None if it can."""
+    price = potions * POTION_PRICE
+    if price > character.gold:
+        return (
+            f"{plural(potions, 'potion')} {'costs' if potions == 1 else 'cost'} {price:,} gold ({POTION_PRICE} each); "
+            f"you have {character.gold:,}."
+        )
+    if character.potions + potions > POTION_LIMIT:
+        room = POTION_LIMIT - character.potions
+        return f"You carry {plural(character.potions, 'potion')} and can carry at most {POTION_LIMIT}; " + (
+            f"buy {room} at most." if room else "you have no room for more."
+        )
+    return None
+
+
+def with_potions_bought(character: Character, potions: int) -> Character:
+    """The character after buying `potions` in the shop; RuleInputError when it cannot (potion_purchase_problem)."""
+    problem = potion_purchase_problem(character, potions)
+    if problem is not None:
+        raise RuleInputError(problem)
+    price = potions * POTION_PRICE
+    return character.model_copy(update={"gold": character.gold - price, "potions": character.potions + potions})
 
 
 def death_penalty(xp: int) -> int:
@@ -286,18 +318,26 @@ def applied(state: FightState, action: Action, rng: random.Random) -> tuple[Figh
     return new, apply_in_place(new, action, rng)
 
 
-def aim(state: FightState, index: int) -> None:
-    """Aim the player's attacks at monster `index` (a move: the next move's randomness changes with it)."""
+def aim_in_place(state: FightState, index: int) -> None:
+    """Aim the player's attacks at monster `index`, on `state` itself (a move: the next move's randomness
+    changes with it)."""
     if state.phase != "player" or not (0 <= index < len(state.monsters) and state.monsters[index].alive):
         raise RuleInputError("That monster cannot be attacked any more.")
     state.target = index
     state.moves += 1
 
 
+def aimed(state: FightState, index: int) -> FightState:
+    """`aim_in_place` on a copy; `state` is left as it was."""
+    new = state.model_copy(deep=True)
+    aim_in_place(new, index)
+    return new
+
+
 def replay_rng(state: FightState) -> random.Random:
     """The randomness of the fight's next move: move n of a fight with seed s draws from Random(f"{s}:{n}"),
     so a saved fight goes on exactly as it would have without the save, and replays from its seed and moves."""
-    return random.Random(f"{state.seed}:{state.moves}")
+    return move_rng(REPLAY_STREAM, state.seed, state.moves)
 
 
 def outcome(state: FightState) -> Outcome | None:
@@ -388,7 +428,8 @@ def _loot(state: FightState, index: int, kill: AttackEvent) -> None:
     and the monster."""
     monster = state.monsters[index]
     kill.xp = monster.xp
-    kill.gold = uniform(random.Random(f"{state.seed}:{state.moves}:loot:{index}"), monster.gold_min, monster.gold_max)
+    loot_rng = move_rng(REPLAY_STREAM, state.seed, state.moves, "loot", index)
+    kill.gold = uniform(loot_rng, monster.gold_min, monster.gold_max)
     state.xp_gained += kill.xp
     state.gold_gained += kill.gold
 

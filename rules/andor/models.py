@@ -321,8 +321,19 @@ class Ending(StrEnum):
 
 @dataclass(frozen=True)
 class Outcome:
+    """How a fight ended (rules.contract's `winner` and `termination`), with what a reader and `settle` need."""
+
     result: Ending
     rounds: int
     hp_left: int
     xp: int  # XP the kills gave, whatever the end
     gold: int = 0  # gold the kills dropped
+
+    @property
+    def termination(self) -> Ending:
+        return self.result
+
+    @property
+    def winner(self) -> int | None:
+        """The player (0) when the monsters are all dead; nobody otherwise (the monsters are no player)."""
+        return 0 if self.result is Ending.WON else None

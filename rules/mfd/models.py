@@ -280,15 +280,22 @@ class BattleState:
         return frozenset(c.name for c in self.fallen if c.side == side)
 
     def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as plain data (the stored form, which storage.mfd's codec versions and compresses)."""
         data = _plain(self)
         data["outcome"] = self.outcome.value
         for side in ("heroes", "villains"):
             data[side]["unknown_names"] = []  # warnings belong to the upload that produced them
-        return json.dumps(data, separators=(",", ":"))
+        return data
 
     @classmethod
     def from_json(cls, text: str) -> BattleState:
-        data = json.loads(text)
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BattleState:
 
         def fighter(f: dict[str, Any]) -> Fighter:
             buffs = tuple(Buff(b["name"], tuple(b["who"]), b["offense"], b["defense"]) for b in f["buffs"])

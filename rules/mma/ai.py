@@ -98,8 +98,9 @@ def choose_action(state: GameState, player: int, rng: random.Random) -> Action:
     return simple_action(player, END_TURN)
 
 
-def play_move(state: GameState, action: Action, ai_player: int | None) -> tuple[list[Action], list[Event]]:
-    """Apply a player's `action`, then the AI's moves (if `ai_player` is set) until someone else must act.
+def play_move_in_place(state: GameState, action: Action, ai_player: int | None) -> tuple[list[Action], list[Event]]:
+    """Apply a player's `action` to `state` itself, then the AI's moves (if `ai_player` is set) until someone
+    else must act.
 
     Each move draws from its own random source, `replay_rng(state)`, so a saved match replays from its seed
     and move list. Returns every action applied, the player's first, and all their events.
@@ -112,6 +113,14 @@ def play_move(state: GameState, action: Action, ai_player: int | None) -> tuple[
         actions.append(reply)
         events += apply_in_place(state, reply, rng)
     return actions, events
+
+
+def played_move(state: GameState, action: Action, ai_player: int | None) -> tuple[GameState, list[Action], list[Event]]:
+    """`play_move_in_place` on a copy: the new state, every action applied and their events; `state` is left
+    as it was."""
+    new = state.copy()
+    actions, events = play_move_in_place(new, action, ai_player)
+    return new, actions, events
 
 
 def _worth_playing(me: PlayerState, playable: list[int]) -> tuple[list[int], list[int]]:
@@ -132,4 +141,4 @@ def _worth_playing(me: PlayerState, playable: list[int]) -> tuple[list[int], lis
     return corners, techniques
 
 
-__all__ = ["choose_action", "fighter_rating", "play_move"]
+__all__ = ["choose_action", "fighter_rating", "play_move_in_place", "played_move"]

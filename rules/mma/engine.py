@@ -37,8 +37,7 @@ Follows mma-warriors.md as settled by RULINGS.md sections 3 and 6. Choices where
 - A knockout from bleed at the start of a turn (RULINGS section 6) ends the stagger with the fighter and
   the turn goes on to its draw step with no fighter: the replacement is picked after the Draw (the card
   drawn may be it) or right after Skip draw, and no fighter in hand then loses. Until then the turn
-  cannot be ended. An empty deck at that draw step is a deck out, as at any draw step. A match saved
-  while waiting for a pick before the draw (the order of older versions) keeps it: pick, then draw.
+  cannot be ended. An empty deck at that draw step is a deck out, as at any draw step.
 - Health at 0 after a knockout is checked before the hand, so five knockouts read "Health depleted".
 """
 
@@ -79,10 +78,13 @@ from rules.mma.state import (
     EndReason,
     Event,
     GameState,
+    MatchOutcome,
     Outcome,
     PlayerState,
 )
+from rules.seeds import ReplayStream, move_rng
 
+REPLAY_STREAM = ReplayStream.NUMERIC  # every stored match replays from it: never change it
 START_HEALTH = 100
 START_ENERGY = 8
 ENERGY_PER_TURN = 2
@@ -129,6 +131,10 @@ def deploy_action(player: int, card: int) -> Action:
 
 def simple_action(player: int, kind: str) -> Action:
     return _SIMPLE[player][kind]
+
+
+IDLE_MINUTES = 15  # a player kept waiting this long by the other member may claim the win
+IDLE_SECONDS = IDLE_MINUTES * 60
 
 
 class IllegalAction(RuleInputError):
@@ -282,14 +288,14 @@ def new_game(seed: int, rng: random.Random | None = None) -> tuple[GameState, li
 
 def replay_rng(state: GameState) -> random.Random:
     """The random source for the next move of a saved match: replayable from the seed and move count."""
-    return random.Random(state.seed * 1_000_003 + state.moves)
+    return move_rng(REPLAY_STREAM, state.seed, state.moves)
 
 
 # ---------------------------------------------------------------------------------------------------
 # Queries
 
 
-def outcome(state: GameState) -> Outcome | None:
+def outcome(state: GameState) -> MatchOutcome | None:
     if state.phase != OVER:
         return None
     return Outcome(None if state.winner == NO_ONE else state.winner, EndReason(state.reason))
@@ -455,12 +461,9 @@ def apply_in_place(state: GameState, action: Action, rng: random.Random) -> list
         _deploy(me, action.card)
         events.append(Event("deploy", player, action.card, {"stamina": me.stamina}))
         state.replacing = NO_ONE
-        if state.resume == DRAW_PHASE:  # only in a match saved by a version that asked before the draw
-            _enter_draw(state, player, events)
-        else:
-            state.phase = MAIN_PHASE
+        state.phase = MAIN_PHASE
     else:  # CONCEDE
-        finish(state, 1 - player, CONCEDED, events)
+        finish_in_place(state, 1 - player, CONCEDED, events)
     state.moves += 1
     return events
 
@@ -471,8 +474,40 @@ def applied(state: GameState, action: Action, rng: random.Random) -> tuple[GameS
     return new, apply_in_place(new, action, rng)
 
 
-def finish(state: GameState, winner: int, reason: EndReason, events: list[Event] | None = None) -> None:
-    """End the match (winner NO_ONE: a draw). The cog also uses it for an idle claim."""
+def card_action(state: GameState, player: int, card: int) -> Action:
+    """What choosing `card` from hand means now: deploying it while `player` picks a replacement, else playing it."""
+    return Action(player, DEPLOY if state.phase == REPLACE_PHASE else PLAY, card)
+
+
+def idle_claim_problem(state: GameState, claimant: int, *, against_ai: bool) -> str | None:
+    """Why `claimant` cannot claim the win over an idle opponent, whatever the time, or None. The AI answers at
+    once, so a match against it is never claimed; `idle_minutes_left` is the clock."""
+    if state.phase == OVER:
+        return "This match is over."
+    if against_ai:
+        return "The AI never keeps you waiting; concede instead if you want to stop."
+    if state.to_move == claimant:
+        return "It is your move: the clock is running for you, not your opponent."
+    return None
+
+
+def idle_minutes_left(waited_seconds: float) -> int:
+    """The minutes (rounded up) before a player kept waiting `waited_seconds` may claim the win; 0: now."""
+    if waited_seconds >= IDLE_SECONDS:
+        return 0
+    return max(1, int((IDLE_SECONDS - waited_seconds + 59) // 60))
+
+
+def claimed_idle(state: GameState, claimant: int) -> tuple[GameState, list[Event]]:
+    """A copy of `state` that `claimant` won because the opponent stayed idle (see `idle_claim_problem`)."""
+    new = state.copy()
+    events: list[Event] = []
+    finish_in_place(new, claimant, IDLE, events)
+    return new, events
+
+
+def finish_in_place(state: GameState, winner: int, reason: EndReason, events: list[Event] | None = None) -> None:
+    """End the match on `state` itself (winner NO_ONE: a draw)."""
     state.phase = OVER
     state.winner = winner
     state.reason = reason
@@ -520,7 +555,7 @@ def _start_turn(state: GameState, index: int, events: list[Event]) -> None:
 
 def _enter_draw(state: GameState, index: int, events: list[Event]) -> None:
     if not state.players[index].deck:
-        finish(state, 1 - index, DECK_OUT, events)
+        finish_in_place(state, 1 - index, DECK_OUT, events)
     else:
         state.phase = DRAW_PHASE
 
@@ -531,7 +566,7 @@ def _end_turn(state: GameState, events: list[Event]) -> None:
     first, second = state.players
     if first.turns >= MAX_TURNS and second.turns >= MAX_TURNS:
         winner = 0 if first.health > second.health else 1 if second.health > first.health else NO_ONE
-        finish(state, winner, JUDGES, events)
+        finish_in_place(state, winner, JUDGES, events)
         return
     _start_turn(state, 1 - index, events)
 
@@ -578,7 +613,7 @@ def _knockout(state: GameState, index: int, events: list[Event]) -> bool:
     state.advantage = NO_ONE
     events.append(Event("knockout", index, fighter, {"health_lost": KO_HEALTH_LOSS, "health": me.health}))
     if me.health <= 0:
-        finish(state, 1 - index, HEALTH_DEPLETED, events)
+        finish_in_place(state, 1 - index, HEALTH_DEPLETED, events)
         return False
     return True
 
@@ -586,11 +621,10 @@ def _knockout(state: GameState, index: int, events: list[Event]) -> bool:
 def _replace_or_lose(state: GameState, index: int, events: list[Event]) -> None:
     """Wait for `index` to deploy a fighter from hand, or end the match if they hold none."""
     if state.players[index].fighters_in_hand() == 0:
-        finish(state, 1 - index, NO_FIGHTERS, events)
+        finish_in_place(state, 1 - index, NO_FIGHTERS, events)
     else:
         state.phase = REPLACE_PHASE
         state.replacing = index
-        state.resume = MAIN_PHASE  # older versions left a draw-step resume behind after its pick
 
 
 def _knockout_mid_turn(state: GameState, index: int, events: list[Event]) -> None:

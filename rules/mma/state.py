@@ -12,6 +12,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from rules.contract import Outcome
 from rules.errors import RuleInputError
 from rules.mma.cards import CARDS, DECK_LIST, FIGHTER_COUNT
 
@@ -31,8 +32,6 @@ CONCEDE = "concede"
 ACTION_KINDS = (DRAW, SKIP_DRAW, PLAY, END_TURN, DEPLOY, CONCEDE)
 
 NO_ONE = -1  # no advantage / no fighter / no pending defense / a drawn match
-
-STATE_VERSION = 1
 
 
 class Action(NamedTuple):
@@ -77,14 +76,7 @@ class EndReason(StrEnum):
     IDLE = "Opponent idle"
 
 
-class Outcome(NamedTuple):
-    winner: int | None  # None: a draw on the judges' cards
-    reason: EndReason
-
-    @property
-    def result(self) -> EndReason:
-        """The contract's typed result (rules/contract.py): how the match ended."""
-        return self.reason
+MatchOutcome = Outcome[EndReason]  # winner None: a draw on the judges' cards
 
 
 class PlayerState:
@@ -179,7 +171,6 @@ class GameState:
         "plays",
         "reason",
         "replacing",
-        "resume",
         "seed",
         "winner",
     )
@@ -189,9 +180,6 @@ class GameState:
         self.current = 0  # whose turn it is
         self.phase = DRAW_PHASE
         self.replacing = NO_ONE  # in REPLACE_PHASE: who picks a fighter
-        # The phase to return to after the replacement: always the main phase now that a bleed knockout's
-        # pick follows the draw step; a match saved by an older version may hold the draw step here.
-        self.resume = MAIN_PHASE
         self.advantage = NO_ONE  # the one player with positional advantage, if any
         self.plays = 0  # cards played this turn
         self.moves = 0  # actions applied so far
@@ -214,7 +202,8 @@ class GameState:
         return other
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"version": STATE_VERSION}
+        """The state as plain data (the stored form, which storage.mma's codec versions)."""
+        data: dict[str, Any] = {}
         for name in GameState.__slots__:
             if name != "players":
                 data[name] = getattr(self, name)
@@ -242,12 +231,10 @@ class GameState:
 
 
 def _from_dict(data: dict[str, Any]) -> GameState:
-    if data.get("version") != STATE_VERSION:
-        raise ValueError(f"state version {data.get('version')!r}, expected {STATE_VERSION}")
     state = GameState(int(data["seed"]))
     for name in ("current", "replacing", "advantage", "plays", "moves", "winner"):
         setattr(state, name, int(data[name]))
-    for name in ("phase", "resume", "reason"):
+    for name in ("phase", "reason"):
         setattr(state, name, str(data[name]))
     if state.phase not in (DRAW_PHASE, MAIN_PHASE, REPLACE_PHASE, OVER):
         raise ValueError(f"unknown phase {state.phase!r}")

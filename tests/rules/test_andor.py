@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from rules.andor import ai
 from rules.andor.bestiary import builtin_monsters, find_monster, merged
 from rules.andor.engine import (
-    aim,
+    aim_in_place,
     applied,
     apply_in_place,
     damage_range,
@@ -435,7 +435,7 @@ def test_each_move_draws_from_the_fights_seed_and_its_move_number():
     state, _ = start_fight(Character(), monster("Wolf"), 2, seed=42)
     assert replay_rng(state).random() == random.Random("42:0").random()
     apply_in_place(state, Action.attack(0), replay_rng(state))
-    aim(state, 1)
+    aim_in_place(state, 1)
     assert state.moves == 2
     assert replay_rng(state).random() == random.Random("42:2").random()
 
@@ -455,11 +455,11 @@ def test_a_saved_fight_goes_on_exactly_as_an_unsaved_one():
 
 def test_when_the_aimed_monster_dies_the_attacks_go_to_the_first_one_standing():
     state, _ = start_fight(Character(attack_chance=200, damage_min=99, damage_max=99), monster("Wolf"), 3, seed=1)
-    aim(state, 1)
+    aim_in_place(state, 1)
     apply_in_place(state, Action.attack(1), ScriptedRandom(0.0, 0.0))  # a hit for 99: Wolf 2 dies
     assert not state.monsters[1].alive and state.target == 0
     with pytest.raises(RuleInputError, match="That monster cannot be attacked any more"):
-        aim(state, 1)
+        aim_in_place(state, 1)
     assert state.target == 0
 
 

@@ -103,9 +103,9 @@ def test_thousands_of_ai_games_end_with_a_result_and_keep_every_invariant(seeds)
             check_invariants(state)
         result = outcome(state)
         assert result is not None
-        assert result.winner in (0, 1) or result.reason == JUDGES
-        assert result.reason != CONCEDED
-        reasons[result.reason] += 1
+        assert result.winner in (0, 1) or result.termination == JUDGES
+        assert result.termination != CONCEDED
+        reasons[result.termination] += 1
     # The AI's games end in every way but deck-out (a deck lasts 70 draws), mostly by knockouts.
     assert reasons["Health depleted"] > 250 and reasons["No fighters in hand"] > 250
     assert reasons[JUDGES] < 100

@@ -15,3 +15,14 @@ def test_fresh_seeds_fit_every_engine_and_discord_option_and_differ():
 def test_a_given_seed_is_kept():
     assert seed_or_new(0) == 0
     assert seed_or_new(MAX_SEED) == MAX_SEED
+
+
+def test_the_replay_stream_of_each_game_is_the_derivation_its_stored_games_were_played_with():
+    import random
+
+    from rules.seeds import ReplayStream, move_rng
+
+    mma = move_rng(ReplayStream.NUMERIC, 12, 7).random()
+    assert mma == random.Random(12 * 1_000_003 + 7).random()
+    assert move_rng(ReplayStream.TEXT, 12, 7).random() == random.Random("12:7").random()
+    assert move_rng(ReplayStream.TEXT, 12, 7, "loot", 2).random() == random.Random("12:7:loot:2").random()

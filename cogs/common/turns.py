@@ -1,0 +1,116 @@
+"""The one driver of a move in a turn-based game (MMA, Andor): load, version check, legality, the engine in the
+pool, the versioned save, the redraw, the call of the next player.
+
+A game gives a `TurnMove` for each click: what the click asks (`version`: the moment of the game the clicked
+message showed, None for a move that acts on the game as it is now, such as a concession) and the game's own
+steps. `play_turn` runs them in order. Nothing is held in memory between the steps: two clicks at once, in one
+process or two, both load the same version and both run the engine, and the versioned save
+(`storage.database.save_versioned`) takes the first; the second gets StaleUpdate. That is the one rule for a
+lost race, the same as for a click on an older message: the loser reloads, and a click on an earlier moment is
+shown the game as it is ("nothing was changed"), while a move that names no moment is played again on it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+
+import discord
+
+from cogs.common.errors import UserError
+from cogs.common.executor import run_engine
+from storage.database import CONFLICT_ATTEMPTS, StaleUpdate
+
+if TYPE_CHECKING:
+    from bot import ArenaBot
+
+
+class Versioned(Protocol):
+    """A stored game a move acts on (an MMA match, an Andor fight)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def version(self) -> int: ...
+
+
+RecordT = TypeVar("RecordT", bound=Versioned)
+PlayedT = TypeVar("PlayedT")
+
+
+class TurnMove(ABC, Generic[RecordT, PlayedT]):
+    """One click's move in a game stored as `RecordT`; the engine's answer is a `PlayedT` (the new state and
+    what happened). The steps run in `play_turn`'s order; each may refuse with UserError, changing nothing."""
+
+    what: str  # "match", "fight": how the refusals name the game
+
+    def __init__(self, game_id: int, version: int | None):
+        self.game_id = game_id
+        self.version = version
+
+    @abstractmethod
+    async def load(self) -> RecordT | None:
+        """The stored game, as of now."""
+
+    def check_place(self, interaction: discord.Interaction, record: RecordT) -> None:
+        """Refuse a click from outside the game's server or channel (`require_here`), or by someone not in it."""
+
+    def is_stale(self, record: RecordT) -> bool:
+        """Whether the click was on an earlier moment of the game than the stored one."""
+        return self.version is not None and self.version != record.version
+
+    @abstractmethod
+    async def show_stale(self, interaction: discord.Interaction, record: RecordT) -> None:
+        """Answer a click on an earlier moment: show the game as stored, say that nothing was changed."""
+
+    @abstractmethod
+    def check(self, record: RecordT) -> None:
+        """Refuse a move the rules do not allow now (UserError, in the game's words)."""
+
+    @abstractmethod
+    def play(self, record: RecordT) -> PlayedT:
+        """The engine's work, in a worker thread: the copying forms only, so `record` stays as it was."""
+
+    @abstractmethod
+    async def save(self, record: RecordT, played: PlayedT) -> RecordT:
+        """The versioned save of what was played (StaleUpdate when another save came first)."""
+
+    @abstractmethod
+    async def show_played(
+        self, interaction: discord.Interaction, before: RecordT, saved: RecordT, played: PlayedT
+    ) -> None:
+        """Answer the click and redraw what shows the game."""
+
+    async def call_next(self, before: RecordT, saved: RecordT) -> None:
+        """Call the player the game now waits for, where that changed (nothing by default)."""
+
+
+async def play_turn(bot: ArenaBot, interaction: discord.Interaction, move: TurnMove[RecordT, PlayedT]) -> None:
+    """Play one click's move through its game's steps; see the module's text for a lost race."""
+    for attempt in range(1, CONFLICT_ATTEMPTS + 1):
+        record = await move.load()
+        if record is None:
+            raise UserError(f"This {move.what} no longer exists.")
+        move.check_place(interaction, record)
+        if move.is_stale(record):
+            await move.show_stale(interaction, record)
+            return
+        move.check(record)
+        played = await run_engine(bot, move.play, record)
+        try:
+            saved = await move.save(record, played)
+        except StaleUpdate:
+            if move.version is None and attempt < CONFLICT_ATTEMPTS:
+                continue  # a move on the game as it is: play it on what came first
+            current = await move.load()
+            if current is None:
+                raise UserError(f"This {move.what} no longer exists.") from None
+            await move.show_stale(interaction, current)
+            return
+        await move.show_played(interaction, record, saved, played)
+        await move.call_next(record, saved)
+        return
+
+
+__all__ = ["TurnMove", "Versioned", "play_turn"]
