@@ -60,12 +60,11 @@ from storage.bossfight import (
     SavedDeck,
     StoredPlayer,
 )
-from storage.database import StaleUpdate
+from storage.database import CONFLICT_ATTEMPTS, StaleUpdate
 
 if TYPE_CHECKING:
     from bot import ArenaBot
 
-ATTACK_ATTEMPTS = 3  # a player's own attacks landing at once: each later one is worked out again
 HISTORY_SEARCHED = 500  # a channel's latest finished raids that autocomplete and a boss name search
 NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."
 # Discord cuts option help at 100 characters: the column lists are written to fit.
@@ -191,7 +190,9 @@ class Bossfight(
         source = deck if deck is not None else await self.saved_deck_or_refuse(interaction)
         await defer_thinking(interaction, ephemeral=False)
         parsed = await self.parse_deck_from(source)
-        for _ in range(ATTACK_ATTEMPTS):
+        # An attack names no moment of the raid, so a lost race is the one rule's second case (cogs/common/turns.py):
+        # the attack is worked out again on the player's standing as it is now.
+        for _ in range(CONFLICT_ATTEMPTS):
             result = await run_engine(
                 self.bot, calculate_attack, raid.boss, parsed, raid.hp, player.standing.damage_taken
             )
