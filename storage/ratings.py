@@ -174,6 +174,11 @@ class RatingRepository:
         )
         return Rating(row["mu"], row["sigma"], row["games"]) if row else Rating()
 
+    async def match_changes(self, match_id: int) -> dict[int, RatingChange]:
+        """A rated match's changes by member (empty for a match not rated), for its final board."""
+        rows = await self.db.fetch_all("SELECT * FROM mma_rating_changes WHERE match_id = ?", (match_id,))
+        return {row["user_id"]: _rated_game(row).change for row in rows}
+
     async def leaderboard(self, guild_id: int, limit: int = 10) -> Leaderboard:
         """The `limit` highest established ratings, and apart the `limit` highest provisional ones; ties go to
         the member with more rated games, then to the one who got there first."""

@@ -72,6 +72,8 @@ async def test_rating_the_same_match_again_changes_nothing(database):
     assert await table(database, "mma_ratings") == ratings
     assert await table(database, "mma_rating_changes") == changes
     assert (await repo.rating(GUILD, ANN)).games == 1
+    assert await repo.match_changes(match_id) == {ANN: first.first, BEN: first.second}
+    assert await repo.match_changes(match_id + 1) == {}
 
 
 async def test_a_rating_is_undone_with_the_transaction_that_ends_the_match(database):
