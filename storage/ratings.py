@@ -1,0 +1,232 @@
+"""MMA ratings: each member's rating in a server (rules/rating.py), the change each rated match made, and the
+readings built on them (leaderboard, history, record against each opponent).
+
+`rate_match` writes inside a transaction it is given, so the save that ends a match rates it in the same
+transaction: a match is rated exactly when it ends, once. A second rating of the same match (a retry, a restart)
+finds its changes stored and returns them, changing nothing; the (match_id, user_id) key is the invariant
+should a path forget that check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.rating import PROVISIONAL_GAMES, PROVISIONAL_SIGMA, RatedMatch, Rating, RatingChange, Result, rate_match
+from storage.database import Storage, StorageTransaction, required, retried_on_conflict
+
+# A provisional rating (rules.rating.Rating.provisional) as SQL: too few games, or too wide a deviation.
+_PROVISIONAL = "(games < ? OR sigma > ?)"
+_PROVISIONAL_PARAMS = (PROVISIONAL_GAMES, PROVISIONAL_SIGMA)
+
+
+@dataclass(frozen=True)
+class RatedMember:
+    user_id: int
+    rating: Rating
+    updated_at: float  # unix time of the last rated match
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """The rated members of a server, highest rating first: established ratings, and provisional ones apart."""
+
+    established: list[RatedMember]
+    provisional: list[RatedMember]
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """One rated match in a member's history."""
+
+    match_id: int
+    opponent_id: int
+    result: Result  # the member's
+    reason: str  # how the match ended
+    rated_at: float  # unix time
+    change: RatingChange
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """A member's rated record against one opponent."""
+
+    opponent_id: int
+    wins: int
+    losses: int
+    draws: int
+    last_played: float  # unix time
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+
+def _rated_game(row) -> RatedGame:
+    return RatedGame(
+        match_id=row["match_id"],
+        opponent_id=row["opponent_id"],
+        result=Result(row["result"]),
+        reason=row["reason"],
+        rated_at=row["rated_at"],
+        change=RatingChange(
+            Rating(row["mu_before"], row["sigma_before"], row["games_after"] - 1),
+            Rating(row["mu_after"], row["sigma_after"], row["games_after"]),
+        ),
+    )
+
+
+def _rated_member(row) -> RatedMember:
+    return RatedMember(row["user_id"], Rating(row["mu"], row["sigma"], row["games"]), row["updated_at"])
+
+
+class RatingRepository:
+    def __init__(self, db: Storage):
+        self.db = db
+
+    # --- writing ------------------------------------------------------------------------------------
+
+    async def rate_match(
+        self,
+        conn: StorageTransaction,
+        guild_id: int,
+        match_id: int,
+        players: tuple[int, int],
+        winner: int | None,
+        reason: str,
+        now: float,
+    ) -> RatedMatch:
+        """Rate a finished match between two members (RULINGS 7: never one against the AI) in `conn`, the
+        transaction that ends it: `winner` is the winning slot (0 or 1; None for a draw), `reason` how it ended.
+        Both members' ratings and their history change; the result is the players' changes in slot order. A
+        match already rated is returned as it was rated, and nothing changes."""
+        first, second = players
+        if first == second:
+            raise ValueError(f"match {match_id}: a member cannot be rated against themselves")
+        # Each member's rating is read, worked out and written back: a member's lock keeps two matches that end
+        # at once from both starting from the same rating. Taken in one order, so two such matches never
+        # wait for each other both ways.
+        for user_id in sorted(players):
+            await conn.lock(f"mma rating {guild_id}", user_id)
+        done = await self._stored(conn, match_id, players)
+        if done is not None:
+            return done
+        before = [await self._rating(conn, guild_id, user_id) for user_id in players]
+        rated = rate_match(before[0], before[1], Result.of_slot(0, winner))
+        for slot, change in enumerate((rated.first, rated.second)):
+            user_id, after = players[slot], change.after
+            await conn.execute(
+                "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                "games = excluded.games, updated_at = excluded.updated_at",
+                (guild_id, user_id, after.mu, after.sigma, after.games, now),
+            )
+            await conn.execute(
+                "INSERT INTO mma_rating_changes (match_id, user_id, guild_id, opponent_id, result, reason, mu_before, "
+                "sigma_before, mu_after, sigma_after, games_after, rated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match_id,
+                    user_id,
+                    guild_id,
+                    players[1 - slot],
+                    Result.of_slot(slot, winner).value,
+                    reason,
+                    change.before.mu,
+                    change.before.sigma,
+                    after.mu,
+                    after.sigma,
+                    after.games,
+                    now,
+                ),
+            )
+        return rated
+
+    @retried_on_conflict
+    async def rate(
+        self, guild_id: int, match_id: int, players: tuple[int, int], winner: int | None, reason: str, now: float
+    ) -> RatedMatch:
+        """`rate_match` as a unit of work of its own, for a match whose end was saved without its rating."""
+        async with self.db.transaction() as conn:
+            return await self.rate_match(conn, guild_id, match_id, players, winner, reason, now)
+
+    @staticmethod
+    async def _rating(conn: StorageTransaction, guild_id: int, user_id: int) -> Rating:
+        row = await conn.fetch_one(
+            "SELECT mu, sigma, games FROM mma_ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        return Rating(row["mu"], row["sigma"], row["games"]) if row else Rating()
+
+    @staticmethod
+    async def _stored(conn: StorageTransaction, match_id: int, players: tuple[int, int]) -> RatedMatch | None:
+        rows = await conn.fetch_all("SELECT * FROM mma_rating_changes WHERE match_id = ?", (match_id,))
+        if not rows:
+            return None
+        by_user = {row["user_id"]: _rated_game(row).change for row in rows}
+        if set(by_user) != set(players):
+            raise ValueError(f"match {match_id} was rated for members {sorted(by_user)}, not {sorted(players)}")
+        return RatedMatch(by_user[players[0]], by_user[players[1]])
+
+    # --- reading ------------------------------------------------------------------------------------
+
+    async def rating(self, guild_id: int, user_id: int) -> Rating:
+        """The member's rating here; a new player's (1500, provisional) if they have none yet."""
+        row = await self.db.fetch_one(
+            "SELECT mu, sigma, games FROM mma_ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        return Rating(row["mu"], row["sigma"], row["games"]) if row else Rating()
+
+    async def match_changes(self, match_id: int) -> dict[int, RatingChange]:
+        """A rated match's changes by member (empty for a match not rated), for its final board."""
+        rows = await self.db.fetch_all("SELECT * FROM mma_rating_changes WHERE match_id = ?", (match_id,))
+        return {row["user_id"]: _rated_game(row).change for row in rows}
+
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> Leaderboard:
+        """The `limit` highest established ratings, and apart the `limit` highest provisional ones; ties go to
+        the member with more rated games, then to the one who got there first."""
+        order = "ORDER BY mu DESC, games DESC, updated_at, user_id LIMIT ?"
+        established = await self.db.fetch_all(
+            f"SELECT * FROM mma_ratings WHERE guild_id = ? AND NOT {_PROVISIONAL} {order}",
+            (guild_id, *_PROVISIONAL_PARAMS, limit),
+        )
+        provisional = await self.db.fetch_all(
+            f"SELECT * FROM mma_ratings WHERE guild_id = ? AND {_PROVISIONAL} {order}",
+            (guild_id, *_PROVISIONAL_PARAMS, limit),
+        )
+        return Leaderboard([_rated_member(r) for r in established], [_rated_member(r) for r in provisional])
+
+    async def history(
+        self, guild_id: int, user_id: int, *, limit: int | None = None, offset: int = 0
+    ) -> list[RatedGame]:
+        """The member's rated matches here, newest first (`limit` None: all of them)."""
+        sql = (
+            "SELECT * FROM mma_rating_changes WHERE guild_id = ? AND user_id = ? ORDER BY rated_at DESC, match_id DESC"
+        )
+        params: tuple[int, ...] = (guild_id, user_id)
+        if limit is not None:
+            sql, params = sql + " LIMIT ? OFFSET ?", (*params, limit, offset)
+        elif offset:
+            raise ValueError("a page of the history needs its length (limit) as well as its offset")
+        rows = await self.db.fetch_all(sql, params)
+        return [_rated_game(r) for r in rows]
+
+    async def history_count(self, guild_id: int, user_id: int) -> int:
+        row = await self.db.fetch_one(
+            "SELECT count(*) AS games FROM mma_rating_changes WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        return required(row)["games"]
+
+    async def record_against(self, guild_id: int, user_id: int) -> list[HeadToHead]:
+        """The member's rated record against each opponent here, the most played first."""
+        rows = await self.db.fetch_all(
+            "SELECT opponent_id, "
+            "sum(CASE WHEN result = 'win' THEN 1 ELSE 0 END) AS wins, "
+            "sum(CASE WHEN result = 'loss' THEN 1 ELSE 0 END) AS losses, "
+            "sum(CASE WHEN result = 'draw' THEN 1 ELSE 0 END) AS draws, "
+            "max(rated_at) AS last_played "
+            "FROM mma_rating_changes WHERE guild_id = ? AND user_id = ? GROUP BY opponent_id "
+            "ORDER BY count(*) DESC, max(rated_at) DESC, opponent_id",
+            (guild_id, user_id),
+        )
+        return [HeadToHead(r["opponent_id"], r["wins"], r["losses"], r["draws"], r["last_played"]) for r in rows]
+
+
+__all__ = ["HeadToHead", "Leaderboard", "RatedGame", "RatedMember", "RatingRepository"]
