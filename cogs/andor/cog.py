@@ -71,7 +71,7 @@ from storage.andor import AndorRepository, FightAlreadyLive
 from storage.database import StaleUpdate
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 PROGRESS_INTERVAL = 1.5  # seconds between two progress edits of /andor simulate
 

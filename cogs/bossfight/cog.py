@@ -56,7 +56,7 @@ from storage.bossfight import (
 from storage.database import StaleUpdate
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 ATTACK_ATTEMPTS = 3  # a player's own attacks landing at once: each later one is worked out again
 NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."

@@ -21,7 +21,8 @@ import discord
 from discord import app_commands
 from discord.webhook.async_ import async_context
 
-from bot import ArenaBot, Settings, create_bot
+from arena.bot import ArenaBot, create_bot
+from arena.settings import Settings
 from tests.cogs.fake_discord import (
     APPLICATION_ID,
     BOT_USER,
