@@ -1,4 +1,5 @@
-"""Fixtures every test folder shares: the throwaway PostgreSQL server (tests/storage/postgres.py)."""
+"""Fixtures every test folder shares: the throwaway PostgreSQL server (tests/storage/postgres.py), and
+Hypothesis without deadlines."""
 
 from __future__ import annotations
 
@@ -8,8 +9,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import NoReturn
 
 import pytest
+from hypothesis import settings
 
 from tests.storage.postgres import PostgresMissing, PostgresServer
+
+# No time limit on a Hypothesis example: coverage's tracing (make test) and a busy machine slow them, and
+# their speed is not what they test (the benchmarks measure it).
+settings.register_profile("arena", deadline=None)
+settings.load_profile("arena")
 
 _databases = itertools.count(1)
 
