@@ -14,7 +14,7 @@ from observability.server import MetricsServer, MetricsUnavailable, health_probl
 from observability.storage import MeasuredStorage
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
     from storage.database import Storage
 
 

@@ -26,10 +26,11 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from arena.discord_internals import dynamic_items
 from observability.logs import InteractionContext, enter_interaction
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 T = TypeVar("T")
 
@@ -144,7 +145,7 @@ def interaction_labels(bot: ArenaBot, interaction: discord.Interaction) -> tuple
 def component_action(bot: ArenaBot, custom_id: str) -> str:
     """The action of a game's component (the `action` group of its template, without a value it carries,
     MMA's `play-<card>` is `play`), or the class that handles it; `other` for none."""
-    for pattern, item in bot._connection._view_store._dynamic_items.items():  # discord.py's routing table
+    for pattern, item in dynamic_items(bot).items():
         match = pattern.fullmatch(custom_id)
         if match is not None:
             action = match.groupdict().get("action")

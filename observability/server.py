@@ -20,7 +20,7 @@ from observability.storage import MeasuredStorage
 if TYPE_CHECKING:
     from aiohttp import web
 
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 log = logging.getLogger("arena.metrics")
 

@@ -1,15 +1,34 @@
-"""Fixtures every test folder shares: the throwaway PostgreSQL server (tests/storage/postgres.py)."""
+"""Fixtures every test folder shares: the throwaway PostgreSQL server (tests/storage/postgres.py), and
+Hypothesis without deadlines."""
 
 from __future__ import annotations
 
 import itertools
+import os
 from concurrent.futures import ThreadPoolExecutor
+from typing import NoReturn
 
 import pytest
+from hypothesis import settings
 
 from tests.storage.postgres import PostgresMissing, PostgresServer
 
+# No time limit on a Hypothesis example: coverage's tracing (make test) and a busy machine slow them, and
+# their speed is not what they test (the benchmarks measure it).
+settings.register_profile("arena", deadline=None)
+settings.load_profile("arena")
+
 _databases = itertools.count(1)
+
+# Set to 1 where the PostgreSQL tests must run (`.ci/run` sets it): there a missing server fails them.
+REQUIRE_POSTGRES = "ARENA_REQUIRE_POSTGRES"
+
+
+def without_postgres(missing: PostgresMissing) -> NoReturn:
+    """Skip a test that needs PostgreSQL on a developer's machine without it; fail it where it must run."""
+    if os.environ.get(REQUIRE_POSTGRES) == "1":
+        pytest.fail(f"{missing} ({REQUIRE_POSTGRES}=1: the PostgreSQL tests must run here)", pytrace=False)
+    pytest.skip(str(missing))
 
 
 @pytest.fixture(scope="session")
@@ -18,7 +37,7 @@ def postgres_server():
     try:
         server = PostgresServer.start()
     except PostgresMissing as missing:
-        pytest.skip(str(missing))
+        without_postgres(missing)
     yield server
     server.stop()
 

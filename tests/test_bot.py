@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import Settings, load_settings
+from arena.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,7 +69,7 @@ async def test_a_dev_guild_discord_refuses_ends_the_start_with_what_to_do(tmp_pa
 
     import discord
 
-    from bot import CommandSyncRefused, create_bot
+    from arena.bot import CommandSyncRefused, create_bot
     from tests.cogs.harness import make_settings
 
     bot = create_bot(make_settings(tmp_path / "arena.sqlite3", dev_guild_id=910000000000000009))
@@ -106,7 +106,7 @@ def test_a_token_of_spaces_is_no_token(tmp_path, monkeypatch):
 
 
 def test_a_misspelt_setting_in_dotenv_is_named(tmp_path):
-    from bot import unknown_dotenv_names
+    from arena.settings import unknown_dotenv_names
 
     (tmp_path / ".env").write_text("DISCORD_TOKEN=x\nDATABSE_URL=postgresql://db/arena\nlog_level=DEBUG\n")
     assert unknown_dotenv_names(tmp_path / ".env") == ["DATABSE_URL"]
@@ -136,7 +136,7 @@ def test_a_rejected_token_is_explained(monkeypatch, tmp_path, capsys):
     import discord
     import pytest
 
-    import bot
+    from arena import lifecycle
 
     async def reject(self, token, *, reconnect=True):
         raise discord.LoginFailure("Improper token has been passed.")
@@ -144,9 +144,9 @@ def test_a_rejected_token_is_explained(monkeypatch, tmp_path, capsys):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
     monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "arena.sqlite3"))
-    monkeypatch.setattr(bot.ArenaBot, "start", reject)
+    monkeypatch.setattr(lifecycle.ArenaBot, "start", reject)
     with pytest.raises(SystemExit) as stopped:
-        bot.main()
+        lifecycle.main()
     assert "Discord rejected the DISCORD_TOKEN it was given" in str(stopped.value)
 
 
@@ -241,7 +241,7 @@ def test_a_disk_that_takes_no_more_writes_ends_the_bot_promptly(tmp_path):
 SIGNALLED_BOT = """
 import asyncio, sys
 from pathlib import Path
-from bot import stop_on_signals
+from arena.lifecycle import stop_on_signals
 from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
 
 async def main():
@@ -296,7 +296,7 @@ def test_a_signal_while_a_reply_is_being_sent_ends_cleanly(tmp_path, signum):
 def test_shard_settings_are_checked_and_choose_the_sharded_bot(tmp_path):
     from pydantic import ValidationError
 
-    from bot import ArenaBot, ShardedArenaBot, create_bot
+    from arena.bot import ArenaBot, ShardedArenaBot, create_bot
     from tests.cogs.harness import make_settings
 
     with pytest.raises(ValidationError, match="SHARD_IDS needs SHARD_COUNT"):

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from cogs.andor.cog import Andor
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 
 async def setup(bot: ArenaBot) -> None:

@@ -83,7 +83,7 @@ from rules.text import format_number, plural
 from storage.andor import AndorRepository, Fight, FightAlreadyLive, FightStatus
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 PROGRESS_INTERVAL = 1.5  # seconds between two progress edits of /andor simulate
 

@@ -9,7 +9,7 @@ from cogs.bossfight.cog import Bossfight
 __all__ = ["Bossfight", "setup"]
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 
 async def setup(bot: ArenaBot) -> None:

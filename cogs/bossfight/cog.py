@@ -63,7 +63,7 @@ from storage.bossfight import (
 from storage.database import CONFLICT_ATTEMPTS, StaleUpdate
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 HISTORY_SEARCHED = 500  # a channel's latest finished raids that autocomplete and a boss name search
 NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."

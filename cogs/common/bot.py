@@ -8,7 +8,7 @@ import discord
 from discord.app_commands import NoPrivateMessage
 
 if TYPE_CHECKING:  # bot.py imports the cogs' package at run time; the cogs need the class for types only
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 
 def arena_bot(interaction: discord.Interaction) -> ArenaBot:

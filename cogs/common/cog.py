@@ -8,7 +8,7 @@ import discord
 from discord.ext import commands
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 
 class GameCog(commands.GroupCog):

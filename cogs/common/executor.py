@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 P = ParamSpec("P")
 T = TypeVar("T")

@@ -22,7 +22,7 @@ from cogs.common.executor import run_engine
 from storage.database import CONFLICT_ATTEMPTS, StaleUpdate
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 
 class Versioned(Protocol):

@@ -21,7 +21,7 @@ from storage.database import Storage
 from storage.uploads import GuildUploads, RosterFull, Stored
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 NAME_LIMIT = 100  # what Discord shows of an autocomplete choice
 MAX_CHOICES = 25

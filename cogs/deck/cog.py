@@ -44,7 +44,7 @@ from rules.deck.optimize import OptimizeSettings, Progress, check_work, duel, ke
 from rules.seeds import MAX_SEED, seed_or_new
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 # games of one /deck optimize (iterations x games plus the fresh measurement of the start and final decks):
 # about 12 s of work on 2 cores, a minute with MAX_JOBS sharing them, well inside the 15 minutes for which a

@@ -65,7 +65,7 @@ from rules.text import plural
 from storage.mfd import MfdRepository, StaleUpdate, StoredBattle, encode_state
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 log = logging.getLogger("arena.mfd")
 

@@ -56,7 +56,7 @@ from storage.database import StaleUpdate
 from storage.mma import MatchConflict, MatchRecord, MatchStatus, MmaRepository
 
 if TYPE_CHECKING:
-    from bot import ArenaBot
+    from arena.bot import ArenaBot
 
 log = logging.getLogger("arena.mma")
 

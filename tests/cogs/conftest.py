@@ -1,6 +1,6 @@
 import pytest
 
-from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
+from tests.cogs.harness import FakeDiscord, Harness, HeldCall, make_settings, start_bot
 from tests.conftest import emptied
 
 # The games whose commands store things run on both backends (issue 15); the others on SQLite alone.
@@ -12,6 +12,14 @@ def pytest_generate_tests(metafunc):
         module = metafunc.module.__name__.rsplit(".", 1)[-1]
         both = module in STORING_MODULES and metafunc.definition.get_closest_marker("one_backend") is None
         metafunc.parametrize("backend", ["sqlite", "postgres"] if both else ["sqlite"])
+
+
+@pytest.fixture(autouse=True)
+def held_calls_released():
+    """A test that holds an engine call (`HeldCall`) and never releases it fails, however it ends."""
+    HeldCall.live.clear()
+    yield
+    HeldCall.check_all_released()
 
 
 @pytest.fixture

@@ -175,7 +175,7 @@ async def test_no_help_text_is_cut_by_discord(harness):
 async def test_quick_engine_work_never_waits_behind_long_jobs(harness):
     import threading
 
-    from bot import LONG_JOB_WORKERS
+    from arena.bot import LONG_JOB_WORKERS
     from tests.cogs.test_bossfight import DECK_400
 
     release = threading.Event()

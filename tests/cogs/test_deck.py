@@ -422,7 +422,7 @@ async def test_the_number_of_jobs_in_the_bot_is_capped(harness, monkeypatch):
 
 
 async def test_a_job_that_cannot_stop_in_time_for_a_restart_is_marked_stopped_and_a_duel_says_so(harness, monkeypatch):
-    import bot as bot_module
+    from arena import bot as bot_module
     from cogs.deck import jobs as jobs_module
 
     h = harness

@@ -150,3 +150,34 @@ async def test_the_harness_waits_for_tasks_not_timers(harness):
     await harness.settle()
     assert fired == [] and not timer.cancelled()  # settle returned long before the timer was due
     timer.cancel()
+
+
+async def test_a_held_call_left_unreleased_fails_the_test(monkeypatch):
+    from types import SimpleNamespace
+
+    from tests.cogs.harness import HeldCall
+
+    engine = SimpleNamespace(__name__="engine", work=lambda: "done")
+    held = HeldCall(monkeypatch, engine, "work")
+    work = asyncio.ensure_future(asyncio.to_thread(engine.work))
+    await held.entered()
+    # What the conftest's autouse fixture runs after every cog test: the forgotten call fails it...
+    with pytest.raises(AssertionError, match=r"the test never released engine\.work: call release\(\) in a finally"):
+        HeldCall.check_all_released()
+    # ...and is let go at once, not after HOLD_LIMIT.
+    assert await asyncio.wait_for(work, timeout=1) == "done"
+    HeldCall.check_all_released()  # checked once: nothing is left for the fixture
+
+
+async def test_a_call_held_past_the_limit_raises_instead_of_running_late(monkeypatch):
+    from types import SimpleNamespace
+
+    from tests.cogs import harness as harness_module
+    from tests.cogs.harness import HeldCall
+
+    monkeypatch.setattr(harness_module, "HOLD_LIMIT", 0.05)
+    engine = SimpleNamespace(__name__="engine", work=lambda: "done")
+    held = HeldCall(monkeypatch, engine, "work")
+    with pytest.raises(AssertionError, match=r"engine\.work was held 0\.05 s and never released"):
+        await asyncio.to_thread(engine.work)
+    held.release()

@@ -177,7 +177,7 @@ async def test_with_metrics_port_unset_nothing_listens(database_path):
 
 
 async def test_a_metrics_port_already_taken_stops_the_start_with_one_sentence(database_path):
-    from bot import create_bot
+    from arena.bot import create_bot
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

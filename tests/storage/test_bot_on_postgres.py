@@ -124,7 +124,7 @@ async def test_a_populated_sqlite_installation_moves_over_and_the_bot_plays_on(p
 SHARD_PROCESS = """
 import asyncio, sys
 from pathlib import Path
-from bot import ShardedArenaBot
+from arena.bot import ShardedArenaBot
 from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
 
 async def main():

@@ -17,3 +17,25 @@ async def test_a_throwaway_server_answers_on_its_port_and_takes_a_schema(postgre
         assert (row["name"], int(row["port"])) == ("Wolf", postgres.port)
     finally:
         await connection.close()
+
+
+def test_a_missing_server_skips_on_a_laptop_and_fails_where_it_is_required(monkeypatch):
+    import pytest
+
+    from tests.conftest import REQUIRE_POSTGRES, without_postgres
+    from tests.storage.postgres import INSTALL_HINT, PostgresMissing
+
+    monkeypatch.delenv(REQUIRE_POSTGRES, raising=False)
+    with pytest.raises(pytest.skip.Exception, match="^" + INSTALL_HINT[:30]):
+        without_postgres(PostgresMissing(INSTALL_HINT))
+    monkeypatch.setenv(REQUIRE_POSTGRES, "1")  # what .ci/run sets
+    with pytest.raises(pytest.fail.Exception) as failed:
+        without_postgres(PostgresMissing(INSTALL_HINT))
+    assert str(failed.value) == f"{INSTALL_HINT} (ARENA_REQUIRE_POSTGRES=1: the PostgreSQL tests must run here)"
+
+
+def test_ci_requires_postgres():
+    from pathlib import Path
+
+    script = (Path(__file__).resolve().parents[2] / ".ci" / "run").read_text()
+    assert "export ARENA_REQUIRE_POSTGRES=1" in script
