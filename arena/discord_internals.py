@@ -1,3 +1,6 @@
+# This module is where Arena reads discord.py's private parts, and the only one: pyright's private-use check is off
+# here and nowhere else.
+# pyright: reportPrivateUsage=false
 """Every place Arena relies on discord.py's private parts, because no public API does the job (discord.py 2.7).
 
 - An interaction's response is a cached slot (`Interaction._cs_response`): the only way to give a handler a

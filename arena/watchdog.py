@@ -8,7 +8,7 @@ still unanswered shortly before Discord's 3 s limit gets an error id instead of 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -43,7 +43,7 @@ class WatchedResponse(discord.InteractionResponse):
         self.sending = False
 
     @contextlib.contextmanager
-    def _sending(self) -> Iterator[None]:
+    def _sending(self) -> Generator[None, None, None]:
         self.sending = True
         try:
             yield

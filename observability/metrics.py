@@ -19,9 +19,10 @@ import time
 from collections import Counter as Tally
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import discord
+from discord.gateway import DiscordWebSocket
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
@@ -321,7 +322,7 @@ def shard_states(bot: ArenaBot) -> dict[int, ShardState]:
             connected = shard is not None and not shard.is_closed()
             states[shard_id] = ShardState(connected, finite(shard.latency) if shard is not None else math.nan)
         return states
-    ws = bot.ws
+    ws = cast("DiscordWebSocket | None", bot.ws)  # None until the first connection, whatever the stubs say
     connected = ws is not None and ws.open and not bot.is_closed()
     return {bot.shard_id or 0: ShardState(connected, finite(ws.latency) if ws is not None else math.nan)}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +46,7 @@ class MeasuredStorage:
         }
 
     @asynccontextmanager
-    async def _measuring(self, operation: str) -> AsyncIterator[None]:
+    async def _measuring(self, operation: str) -> AsyncGenerator[None, None]:
         started = time.perf_counter()
         try:
             yield
@@ -58,7 +58,7 @@ class MeasuredStorage:
             self._seconds[operation].observe(time.perf_counter() - started)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[StorageTransaction]:
+    async def transaction(self) -> AsyncGenerator[StorageTransaction, None]:
         async with self._measuring("transaction"), self.inner.transaction() as transaction:
             yield transaction
 

@@ -10,7 +10,7 @@ import logging
 import random
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
@@ -184,7 +184,7 @@ def retried_on_conflict(unit: Callable[P, Awaitable[T]]) -> Callable[P, Awaitabl
 
 
 def discover_migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
-    found = []
+    found: list[tuple[int, Path]] = []
     for path in directory.iterdir():
         match = MIGRATION_NAME.match(path.name)
         if match:
@@ -364,7 +364,7 @@ class Database:
             await self.connection.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
+    async def transaction(self) -> AsyncGenerator[Transaction, None]:
         """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (StaleUpdate included); StorageOutage when
         the disk is full."""
         async with self._write_lock:

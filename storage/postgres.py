@@ -15,12 +15,12 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import asyncpg
+import asyncpg  # pyright: ignore[reportMissingTypeStubs]  # asyncpg ships no type information
 
 from storage.database import (
     DATABASE_UNREACHABLE,
@@ -168,7 +168,7 @@ class PostgresDatabase:
         """Connect (a pool) and migrate; StorageUnavailable, in one sentence without the password, when the
         server cannot be used."""
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=10, timeout=10)
+            pool: Any = await asyncpg.create_pool(url, min_size=1, max_size=10, timeout=10)  # pyright: ignore[reportUnknownMemberType]
         except TimeoutError:
             raise database_problem(url, "the server did not answer within 10 s") from None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError, OverflowError) as exc:
@@ -211,7 +211,7 @@ class PostgresDatabase:
                 await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
     @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[Any]:
+    async def _connection(self) -> AsyncGenerator[Any, None]:
         """A connection of the pool; StorageOutage when the server cannot be reached or drops it."""
         try:
             async with self.pool.acquire(timeout=ACQUIRE_TIMEOUT_SECONDS) as connection:
@@ -222,7 +222,7 @@ class PostgresDatabase:
         self.outages.up()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PostgresTransaction]:
+    async def transaction(self) -> AsyncGenerator[PostgresTransaction, None]:
         """One write transaction, committed at the end, rolled back on any exception (StaleUpdate included);
         WriteConflict when a concurrent transaction stopped it."""
         async with self._connection() as connection:
@@ -266,7 +266,11 @@ async def _tables_in_order(source: Any) -> list[str]:
     return ordered
 
 
-_COERCE = {"bigint": int, "double precision": float, "text": str, "bytea": bytes}
+_COERCE: dict[str, Callable[[Any], Any]] = {"bigint": int, "double precision": float, "text": str, "bytea": bytes}
+
+
+def _as_is(value: Any) -> Any:
+    return value
 
 
 async def copy_sqlite_to_postgres(source: Any, target: PostgresDatabase) -> dict[str, int]:
@@ -289,7 +293,7 @@ async def copy_sqlite_to_postgres(source: Any, target: PostgresDatabase) -> dict
             rows = await source.fetch_all(f"SELECT * FROM {table}")
             if rows:
                 columns = list(rows[0].keys())
-                coerce = [_COERCE.get(types[c], lambda v: v) for c in columns]
+                coerce = [_COERCE.get(types[c], _as_is) for c in columns]
                 values = [tuple(None if v is None else f(v) for f, v in zip(coerce, row, strict=True)) for row in rows]
                 placeholders = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
                 await connection.executemany(

@@ -8,7 +8,7 @@ worker (the pool is shared with every game's long jobs) could outlast Discord's 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Never
 
 import discord
 from discord import app_commands
@@ -74,7 +74,7 @@ BOSS_COLUMNS_HELP = "CSV: name, level, element, health, then physical_ and magic
 
 @app_commands.guild_only()
 class Bossfight(
-    GameCog,
+    GameCog[Never],
     group_name="bossfight",
     group_description="Raid bosses: spawn one, attack it with your token deck.",
 ):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import discord
 from discord.ext import commands
@@ -10,13 +10,20 @@ from discord.ext import commands
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
 
+ComponentT = TypeVar("ComponentT")
 
-class GameCog(commands.GroupCog):
+
+class GameCog(commands.GroupCog, Generic[ComponentT]):
     """A game's slash-command group. `components` lists its `DynamicItem` classes (see
     `cogs.common.components`): they are registered on load, so buttons of messages posted before a restart
-    keep working, and their clicks reach the cog's `on_component`."""
+    keep working, and their clicks reach the cog's `on_component`, typed by the game's component classes
+    (`GameCog[FightButton | TargetSelect]`)."""
 
     components: ClassVar[tuple[type[discord.ui.DynamicItem[Any]], ...]] = ()
+
+    async def on_component(self, interaction: discord.Interaction, component: ComponentT, /) -> None:
+        """Act on a click of one of `components`; a game with components overrides it."""
+        raise NotImplementedError(f"{type(self).__name__} has no components")
 
     def __init__(self, bot: ArenaBot):
         self.bot = bot

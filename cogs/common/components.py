@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
 import discord
+from discord.ext import commands
 
+from cogs.common.cog import GameCog
 from cogs.common.errors import UserError, error_reply
 
 # At most 18 digits: every such number fits the databases' 64-bit integers (a 19-digit one may not, and would
@@ -29,7 +31,9 @@ from cogs.common.errors import UserError, error_reply
 NUMERIC_ID = r"[0-9]{1,18}"
 VERSION = r"[0-9]{1,9}"
 
-ItemT = TypeVar("ItemT", discord.ui.Button, discord.ui.Select)
+Button = discord.ui.Button[discord.ui.View]
+Select = discord.ui.Select[discord.ui.View]
+ItemT = TypeVar("ItemT", Button, Select)
 
 
 def custom_id(game: str, item_id: int | str, version: int, action: str) -> str:
@@ -78,26 +82,25 @@ def require_here(interaction: discord.Interaction, what: str, placed: Placed, *,
         raise UserError(f"This {what} belongs to another channel, so nothing was changed.")
 
 
-def running_cog(interaction: discord.Interaction, cog_name: str, game_title: str) -> Any:
+def running_cog(interaction: discord.Interaction, cog_name: str, game_title: str) -> GameCog[Any]:
     """The cog that handles a game's components; a polite refusal while it is not loaded (start-up, reload)."""
-    cog = interaction.client.get_cog(cog_name)  # type: ignore[attr-defined]
-    if cog is None:
+    cog = interaction.client.get_cog(cog_name) if isinstance(interaction.client, commands.Bot) else None
+    if not isinstance(cog, GameCog):
         raise UserError(f"{game_title} is not running right now; try again in a moment.")
-    return cog
+    return cast("GameCog[Any]", cog)
 
 
-class _GameComponent(Generic[ItemT]):
+class GameComponent(Generic[ItemT]):
     """What a game's button and select share: the parsed custom id and the dispatch to the game's cog."""
 
     cog_name: ClassVar[str]
     game_title: ClassVar[str]
     item: ItemT
-    template: ClassVar[re.Pattern[str]]
 
-    def _parse(self) -> None:
-        match = self.template.fullmatch(self.item.custom_id or "")
+    def _parse(self, template: re.Pattern[str]) -> None:
+        match = template.fullmatch(self.item.custom_id or "")
         if match is None:  # only a programming mistake gets here: discord.py matched the template to route it
-            raise ValueError(f"custom_id {self.item.custom_id!r} does not fit {self.template.pattern}")
+            raise ValueError(f"custom_id {self.item.custom_id!r} does not fit {template.pattern}")
         self.item_id: str = match["id"]
         self.version = int(match["version"])
         self.action: str = match["action"]
@@ -111,12 +114,12 @@ class _GameComponent(Generic[ItemT]):
             await running_cog(interaction, self.cog_name, self.game_title).on_component(interaction, self)
 
 
-class GameButton(_GameComponent[discord.ui.Button], discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):
+class GameButton(GameComponent[Button], discord.ui.DynamicItem[Button], template=r"(?!)"):
     """Base of a game's persistent button (the base's own template never matches)."""
 
-    def __init__(self, button: discord.ui.Button, *, row: int | None = None):
+    def __init__(self, button: Button, *, row: int | None = None):
         super().__init__(button, row=row)
-        self._parse()
+        self._parse(self.template)
 
     @classmethod
     def make(
@@ -131,8 +134,8 @@ class GameButton(_GameComponent[discord.ui.Button], discord.ui.DynamicItem[disco
         emoji: str | None = None,
         disabled: bool = False,
         row: int | None = None,
-    ):
-        button = discord.ui.Button(
+    ) -> Self:
+        button: Button = discord.ui.Button(
             label=label,
             style=style,
             emoji=emoji,
@@ -142,23 +145,27 @@ class GameButton(_GameComponent[discord.ui.Button], discord.ui.DynamicItem[disco
         return cls(button, row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]):
-        return cls(item)
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        if not isinstance(item, discord.ui.Button):  # discord.py routes by the template, which only buttons carry
+            raise TypeError(f"a button's custom id on a {type(item).__name__}")
+        return cls(cast(Button, item))
 
 
-class GameSelect(_GameComponent[discord.ui.Select], discord.ui.DynamicItem[discord.ui.Select], template=r"(?!)"):
+class GameSelect(GameComponent[Select], discord.ui.DynamicItem[Select], template=r"(?!)"):
     """Base of a game's persistent select (one choice); `values` are what the member chose."""
 
-    def __init__(self, select: discord.ui.Select, *, row: int | None = None):
+    def __init__(self, select: Select, *, row: int | None = None):
         super().__init__(select, row=row)
-        self._parse()
+        self._parse(self.template)
 
     @classmethod
     def make(
         cls, game: str, item_id: int | str, version: int, action: str, options: list[discord.SelectOption], *,
         placeholder: str | None = None, row: int | None = None,
-    ):  # fmt: skip
-        select = discord.ui.Select(
+    ) -> Self:  # fmt: skip
+        select: Select = discord.ui.Select(
             custom_id=custom_id(game, item_id, version, action), options=options, placeholder=placeholder
         )
         return cls(select, row=row)
@@ -168,5 +175,9 @@ class GameSelect(_GameComponent[discord.ui.Select], discord.ui.DynamicItem[disco
         return self.item.values
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]):
-        return cls(item)
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        if not isinstance(item, discord.ui.Select):  # discord.py routes by the template, which only selects carry
+            raise TypeError(f"a select's custom id on a {type(item).__name__}")
+        return cls(cast(Select, item))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from contextlib import asynccontextmanager, suppress
 
 import discord
@@ -113,7 +113,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
 
 
 @asynccontextmanager
-async def error_reply(interaction: discord.Interaction) -> AsyncIterator[None]:
+async def error_reply(interaction: discord.Interaction) -> AsyncGenerator[None, None]:
     """Wrap a component callback that discord.py would otherwise only log on failure."""
     handling(interaction)
     try:
@@ -125,7 +125,7 @@ async def error_reply(interaction: discord.Interaction) -> AsyncIterator[None]:
 @asynccontextmanager
 async def told_if_stopped(
     interaction: discord.Interaction, what: str, *, stopped: Callable[[], discord.Embed] | None = None
-) -> AsyncIterator[None]:
+) -> AsyncGenerator[None, None]:
     """Wrap long work after a deferral: when the bot stops while it runs (its shutdown cancels the handler once
     the grace is over), the reply says so instead of "thinking…" (or its last progress) until Discord gives up
     on it. `stopped` builds the embed to show instead of the plain sentence. Close a ProgressMessage inside."""

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Generic, ParamSpec
 
 import discord
 
@@ -20,7 +22,10 @@ def progress_bar(fraction: float, width: int = 20) -> str:
     return f"`{'█' * filled}{'░' * (width - filled)}` {fraction * 100:.0f}%"
 
 
-class ProgressMessage:
+P = ParamSpec("P")
+
+
+class ProgressMessage(Generic[P]):
     """Collects progress reports from any thread and shows the latest one, throttled.
 
     `report(...)` is safe to call from a worker thread; the edit itself runs on the event loop. An edit Discord
@@ -29,7 +34,7 @@ class ProgressMessage:
 
     def __init__(
         self,
-        edit: Callable[..., Awaitable[object]],
+        edit: Callable[P, Awaitable[object]],
         *,
         what: str,
         min_interval: float = 2.0,
@@ -42,13 +47,13 @@ class ProgressMessage:
         self._loop = asyncio.get_running_loop()
         # Edits run in the creator's context (a worker thread's own context variables are empty).
         self._context = contextvars.copy_context()
-        self._latest: tuple[tuple, dict] | None = None
+        self._latest: Callable[[], Awaitable[object]] | None = None  # the edit of the latest report
         self._last_shown = 0.0
-        self._pending: asyncio.Task | None = None
+        self._pending: asyncio.Task[None] | None = None
         self._closed = False
 
-    def report(self, *args, **kwargs) -> None:
-        self._latest = (args, kwargs)
+    def report(self, *args: P.args, **kwargs: P.kwargs) -> None:
+        self._latest = functools.partial(self._edit, *args, **kwargs)
         self._loop.call_soon_threadsafe(self._schedule, context=self._context)
 
     def _schedule(self) -> None:
@@ -61,10 +66,9 @@ class ProgressMessage:
         await asyncio.sleep(delay)
         # A report that arrives while an edit is on its way is shown by this task too, an interval later.
         while not self._closed and self._latest is not None:
-            args, kwargs = self._latest
-            self._latest = None
+            edit, self._latest = self._latest, None
             try:
-                await self._edit(*args, **kwargs)
+                await edit()
             except discord.HTTPException:
                 log.warning("could not show the progress of %s", self._what, exc_info=True)
             finally:

@@ -58,7 +58,7 @@ OPPONENT_HELP = "CSV with atk, def (and taunt, trample, distortion, first_strike
 
 
 class DeckOptimizer(
-    GameCog,
+    GameCog[DeckButton],
     name=COG_NAME,
     group_name="deck",
     group_description="Deck optimizer: Monte-Carlo deck building, duels, random decks.",

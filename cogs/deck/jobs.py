@@ -25,7 +25,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -119,7 +119,7 @@ class JobManager:
         metrics.deck_jobs.set_function(lambda: len(self.by_id))
 
     @contextmanager
-    def reservation(self, user_id: int) -> Iterator[None]:
+    def reservation(self, user_id: int) -> Generator[None, None, None]:
         """Hold a member's place while their job is set up (its options checked, the opponent read): a second
         job of theirs, or one past the limit, is refused meanwhile."""
         if user_id in self.by_user or user_id in self.reserved:

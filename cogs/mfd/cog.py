@@ -145,7 +145,7 @@ def log_run(stored: StoredBattle, run: BattleRun) -> None:
 
 @app_commands.guild_only()
 class MarkedForDeath(
-    GameCog,
+    GameCog[MfdButton],
     name=COG_NAME,
     group_name="mfd",
     group_description="Marked for Death: large battles from hero and villain CSVs.",
