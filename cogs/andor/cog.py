@@ -56,11 +56,11 @@ from rules.andor.engine import (
     applied,
     can_hurt,
     legal_actions,
-    outcome,
     potion_purchase_problem,
     replay_rng,
     settle,
     start_fight,
+    summary,
     updated_character,
     with_potions_bought,
 )
@@ -354,7 +354,7 @@ class Andor(
     ) -> None:
         chosen, character, seed = await self.matchup(interaction, monster, seed)
         state, _events = start_fight(character, chosen, count, seed=seed, monsters_first=monsters_first)
-        result = outcome(state)  # the monsters' opening turn may end it: then it is settled as it is stored
+        ended = summary(state)  # the monsters' opening turn may end it: then it is settled as it is stored
         try:
             fight = await self.repo.start_fight(
                 guild_id(interaction),
@@ -362,7 +362,7 @@ class Andor(
                 interaction.user.id,
                 seed,
                 state,
-                settle=(lambda stored: settle(stored or Character(), result)) if result else None,
+                settle=(lambda stored: settle(stored or Character(), ended)) if ended else None,
             )
         except FightAlreadyLive as live:
             await interaction.response.send_message(
@@ -471,9 +471,9 @@ class FightMove(TurnMove[Fight, FightState]):
         return applied(state, self.chosen(state), replay_rng(state))[0]
 
     async def save(self, record: Fight, played: FightState) -> Fight:
-        result = outcome(played)
+        ended = summary(played)
         return await self.cog.repo.update_fight(
-            record, played, settle=(lambda stored: settle(stored or Character(), result)) if result else None
+            record, played, settle=(lambda stored: settle(stored or Character(), ended)) if ended else None
         )
 
     async def show_played(

@@ -73,7 +73,17 @@ def result_line(fight: Fight) -> str:
     kept = f"You keep what your kills gave: {loot} · {level}" if state.xp_gained or state.gold_gained else ""
     if fight.status == "draw":
         return f"🤝 **A draw:** {QUIET_ROUNDS_FOR_DRAW} rounds without damage on either side. {kept}".rstrip()
-    return f"🏃 **You got away.** {kept or 'Nothing gained, nothing lost.'}"
+    if kept or state.potions_drunk:
+        return f"🏃 **You got away.** {kept}".rstrip()
+    return "🏃 **You got away.** Nothing gained, nothing lost."
+
+
+def spent_line(fight: Fight) -> str | None:
+    """The potions a finished fight used up: they are gone from the stored character (RULINGS 7)."""
+    drunk = fight.state.potions_drunk
+    if not drunk:
+        return None
+    return f"🧪 {plural(drunk, 'potion')} drunk, and spent: buy more in /andor shop."
 
 
 def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
@@ -84,6 +94,8 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
     head: list[str] = []
     if fight.status != "live":
         head.append(result_line(fight))
+        if spent := spent_line(fight):
+            head.append(spent)
     head.append(f"{mention(fight.user_id)} HP {hp_bar(player.hp, player.max_hp, 12)}")
     if fight.status == "live":
         head.append(
@@ -171,7 +183,9 @@ def character_embed(character: Character, name: str, title: str | None = None) -
     ]
     for field_name, value in fields:
         embed.add_field(name=field_name, value=value, inline=True)
-    embed.set_footer(text="Change it with /andor character set; every fight starts at full HP with these potions.")
+    embed.set_footer(
+        text="Change it with /andor character set. Every fight starts at full HP; a potion drunk in it is spent."
+    )
     return fit_embed(embed)
 
 

@@ -1,6 +1,7 @@
 """The Andor's Trail fight as a state machine, on the turn-based contract of `rules.contract`: `start_fight`,
 `legal_actions`, `apply_in_place` (changes the state) and `applied` (a changed copy), `aim_in_place` and `aimed` (the monster the
-player's attacks go to), `outcome`, `replay_rng`, and `settle` (the character after the fight).
+player's attacks go to), `outcome` (the contract's `Outcome`), `summary` (what a finished fight
+leaves), `replay_rng`, and `settle` (the character after the fight).
 
 Formulas (RULINGS 4) live in `hit_chance` and `final_damage`; the fast simulator uses the same functions
 and draws its random numbers in the same order, so both give identical fights for the same generator.
@@ -36,10 +37,11 @@ from rules.andor.models import (
     Ending,
     Event,
     Fighter,
+    FightOutcome,
     FightState,
+    FightSummary,
     FleeEvent,
     Monster,
-    Outcome,
     PlayerFighter,
     PotionEvent,
     TurnEvent,
@@ -47,6 +49,7 @@ from rules.andor.models import (
     stat_problem,
     xp_to_next_level,
 )
+from rules.contract import Outcome
 from rules.errors import InputProblem, RuleInputError
 from rules.seeds import ReplayStream, move_rng
 from rules.text import plural
@@ -287,6 +290,7 @@ def apply_in_place(state: FightState, action: Action, rng: random.Random) -> lis
         healed = min(player.potion_heal, player.max_hp - player.hp)
         player.hp += healed
         player.potions -= 1
+        state.potions_drunk += 1
         events.append(PotionEvent(round=state.round, healed=healed, hp=player.hp, potions_left=player.potions))
     elif action.kind == "flee":
         state.ap_left -= FLEE_COST
@@ -340,23 +344,43 @@ def replay_rng(state: FightState) -> random.Random:
     return move_rng(REPLAY_STREAM, state.seed, state.moves)
 
 
-def outcome(state: FightState) -> Outcome | None:
+def outcome(state: FightState) -> FightOutcome | None:
+    """None while the fight goes on; else who won (the player when the monsters are all dead, nobody
+    otherwise: the monsters are no player) and how it ended."""
     if state.phase == "player":
         return None
-    return Outcome(Ending(state.phase), state.round, state.player.hp, state.xp_gained, state.gold_gained)
+    ending = Ending(state.phase)
+    return Outcome(PLAYER if ending is Ending.WON else None, ending)
 
 
-def settle(character: Character, result: Outcome) -> tuple[Character, int]:
+def summary(state: FightState) -> FightSummary | None:
+    """What a finished fight leaves for its reader and for `settle`; None while it goes on."""
+    if state.phase == "player":
+        return None
+    return FightSummary(
+        Ending(state.phase),
+        state.round,
+        state.player.hp,
+        state.xp_gained,
+        state.gold_gained,
+        state.potions_drunk,
+    )
+
+
+def settle(character: Character, fight: FightSummary) -> tuple[Character, int]:
     """The stored character after the fight, and its XP change: the kills' XP (and gold) whatever the end,
-    then, on a defeat, the death penalty on the XP held at that moment (RULINGS 6).
+    then, on a defeat, the death penalty on the XP held at that moment (RULINGS 6). The potions drunk are
+    spent, however the fight ends (RULINGS 7), from the count stored now (never below 0).
 
-    Fights start at full HP with the character's potions, so only XP, level and gold change.
+    Fights start at full HP, so only XP, level, gold and potions change.
     """
-    after_kills = with_xp(character, character.xp + result.xp).model_copy(update={"gold": character.gold + result.gold})
-    if result.result is Ending.LOST:
+    after_kills = with_xp(character, character.xp + fight.xp).model_copy(
+        update={"gold": character.gold + fight.gold, "potions": max(0, character.potions - fight.potions_drunk)}
+    )
+    if fight.ending is Ending.LOST:
         lost = death_penalty(after_kills.xp)
-        return after_kills.model_copy(update={"xp": after_kills.xp - lost}), result.xp - lost
-    return after_kills, result.xp
+        return after_kills.model_copy(update={"xp": after_kills.xp - lost}), fight.xp - lost
+    return after_kills, fight.xp
 
 
 # --- internals ------------------------------------------------------------------------------------------

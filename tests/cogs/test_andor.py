@@ -474,6 +474,29 @@ async def test_kills_give_xp_and_gold_at_once_and_a_flight_keeps_them(harness):
     assert (await fight_row(h, h.alice))["xp_change"] == 3
 
 
+async def test_a_potion_drunk_in_a_fight_is_spent_however_the_fight_ends(harness):
+    h = harness
+    h.seen(await h.run("andor character set", h.alice, hp_bonus=100, potions=3))
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    assert await h.click(fight, "End turn", h.alice) == []  # the wolf's turn: hurt, so a potion can be drunk
+    assert await h.click(fight, "Potion (3)", h.alice) == []
+    assert "🧪 2 potions (+20 HP for 5 AP, when hurt)" in fight.description
+    while fight.components:  # then away: a flight gains nothing, but the potion is gone all the same (RULINGS 7)
+        assert await h.click(fight, "Flee (80%)", h.alice) == []
+    assert fight.description.splitlines()[:2] == [
+        "🏃 **You got away.**",
+        "🧪 1 potion drunk, and spent: buy more in /andor shop.",
+    ]
+    assert (await stored_character(h, h.alice)).potions == 2
+    (shown,) = await h.run("andor character show", h.alice)
+    assert shown.field("Potions").startswith("2, heal 20 HP each")
+    assert shown.embed.footer.text.endswith("Every fight starts at full HP; a potion drunk in it is spent.")
+    (next_fight,) = await h.run("andor fight", h.alice, monster="Tiny rat", seed=2)
+    assert "Potion (2)" in labels(next_fight)
+    h.seen(await h.run("andor character set", h.alice, potions=9))  # it mirrors the game's character
+    assert (await stored_character(h, h.alice)).potions == 9
+
+
 async def test_gold_buys_potions_and_a_purse_too_light_is_refused_with_the_price(harness):
     h = harness
     (refusal,) = await h.run("andor shop", h.alice, potions=2)
