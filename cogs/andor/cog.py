@@ -76,7 +76,7 @@ from rules.andor.models import (
     Monster,
 )
 from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
-from rules.andor.text import crit_text, per_attack_lines, summary_lines
+from rules.andor.text import crit_text, per_attack_lines
 from rules.roster import name_key
 from rules.seeds import MAX_SEED, seed_or_new
 from rules.text import format_number, plural
@@ -421,7 +421,7 @@ class Andor(
             finally:
                 await progress.close()
         await interaction.edit_original_response(
-            embed=odds_embed(title, result, summary_lines(result, markdown_safe(result.monster)), per_attack),
+            embed=odds_embed(title, result, per_attack),
             attachments=[discord.File(io.BytesIO(chart), filename=CHART_FILE)],
         )
 

@@ -33,7 +33,17 @@ from rules.andor.models import (
     xp_to_next_level,
 )
 from rules.andor.simulate import SimulationResult
-from rules.andor.text import crit_text, describe_event, matchup_lines, monster_kind, monster_label, turn_hint
+from rules.andor.text import (
+    crit_text,
+    describe_event,
+    matchup_lines,
+    monster_kind,
+    monster_label,
+    percent,
+    simulation_heading,
+    turn_hint,
+    undecided_text,
+)
 from rules.text import format_number, plural
 from storage.andor import Fight
 
@@ -189,13 +199,22 @@ def character_embed(character: Character, name: str, title: str | None = None) -
     return fit_embed(embed)
 
 
-def odds_embed(title: str, result: SimulationResult, summary: list[str], per_attack: list[str]) -> discord.Embed:
-    embed = discord.Embed(title=title, description="\n".join(summary), color=COLOR_INFO)
-    embed.add_field(name="Win rate", value=f"{100 * result.win_rate:.2f}%", inline=True)
-    embed.add_field(name="Mean rounds", value=f"{result.mean_rounds:.2f}", inline=True)
-    embed.add_field(
-        name="Mean HP left (won)", value=f"{result.mean_hp_left_won:.2f}" if result.wins else "-", inline=True
-    )
+def odds_embed(title: str, result: SimulationResult, per_attack: list[str]) -> discord.Embed:
+    """The odds of /andor simulate: what was played in the description, each figure once in the fields."""
+    fights = result.fights
+    about = [simulation_heading(result, markdown_safe(result.monster), with_seed=False)]  # the footer has the seed
+    if result.stopped_early:
+        about.append(result.stopped_early)
+    embed = discord.Embed(title=title, description="\n".join(about), color=COLOR_INFO)
+    drawn = f"{result.draws:,}" + (f"; {undecided}" if (undecided := undecided_text(result)) else "")
+    for name, value in [
+        ("Win rate", f"{percent(result.wins, fights)} ({result.wins:,} won)"),
+        ("Lost", f"{percent(result.losses, fights)} ({result.losses:,})"),
+        ("Drawn", drawn),
+        ("Mean rounds", f"{result.mean_rounds:.2f}"),
+        ("Mean HP left (won)", f"{result.mean_hp_left_won:.2f}" if result.wins else "-"),
+    ]:
+        embed.add_field(name=name, value=value, inline=True)
     embed.add_field(name="Per attack", value="\n".join(per_attack), inline=False)
     embed.set_image(url=f"attachment://{CHART_FILE}")
     embed.set_footer(

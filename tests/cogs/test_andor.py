@@ -360,9 +360,16 @@ async def test_simulate_shows_the_odds_and_a_chart(harness, monkeypatch):
     replies = await h.run("andor simulate", h.alice, monster="Wolf", count=2, fights=2000, seed=4)
     result = replies[-1]
     assert result.embed.title == "🎲 Alice vs Wolf ×2"
-    assert "Wolf x2: 2,000 fights (seed 4), player max HP 45" in result.embed.description
-    win_rate = float(result.field("Win rate").rstrip("%"))
-    assert 0 < win_rate < 100
+    # each figure once: what was played in the description, the odds in the fields, the seed in the footer
+    assert result.embed.description == "Wolf x2: 2,000 fights, player max HP 45"
+    fields = {f.name: f.value for f in result.embed.fields}
+    assert list(fields) == ["Win rate", "Lost", "Drawn", "Mean rounds", "Mean HP left (won)", "Per attack"]
+    won = int(fields["Win rate"].split("(")[1].split(" won")[0].replace(",", ""))
+    lost = int(fields["Lost"].split("(")[1].rstrip(")").replace(",", ""))
+    assert 0 < won < 2000 and won + lost + int(fields["Drawn"]) == 2000
+    assert fields["Win rate"] == f"{100 * won / 2000:.2f}% ({won:,} won)"
+    for figure in (fields["Win rate"].split()[0], fields["Mean rounds"], fields["Mean HP left (won)"]):
+        assert figure not in result.embed.description
     assert result.files["hp-left.png"].startswith(b"\x89PNG")
     assert result.embed.image.url == "attachment://hp-left.png"
     assert result.embed.footer.text.startswith("seed 4")
@@ -385,7 +392,7 @@ async def test_simulate_shows_an_uploaded_name_as_written_and_counts_one_fight_a
         "andor monsters upload", h.gm, csv=("m.csv", f"{MONSTER_HEADER}\n*Grim* _Rat_,8,10,5,70,1,3,5,12\n".encode())
     )
     (result,) = (await h.run("andor simulate", h.alice, monster="*Grim* _Rat_", fights=1, seed=1))[-1:]
-    assert result.embed.description.startswith(r"\*Grim\* \_Rat\_ x1: 1 fight (seed 1), player max HP 25")
+    assert result.embed.description == r"\*Grim\* \_Rat\_ x1: 1 fight, player max HP 25"
 
 
 async def test_every_command_and_option_has_help(harness):
