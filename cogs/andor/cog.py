@@ -19,6 +19,7 @@ from discord import app_commands
 from cogs.andor.items import COG_NAME, FightButton, TargetSelect
 from cogs.andor.render import (
     CHART_FILE,
+    cannot_hurt_line,
     character_embed,
     fight_embed,
     fight_view,
@@ -65,6 +66,7 @@ from rules.andor.engine import (
     with_potions_bought,
 )
 from rules.andor.models import (
+    CALL_DRAW,
     END_TURN,
     FLEE,
     POTION,
@@ -103,9 +105,7 @@ def odds_text(character: Character, monster: Monster, odds: SimulationResult) ->
         f"won {100 * odds.win_rate:.1f}% of {plural(odds.fights, 'fight')}, {odds.mean_rounds:.1f} rounds on average"
     ]
     if not can_hurt(character, monster):
-        lines.append(
-            f"⚠️ You cannot hurt it: its damage resistance ({monster.damage_resistance}) takes all of your best hit."
-        )
+        lines.append(cannot_hurt_line(monster.damage_resistance))
     return "\n".join(lines)
 
 
@@ -457,7 +457,8 @@ class FightMove(TurnMove[Fight, FightState]):
         await interaction.followup.send(redrawn("fight"), ephemeral=True)
 
     def chosen(self, state: FightState) -> Action:
-        return {"attack": Action.attack(state.target), "potion": POTION, "flee": FLEE, "end": END_TURN}[self.action]
+        actions = {"attack": Action.attack(state.target), "potion": POTION, "flee": FLEE, "draw": CALL_DRAW}
+        return actions[self.action] if self.action != "end" else END_TURN
 
     def check(self, record: Fight) -> None:
         state = record.state

@@ -18,8 +18,9 @@ from cogs.common import (
     seed_footer,
     tail_within,
 )
-from rules.andor.engine import legal_actions
+from rules.andor.engine import best_hit, legal_actions, stalemate
 from rules.andor.models import (
+    CALL_DRAW,
     DEATH_XP_LOSS_PERCENT,
     FLEE,
     FLEE_CHANCE,
@@ -29,6 +30,7 @@ from rules.andor.models import (
     QUIET_ROUNDS_FOR_DRAW,
     Action,
     Character,
+    FightState,
     Monster,
     xp_to_next_level,
 )
@@ -81,6 +83,8 @@ def result_line(fight: Fight) -> str:
             f"full HP · {level}"
         )
     kept = f"You keep what your kills gave: {loot} · {level}" if state.xp_gained or state.gold_gained else ""
+    if fight.status == "draw" and state.quiet_rounds < QUIET_ROUNDS_FOR_DRAW:
+        return f"🤝 **A draw, called:** neither side can hurt the other. {kept}".rstrip()
     if fight.status == "draw":
         return f"🤝 **A draw:** {QUIET_ROUNDS_FOR_DRAW} rounds without damage on either side. {kept}".rstrip()
     if kept or state.potions_drunk:
@@ -115,6 +119,8 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
     target = state.monsters[state.target]
     yours, theirs = matchup_lines(player, target, markdown_safe(monster_kind(state)))
     head += [f"🗡️ {yours}", f"🩸 {'Each ' if len(state.monsters) > 1 else ''}{theirs}"]
+    if fight.status == "live" and (warning := cannot_hurt_warning(state)):
+        head.append(warning)
     if fight.status == "live" and (hint := turn_hint(state)):
         head.append(hint)
     feed = [describe_event(e, markdown_safe) for e in state.feed]
@@ -137,6 +143,24 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
         footer += "\nYour turn ends at 0 AP or with End turn; a failed flee ends it too."
     embed.set_footer(text=footer)
     return fit_embed(embed)
+
+
+def cannot_hurt_line(resistance: int, *, several: bool = False) -> str:
+    """The warning of the bestiary and of a fight against a monster the character's best hit cannot hurt."""
+    it, its = ("them", "their") if several else ("it", "its")
+    return f"⚠️ You cannot hurt {it}: {its} damage resistance ({resistance}) takes all of your best hit."
+
+
+def cannot_hurt_warning(state: FightState) -> str | None:
+    """Said from the fight's first message while no monster standing can be hurt, with the way out: a draw
+    called at once when they cannot hurt you either, else a flight."""
+    standing = [m for m in state.monsters if m.alive]
+    if any(best_hit(state.player, m) > 0 for m in standing):
+        return None
+    warning = cannot_hurt_line(standing[0].damage_resistance, several=len(standing) > 1)
+    if stalemate(state):
+        return f"{warning} Nor can {'they' if len(standing) > 1 else 'it'} hurt you: **Call it a draw** ends the fight now."
+    return f"{warning} **Flee** ({FLEE_CHANCE}%) before you fall."
 
 
 def fight_view(fight: Fight) -> discord.ui.View:
@@ -162,6 +186,8 @@ def fight_view(fight: Fight) -> discord.ui.View:
         ("flee", f"Flee ({FLEE_CHANCE}%)", discord.ButtonStyle.secondary, FLEE in legal),
         ("end", "End turn", discord.ButtonStyle.primary, True),
     ]
+    if CALL_DRAW in legal:  # only while neither side can hurt the other
+        buttons.insert(3, ("draw", "Call it a draw", discord.ButtonStyle.secondary, True))
     for action, label, style, enabled in buttons:
         view.add_item(fight_button(fight.id, fight.version, action, label, style, enabled=enabled))
     return view

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from rules.andor.models import (
+    CALL_DRAW,
     DEATH_XP_LOSS_PERCENT,
     FEED_LENGTH,
     FLEE_CHANCE,
@@ -90,10 +91,22 @@ def damage_range(attacker: Fighter, target: Fighter, *, critical: bool = False) 
     return damage(attacker.damage_min), damage(attacker.damage_max)
 
 
+def best_hit(attacker: Fighter, target: Fighter) -> int:
+    """The most damage one hit of `attacker` does to `target` (a critical one, when it can crit)."""
+    return damage_range(attacker, target, critical=attacker.crit_chance > 0)[1]
+
+
 def can_hurt(character: Character, monster: Monster) -> bool:
-    """Whether the character's best hit (a critical one, when it can crit) does any damage to the monster."""
-    you, it = player_fighter(character), monster_fighters(monster, 1)[0]
-    return damage_range(you, it, critical=you.crit_chance > 0)[1] > 0
+    """Whether the character's best hit does any damage to the monster."""
+    return best_hit(player_fighter(character), monster_fighters(monster, 1)[0]) > 0
+
+
+def stalemate(state: FightState) -> bool:
+    """Whether neither side can ever damage the other: the player's best hit does nothing to any monster
+    standing, and theirs nothing to the player. Such a fight can only end in a flight or, after
+    QUIET_ROUNDS_FOR_DRAW rounds, a draw, which the player may call at once (CALL_DRAW)."""
+    standing = [m for m in state.monsters if m.alive]
+    return all(best_hit(state.player, m) == 0 and best_hit(m, state.player) == 0 for m in standing)
 
 
 def mean_damage(attacker: Fighter, target: Fighter) -> float:
@@ -262,6 +275,8 @@ def legal_actions(state: FightState, player: int = PLAYER) -> list[Action]:
         actions.append(Action("potion"))
     if ap >= FLEE_COST:
         actions.append(Action("flee"))
+    if stalemate(state):
+        actions.append(CALL_DRAW)
     actions.append(Action("end_turn"))
     return actions
 
@@ -300,9 +315,13 @@ def apply_in_place(state: FightState, action: Action, rng: random.Random) -> lis
         if escaped:
             _finish(state, "fled", events)
         turn_over = True
+    elif action.kind == "call_draw":
+        _finish(state, "draw", events, called=True)
     else:
         turn_over = True
-    if state.phase == "player" and (turn_over or legal_actions(state) == [Action("end_turn")]):
+    # the turn ends by itself when nothing but End turn is left (calling a draw spends no AP, so it does not count)
+    left = [a for a in legal_actions(state) if a != CALL_DRAW]
+    if state.phase == "player" and (turn_over or left == [Action("end_turn")]):
         _monsters_turn(state, rng, events)
         if state.phase == "player":
             _end_round(state, events)
@@ -441,9 +460,11 @@ def _start_player_turn(state: FightState, events: list[Event]) -> None:
     events.append(TurnEvent(round=state.round, side="player", ap=state.ap_left))
 
 
-def _finish(state: FightState, result: Literal["won", "lost", "fled", "draw"], events: list[Event]) -> None:
+def _finish(
+    state: FightState, result: Literal["won", "lost", "fled", "draw"], events: list[Event], *, called: bool = False
+) -> None:
     state.phase = result
-    events.append(EndEvent(round=state.round, result=result, xp=state.xp_gained, gold=state.gold_gained))
+    events.append(EndEvent(round=state.round, result=result, xp=state.xp_gained, gold=state.gold_gained, called=called))
 
 
 def _loot(state: FightState, index: int, kill: AttackEvent) -> None:

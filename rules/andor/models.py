@@ -211,7 +211,7 @@ class PlayerFighter(Fighter):
 
 # --- actions --------------------------------------------------------------------------------------------
 
-ActionKind = Literal["attack", "potion", "flee", "end_turn"]
+ActionKind = Literal["attack", "potion", "flee", "call_draw", "end_turn"]
 
 
 @dataclass(frozen=True)
@@ -229,6 +229,7 @@ class Action:
 
 POTION = Action("potion")
 FLEE = Action("flee")
+CALL_DRAW = Action("call_draw")  # only while neither side can hurt the other (engine.stalemate)
 END_TURN = Action("end_turn")
 
 
@@ -283,6 +284,7 @@ class EndEvent(BaseModel):
     result: Literal["won", "lost", "fled", "draw"]
     xp: int = 0  # gained in the whole fight
     gold: int = 0
+    called: bool = False  # a draw the player called, neither side able to hurt the other
 
 
 Event = Annotated[AttackEvent | PotionEvent | FleeEvent | TurnEvent | EndEvent, Field(discriminator="kind")]

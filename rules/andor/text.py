@@ -53,9 +53,10 @@ def describe_event(event: Event, shown: Callable[[str], str] = str) -> str:
         if event.side == "player":
             return f"Round {event.round}: your turn, {event.ap} AP"
         return "The monsters' turn"
-    return {"won": "Victory", "lost": "Defeat", "fled": "You got away", "draw": "A draw: no damage for 20 rounds"}[
-        event.result
-    ] + (f" (kills: +{event.xp} XP, +{plural(event.gold, 'gold piece')})" if event.xp or event.gold else "")
+    draw = "A draw, called: neither side can hurt the other" if event.called else "A draw: no damage for 20 rounds"
+    return {"won": "Victory", "lost": "Defeat", "fled": "You got away", "draw": draw}[event.result] + (
+        f" (kills: +{event.xp} XP, +{plural(event.gold, 'gold piece')})" if event.xp or event.gold else ""
+    )
 
 
 def damage_text(low: int, high: int) -> str:

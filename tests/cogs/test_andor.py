@@ -546,6 +546,43 @@ async def test_twenty_rounds_without_damage_end_the_fight_as_a_draw(harness):
     assert (row["status"], row["xp_change"]) == ("draw", 0)
 
 
+async def test_a_fight_you_cannot_hurt_says_so_before_the_first_click_and_can_be_called_a_draw(harness):
+    h = harness
+    upload = f"{MONSTER_HEADER},damage_resistance\nStone golem,50,10,5,70,0,0,5,12,99\n".encode()
+    h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
+    (fight,) = await h.run("andor fight", h.alice, monster="Stone golem", count=2, seed=1)
+    # your best hit of 1 against DR 99 is 0, and the golems hit for 0: only a draw (or a flight) can end it
+    assert (
+        "⚠️ You cannot hurt them: their damage resistance (99) takes all of your best hit. "
+        "Nor can they hurt you: **Call it a draw** ends the fight now." in fight.description
+    )
+    assert labels(fight) == {
+        "Choose whom to attack": False,
+        "Attack Stone golem 1": False,
+        "Potion (2)": True,
+        "Flee (80%)": False,
+        "Call it a draw": False,
+        "End turn": False,
+    }
+    assert await h.click(fight, "Call it a draw", h.alice) == []  # one click, not 20 rounds of them
+    assert fight.components == []
+    assert fight.description.startswith("🤝 **A draw, called:** neither side can hurt the other.")
+    assert "A draw, called: neither side can hurt the other" in fight.description.split("**Latest**\n")[1]
+    row = await fight_row(h, h.alice)
+    assert (row["status"], row["xp_change"]) == ("draw", 0)
+
+    # a monster that can hurt you: the warning says to flee, and no draw is offered
+    (queen,) = await h.run("andor fight", h.alice, monster="Queen lava entity", seed=1)
+    assert (
+        "⚠️ You cannot hurt it: its damage resistance (16) takes all of your best hit. **Flee** (80%) before you fall."
+        in queen.description
+    )
+    assert "Call it a draw" not in labels(queen)
+    await play(h, queen, h.alice, "End turn")
+    (wolf,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)  # a monster you can hurt: no warning
+    assert "⚠️" not in wolf.description and "Call it a draw" not in labels(wolf)
+
+
 async def test_the_bestiary_gives_your_odds_and_says_when_you_cannot_hurt_a_monster(harness):
     h = harness
     (rat,) = h.seen(await h.run("andor bestiary", h.alice, name="Tiny rat"))

@@ -23,6 +23,7 @@ from rules.andor.engine import (
     monster_fighters,
     outcome,
     player_fighter,
+    replay_rng,
     settle,
     start_fight,
     summary,
@@ -31,6 +32,7 @@ from rules.andor.engine import (
     with_xp,
 )
 from rules.andor.models import (
+    CALL_DRAW,
     END_TURN,
     FEED_LENGTH,
     FLEE,
@@ -434,7 +436,6 @@ def test_an_illegal_move_changes_nothing():
 
 
 def test_each_move_draws_from_the_fights_seed_and_its_move_number():
-    from rules.andor.engine import replay_rng
 
     state, _ = start_fight(Character(), monster("Wolf"), 2, seed=42)
     assert replay_rng(state).random() == random.Random("42:0").random()
@@ -445,7 +446,6 @@ def test_each_move_draws_from_the_fights_seed_and_its_move_number():
 
 
 def test_a_saved_fight_goes_on_exactly_as_an_unsaved_one():
-    from rules.andor.engine import replay_rng
 
     played, _ = start_fight(Character(damage_max=3), monster("Cave snake"), 3, seed=9)
     saved = played.model_copy(deep=True)
@@ -491,6 +491,19 @@ def test_a_potion_drunk_is_spent_however_the_fight_ends():
         assert after.potions == 0
     after, _ = settle(Character(potions=1), FightSummary(Ending.WON, 4, 9, 0, potions_drunk=2))  # set lower meanwhile
     assert after.potions == 0
+
+
+def test_a_draw_can_be_called_only_while_neither_side_can_hurt_the_other():
+    golem = Monster(name="Golem", hp=50, xp=12, damage_min=0, damage_max=0, damage_resistance=99)
+    state, _ = start_fight(Character(), golem, seed=1)
+    assert legal_actions(state) == [Action.attack(0), FLEE, CALL_DRAW, END_TURN]
+    state, _ = applied(state, Action.attack(0), replay_rng(state))
+    state, _ = applied(state, Action.attack(0), replay_rng(state))  # 2 AP left: the turn goes on (flee, 1 AP)
+    assert state.round == 1
+    state, events = applied(state, CALL_DRAW, replay_rng(state))
+    assert events == [EndEvent(round=1, result="draw", called=True)] and outcome(state) == Outcome(None, Ending.DRAW)
+    wolf, _ = start_fight(Character(), monster("Wolf"))  # it hurts you: no draw to call
+    assert CALL_DRAW not in legal_actions(wolf)
 
 
 def test_built_in_monsters_drop_up_to_half_their_xp_in_gold():
