@@ -163,6 +163,11 @@ def cannot_hurt_warning(state: FightState) -> str | None:
     return f"{warning} **Flee** ({FLEE_CHANCE}%) before you fall."
 
 
+def fight_link(fight: Fight) -> str:
+    """The link to the fight's message (built from the stored ids: the guild need not be cached)."""
+    return f"https://discord.com/channels/{fight.guild_id}/{fight.channel_id}/{fight.message_id}"
+
+
 def fight_view(fight: Fight) -> discord.ui.View:
     """The fight's buttons (and the target select against several monsters standing); none once it is over."""
     view = discord.ui.View(timeout=None)

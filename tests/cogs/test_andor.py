@@ -276,15 +276,48 @@ async def test_several_monsters_get_a_target_select(harness):
     assert fight.embed.description.startswith("🏆 **Victory!** +9 XP")
 
 
-async def test_a_second_fight_brings_back_the_first(harness):
+async def test_a_second_fight_brings_the_one_fight_message_up_to_date_and_points_to_it(harness):
+    from rules.andor.engine import apply_in_place, replay_rng
+    from rules.andor.models import Action
+    from storage.andor import AndorRepository
+
     h = harness
     (first,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    # an attack saved while the message could not show it (a crash between the save and the edit)
+    repo = AndorRepository(h.bot.db)
+    stored = await repo.fight((await fight_row(h, h.alice))["id"])
+    assert stored is not None and stored.message_id == first.id
+    apply_in_place(stored.state, Action.attack(0), replay_rng(stored.state))
+    await repo.update_fight(stored, stored.state)
+    (pointer,) = await h.run("andor fight", h.alice, monster="Tiny rat")
+    assert pointer.ephemeral and not pointer.embeds  # no second board
+    assert pointer.content == (
+        f"You are already in a fight: https://discord.com/channels/{GUILD_ID}/{first.channel_id}/{first.id} "
+        "(it now shows the fight as it is). Finish it (or flee) before starting another."
+    )
+    assert "AP ██████░░░░ 6/10" in first.embed.description  # the one message, brought up to date
+    assert first.component("Attack Wolf")["custom_id"].endswith(":1:attack")
+    assert await h.click(first, "Attack Wolf", h.alice) == []
+
+
+async def test_a_fight_posted_again_retires_the_old_copy(harness):
+    h = harness
+    (old,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    # a fight whose message is not known (started before messages were kept): it is posted again
+    async with h.bot.db.transaction() as conn:
+        await conn.execute("UPDATE andor_fights SET message_id = NULL")
     (again,) = await h.run("andor fight", h.alice, monster="Tiny rat")
-    assert again.content.startswith("You are already in a fight: here it is again.")
+    assert not again.ephemeral and again.content.startswith("You are already in a fight: here it is again.")
     assert again.embed.title == "⚔️ Alice vs Wolf"
+    (retired,) = await h.click(old, "Attack Wolf", h.alice)
+    assert retired.ephemeral and retired.content == (
+        "⌛ This copy of the fight is retired, so nothing was changed: the fight goes on at "
+        f"https://discord.com/channels/{GUILD_ID}/{again.channel_id}/{again.id}."
+    )
+    assert old.components == [] and old.embed.title == "⚔️ Alice vs Wolf"  # one live board: the new one
+    assert (await fight_row(h, h.alice))["version"] == 0
     assert await h.click(again, "Attack Wolf", h.alice) == []
-    (old,) = await h.click(first, "Attack Wolf", h.alice)
-    assert "earlier moment" in old.content
+    assert (await fight_row(h, h.alice))["version"] == 1
 
 
 async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
