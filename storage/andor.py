@@ -51,6 +51,7 @@ class Fight:
     xp_change: int | None = None
     level_after: int | None = None
     xp_after: int | None = None
+    message_id: int | None = None  # the public message that shows the fight; None before it was posted
 
 
 class FightAlreadyLive(Exception):
@@ -165,6 +166,11 @@ class AndorRepository:
                 ),
             )
             return await self._settled(conn, row, settle) if status != FightStatus.LIVE and settle else _fight(row)
+
+    async def set_message(self, fight_id: int, message_id: int) -> None:
+        """Record the message that shows the fight now (a copy posted again replaces the one that was lost)."""
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE andor_fights SET message_id = ? WHERE id = ?", (message_id, fight_id))
 
     async def update_fight(self, fight: Fight, state: FightState, settle: Settle | None = None) -> Fight:
         """Save the fight's next state if it is still at `fight.version` (else StaleUpdate, nothing changed:

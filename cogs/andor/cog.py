@@ -19,8 +19,10 @@ from discord import app_commands
 from cogs.andor.items import COG_NAME, FightButton, TargetSelect
 from cogs.andor.render import (
     CHART_FILE,
+    cannot_hurt_line,
     character_embed,
     fight_embed,
+    fight_link,
     fight_view,
     monster_line,
     odds_embed,
@@ -56,15 +58,16 @@ from rules.andor.engine import (
     applied,
     can_hurt,
     legal_actions,
-    outcome,
     potion_purchase_problem,
     replay_rng,
     settle,
     start_fight,
+    summary,
     updated_character,
     with_potions_bought,
 )
 from rules.andor.models import (
+    CALL_DRAW,
     END_TURN,
     FLEE,
     POTION,
@@ -76,7 +79,7 @@ from rules.andor.models import (
     Monster,
 )
 from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
-from rules.andor.text import crit_text, per_attack_lines, summary_lines
+from rules.andor.text import crit_text, per_attack_lines
 from rules.roster import name_key
 from rules.seeds import MAX_SEED, seed_or_new
 from rules.text import format_number, plural
@@ -103,9 +106,7 @@ def odds_text(character: Character, monster: Monster, odds: SimulationResult) ->
         f"won {100 * odds.win_rate:.1f}% of {plural(odds.fights, 'fight')}, {odds.mean_rounds:.1f} rounds on average"
     ]
     if not can_hurt(character, monster):
-        lines.append(
-            f"⚠️ You cannot hurt it: its damage resistance ({monster.damage_resistance}) takes all of your best hit."
-        )
+        lines.append(cannot_hurt_line(monster.damage_resistance))
     return "\n".join(lines)
 
 
@@ -354,7 +355,7 @@ class Andor(
     ) -> None:
         chosen, character, seed = await self.matchup(interaction, monster, seed)
         state, _events = start_fight(character, chosen, count, seed=seed, monsters_first=monsters_first)
-        result = outcome(state)  # the monsters' opening turn may end it: then it is settled as it is stored
+        ended = summary(state)  # the monsters' opening turn may end it: then it is settled as it is stored
         try:
             fight = await self.repo.start_fight(
                 guild_id(interaction),
@@ -362,18 +363,42 @@ class Andor(
                 interaction.user.id,
                 seed,
                 state,
-                settle=(lambda stored: settle(stored or Character(), result)) if result else None,
+                settle=(lambda stored: settle(stored or Character(), ended)) if ended else None,
             )
         except FightAlreadyLive as live:
-            await interaction.response.send_message(
-                "You are already in a fight: here it is again. Finish it (or flee) before starting another.",
-                embed=fight_embed(live.fight, interaction.user.display_name),
-                view=fight_view(live.fight),
-            )
+            await self.show_live_fight(interaction, live.fight)
             return
         await interaction.response.send_message(
             embed=fight_embed(fight, interaction.user.display_name), view=fight_view(fight)
         )
+        if fight.status == FightStatus.LIVE:
+            await self.repo.set_message(fight.id, (await interaction.original_response()).id)
+
+    async def show_live_fight(self, interaction: discord.Interaction, fight: Fight) -> None:
+        """`/andor fight` during a fight: its one message is brought up to date and pointed to. Only when that
+        message is gone (or unknown, for a fight started before messages were kept) is it posted again, and the
+        new copy becomes the fight's: a click on any other copy retires that copy (`FightMove`)."""
+        embed, view = fight_embed(fight, interaction.user.display_name), fight_view(fight)
+        if fight.message_id is not None:
+            channel = self.bot.get_partial_messageable(fight.channel_id, guild_id=fight.guild_id)
+            message = channel.get_partial_message(fight.message_id)
+            try:
+                await message.edit(embed=embed, view=view)
+            except discord.HTTPException:
+                pass  # gone, or no longer ours to edit: posted again below
+            else:
+                await interaction.response.send_message(
+                    f"You are already in a fight: {fight_link(fight)} (it now shows the fight as it is). "
+                    "Finish it (or flee) before starting another.",
+                    ephemeral=True,
+                )
+                return
+        await interaction.response.send_message(
+            "You are already in a fight: here it is again. Finish it (or flee) before starting another.",
+            embed=embed,
+            view=view,
+        )
+        await self.repo.set_message(fight.id, (await interaction.original_response()).id)
 
     async def click(
         self, interaction: discord.Interaction, fight_id: int, version: int, action: str, value: str | None = None
@@ -421,7 +446,7 @@ class Andor(
             finally:
                 await progress.close()
         await interaction.edit_original_response(
-            embed=odds_embed(title, result, summary_lines(result, markdown_safe(result.monster)), per_attack),
+            embed=odds_embed(title, result, per_attack),
             attachments=[discord.File(io.BytesIO(chart), filename=CHART_FILE)],
         )
 
@@ -437,6 +462,11 @@ class FightMove(TurnMove[Fight, FightState]):
         super().__init__(fight_id, version)
         self.cog, self.action, self.value = cog, action, value
         self.name = interaction.user.display_name
+        self.message_id = interaction.message.id if interaction.message is not None else None
+
+    def is_copy(self, record: Fight) -> bool:
+        """Whether the click came from a copy that is not the fight's message (one posted again replaced it)."""
+        return record.message_id is not None and self.message_id != record.message_id
 
     async def load(self) -> Fight | None:
         return await self.cog.repo.fight(self.game_id)
@@ -448,16 +478,25 @@ class FightMove(TurnMove[Fight, FightState]):
             raise UserError(f"This is {mention(record.user_id)}'s fight; start your own with `/andor fight`.")
 
     def is_stale(self, record: Fight) -> bool:
-        return super().is_stale(record) or record.status != FightStatus.LIVE
+        return super().is_stale(record) or record.status != FightStatus.LIVE or self.is_copy(record)
 
     async def show_stale(self, interaction: discord.Interaction, record: Fight) -> None:
+        if self.is_copy(record) and record.status == FightStatus.LIVE:
+            # never two live boards: this copy shows the fight without buttons and points to the one that has them
+            await interaction.response.edit_message(embed=fight_embed(record, self.name), view=None)
+            await interaction.followup.send(
+                f"⌛ This copy of the fight is retired, so nothing was changed: the fight goes on at {fight_link(record)}.",
+                ephemeral=True,
+            )
+            return
         # The message is behind the stored fight (a double click, or a move saved before the message could show
         # it): bring it up to date, then say what happened.
         await interaction.response.edit_message(embed=fight_embed(record, self.name), view=fight_view(record))
         await interaction.followup.send(redrawn("fight"), ephemeral=True)
 
     def chosen(self, state: FightState) -> Action:
-        return {"attack": Action.attack(state.target), "potion": POTION, "flee": FLEE, "end": END_TURN}[self.action]
+        actions = {"attack": Action.attack(state.target), "potion": POTION, "flee": FLEE, "draw": CALL_DRAW}
+        return actions[self.action] if self.action != "end" else END_TURN
 
     def check(self, record: Fight) -> None:
         state = record.state
@@ -471,9 +510,9 @@ class FightMove(TurnMove[Fight, FightState]):
         return applied(state, self.chosen(state), replay_rng(state))[0]
 
     async def save(self, record: Fight, played: FightState) -> Fight:
-        result = outcome(played)
+        ended = summary(played)
         return await self.cog.repo.update_fight(
-            record, played, settle=(lambda stored: settle(stored or Character(), result)) if result else None
+            record, played, settle=(lambda stored: settle(stored or Character(), ended)) if ended else None
         )
 
     async def show_played(

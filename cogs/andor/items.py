@@ -1,4 +1,4 @@
-"""The persistent components of /andor: `andor:<fight>:<version>:<action>` buttons (attack, potion, flee, end)
+"""The persistent components of /andor: `andor:<fight>:<version>:<action>` buttons (attack, potion, flee, draw, end)
 and the `andor:<fight>:<version>:target` select.
 
 The fight is loaded from storage, and the version is the fight's version when the message was drawn: a click
@@ -17,7 +17,7 @@ from cogs.common.components import GameButton, GameSelect, component_template
 
 GAME = "andor"
 COG_NAME = "Andor"
-BUTTON_ACTIONS = ("attack", "potion", "flee", "end")
+BUTTON_ACTIONS = ("attack", "potion", "flee", "draw", "end")
 TARGET = "target"
 
 

@@ -18,8 +18,9 @@ from cogs.common import (
     seed_footer,
     tail_within,
 )
-from rules.andor.engine import legal_actions
+from rules.andor.engine import best_hit, legal_actions, stalemate
 from rules.andor.models import (
+    CALL_DRAW,
     DEATH_XP_LOSS_PERCENT,
     FLEE,
     FLEE_CHANCE,
@@ -29,11 +30,22 @@ from rules.andor.models import (
     QUIET_ROUNDS_FOR_DRAW,
     Action,
     Character,
+    FightState,
     Monster,
     xp_to_next_level,
 )
 from rules.andor.simulate import SimulationResult
-from rules.andor.text import crit_text, describe_event, matchup_lines, monster_kind, monster_label, turn_hint
+from rules.andor.text import (
+    crit_text,
+    describe_event,
+    matchup_lines,
+    monster_kind,
+    monster_label,
+    percent,
+    simulation_heading,
+    turn_hint,
+    undecided_text,
+)
 from rules.text import format_number, plural
 from storage.andor import Fight
 
@@ -71,9 +83,21 @@ def result_line(fight: Fight) -> str:
             f"full HP · {level}"
         )
     kept = f"You keep what your kills gave: {loot} · {level}" if state.xp_gained or state.gold_gained else ""
+    if fight.status == "draw" and state.quiet_rounds < QUIET_ROUNDS_FOR_DRAW:
+        return f"🤝 **A draw, called:** neither side can hurt the other. {kept}".rstrip()
     if fight.status == "draw":
         return f"🤝 **A draw:** {QUIET_ROUNDS_FOR_DRAW} rounds without damage on either side. {kept}".rstrip()
-    return f"🏃 **You got away.** {kept or 'Nothing gained, nothing lost.'}"
+    if kept or state.potions_drunk:
+        return f"🏃 **You got away.** {kept}".rstrip()
+    return "🏃 **You got away.** Nothing gained, nothing lost."
+
+
+def spent_line(fight: Fight) -> str | None:
+    """The potions a finished fight used up: they are gone from the stored character (RULINGS 7)."""
+    drunk = fight.state.potions_drunk
+    if not drunk:
+        return None
+    return f"🧪 {plural(drunk, 'potion')} drunk, and spent: buy more in /andor shop."
 
 
 def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
@@ -84,6 +108,8 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
     head: list[str] = []
     if fight.status != "live":
         head.append(result_line(fight))
+        if spent := spent_line(fight):
+            head.append(spent)
     head.append(f"{mention(fight.user_id)} HP {hp_bar(player.hp, player.max_hp, 12)}")
     if fight.status == "live":
         head.append(
@@ -93,6 +119,8 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
     target = state.monsters[state.target]
     yours, theirs = matchup_lines(player, target, markdown_safe(monster_kind(state)))
     head += [f"🗡️ {yours}", f"🩸 {'Each ' if len(state.monsters) > 1 else ''}{theirs}"]
+    if fight.status == "live" and (warning := cannot_hurt_warning(state)):
+        head.append(warning)
     if fight.status == "live" and (hint := turn_hint(state)):
         head.append(hint)
     feed = [describe_event(e, markdown_safe) for e in state.feed]
@@ -115,6 +143,29 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
         footer += "\nYour turn ends at 0 AP or with End turn; a failed flee ends it too."
     embed.set_footer(text=footer)
     return fit_embed(embed)
+
+
+def cannot_hurt_line(resistance: int, *, several: bool = False) -> str:
+    """The warning of the bestiary and of a fight against a monster the character's best hit cannot hurt."""
+    it, its = ("them", "their") if several else ("it", "its")
+    return f"⚠️ You cannot hurt {it}: {its} damage resistance ({resistance}) takes all of your best hit."
+
+
+def cannot_hurt_warning(state: FightState) -> str | None:
+    """Said from the fight's first message while no monster standing can be hurt, with the way out: a draw
+    called at once when they cannot hurt you either, else a flight."""
+    standing = [m for m in state.monsters if m.alive]
+    if any(best_hit(state.player, m) > 0 for m in standing):
+        return None
+    warning = cannot_hurt_line(standing[0].damage_resistance, several=len(standing) > 1)
+    if stalemate(state):
+        return f"{warning} Nor can {'they' if len(standing) > 1 else 'it'} hurt you: **Call it a draw** ends the fight now."
+    return f"{warning} **Flee** ({FLEE_CHANCE}%) before you fall."
+
+
+def fight_link(fight: Fight) -> str:
+    """The link to the fight's message (built from the stored ids: the guild need not be cached)."""
+    return f"https://discord.com/channels/{fight.guild_id}/{fight.channel_id}/{fight.message_id}"
 
 
 def fight_view(fight: Fight) -> discord.ui.View:
@@ -140,6 +191,8 @@ def fight_view(fight: Fight) -> discord.ui.View:
         ("flee", f"Flee ({FLEE_CHANCE}%)", discord.ButtonStyle.secondary, FLEE in legal),
         ("end", "End turn", discord.ButtonStyle.primary, True),
     ]
+    if CALL_DRAW in legal:  # only while neither side can hurt the other
+        buttons.insert(3, ("draw", "Call it a draw", discord.ButtonStyle.secondary, True))
     for action, label, style, enabled in buttons:
         view.add_item(fight_button(fight.id, fight.version, action, label, style, enabled=enabled))
     return view
@@ -171,17 +224,28 @@ def character_embed(character: Character, name: str, title: str | None = None) -
     ]
     for field_name, value in fields:
         embed.add_field(name=field_name, value=value, inline=True)
-    embed.set_footer(text="Change it with /andor character set; every fight starts at full HP with these potions.")
+    embed.set_footer(
+        text="Change it with /andor character set. Every fight starts at full HP; a potion drunk in it is spent."
+    )
     return fit_embed(embed)
 
 
-def odds_embed(title: str, result: SimulationResult, summary: list[str], per_attack: list[str]) -> discord.Embed:
-    embed = discord.Embed(title=title, description="\n".join(summary), color=COLOR_INFO)
-    embed.add_field(name="Win rate", value=f"{100 * result.win_rate:.2f}%", inline=True)
-    embed.add_field(name="Mean rounds", value=f"{result.mean_rounds:.2f}", inline=True)
-    embed.add_field(
-        name="Mean HP left (won)", value=f"{result.mean_hp_left_won:.2f}" if result.wins else "-", inline=True
-    )
+def odds_embed(title: str, result: SimulationResult, per_attack: list[str]) -> discord.Embed:
+    """The odds of /andor simulate: what was played in the description, each figure once in the fields."""
+    fights = result.fights
+    about = [simulation_heading(result, markdown_safe(result.monster), with_seed=False)]  # the footer has the seed
+    if result.stopped_early:
+        about.append(result.stopped_early)
+    embed = discord.Embed(title=title, description="\n".join(about), color=COLOR_INFO)
+    drawn = f"{result.draws:,}" + (f"; {undecided}" if (undecided := undecided_text(result)) else "")
+    for name, value in [
+        ("Win rate", f"{percent(result.wins, fights)} ({result.wins:,} won)"),
+        ("Lost", f"{percent(result.losses, fights)} ({result.losses:,})"),
+        ("Drawn", drawn),
+        ("Mean rounds", f"{result.mean_rounds:.2f}"),
+        ("Mean HP left (won)", f"{result.mean_hp_left_won:.2f}" if result.wins else "-"),
+    ]:
+        embed.add_field(name=name, value=value, inline=True)
     embed.add_field(name="Per attack", value="\n".join(per_attack), inline=False)
     embed.set_image(url=f"attachment://{CHART_FILE}")
     embed.set_footer(

@@ -7,8 +7,8 @@ event lines), cli (`python -m rules andor ...`).
 Choices where the rules are silent:
 - The player engages, so the player's turn comes first (the engine can let the monsters begin).
 - Every fight starts at the character's full max HP with its potion count; a fight changes only the
-  stored XP and level (victory: + the monsters' XP, levelling up as often as the XP allows; death: - 30%
-  of the XP within the level, rounded down). Fleeing changes nothing.
+  stored XP, level, gold and potions (the kills' XP and gold whatever the end, levelling up as often as the
+  XP allows; death: - 30% of the XP within the level, rounded down; a potion drunk is spent, RULINGS 7).
 - `xp` of a character is the XP within its current level (0 .. 55 x level^2 - 1), so the death penalty
   can never cost a level. Setting more XP than the level needs levels the character up at once; setting
   a different level without XP starts that level at 0 XP (the old XP could level it straight back up).

@@ -1,6 +1,7 @@
 """The Andor's Trail fight as a state machine, on the turn-based contract of `rules.contract`: `start_fight`,
 `legal_actions`, `apply_in_place` (changes the state) and `applied` (a changed copy), `aim_in_place` and `aimed` (the monster the
-player's attacks go to), `outcome`, `replay_rng`, and `settle` (the character after the fight).
+player's attacks go to), `outcome` (the contract's `Outcome`), `summary` (what a finished fight
+leaves), `replay_rng`, and `settle` (the character after the fight).
 
 Formulas (RULINGS 4) live in `hit_chance` and `final_damage`; the fast simulator uses the same functions
 and draws its random numbers in the same order, so both give identical fights for the same generator.
@@ -19,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from rules.andor.models import (
+    CALL_DRAW,
     DEATH_XP_LOSS_PERCENT,
     FEED_LENGTH,
     FLEE_CHANCE,
@@ -36,10 +38,11 @@ from rules.andor.models import (
     Ending,
     Event,
     Fighter,
+    FightOutcome,
     FightState,
+    FightSummary,
     FleeEvent,
     Monster,
-    Outcome,
     PlayerFighter,
     PotionEvent,
     TurnEvent,
@@ -47,6 +50,7 @@ from rules.andor.models import (
     stat_problem,
     xp_to_next_level,
 )
+from rules.contract import Outcome
 from rules.errors import InputProblem, RuleInputError
 from rules.seeds import ReplayStream, move_rng
 from rules.text import plural
@@ -87,10 +91,22 @@ def damage_range(attacker: Fighter, target: Fighter, *, critical: bool = False) 
     return damage(attacker.damage_min), damage(attacker.damage_max)
 
 
+def best_hit(attacker: Fighter, target: Fighter) -> int:
+    """The most damage one hit of `attacker` does to `target` (a critical one, when it can crit)."""
+    return damage_range(attacker, target, critical=attacker.crit_chance > 0)[1]
+
+
 def can_hurt(character: Character, monster: Monster) -> bool:
-    """Whether the character's best hit (a critical one, when it can crit) does any damage to the monster."""
-    you, it = player_fighter(character), monster_fighters(monster, 1)[0]
-    return damage_range(you, it, critical=you.crit_chance > 0)[1] > 0
+    """Whether the character's best hit does any damage to the monster."""
+    return best_hit(player_fighter(character), monster_fighters(monster, 1)[0]) > 0
+
+
+def stalemate(state: FightState) -> bool:
+    """Whether neither side can ever damage the other: the player's best hit does nothing to any monster
+    standing, and theirs nothing to the player. Such a fight can only end in a flight or, after
+    QUIET_ROUNDS_FOR_DRAW rounds, a draw, which the player may call at once (CALL_DRAW)."""
+    standing = [m for m in state.monsters if m.alive]
+    return all(best_hit(state.player, m) == 0 and best_hit(m, state.player) == 0 for m in standing)
 
 
 def mean_damage(attacker: Fighter, target: Fighter) -> float:
@@ -259,6 +275,8 @@ def legal_actions(state: FightState, player: int = PLAYER) -> list[Action]:
         actions.append(Action("potion"))
     if ap >= FLEE_COST:
         actions.append(Action("flee"))
+    if stalemate(state):
+        actions.append(CALL_DRAW)
     actions.append(Action("end_turn"))
     return actions
 
@@ -287,6 +305,7 @@ def apply_in_place(state: FightState, action: Action, rng: random.Random) -> lis
         healed = min(player.potion_heal, player.max_hp - player.hp)
         player.hp += healed
         player.potions -= 1
+        state.potions_drunk += 1
         events.append(PotionEvent(round=state.round, healed=healed, hp=player.hp, potions_left=player.potions))
     elif action.kind == "flee":
         state.ap_left -= FLEE_COST
@@ -296,9 +315,13 @@ def apply_in_place(state: FightState, action: Action, rng: random.Random) -> lis
         if escaped:
             _finish(state, "fled", events)
         turn_over = True
+    elif action.kind == "call_draw":
+        _finish(state, "draw", events, called=True)
     else:
         turn_over = True
-    if state.phase == "player" and (turn_over or legal_actions(state) == [Action("end_turn")]):
+    # the turn ends by itself when nothing but End turn is left (calling a draw spends no AP, so it does not count)
+    left = [a for a in legal_actions(state) if a != CALL_DRAW]
+    if state.phase == "player" and (turn_over or left == [Action("end_turn")]):
         _monsters_turn(state, rng, events)
         if state.phase == "player":
             _end_round(state, events)
@@ -340,23 +363,43 @@ def replay_rng(state: FightState) -> random.Random:
     return move_rng(REPLAY_STREAM, state.seed, state.moves)
 
 
-def outcome(state: FightState) -> Outcome | None:
+def outcome(state: FightState) -> FightOutcome | None:
+    """None while the fight goes on; else who won (the player when the monsters are all dead, nobody
+    otherwise: the monsters are no player) and how it ended."""
     if state.phase == "player":
         return None
-    return Outcome(Ending(state.phase), state.round, state.player.hp, state.xp_gained, state.gold_gained)
+    ending = Ending(state.phase)
+    return Outcome(PLAYER if ending is Ending.WON else None, ending)
 
 
-def settle(character: Character, result: Outcome) -> tuple[Character, int]:
+def summary(state: FightState) -> FightSummary | None:
+    """What a finished fight leaves for its reader and for `settle`; None while it goes on."""
+    if state.phase == "player":
+        return None
+    return FightSummary(
+        Ending(state.phase),
+        state.round,
+        state.player.hp,
+        state.xp_gained,
+        state.gold_gained,
+        state.potions_drunk,
+    )
+
+
+def settle(character: Character, fight: FightSummary) -> tuple[Character, int]:
     """The stored character after the fight, and its XP change: the kills' XP (and gold) whatever the end,
-    then, on a defeat, the death penalty on the XP held at that moment (RULINGS 6).
+    then, on a defeat, the death penalty on the XP held at that moment (RULINGS 6). The potions drunk are
+    spent, however the fight ends (RULINGS 7), from the count stored now (never below 0).
 
-    Fights start at full HP with the character's potions, so only XP, level and gold change.
+    Fights start at full HP, so only XP, level, gold and potions change.
     """
-    after_kills = with_xp(character, character.xp + result.xp).model_copy(update={"gold": character.gold + result.gold})
-    if result.result is Ending.LOST:
+    after_kills = with_xp(character, character.xp + fight.xp).model_copy(
+        update={"gold": character.gold + fight.gold, "potions": max(0, character.potions - fight.potions_drunk)}
+    )
+    if fight.ending is Ending.LOST:
         lost = death_penalty(after_kills.xp)
-        return after_kills.model_copy(update={"xp": after_kills.xp - lost}), result.xp - lost
-    return after_kills, result.xp
+        return after_kills.model_copy(update={"xp": after_kills.xp - lost}), fight.xp - lost
+    return after_kills, fight.xp
 
 
 # --- internals ------------------------------------------------------------------------------------------
@@ -417,9 +460,11 @@ def _start_player_turn(state: FightState, events: list[Event]) -> None:
     events.append(TurnEvent(round=state.round, side="player", ap=state.ap_left))
 
 
-def _finish(state: FightState, result: Literal["won", "lost", "fled", "draw"], events: list[Event]) -> None:
+def _finish(
+    state: FightState, result: Literal["won", "lost", "fled", "draw"], events: list[Event], *, called: bool = False
+) -> None:
     state.phase = result
-    events.append(EndEvent(round=state.round, result=result, xp=state.xp_gained, gold=state.gold_gained))
+    events.append(EndEvent(round=state.round, result=result, xp=state.xp_gained, gold=state.gold_gained, called=called))
 
 
 def _loot(state: FightState, index: int, kill: AttackEvent) -> None:

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.contract import Outcome
 from rules.csvio import NOT_ONE_LINE
 from rules.errors import RuleInputError
 from rules.text import format_number
@@ -210,7 +211,7 @@ class PlayerFighter(Fighter):
 
 # --- actions --------------------------------------------------------------------------------------------
 
-ActionKind = Literal["attack", "potion", "flee", "end_turn"]
+ActionKind = Literal["attack", "potion", "flee", "call_draw", "end_turn"]
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,7 @@ class Action:
 
 POTION = Action("potion")
 FLEE = Action("flee")
+CALL_DRAW = Action("call_draw")  # only while neither side can hurt the other (engine.stalemate)
 END_TURN = Action("end_turn")
 
 
@@ -282,6 +284,7 @@ class EndEvent(BaseModel):
     result: Literal["won", "lost", "fled", "draw"]
     xp: int = 0  # gained in the whole fight
     gold: int = 0
+    called: bool = False  # a draw the player called, neither side able to hurt the other
 
 
 Event = Annotated[AttackEvent | PotionEvent | FleeEvent | TurnEvent | EndEvent, Field(discriminator="kind")]
@@ -303,6 +306,7 @@ class FightState(BaseModel):
     moves: int = 0
     xp_gained: int = 0  # from the monsters killed so far: kept whatever the end (RULINGS 6)
     gold_gained: int = 0
+    potions_drunk: int = 0  # spent whatever the end (RULINGS 7); a fight saved before this counted none
     quiet_rounds: int = 0  # rounds in a row in which neither side dealt damage
     hurt_this_round: bool = False
 
@@ -319,21 +323,16 @@ class Ending(StrEnum):
     DRAW = "draw"  # QUIET_ROUNDS_FOR_DRAW rounds without damage
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """How a fight ended (rules.contract's `winner` and `termination`), with what a reader and `settle` need."""
+FightOutcome = Outcome[Ending]  # the contract's outcome: the player (0) wins when the monsters are all dead
 
-    result: Ending
+
+@dataclass(frozen=True)
+class FightSummary:
+    """What a finished fight leaves behind, for its reader and for `engine.settle`."""
+
+    ending: Ending
     rounds: int
     hp_left: int
     xp: int  # XP the kills gave, whatever the end
     gold: int = 0  # gold the kills dropped
-
-    @property
-    def termination(self) -> Ending:
-        return self.result
-
-    @property
-    def winner(self) -> int | None:
-        """The player (0) when the monsters are all dead; nobody otherwise (the monsters are no player)."""
-        return 0 if self.result is Ending.WON else None
+    potions_drunk: int = 0  # spent: the stored character carries this many fewer (RULINGS 7)

@@ -16,7 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.andor import ai
-from rules.andor.engine import apply_in_place, final_damage, hit_chance, monster_fighters, outcome, start_fight
+from rules.andor.engine import (
+    apply_in_place,
+    final_damage,
+    hit_chance,
+    monster_fighters,
+    outcome,
+    start_fight,
+    summary,
+)
 from rules.andor.models import POTION_COST, QUIET_ROUNDS_FOR_DRAW, Character, FightState, Monster, hundredths
 from rules.errors import RuleInputError
 from rules.seeds import new_seed
@@ -206,11 +214,11 @@ def logged_fight_results(
     for _ in range(fights):
         state, _events = start_fight(character, monster, count, rng, monsters_first=monsters_first)
         state = play_out(state, rng, max_rounds=max_rounds)
-        done = outcome(state)
+        done = summary(state)
         if done is None:
             results.append(FightResult(UNDECIDED, max_rounds, state.player.hp))
         else:
-            results.append(FightResult(done.result, done.rounds, done.hp_left))
+            results.append(FightResult(done.ending, done.rounds, done.hp_left))
     return results
 
 

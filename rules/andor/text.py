@@ -53,9 +53,10 @@ def describe_event(event: Event, shown: Callable[[str], str] = str) -> str:
         if event.side == "player":
             return f"Round {event.round}: your turn, {event.ap} AP"
         return "The monsters' turn"
-    return {"won": "Victory", "lost": "Defeat", "fled": "You got away", "draw": "A draw: no damage for 20 rounds"}[
-        event.result
-    ] + (f" (kills: +{event.xp} XP, +{plural(event.gold, 'gold piece')})" if event.xp or event.gold else "")
+    draw = "A draw, called: neither side can hurt the other" if event.called else "A draw: no damage for 20 rounds"
+    return {"won": "Victory", "lost": "Defeat", "fled": "You got away", "draw": draw}[event.result] + (
+        f" (kills: +{event.xp} XP, +{plural(event.gold, 'gold piece')})" if event.xp or event.gold else ""
+    )
 
 
 def damage_text(low: int, high: int) -> str:
@@ -84,14 +85,25 @@ def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.2f}%" if whole else "-"
 
 
+def simulation_heading(result: SimulationResult, monster_name: str, *, with_seed: bool = True) -> str:
+    """What was simulated: `Wolf x2: 10,000 fights (seed 4), player max HP 45`."""
+    seed = f" (seed {result.seed})" if with_seed else ""
+    return f"{monster_name} x{result.count}: {plural(result.fights, 'fight')}{seed}, player max HP {result.max_hp}"
+
+
+def undecided_text(result: SimulationResult) -> str | None:
+    """The fights still going at the round limit, when there are some."""
+    return f"undecided after {MAX_ROUNDS:,} rounds {result.undecided:,}" if result.undecided else None
+
+
 def summary_lines(result: SimulationResult, monster_name: str) -> list[str]:
-    """The odds in four lines or fewer; `monster_name` as the reader sees it (escaped for Discord)."""
+    """The odds in four lines or fewer; `monster_name` as the reader sees it."""
     fights = result.fights
+    undecided = undecided_text(result)
     lines = [
-        f"{monster_name} x{result.count}: {plural(fights, 'fight')} (seed {result.seed}), player max HP {result.max_hp}",
+        simulation_heading(result, monster_name),
         f"won {percent(result.wins, fights)} ({result.wins:,}), lost {percent(result.losses, fights)}"
-        f" ({result.losses:,}), drawn {result.draws:,}"
-        + (f", undecided after {MAX_ROUNDS:,} rounds {result.undecided:,}" if result.undecided else ""),
+        f" ({result.losses:,}), drawn {result.draws:,}" + (f", {undecided}" if undecided else ""),
         f"mean rounds {result.mean_rounds:.2f}; mean HP left when won "
         + (f"{result.mean_hp_left_won:.2f}" if result.wins else "-"),
     ]

@@ -276,15 +276,48 @@ async def test_several_monsters_get_a_target_select(harness):
     assert fight.embed.description.startswith("🏆 **Victory!** +9 XP")
 
 
-async def test_a_second_fight_brings_back_the_first(harness):
+async def test_a_second_fight_brings_the_one_fight_message_up_to_date_and_points_to_it(harness):
+    from rules.andor.engine import apply_in_place, replay_rng
+    from rules.andor.models import Action
+    from storage.andor import AndorRepository
+
     h = harness
     (first,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    # an attack saved while the message could not show it (a crash between the save and the edit)
+    repo = AndorRepository(h.bot.db)
+    stored = await repo.fight((await fight_row(h, h.alice))["id"])
+    assert stored is not None and stored.message_id == first.id
+    apply_in_place(stored.state, Action.attack(0), replay_rng(stored.state))
+    await repo.update_fight(stored, stored.state)
+    (pointer,) = await h.run("andor fight", h.alice, monster="Tiny rat")
+    assert pointer.ephemeral and not pointer.embeds  # no second board
+    assert pointer.content == (
+        f"You are already in a fight: https://discord.com/channels/{GUILD_ID}/{first.channel_id}/{first.id} "
+        "(it now shows the fight as it is). Finish it (or flee) before starting another."
+    )
+    assert "AP ██████░░░░ 6/10" in first.embed.description  # the one message, brought up to date
+    assert first.component("Attack Wolf")["custom_id"].endswith(":1:attack")
+    assert await h.click(first, "Attack Wolf", h.alice) == []
+
+
+async def test_a_fight_posted_again_retires_the_old_copy(harness):
+    h = harness
+    (old,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    # a fight whose message is not known (started before messages were kept): it is posted again
+    async with h.bot.db.transaction() as conn:
+        await conn.execute("UPDATE andor_fights SET message_id = NULL")
     (again,) = await h.run("andor fight", h.alice, monster="Tiny rat")
-    assert again.content.startswith("You are already in a fight: here it is again.")
+    assert not again.ephemeral and again.content.startswith("You are already in a fight: here it is again.")
     assert again.embed.title == "⚔️ Alice vs Wolf"
+    (retired,) = await h.click(old, "Attack Wolf", h.alice)
+    assert retired.ephemeral and retired.content == (
+        "⌛ This copy of the fight is retired, so nothing was changed: the fight goes on at "
+        f"https://discord.com/channels/{GUILD_ID}/{again.channel_id}/{again.id}."
+    )
+    assert old.components == [] and old.embed.title == "⚔️ Alice vs Wolf"  # one live board: the new one
+    assert (await fight_row(h, h.alice))["version"] == 0
     assert await h.click(again, "Attack Wolf", h.alice) == []
-    (old,) = await h.click(first, "Attack Wolf", h.alice)
-    assert "earlier moment" in old.content
+    assert (await fight_row(h, h.alice))["version"] == 1
 
 
 async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
@@ -360,9 +393,16 @@ async def test_simulate_shows_the_odds_and_a_chart(harness, monkeypatch):
     replies = await h.run("andor simulate", h.alice, monster="Wolf", count=2, fights=2000, seed=4)
     result = replies[-1]
     assert result.embed.title == "🎲 Alice vs Wolf ×2"
-    assert "Wolf x2: 2,000 fights (seed 4), player max HP 45" in result.embed.description
-    win_rate = float(result.field("Win rate").rstrip("%"))
-    assert 0 < win_rate < 100
+    # each figure once: what was played in the description, the odds in the fields, the seed in the footer
+    assert result.embed.description == "Wolf x2: 2,000 fights, player max HP 45"
+    fields = {f.name: f.value for f in result.embed.fields}
+    assert list(fields) == ["Win rate", "Lost", "Drawn", "Mean rounds", "Mean HP left (won)", "Per attack"]
+    won = int(fields["Win rate"].split("(")[1].split(" won")[0].replace(",", ""))
+    lost = int(fields["Lost"].split("(")[1].rstrip(")").replace(",", ""))
+    assert 0 < won < 2000 and won + lost + int(fields["Drawn"]) == 2000
+    assert fields["Win rate"] == f"{100 * won / 2000:.2f}% ({won:,} won)"
+    for figure in (fields["Win rate"].split()[0], fields["Mean rounds"], fields["Mean HP left (won)"]):
+        assert figure not in result.embed.description
     assert result.files["hp-left.png"].startswith(b"\x89PNG")
     assert result.embed.image.url == "attachment://hp-left.png"
     assert result.embed.footer.text.startswith("seed 4")
@@ -385,7 +425,7 @@ async def test_simulate_shows_an_uploaded_name_as_written_and_counts_one_fight_a
         "andor monsters upload", h.gm, csv=("m.csv", f"{MONSTER_HEADER}\n*Grim* _Rat_,8,10,5,70,1,3,5,12\n".encode())
     )
     (result,) = (await h.run("andor simulate", h.alice, monster="*Grim* _Rat_", fights=1, seed=1))[-1:]
-    assert result.embed.description.startswith(r"\*Grim\* \_Rat\_ x1: 1 fight (seed 1), player max HP 25")
+    assert result.embed.description == r"\*Grim\* \_Rat\_ x1: 1 fight, player max HP 25"
 
 
 async def test_every_command_and_option_has_help(harness):
@@ -474,6 +514,29 @@ async def test_kills_give_xp_and_gold_at_once_and_a_flight_keeps_them(harness):
     assert (await fight_row(h, h.alice))["xp_change"] == 3
 
 
+async def test_a_potion_drunk_in_a_fight_is_spent_however_the_fight_ends(harness):
+    h = harness
+    h.seen(await h.run("andor character set", h.alice, hp_bonus=100, potions=3))
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    assert await h.click(fight, "End turn", h.alice) == []  # the wolf's turn: hurt, so a potion can be drunk
+    assert await h.click(fight, "Potion (3)", h.alice) == []
+    assert "🧪 2 potions (+20 HP for 5 AP, when hurt)" in fight.description
+    while fight.components:  # then away: a flight gains nothing, but the potion is gone all the same (RULINGS 7)
+        assert await h.click(fight, "Flee (80%)", h.alice) == []
+    assert fight.description.splitlines()[:2] == [
+        "🏃 **You got away.**",
+        "🧪 1 potion drunk, and spent: buy more in /andor shop.",
+    ]
+    assert (await stored_character(h, h.alice)).potions == 2
+    (shown,) = await h.run("andor character show", h.alice)
+    assert shown.field("Potions").startswith("2, heal 20 HP each")
+    assert shown.embed.footer.text.endswith("Every fight starts at full HP; a potion drunk in it is spent.")
+    (next_fight,) = await h.run("andor fight", h.alice, monster="Tiny rat", seed=2)
+    assert "Potion (2)" in labels(next_fight)
+    h.seen(await h.run("andor character set", h.alice, potions=9))  # it mirrors the game's character
+    assert (await stored_character(h, h.alice)).potions == 9
+
+
 async def test_gold_buys_potions_and_a_purse_too_light_is_refused_with_the_price(harness):
     h = harness
     (refusal,) = await h.run("andor shop", h.alice, potions=2)
@@ -514,6 +577,43 @@ async def test_twenty_rounds_without_damage_end_the_fight_as_a_draw(harness):
     assert fight.description.startswith("🤝 **A draw:** 20 rounds without damage on either side.")
     row = await fight_row(h, h.alice)
     assert (row["status"], row["xp_change"]) == ("draw", 0)
+
+
+async def test_a_fight_you_cannot_hurt_says_so_before_the_first_click_and_can_be_called_a_draw(harness):
+    h = harness
+    upload = f"{MONSTER_HEADER},damage_resistance\nStone golem,50,10,5,70,0,0,5,12,99\n".encode()
+    h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
+    (fight,) = await h.run("andor fight", h.alice, monster="Stone golem", count=2, seed=1)
+    # your best hit of 1 against DR 99 is 0, and the golems hit for 0: only a draw (or a flight) can end it
+    assert (
+        "⚠️ You cannot hurt them: their damage resistance (99) takes all of your best hit. "
+        "Nor can they hurt you: **Call it a draw** ends the fight now." in fight.description
+    )
+    assert labels(fight) == {
+        "Choose whom to attack": False,
+        "Attack Stone golem 1": False,
+        "Potion (2)": True,
+        "Flee (80%)": False,
+        "Call it a draw": False,
+        "End turn": False,
+    }
+    assert await h.click(fight, "Call it a draw", h.alice) == []  # one click, not 20 rounds of them
+    assert fight.components == []
+    assert fight.description.startswith("🤝 **A draw, called:** neither side can hurt the other.")
+    assert "A draw, called: neither side can hurt the other" in fight.description.split("**Latest**\n")[1]
+    row = await fight_row(h, h.alice)
+    assert (row["status"], row["xp_change"]) == ("draw", 0)
+
+    # a monster that can hurt you: the warning says to flee, and no draw is offered
+    (queen,) = await h.run("andor fight", h.alice, monster="Queen lava entity", seed=1)
+    assert (
+        "⚠️ You cannot hurt it: its damage resistance (16) takes all of your best hit. **Flee** (80%) before you fall."
+        in queen.description
+    )
+    assert "Call it a draw" not in labels(queen)
+    await play(h, queen, h.alice, "End turn")
+    (wolf,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)  # a monster you can hurt: no warning
+    assert "⚠️" not in wolf.description and "Call it a draw" not in labels(wolf)
 
 
 async def test_the_bestiary_gives_your_odds_and_says_when_you_cannot_hurt_a_monster(harness):

@@ -23,13 +23,16 @@ from rules.andor.engine import (
     monster_fighters,
     outcome,
     player_fighter,
+    replay_rng,
     settle,
     start_fight,
+    summary,
     uniform,
     updated_character,
     with_xp,
 )
 from rules.andor.models import (
+    CALL_DRAW,
     END_TURN,
     FEED_LENGTH,
     FLEE,
@@ -40,14 +43,15 @@ from rules.andor.models import (
     EndEvent,
     Ending,
     FightState,
+    FightSummary,
     FleeEvent,
     Monster,
-    Outcome,
     PotionEvent,
     TurnEvent,
     xp_to_next_level,
 )
 from rules.andor.text import describe_event
+from rules.contract import Outcome
 from rules.errors import RuleInputError
 from tests.rules.scripted_random import ScriptedRandom
 
@@ -123,7 +127,7 @@ def test_levels_and_max_hp_follow_the_rulings():
 
 def test_the_death_penalty_is_30_percent_of_the_xp_within_the_level_rounded_down():
     character = Character(level=2, xp=219)
-    after, change = settle(character, Outcome(Ending.LOST, 3, 0, 0))
+    after, change = settle(character, FightSummary(Ending.LOST, 3, 0, 0))
     assert (after.level, after.xp, change) == (2, 219 - 65, -65)  # 30% of 219 = 65.7
     assert death_penalty(0) == 0
 
@@ -131,17 +135,17 @@ def test_the_death_penalty_is_30_percent_of_the_xp_within_the_level_rounded_down
 @given(st.integers(1, 999), st.data())
 def test_the_death_penalty_never_drops_a_level(level, data):
     xp = data.draw(st.integers(0, xp_to_next_level(level) - 1))
-    after, change = settle(Character(level=level, xp=xp), Outcome(Ending.LOST, 1, 0, 0))
+    after, change = settle(Character(level=level, xp=xp), FightSummary(Ending.LOST, 1, 0, 0))
     assert after.level == level
     assert 0 <= after.xp <= xp
     assert change == after.xp - xp == -(xp * 30 // 100)
 
 
 def test_victory_adds_the_xp_of_every_monster_and_levels_up():
-    after, change = settle(Character(level=1, xp=50), Outcome(Ending.WON, 2, 20, 49 + 49))
+    after, change = settle(Character(level=1, xp=50), FightSummary(Ending.WON, 2, 20, 49 + 49))
     assert change == 98
     assert (after.level, after.xp) == (2, 50 + 98 - 55)
-    fled, change = settle(Character(xp=10), Outcome(Ending.FLED, 1, 20, 0))
+    fled, change = settle(Character(xp=10), FightSummary(Ending.FLED, 1, 20, 0))
     assert (fled.xp, change) == (10, 0)
 
 
@@ -236,7 +240,8 @@ def test_a_seeded_fight_against_two_tiny_rats_has_this_full_event_log():
         EndEvent(round=3, result="won", xp=6, gold=sum(gold)),
     ]
     assert log == expected
-    assert outcome(state) == Outcome(Ending.WON, 3, 24, 6, sum(gold))
+    assert outcome(state) == Outcome(0, Ending.WON)
+    assert summary(state) == FightSummary(Ending.WON, 3, 24, 6, sum(gold))
 
 
 def test_criticals_ad_bonus_resistance_and_armor_in_a_scripted_fight():
@@ -341,7 +346,8 @@ def test_a_failed_flee_ends_the_turn_and_a_successful_one_ends_the_fight():
     assert [e.kind for e in events] == ["flee", "turn", "attack", "attack", "turn"]
     state, events = applied(state, FLEE, rng)
     assert events == [FleeEvent(round=2, roll=80, chance=80, escaped=True), EndEvent(round=2, result="fled")]
-    assert outcome(state) == Outcome(Ending.FLED, 2, 25, 0)
+    assert outcome(state) == Outcome(None, Ending.FLED)
+    assert summary(state) == FightSummary(Ending.FLED, 2, 25, 0)
 
 
 def test_monsters_can_begin_the_fight():
@@ -392,8 +398,8 @@ def test_ai_fights_end_with_consistent_hp_and_xp(seed, name, count):
                 assert event.damage >= 0 and event.target_hp >= 0
                 assert event.hit == (event.roll <= event.hit_chance)
     assert 0 <= state.player.hp <= state.player.max_hp
-    result = outcome(state)
-    if result is not None and result.result == "won":
+    result = summary(state)
+    if result is not None and result.ending == "won":
         assert result.xp == monster(name).xp * count
         assert all(m.hp == 0 for m in state.monsters)
 
@@ -430,7 +436,6 @@ def test_an_illegal_move_changes_nothing():
 
 
 def test_each_move_draws_from_the_fights_seed_and_its_move_number():
-    from rules.andor.engine import replay_rng
 
     state, _ = start_fight(Character(), monster("Wolf"), 2, seed=42)
     assert replay_rng(state).random() == random.Random("42:0").random()
@@ -441,7 +446,6 @@ def test_each_move_draws_from_the_fights_seed_and_its_move_number():
 
 
 def test_a_saved_fight_goes_on_exactly_as_an_unsaved_one():
-    from rules.andor.engine import replay_rng
 
     played, _ = start_fight(Character(damage_max=3), monster("Cave snake"), 3, seed=9)
     saved = played.model_copy(deep=True)
@@ -465,10 +469,41 @@ def test_when_the_aimed_monster_dies_the_attacks_go_to_the_first_one_standing():
 
 def test_a_defeat_keeps_the_kills_xp_and_takes_the_penalty_from_the_xp_held_then():
     # level 5 (1,375 XP to the next), 100 XP held, kills give 20: 120 held at death, 30% of it (36) lost: 84 left, a change of 20 - 36
-    after, change = settle(Character(level=5, xp=100, gold=4), Outcome(Ending.LOST, 5, 0, 20, 7))
+    after, change = settle(Character(level=5, xp=100, gold=4), FightSummary(Ending.LOST, 5, 0, 20, 7))
     assert (after.xp, after.gold, change) == (84, 11, -16)
-    after, change = settle(Character(level=5, xp=100), Outcome(Ending.DRAW, 20, 25, 20, 3))
+    after, change = settle(Character(level=5, xp=100), FightSummary(Ending.DRAW, 20, 25, 20, 3))
     assert (after.xp, after.gold, change) == (120, 3, 20)
+
+
+def test_a_potion_drunk_is_spent_however_the_fight_ends():
+    # RULINGS 7: one fewer after the fight, from the count stored now, never below 0
+    wolf = monster("Wolf")
+    state, _ = start_fight(Character(potions=3), wolf)
+    state.player.hp = 5
+    state, _ = applied(state, POTION, random.Random(0))  # 5 AP left: still the player's turn
+    assert (state.player.potions, state.potions_drunk) == (2, 1)
+    state, _ = applied(state, FLEE, ScriptedRandom(0.0))
+    assert summary(state) == FightSummary(Ending.FLED, 1, 25, 0, 0, potions_drunk=1)
+    after, _ = settle(Character(potions=3), summary(state))  # pyright: ignore[reportArgumentType]
+    assert after.potions == 2
+    for ending in Ending:
+        after, _ = settle(Character(potions=2), FightSummary(ending, 4, 0, 0, potions_drunk=2))
+        assert after.potions == 0
+    after, _ = settle(Character(potions=1), FightSummary(Ending.WON, 4, 9, 0, potions_drunk=2))  # set lower meanwhile
+    assert after.potions == 0
+
+
+def test_a_draw_can_be_called_only_while_neither_side_can_hurt_the_other():
+    golem = Monster(name="Golem", hp=50, xp=12, damage_min=0, damage_max=0, damage_resistance=99)
+    state, _ = start_fight(Character(), golem, seed=1)
+    assert legal_actions(state) == [Action.attack(0), FLEE, CALL_DRAW, END_TURN]
+    state, _ = applied(state, Action.attack(0), replay_rng(state))
+    state, _ = applied(state, Action.attack(0), replay_rng(state))  # 2 AP left: the turn goes on (flee, 1 AP)
+    assert state.round == 1
+    state, events = applied(state, CALL_DRAW, replay_rng(state))
+    assert events == [EndEvent(round=1, result="draw", called=True)] and outcome(state) == Outcome(None, Ending.DRAW)
+    wolf, _ = start_fight(Character(), monster("Wolf"))  # it hurts you: no draw to call
+    assert CALL_DRAW not in legal_actions(wolf)
 
 
 def test_built_in_monsters_drop_up_to_half_their_xp_in_gold():

@@ -9,9 +9,9 @@ import time
 import pytest
 
 from rules.andor.engine import apply_in_place as andor_move
-from rules.andor.engine import outcome as andor_outcome
 from rules.andor.engine import replay_rng as andor_rng
 from rules.andor.engine import settle, start_fight
+from rules.andor.engine import summary as andor_summary
 from rules.andor.models import END_TURN, Character, Monster
 from rules.bossfight import BUILTIN_BOSSES
 from rules.mma.engine import CONCEDE, apply_in_place, new_game, replay_rng, simple_action
@@ -85,7 +85,7 @@ async def test_an_andor_fight_and_its_character_move_together(database):
     fight = await repo.start_fight(GUILD, CHANNEL, 7, 2, state)
     with pytest.raises(FightAlreadyLive):
         await repo.start_fight(GUILD, CHANNEL, 7, 3, state)
-    while (result := andor_outcome(state)) is None:  # 20 quiet rounds: a draw
+    while (result := andor_summary(state)) is None:  # 20 quiet rounds: a draw
         andor_move(state, END_TURN, andor_rng(state))
     ended = await repo.update_fight(fight, state, settle=lambda stored: settle(stored or Character(), result))
     assert (ended.status, ended.version, ended.xp_change) == ("draw", 1, 0)
