@@ -10,6 +10,7 @@ from rules.deck.fast import compile_kernels
 from rules.text import format_number as num
 from storage.andor import AndorRepository
 from storage.bossfight import BossfightRepository
+from storage.database import DATABASE_UNREACHABLE, StorageOutage
 from storage.deck import DeckRepository
 from storage.mma import MmaRepository
 from storage.ratings import RatingRepository
@@ -189,3 +190,20 @@ async def test_the_command_and_its_option_have_help(harness):
     assert command.qualified_name == "arena profile" and command.description
     (member,) = command.parameters
     assert member.name == "member" and member.description == "Whose profile (default: yours)"
+
+
+@pytest.mark.one_backend
+async def test_a_result_the_database_cannot_keep_is_still_shown_and_the_member_is_told(
+    harness, compiled_kernels, monkeypatch
+):
+    h = harness
+
+    async def unreachable(result):
+        raise StorageOutage(DATABASE_UNREACHABLE)
+
+    monkeypatch.setattr(h.bot.get_cog("DeckOptimizer").results, "record_result", unreachable)
+    shown, told = h.seen(await h.run("deck optimize", h.alice, iterations=5, games=10, seed=1))
+    assert shown.embed.title.startswith("🃏 ") and "deck-1.csv" in shown.files
+    assert told.ephemeral and told.content == f"⚠️ {DATABASE_UNREACHABLE}"
+    assert await h.bot.db.fetch_all("SELECT * FROM deck_results") == []
+    assert (await profile(h, h.alice)).field("🃏 Deck optimizer") == "No optimization yet."
