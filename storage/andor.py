@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -52,6 +53,21 @@ class Fight:
     level_after: int | None = None
     xp_after: int | None = None
     message_id: int | None = None  # the public message that shows the fight; None before it was posted
+
+
+@dataclass(frozen=True)
+class FightTally:
+    """A member's ended fights in a server: how each ended, and the monsters they killed (at 0 HP in them)."""
+
+    won: int = 0
+    lost: int = 0
+    fled: int = 0
+    draw: int = 0
+    kills: int = 0
+
+    @property
+    def fights(self) -> int:
+        return self.won + self.lost + self.fled + self.draw
 
 
 class FightAlreadyLive(Exception):
@@ -130,6 +146,23 @@ class AndorRepository:
     async def fight(self, fight_id: int) -> Fight | None:
         row = await self.db.fetch_one("SELECT * FROM andor_fights WHERE id = ?", (fight_id,))
         return _fight(row) if row else None
+
+    async def fight_tally(self, guild_id: int, user_id: int) -> FightTally:
+        """The member's ended fights here. Only the player's attacks hurt monsters, so each monster at 0 HP in an
+        ended fight is one of their kills, whatever the end (a kill's XP and gold are kept, RULINGS 6)."""
+        rows = await self.db.fetch_all(
+            "SELECT status, state_json FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status <> ?",
+            (guild_id, user_id, FightStatus.LIVE),
+        )
+        ends = Counter(FightStatus(row["status"]) for row in rows)
+        kills = sum(not m.alive for row in rows for m in FIGHT_STATE.from_text(row["state_json"]).monsters)
+        return FightTally(
+            won=ends[FightStatus.WON],
+            lost=ends[FightStatus.LOST],
+            fled=ends[FightStatus.FLED],
+            draw=ends[FightStatus.DRAW],
+            kills=kills,
+        )
 
     async def live_fight(self, guild_id: int, user_id: int) -> Fight | None:
         row = await self.db.fetch_one(

@@ -15,7 +15,7 @@ import aiosqlite
 
 from rules.bossfight.models import Boss, credited_damage, hp_after
 from rules.bossfight.raid import RaidPlayer
-from storage.database import StaleUpdate, Storage, from_row, retried_on_conflict, utc_now_text
+from storage.database import StaleUpdate, Storage, from_row, required, retried_on_conflict, utc_now_text
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,17 @@ class RaidRecord:
     final_blow_by: int | None  # None: the raid was replaced before the boss fell
 
 
+@dataclass(frozen=True)
+class RaidTally:
+    """A member's record over every raid of a server (the raids' leaderboards added up)."""
+
+    damage: float  # credited
+    attacks: int
+    raids: int  # raids they attacked in
+    knockouts: int
+    bosses_felled: int  # final blows
+
+
 class RaidNotLive(Exception):
     """The channel has no live boss (never spawned, or it fell meanwhile)."""
 
@@ -119,6 +130,10 @@ def _raid(row: aiosqlite.Row) -> Raid:
 def _player(row: aiosqlite.Row) -> StoredPlayer:
     standing = RaidPlayer(row["damage_taken"], bool(row["knocked_out"]), row["last_attack_at"])
     return StoredPlayer(standing, row["version"])
+
+
+# A raid's final blow: its first attack that left the boss at 0 HP, in a raid whose boss was defeated.
+_LEFT_AT_0 = "boss_hp_after <= 0"
 
 
 class BossfightRepository:
@@ -318,8 +333,37 @@ class BossfightRepository:
             return None
         raid = _raid(row)
         final = await self.db.fetch_one(
-            "SELECT user_id FROM bossfight_attacks WHERE raid_id = ? AND boss_hp_after <= 0 ORDER BY id LIMIT 1",
-            (raid_id,),
+            f"SELECT user_id FROM bossfight_attacks WHERE raid_id = ? AND {_LEFT_AT_0} ORDER BY id LIMIT 1", (raid_id,)
         )
         final_blow_by = final["user_id"] if final and raid.status is RaidStatus.DEFEATED else None
         return RaidRecord(raid, await self.leaderboard(raid_id), final_blow_by)
+
+    # --- a member across the server's raids --------------------------------------------------------------
+
+    async def member_tally(self, guild_id: int, user_id: int) -> RaidTally:
+        """The member's attacks over every raid of the server, live or ended, as each raid's leaderboard counts
+        them, and the final blows they struck (as each raid's history names them)."""
+        row = required(
+            await self.db.fetch_one(
+                "SELECT coalesce(sum(a.credited), 0) AS damage, count(*) AS attacks, "
+                "count(DISTINCT a.raid_id) AS raids, coalesce(sum(a.knocked_out), 0) AS knockouts "
+                "FROM bossfight_attacks AS a JOIN bossfight_raids AS r ON r.id = a.raid_id "
+                "WHERE r.guild_id = ? AND a.user_id = ?",
+                (guild_id, user_id),
+            )
+        )
+        felled = required(
+            await self.db.fetch_one(
+                "SELECT count(*) AS n FROM bossfight_attacks AS a JOIN bossfight_raids AS r ON r.id = a.raid_id "
+                "WHERE r.guild_id = ? AND r.status = ? AND a.user_id = ? AND a.id = "
+                f"(SELECT min(f.id) FROM bossfight_attacks AS f WHERE f.raid_id = a.raid_id AND f.{_LEFT_AT_0})",
+                (guild_id, RaidStatus.DEFEATED, user_id),
+            )
+        )
+        return RaidTally(
+            damage=row["damage"],
+            attacks=row["attacks"],
+            raids=row["raids"],
+            knockouts=int(row["knockouts"]),  # PostgreSQL sums integers as numeric
+            bosses_felled=felled["n"],
+        )

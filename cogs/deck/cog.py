@@ -26,7 +26,7 @@ from cogs.common import (
 from cogs.common.cog import GameCog
 from cogs.common.components import require_here
 from cogs.deck.items import COG_NAME, DeckButton
-from cogs.deck.jobs import Job, JobManager
+from cogs.deck.jobs import Job, JobManager, JobResult
 from cogs.deck.render import (
     cancel_view,
     duel_embed,
@@ -42,6 +42,7 @@ from cogs.deck.render import (
 from rules.deck.cards import Keyword, random_deck, read_deck_csv, set_list
 from rules.deck.optimize import OptimizeSettings, Progress, check_work, duel, keywords_without
 from rules.seeds import MAX_SEED, seed_or_new
+from storage.deck import DeckRepository, DeckResult
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
@@ -68,6 +69,7 @@ class DeckOptimizer(
     def __init__(self, bot: ArenaBot):
         super().__init__(bot)
         self.jobs = JobManager(bot.observer.metrics)
+        self.results = DeckRepository(bot.db)
 
     async def cog_unload(self) -> None:
         await super().cog_unload()
@@ -164,6 +166,29 @@ class DeckOptimizer(
             )
         except discord.NotFound:  # the message was deleted while the job ran: the result comes as a new one
             await interaction.followup.send(embed=result_embed(job, done), files=result_files(done))
+        await self.record_result(interaction, job, done)
+
+    async def record_result(self, interaction: discord.Interaction, job: Job, done: JobResult) -> None:
+        """Keep the result deck's fresh measurement, for the member's best in their profile (a run in a server
+        only: a profile is a server's). The result is shown first: a database that fails here loses no run."""
+        if job.guild_id is None:
+            return
+        result, settings = done.result, job.settings
+        try:
+            await self.results.record_result(
+                DeckResult(
+                    guild_id=job.guild_id,
+                    user_id=job.user_id,
+                    seed=settings.seed,
+                    iterations=settings.iterations,
+                    iterations_done=result.iterations_done,
+                    games=settings.games,
+                    opponent_file=job.opponent_file,
+                    score=result.deck_score,
+                )
+            )
+        except Exception as exc:
+            await report_error(interaction, exc)
 
     async def cancel_pressed(self, interaction: discord.Interaction, job_id: str) -> None:
         job = self.jobs.by_id.get(job_id)

@@ -1,0 +1,98 @@
+"""The profile embed: one field per game with what it stores of the member, and where to see more."""
+
+from __future__ import annotations
+
+import discord
+
+from cogs.common import COLOR_INFO, fit_embed, markdown_safe
+from cogs.deck.render import measured
+from rules.text import format_number, noun_for, plural
+from storage.profile import Profile
+
+NAME_LIMIT = 40
+SEE_MORE = (
+    "`/mma stats` · `/mma leaderboard` · `/bossfight status` · `/bossfight history` · "
+    "`/andor character show` · `/deck optimize`"
+)
+START_WITH = "`/mma ai`, `/mma challenge`, `/bossfight attack`, `/andor fight` or `/deck optimize`"
+
+
+def mma_text(profile: Profile) -> str:
+    rating, record = profile.rating, profile.record
+    if rating.games:
+        rated = f"Rating **{rating.text()}** after {plural(rating.games, 'rated match', 'rated matches')}"
+    else:
+        rated = "Not rated yet: a match between two members rates both"
+    if not record.played:
+        return f"{rated}\nNo finished matches yet."
+    return (
+        f"{rated}\n**{record.wins:,}** {noun_for(record.wins, 'win')} · **{record.losses:,}** "
+        f"{noun_for(record.losses, 'loss', 'losses')} · **{record.draws:,}** {noun_for(record.draws, 'draw')}; "
+        f"against the AI {record.wins_vs_ai}–{record.losses_vs_ai}"
+    )
+
+
+def raid_text(profile: Profile) -> str:
+    raids = profile.raids
+    if not raids.attacks:
+        return "No attacks yet."
+    return (
+        f"**{format_number(round(raids.damage, 2))}** damage dealt in {plural(raids.attacks, 'attack')} "
+        f"over {plural(raids.raids, 'raid')}\n"
+        f"**{raids.bosses_felled:,}** {noun_for(raids.bosses_felled, 'boss', 'bosses')} felled (final blows) · "
+        f"knocked out {plural(raids.knockouts, 'time')}"
+    )
+
+
+def andor_text(profile: Profile) -> str:
+    c, fights = profile.character, profile.fights
+    if c is None and not fights.fights:
+        return "No character or fights yet."
+    lines = []
+    if c is None:
+        lines.append("No character stored (reset): the next fight starts a level 1 one.")
+    else:
+        lines.append(
+            f"Level **{c.level}** ({c.xp}/{c.xp_to_next_level} XP) · **{c.gold:,}** gold · "
+            f"**{c.potions}** {noun_for(c.potions, 'potion')}"
+        )
+    if fights.fights:
+        ends = [(fights.won, "won"), (fights.lost, "lost"), (fights.fled, "fled"), (fights.draw, "drawn")]
+        lines.append(
+            f"**{fights.kills:,}** {noun_for(fights.kills, 'kill')} in {plural(fights.fights, 'fight')}: "
+            + ", ".join(f"{count:,} {how}" for count, how in ends if count)
+        )
+    else:
+        lines.append("No fights yet.")
+    return "\n".join(lines)
+
+
+def deck_text(profile: Profile) -> str:
+    best = profile.best_deck
+    if best is None:
+        return "No optimization yet."
+    opponent = "a random deck from the seed" if best.opponent_file is None else markdown_safe(best.opponent_file)
+    iterations = (
+        f"{best.iterations:,}"
+        if best.iterations_done == best.iterations
+        else f"{best.iterations_done:,}/{best.iterations:,}"
+    )
+    return (
+        f"Best winrate {measured(best.score, bold=True)}\n"
+        f"against {opponent} · seed {best.seed} · {iterations} {noun_for(best.iterations, 'iteration')} × "
+        f"{plural(best.games, 'game')}"
+    )
+
+
+def profile_embed(display_name: str, profile: Profile) -> discord.Embed:
+    """The member's profile; `display_name` as they typed it (escaped here)."""
+    name = markdown_safe(display_name, NAME_LIMIT)
+    embed = discord.Embed(title=f"🏟️ {name} in this server", color=COLOR_INFO)
+    if profile.empty:
+        embed.description = f"{name} has not played here yet. Every game is one command away: {START_WITH}."
+    embed.add_field(name="🥊 MMA Warriors", value=mma_text(profile), inline=False)
+    embed.add_field(name="🐉 Boss raids", value=raid_text(profile), inline=False)
+    embed.add_field(name="🗺️ Andor's Trail", value=andor_text(profile), inline=False)
+    embed.add_field(name="🃏 Deck optimizer", value=deck_text(profile), inline=False)
+    embed.add_field(name="See more", value=SEE_MORE, inline=False)
+    return fit_embed(embed)

@@ -1,0 +1,59 @@
+"""A member's profile in a server across the games, read from each game's own tables through its repository,
+so every figure is the one that game's commands show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.andor.models import Character
+from rules.rating import Rating
+from storage.andor import AndorRepository, FightTally
+from storage.bossfight import BossfightRepository, RaidTally
+from storage.database import Storage
+from storage.deck import DeckRepository, DeckResult
+from storage.mma import MmaRepository, Record
+from storage.ratings import RatingRepository
+
+
+@dataclass(frozen=True)
+class Profile:
+    rating: Rating  # games 0: never rated
+    record: Record  # MMA matches, against the AI included
+    raids: RaidTally
+    character: Character | None  # None: no character stored (never set, never fought, or reset)
+    fights: FightTally
+    best_deck: DeckResult | None  # None: no optimization recorded here
+
+    @property
+    def empty(self) -> bool:
+        """Nothing stored for the member in any game."""
+        return (
+            self.rating.games == 0
+            and self.record.played == 0
+            and self.raids.attacks == 0
+            and self.character is None
+            and self.fights.fights == 0
+            and self.best_deck is None
+        )
+
+
+class ProfileRepository:
+    def __init__(self, db: Storage):
+        self.ratings = RatingRepository(db)
+        self.mma = MmaRepository(db)
+        self.bossfight = BossfightRepository(db)
+        self.andor = AndorRepository(db)
+        self.deck = DeckRepository(db)
+
+    async def profile(self, guild_id: int, user_id: int) -> Profile:
+        return Profile(
+            rating=await self.ratings.rating(guild_id, user_id),
+            record=await self.mma.record(guild_id, user_id),
+            raids=await self.bossfight.member_tally(guild_id, user_id),
+            character=await self.andor.character(guild_id, user_id),
+            fights=await self.andor.fight_tally(guild_id, user_id),
+            best_deck=await self.deck.best_result(guild_id, user_id),
+        )
+
+
+__all__ = ["Profile", "ProfileRepository"]

@@ -1,0 +1,209 @@
+"""/arena profile through the real command tree: a little of each game is played, and the profile's figures
+are compared with what that game's own commands show and its rows hold."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.deck.render import measured
+from rules.deck.fast import compile_kernels
+from rules.text import format_number as num
+from storage.andor import AndorRepository
+from storage.bossfight import BossfightRepository
+from storage.database import DATABASE_UNREACHABLE, StorageOutage
+from storage.deck import DeckRepository
+from storage.mma import MmaRepository
+from storage.ratings import RatingRepository
+from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
+from tests.cogs.test_andor import play, stored_character
+from tests.cogs.test_bossfight import DECK_400, spawn
+from tests.cogs.test_mma import fix_deals, match_row, not_pings, start_pvp
+
+FIELDS = ["🥊 MMA Warriors", "🐉 Boss raids", "🗺️ Andor's Trail", "🃏 Deck optimizer", "See more"]
+
+
+async def profile(h, viewer: User, member: User | None = None):
+    options = {} if member is None else {"member": member}
+    (reply,) = h.seen(await h.run("arena profile", viewer, **options))
+    assert [f.name for f in reply.embed.fields] == FIELDS
+    return reply
+
+
+async def concede(h, match, user: User) -> None:
+    (ask,) = not_pings(await h.click(match, "Concede", user))
+    await h.click(ask, "Yes, concede", user)
+
+
+async def test_a_member_who_never_played_gets_a_friendly_empty_profile(harness):
+    h = harness
+    reply = await profile(h, h.alice)
+    assert not reply.ephemeral and reply.embed.title == "🏟️ Alice in this server"
+    assert reply.embed.description == (
+        "Alice has not played here yet. Every game is one command away: `/mma ai`, `/mma challenge`, "
+        "`/bossfight attack`, `/andor fight` or `/deck optimize`."
+    )
+    assert reply.field("🥊 MMA Warriors") == (
+        "Not rated yet: a match between two members rates both\nNo finished matches yet."
+    )
+    assert reply.field("🐉 Boss raids") == "No attacks yet."
+    assert reply.field("🗺️ Andor's Trail") == "No character or fights yet."
+    assert reply.field("🃏 Deck optimizer") == "No optimization yet."
+    assert reply.field("See more") == (
+        "`/mma stats` · `/mma leaderboard` · `/bossfight status` · `/bossfight history` · "
+        "`/andor character show` · `/deck optimize`"
+    )
+
+
+async def test_mma_record_and_rating_are_the_games_own(harness):
+    h = harness
+    fix_deals(h)
+    (ai_match,) = await h.run("mma ai", h.alice)
+    await concede(h, ai_match, h.alice)  # a loss against the AI
+    pvp = await start_pvp(h)
+    await concede(h, pvp, h.bob)  # a win against Bob
+    match_id = (await match_row(h))["id"]
+    # The rating as stored after a rated match (the save that ends a match rates it, or this call does once).
+    await RatingRepository(h.bot.db).rate(GUILD_ID, match_id, (h.alice.id, h.bob.id), 0, "Conceded", 1.0)
+    rating = await RatingRepository(h.bot.db).rating(GUILD_ID, h.alice.id)
+    record = await MmaRepository(h.bot.db).record(GUILD_ID, h.alice.id)
+    assert (record.wins, record.losses, record.draws, record.wins_vs_ai, record.losses_vs_ai) == (1, 1, 0, 0, 1)
+
+    (stats,) = await h.run("mma stats", h.bob, member=h.alice)
+    reply = await profile(h, h.bob, h.alice)
+    assert reply.embed.title == "🏟️ Alice in this server" and reply.embed.description is None
+    assert reply.field("🥊 MMA Warriors") == (
+        f"Rating **{rating.text()}** after 1 rated match\n**1** win · **1** loss · **0** draws; against the AI 0–1"
+    )
+    counts = stats.description.split(" (")[0]  # /mma stats: "**1** win · **1** loss · **0** draws (50% won)…"
+    assert counts in reply.field("🥊 MMA Warriors") and "against the AI 0–1" in stats.description
+    assert rating.text().endswith("?")  # one game: provisional, shown as the games show it
+    assert reply.field("🐉 Boss raids") == "No attacks yet."
+
+
+async def test_raid_damage_and_bosses_felled_add_up_the_raids_leaderboards(harness):
+    h = harness
+    await spawn(h)  # Inu Dogemon, 1000 HP; DECK_400 deals 400 and takes 200 of its 1200 HP
+    await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+    await h.run("bossfight attack", h.bob, deck=("deck.csv", DECK_400))
+    await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400))  # 200 left: 200 credited, the final blow
+    (history,) = h.seen(await h.run("bossfight history", h.alice))
+    assert f"Final blow: <@{h.alice.id}>" in history.embed.description
+    assert f"<@{h.alice.id}>: 600 damage dealt (2 attacks; overkill 200 not counted)" in history.embed.description
+    await spawn(h)  # a second raid, still live
+    await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400))
+
+    repo = BossfightRepository(h.bot.db)
+    raids = await h.bot.db.fetch_all("SELECT id FROM bossfight_raids ORDER BY id")
+    totals = [t for raid in raids for t in await repo.leaderboard(raid["id"]) if t.user_id == h.alice.id]
+    assert [(t.damage, t.attacks) for t in totals] == [(600, 2), (400, 1)]
+    reply = await profile(h, h.alice)
+    assert reply.field("🐉 Boss raids") == (
+        f"**{num(sum(t.damage for t in totals))}** damage dealt in 3 attacks over 2 raids\n"
+        "**1** boss felled (final blows) · knocked out 0 times"
+    )
+    bob = await profile(h, h.alice, h.bob)
+    assert bob.field("🐉 Boss raids") == (
+        "**400** damage dealt in 1 attack over 1 raid\n**0** bosses felled (final blows) · knocked out 0 times"
+    )
+    # Another server's raids are its own.
+    elsewhere = h.seen(
+        await h.run("arena profile", h.alice, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
+    )
+    assert elsewhere[0].field("🐉 Boss raids") == "No attacks yet."
+
+
+async def test_andor_level_gold_potions_and_kills_are_the_stored_ones(harness):
+    h = harness
+    strong = {"attack_chance": 1000, "damage_min": 5, "damage_max": 5, "ap": 8, "attack_cost": 4, "hp_bonus": 500}
+    h.seen(await h.run("andor character set", h.alice, **strong))
+    # Two rats: one killed, then away (a kill in a fight that was not won).
+    (fled,) = await h.run("andor fight", h.alice, monster="Tiny rat", count=2, seed=6)
+    assert await h.click(fled, "Attack Tiny rat 1", h.alice) == []
+    while fled.components:
+        assert await h.click(fled, "Flee (80%)", h.alice) == []
+    assert fled.description.startswith("🏃 **You got away.**")
+    (won,) = await h.run("andor fight", h.alice, monster="Tiny rat", seed=7)
+    await play(h, won, h.alice, "Attack Tiny rat")
+    assert won.description.startswith("🏆 **Victory!**")
+    kills_shown = sum(line.count("**killed**") for line in (fled.description + won.description).splitlines())
+    assert kills_shown == 2
+
+    character = await stored_character(h, h.alice)
+    (shown,) = await h.run("andor character show", h.alice)
+    assert shown.field("Gold").startswith(f"{character.gold:,} ")
+    assert shown.field("Potions").startswith(f"{character.potions}, ")
+    tally = await AndorRepository(h.bot.db).fight_tally(GUILD_ID, h.alice.id)
+    assert (tally.won, tally.fled, tally.lost, tally.kills) == (1, 1, 0, 2)
+    reply = await profile(h, h.bob, h.alice)
+    assert reply.field("🗺️ Andor's Trail") == (
+        f"Level **{character.level}** ({character.xp}/{character.xp_to_next_level} XP) · **{character.gold:,}** gold · "
+        f"**{character.potions}** potions\n**2** kills in 2 fights: 1 won, 1 fled"
+    )
+    assert shown.field("Level") == f"{character.level} ({character.xp}/{character.xp_to_next_level} XP)"
+
+    # A character set but never fought, and fights whose character was reset since.
+    h.seen(await h.run("andor character set", h.bob, potions=1))
+    bob = await profile(h, h.alice, h.bob)
+    assert bob.field("🗺️ Andor's Trail") == "Level **1** (0/55 XP) · **0** gold · **1** potion\nNo fights yet."
+    h.seen(await h.run("andor character reset", h.alice))
+    reply = await profile(h, h.alice)
+    assert reply.field("🗺️ Andor's Trail") == (
+        "No character stored (reset): the next fight starts a level 1 one.\n**2** kills in 2 fights: 1 won, 1 fled"
+    )
+
+
+@pytest.fixture
+def compiled_kernels():
+    compile_kernels()  # paid before the harness waits for a job
+
+
+@pytest.mark.one_backend
+async def test_the_best_deck_winrate_is_the_best_result_an_optimization_showed(harness, compiled_kernels):
+    h = harness
+    (better,) = await h.run("deck optimize", h.alice, iterations=30, games=200, seed=5)
+    (worse,) = await h.run("deck optimize", h.alice, iterations=5, games=10, seed=1)
+    rows = await h.bot.db.fetch_all("SELECT seed, wins, losses, ties, winrate FROM deck_results ORDER BY id")
+    assert [(r["seed"], r["wins"] + r["losses"] + r["ties"]) for r in rows] == [(5, 10_000), (1, 10_000)]
+    best = await DeckRepository(h.bot.db).best_result(GUILD_ID, h.alice.id)
+    assert best is not None and best.seed == 5 and rows[0]["winrate"] > rows[1]["winrate"]
+    shown = measured(best.score, bold=True)  # the result's winrate as the run's message shows it, bold
+    assert shown in better.field("Winrate") and shown not in worse.field("Winrate")
+    reply = await profile(h, h.alice)
+    assert reply.field("🃏 Deck optimizer") == (
+        f"Best winrate {shown}\nagainst a random deck from the seed · seed 5 · 30 iterations × 200 games"
+    )
+    assert (await profile(h, h.alice, h.bob)).field("🃏 Deck optimizer") == "No optimization yet."
+
+
+async def test_names_are_shown_as_written_and_nobody_is_pinged(harness):
+    h = harness
+    sly = User(800000000000000009, "*Sly* @everyone <@800000000000000002>")
+    (reply,) = h.seen(await h.run("arena profile", h.alice, member=sly))
+    assert reply.embed.title == "🏟️ \\*Sly\\* @\u200beveryone <@\u200b800000000000000002> in this server"
+    (sent,) = [r.payload.get("data", r.payload) for r in h.fake.requests if r.payload]
+    assert sent["allowed_mentions"] == {"parse": []}
+
+
+async def test_the_command_and_its_option_have_help(harness):
+    group = harness.bot.tree.get_command("arena")
+    (command,) = group.walk_commands()
+    assert command.qualified_name == "arena profile" and command.description
+    (member,) = command.parameters
+    assert member.name == "member" and member.description == "Whose profile (default: yours)"
+
+
+@pytest.mark.one_backend
+async def test_a_result_the_database_cannot_keep_is_still_shown_and_the_member_is_told(
+    harness, compiled_kernels, monkeypatch
+):
+    h = harness
+
+    async def unreachable(result):
+        raise StorageOutage(DATABASE_UNREACHABLE)
+
+    monkeypatch.setattr(h.bot.get_cog("DeckOptimizer").results, "record_result", unreachable)
+    shown, told = h.seen(await h.run("deck optimize", h.alice, iterations=5, games=10, seed=1))
+    assert shown.embed.title.startswith("🃏 ") and "deck-1.csv" in shown.files
+    assert told.ephemeral and told.content == f"⚠️ {DATABASE_UNREACHABLE}"
+    assert await h.bot.db.fetch_all("SELECT * FROM deck_results") == []
+    assert (await profile(h, h.alice)).field("🃏 Deck optimizer") == "No optimization yet."
