@@ -118,6 +118,7 @@ def match_embed(record: MatchRecord) -> discord.Embed:
     else:
         title, color = f"🥊 {record.names[0]} vs {record.names[1]}", COLOR_INFO
         head = f"{_status_line(record, state)}\n{_position_line(record, state)}"
+    head += rating_change_lines(record)
     embed = discord.Embed(title=title, description=head, color=color)
     for slot in (0, 1):
         marker = " ▶" if state.phase != OVER and state.to_move == slot else ""
@@ -318,3 +319,14 @@ def leaderboard_embed(standings: list[Standing]) -> discord.Embed:
         description="\n".join(lines) or "No finished matches in this server yet.",
     )
     return fit_embed(embed)
+
+
+def rating_change_lines(record: MatchRecord) -> str:
+    """The rating change of each member of a finished rated match, a line each (`1512 → 1528 (+16)`); nothing
+    for a match not rated (against the AI, or not over)."""
+    lines = [
+        f"\n📈 {called(record, slot)}: {record.rating_changes[user_id].text()}"
+        for slot, user_id in enumerate(record.player_ids)
+        if user_id is not None and user_id in record.rating_changes
+    ]
+    return "".join(lines)
