@@ -108,14 +108,6 @@ class FinishedMatch:
     change: RatingChange | None  # the member's rating change; None for a match not rated (against the AI)
 
 
-@dataclass(frozen=True)
-class Standing:
-    user_id: int
-    wins: int
-    losses: int
-    draws: int
-
-
 class MatchConflict(Exception):
     """A player already has a challenge or a match going in this channel."""
 
@@ -381,16 +373,6 @@ class MmaRepository:
         )
         return required(row)["matches"]
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[Standing]:
-        rows = await self.db.fetch_all(
-            "SELECT user_id, sum(CASE WHEN outcome = 'win' THEN 1 ELSE 0 END) AS wins, "
-            "sum(CASE WHEN outcome = 'loss' THEN 1 ELSE 0 END) AS losses, "
-            "sum(CASE WHEN outcome = 'draw' THEN 1 ELSE 0 END) AS draws FROM mma_results WHERE guild_id = ? GROUP BY user_id "
-            "ORDER BY wins DESC, losses ASC, draws DESC, min(finished_at) LIMIT ?",
-            (guild_id, limit),
-        )
-        return [Standing(r["user_id"], r["wins"], r["losses"], r["draws"]) for r in rows]
-
 
 __all__ = [
     "ACTIVE",
@@ -403,5 +385,4 @@ __all__ = [
     "MmaRepository",
     "Record",
     "StaleUpdate",
-    "Standing",
 ]

@@ -13,7 +13,6 @@ from cogs.common import (
     fit_embed,
     hp_bar,
     lines_within,
-    medal_lines,
     mention,
     seed_footer,
     tail_within,
@@ -25,7 +24,7 @@ from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
 from rules.mma.text import RULES_SUMMARY, describe
 from rules.text import noun_for, plural
-from storage.mma import FighterUse, MatchRecord, Record, Standing
+from storage.mma import FighterUse, MatchRecord, Record
 
 CORNER_MARKS = ("🔴", "🔵")
 SELECT_DESCRIPTION = 100
@@ -305,19 +304,6 @@ def stats_embed(name: str, record: Record, favourites: list[FighterUse]) -> disc
     )
     lines = [f"**{f.fighter}**: {plural(f.matches, 'match', 'matches')}, {f.wins} won" for f in favourites]
     embed.add_field(name="Favourite fighters", value="\n".join(lines) or "—", inline=False)
-    return fit_embed(embed)
-
-
-def leaderboard_embed(standings: list[Standing]) -> discord.Embed:
-    lines = medal_lines(
-        f"{mention(s.user_id)}: {s.wins} W · {s.losses} L · {s.draws} D ({s.wins / (s.wins + s.losses + s.draws):.0%})"
-        for s in standings
-    )
-    embed = discord.Embed(
-        title="🏆 MMA Warriors leaderboard",
-        color=COLOR_INFO,
-        description="\n".join(lines) or "No finished matches in this server yet.",
-    )
     return fit_embed(embed)
 
 
