@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
 from rules.mma.cards import CARDS
 from rules.mma.state import MAIN_PHASE, OVER, Action, GameState
+from rules.rating import Rating, RatingChange, Result
 from storage.codec import StateCodec
 from storage.database import StaleUpdate, Storage, StorageTransaction, required, save_versioned
+from storage.ratings import RatingRepository
 
 
 def _match_data(state: GameState) -> dict[str, Any]:
@@ -50,6 +53,8 @@ class MatchRecord:
     winner_slot: int | None
     result_reason: str | None
     ping_message_id: int | None = None  # the message that pinged the player the match waits for
+    # A finished match between members: each member's rating change (RatingRepository.match_changes), by user id.
+    rating_changes: Mapping[int, RatingChange] = field(default_factory=dict, compare=False)
 
     @property
     def vs_ai(self) -> bool:
@@ -92,11 +97,15 @@ class FighterUse:
 
 
 @dataclass(frozen=True)
-class Standing:
-    user_id: int
-    wins: int
-    losses: int
-    draws: int
+class FinishedMatch:
+    """One finished match in a member's history (against a member or the AI)."""
+
+    match_id: int
+    opponent_id: int | None  # None: the AI
+    result: Result  # the member's
+    reason: str  # how the match ended
+    finished_at: float  # unix time
+    change: RatingChange | None  # the member's rating change; None for a match not rated (against the AI)
 
 
 class MatchConflict(Exception):
@@ -135,7 +144,12 @@ class MmaRepository:
 
     async def get(self, match_id: int) -> MatchRecord | None:
         row = await self.db.fetch_one("SELECT * FROM mma_matches WHERE id = ?", (match_id,))
-        return _record(row) if row else None
+        if row is None:
+            return None
+        record = _record(row)
+        if record.status == MatchStatus.OVER and not record.vs_ai:
+            record = replace(record, rating_changes=await RatingRepository(self.db).match_changes(record.id))
+        return record
 
     async def create(
         self,
@@ -256,9 +270,29 @@ class MmaRepository:
                     for i, action in enumerate(moves)
                 ],
             )
+            saved = _record(row)
             if over:
                 await self._write_results(conn, match, state, now)
-            return _record(row)
+                saved = await self._rate(conn, saved, now)
+            return saved
+
+    async def _rate(self, conn: StorageTransaction, saved: MatchRecord, now: float) -> MatchRecord:
+        """Rate a match between members in the transaction that ends it (RULINGS 7: never one against the AI).
+        The engine's winner already makes a concession or an idle claim a loss for the one who conceded or went
+        idle, and a judges' decision its decision."""
+        first, second = saved.player_ids
+        if second is None:
+            return saved
+        rated = await RatingRepository(self.db).rate_match(
+            conn,
+            saved.guild_id,
+            saved.id,
+            (first, second),
+            saved.winner_slot,
+            saved.result_reason or "",
+            now,
+        )
+        return replace(saved, rating_changes={first: rated.first, second: rated.second})
 
     async def _write_results(self, conn: StorageTransaction, match: MatchRecord, state: GameState, now: float) -> None:
         for slot, user_id in enumerate(match.player_ids):
@@ -307,26 +341,48 @@ class MmaRepository:
         )
         return [FighterUse(r["fighter"], r["matches"], r["wins"]) for r in rows]
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[Standing]:
+    async def finished(self, guild_id: int, user_id: int, *, limit: int, offset: int = 0) -> list[FinishedMatch]:
+        """A page of the member's finished matches here, newest first, each with its rating change where rated."""
         rows = await self.db.fetch_all(
-            "SELECT user_id, sum(CASE WHEN outcome = 'win' THEN 1 ELSE 0 END) AS wins, "
-            "sum(CASE WHEN outcome = 'loss' THEN 1 ELSE 0 END) AS losses, "
-            "sum(CASE WHEN outcome = 'draw' THEN 1 ELSE 0 END) AS draws FROM mma_results WHERE guild_id = ? GROUP BY user_id "
-            "ORDER BY wins DESC, losses ASC, draws DESC, min(finished_at) LIMIT ?",
-            (guild_id, limit),
+            "SELECT r.match_id, r.opponent_id, r.outcome, r.reason, r.finished_at, c.mu_before, c.sigma_before, "
+            "c.mu_after, c.sigma_after, c.games_after FROM mma_results r LEFT JOIN mma_rating_changes c "
+            "ON c.match_id = r.match_id AND c.user_id = r.user_id WHERE r.guild_id = ? AND r.user_id = ? "
+            "ORDER BY r.finished_at DESC, r.match_id DESC LIMIT ? OFFSET ?",
+            (guild_id, user_id, limit, offset),
         )
-        return [Standing(r["user_id"], r["wins"], r["losses"], r["draws"]) for r in rows]
+        return [
+            FinishedMatch(
+                r["match_id"],
+                r["opponent_id"],
+                Result(r["outcome"]),
+                r["reason"],
+                r["finished_at"],
+                None
+                if r["games_after"] is None
+                else RatingChange(
+                    Rating(r["mu_before"], r["sigma_before"], r["games_after"] - 1),
+                    Rating(r["mu_after"], r["sigma_after"], r["games_after"]),
+                ),
+            )
+            for r in rows
+        ]
+
+    async def finished_count(self, guild_id: int, user_id: int) -> int:
+        row = await self.db.fetch_one(
+            "SELECT count(*) AS matches FROM mma_results WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        return required(row)["matches"]
 
 
 __all__ = [
     "ACTIVE",
     "MATCH_STATE",
     "FighterUse",
+    "FinishedMatch",
     "MatchConflict",
     "MatchRecord",
     "MatchStatus",
     "MmaRepository",
     "Record",
     "StaleUpdate",
-    "Standing",
 ]

@@ -22,9 +22,10 @@ from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
 from cogs.common.components import redrawn, require_here
 from cogs.common.turns import TurnMove, play_turn
-from cogs.mma import render
+from cogs.mma import render, rivalry
 from cogs.mma.hands import HandViews
 from cogs.mma.items import COG_NAME, COMPONENTS, PICK, HandSelect, MatchButton, MatchClick, match_button
+from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, ReplayButton
 from rules.mma.ai import played_move
 from rules.mma.cards import CARDS
 from rules.mma.engine import (
@@ -63,6 +64,7 @@ log = logging.getLogger("arena.mma")
 FEED_KEEP = 40  # feed lines stored per match; the message shows the newest that fit
 AI_NAME = "AI"
 NAME_LIMIT = 40
+MAX_MATCH_ID = 2**53 - 1  # the largest integer a Discord option carries exactly
 BUTTON_KINDS = {"draw": DRAW, "skip": SKIP_DRAW, "end": END_TURN}
 MOVED = "🔄 The match moved on: this is your hand now."
 SHOWING_ACTIONS = {"hand", "concede", "claim", "again", "resign"}
@@ -90,7 +92,7 @@ class Mma(
     group_name="mma",
     group_description="MMA Warriors: card duels against another member or the AI.",
 ):
-    components = COMPONENTS
+    components = (*COMPONENTS, *RIVALRY_COMPONENTS)
 
     def __init__(self, bot: ArenaBot):
         super().__init__(bot)
@@ -225,18 +227,25 @@ class Mma(
 
     # --- records and rules ----------------------------------------------------------------------------
 
-    @app_commands.command(name="stats", description="Wins, losses and favourite fighters in this server.")
+    @app_commands.command(name="stats", description="Rating, record, rivals and favourite fighters in this server.")
     @app_commands.describe(member="Whose record (default: yours)")
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         who = member or interaction.user
-        record = await self.repo.record(guild_id(interaction), who.id)
-        favourites = await self.repo.favourite_fighters(guild_id(interaction), who.id)
-        await interaction.response.send_message(embed=render.stats_embed(display_name(who), record, favourites))
+        await rivalry.stats(self.bot, interaction, who, display_name(who))
 
-    @app_commands.command(name="leaderboard", description="The server's MMA Warriors players by wins.")
+    @app_commands.command(name="leaderboard", description="The server's MMA Warriors players by rating.")
     async def leaderboard(self, interaction: discord.Interaction) -> None:
-        standings = await self.repo.leaderboard(guild_id(interaction))
-        await interaction.response.send_message(embed=render.leaderboard_embed(standings))
+        await rivalry.leaderboard(self.bot, interaction)
+
+    @app_commands.command(name="history", description="A member's finished matches here, newest first.")
+    @app_commands.describe(member="Whose matches (default: yours)")
+    async def history(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        await rivalry.history(self.bot, interaction, (member or interaction.user).id)
+
+    @app_commands.command(name="replay", description="Step through a finished match of this server.")
+    @app_commands.describe(match="The match's number (its footer shows it: match #…)")
+    async def replay(self, interaction: discord.Interaction, match: app_commands.Range[int, 1, MAX_MATCH_ID]) -> None:
+        await rivalry.replay(self.bot, interaction, match)
 
     @app_commands.command(name="rules", description="The MMA Warriors rules in short.")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -244,7 +253,12 @@ class Mma(
 
     # --- components -----------------------------------------------------------------------------------
 
-    async def on_component(self, interaction: discord.Interaction, component: MatchButton | HandSelect) -> None:
+    async def on_component(
+        self, interaction: discord.Interaction, component: MatchButton | HandSelect | HistoryButton | ReplayButton
+    ) -> None:
+        if isinstance(component, HistoryButton | ReplayButton):
+            await rivalry.on_component(self.bot, interaction, component)
+            return
         await self.on_click(interaction, component.click())
 
     async def on_click(self, interaction: discord.Interaction, click: MatchClick) -> None:

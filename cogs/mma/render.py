@@ -13,7 +13,6 @@ from cogs.common import (
     fit_embed,
     hp_bar,
     lines_within,
-    medal_lines,
     mention,
     seed_footer,
     tail_within,
@@ -25,7 +24,7 @@ from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
 from rules.mma.text import RULES_SUMMARY, describe
 from rules.text import noun_for, plural
-from storage.mma import FighterUse, MatchRecord, Record, Standing
+from storage.mma import FighterUse, MatchRecord, Record
 
 CORNER_MARKS = ("🔴", "🔵")
 SELECT_DESCRIPTION = 100
@@ -118,6 +117,7 @@ def match_embed(record: MatchRecord) -> discord.Embed:
     else:
         title, color = f"🥊 {record.names[0]} vs {record.names[1]}", COLOR_INFO
         head = f"{_status_line(record, state)}\n{_position_line(record, state)}"
+    head += rating_change_lines(record)
     embed = discord.Embed(title=title, description=head, color=color)
     for slot in (0, 1):
         marker = " ▶" if state.phase != OVER and state.to_move == slot else ""
@@ -307,14 +307,12 @@ def stats_embed(name: str, record: Record, favourites: list[FighterUse]) -> disc
     return fit_embed(embed)
 
 
-def leaderboard_embed(standings: list[Standing]) -> discord.Embed:
-    lines = medal_lines(
-        f"{mention(s.user_id)}: {s.wins} W · {s.losses} L · {s.draws} D ({s.wins / (s.wins + s.losses + s.draws):.0%})"
-        for s in standings
-    )
-    embed = discord.Embed(
-        title="🏆 MMA Warriors leaderboard",
-        color=COLOR_INFO,
-        description="\n".join(lines) or "No finished matches in this server yet.",
-    )
-    return fit_embed(embed)
+def rating_change_lines(record: MatchRecord) -> str:
+    """The rating change of each member of a finished rated match, a line each (`1512 → 1528 (+16)`); nothing
+    for a match not rated (against the AI, or not over)."""
+    lines = [
+        f"\n📈 {called(record, slot)}: {record.rating_changes[user_id].text()}"
+        for slot, user_id in enumerate(record.player_ids)
+        if user_id is not None and user_id in record.rating_changes
+    ]
+    return "".join(lines)

@@ -73,7 +73,9 @@ async def test_an_mma_match_saves_with_its_version_and_its_end_writes_the_record
     await repo.save_moves(record, conceded, [], [simple_action(0, CONCEDE)], time.time())
     ann = await repo.record(GUILD, 7)
     assert (ann.wins, ann.losses, ann.draws, ann.losses_vs_ai) == (0, 1, 0, 1)
-    assert [(s.user_id, s.wins, s.losses) for s in await repo.leaderboard(GUILD)] == [(7, 0, 1)]
+    (finished,) = await repo.finished(GUILD, 7, limit=10)
+    assert (finished.match_id, finished.opponent_id, finished.result, finished.change) == (match.id, None, "loss", None)
+    assert await repo.finished_count(GUILD, 7) == 1
     assert [a.kind for a in await repo.moves(match.id)] == ["draw", CONCEDE]
 
 

@@ -1,0 +1,127 @@
+"""/mma stats, leaderboard, history and replay: the work behind the commands that read ratings and past matches,
+and the clicks on their buttons (`cogs.mma.rivalry_items`). The cog's commands call into here."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.common import UserError, defer_thinking, run_engine
+from cogs.common.bot import guild_id
+from cogs.mma import render
+from cogs.mma.rivalry_items import FIRST, LAST, HistoryButton, ReplayButton
+from cogs.mma.rivalry_render import (
+    CHART_FILE,
+    HISTORY_PAGE,
+    add_rating,
+    history_message,
+    leaderboard_embed,
+    page_count,
+    replay_message,
+)
+from rules.mma.replay import ReplayStep, replay_match
+from rules.mma.state import EndReason
+from rules.rating_chart import rating_chart_png
+from storage.mma import MatchRecord, MatchStatus, MmaRepository
+from storage.ratings import RatingRepository
+
+if TYPE_CHECKING:
+    from arena.bot import ArenaBot
+
+NOT_PLAYED = {
+    MatchStatus.PENDING: "is a challenge not yet answered",
+    MatchStatus.DECLINED: "was declined, so it was never played",
+    MatchStatus.EXPIRED: "was a challenge that lapsed, so it was never played",
+}
+
+
+async def stats(bot: ArenaBot, interaction: discord.Interaction, member: discord.abc.User, name: str) -> None:
+    """The member's record and favourite fighters, their rating with its history as a chart, and their rated
+    record against each opponent."""
+    here = guild_id(interaction)
+    matches, ratings = MmaRepository(bot.db), RatingRepository(bot.db)
+    record = await matches.record(here, member.id)
+    favourites = await matches.favourite_fighters(here, member.id)
+    rating = await ratings.rating(here, member.id)
+    against = await ratings.record_against(here, member.id)
+    changes = await ratings.history(here, member.id)
+    embed = add_rating(render.stats_embed(name, record, favourites), rating, against, chart=bool(changes))
+    if not changes:
+        await interaction.response.send_message(embed=embed)
+        return
+    await defer_thinking(interaction, ephemeral=False)  # matplotlib's first chart can outlast 3 s
+    # The image is not markdown: the display name goes in as it reads, without the escapes `name` carries.
+    title = f"{member.display_name[:40]}: MMA Warriors rating"
+    png = await run_engine(bot, rating_chart_png, [game.change for game in reversed(changes)], title)
+    await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE))
+
+
+async def leaderboard(bot: ArenaBot, interaction: discord.Interaction) -> None:
+    board = await RatingRepository(bot.db).leaderboard(guild_id(interaction))
+    await interaction.response.send_message(embed=leaderboard_embed(board))
+
+
+async def history_page(bot: ArenaBot, interaction: discord.Interaction, member_id: int, page: int):
+    """A page of the member's history in the interaction's server; a page past the end shows the last one."""
+    here, matches = guild_id(interaction), MmaRepository(bot.db)
+    total = await matches.finished_count(here, member_id)
+    page = min(page, page_count(total) - 1)
+    shown = await matches.finished(here, member_id, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE)
+    return history_message(member_id, shown, page, total)
+
+
+async def history(bot: ArenaBot, interaction: discord.Interaction, member_id: int) -> None:
+    embed, view = await history_page(bot, interaction, member_id, 0)
+    if view is None:
+        await interaction.response.send_message(embed=embed)
+    else:
+        await interaction.response.send_message(embed=embed, view=view)
+
+
+async def finished_match(bot: ArenaBot, interaction: discord.Interaction, match_id: int) -> MatchRecord:
+    """A finished match of the interaction's server; a specific refusal for any other."""
+    record = await MmaRepository(bot.db).get(match_id)
+    if record is None:
+        raise UserError(f"There is no match #{match_id}.")
+    if record.guild_id != interaction.guild_id:
+        raise UserError(f"Match #{match_id} was played in another server: it can only be replayed there.")
+    if record.status == MatchStatus.LIVE:
+        raise UserError(f"Match #{match_id} is still being played: its replay opens once it is over.")
+    if record.status != MatchStatus.OVER:
+        raise UserError(f"Match #{match_id} {NOT_PLAYED[record.status]}: there is nothing to replay.")
+    return record
+
+
+async def replay_steps(bot: ArenaBot, record: MatchRecord) -> list[ReplayStep]:
+    """The match rebuilt from its seed and stored moves (the AI asked again on each of its moves)."""
+    moves = await MmaRepository(bot.db).moves(record.id)
+    claimed_by = record.winner_slot if record.result_reason == EndReason.IDLE else None
+    return await run_engine(
+        bot, replay_match, record.seed, moves, ai_player=1 if record.vs_ai else None, claimed_by=claimed_by
+    )
+
+
+async def replay(bot: ArenaBot, interaction: discord.Interaction, match_id: int) -> None:
+    record = await finished_match(bot, interaction, match_id)
+    steps = await replay_steps(bot, record)
+    embed, view = replay_message(record, steps[0], len(steps) - 1)
+    await interaction.response.send_message(embed=embed, view=view)
+
+
+async def on_component(bot: ArenaBot, interaction: discord.Interaction, component: HistoryButton | ReplayButton):
+    """A page turned by anyone: the message is public, and the page shows what the command shows anyone."""
+    if isinstance(component, HistoryButton):
+        embed, view = await history_page(bot, interaction, component.numeric_id, component.page)
+        await interaction.response.edit_message(embed=embed, view=view)
+        return
+    record = await finished_match(bot, interaction, component.numeric_id)
+    steps = await replay_steps(bot, record)
+    last = len(steps) - 1
+    wanted = {FIRST: 0, LAST: last}.get(component.step)
+    number = int(component.step) if wanted is None else wanted
+    if number > last:
+        raise UserError(f"Match #{record.id} has {last} steps: there is no step {number}.")
+    embed, view = replay_message(record, steps[number], last)
+    await interaction.response.edit_message(embed=embed, view=view)

@@ -1,0 +1,167 @@
+"""What /mma shows of ratings and past matches: the leaderboard by rating, the rating part of /mma stats, a
+member's match history, and the replay of a finished match, step by step. All within Discord's limits."""
+
+from __future__ import annotations
+
+import datetime
+
+import discord
+
+from cogs.common import COLOR_INFO, EmbedLimits, fit_embed, lines_within, medal_lines, mention, seed_footer
+from cogs.mma import render
+from cogs.mma.rivalry_items import FIRST, LAST, history_button, replay_button
+from rules.mma.cards import CARDS
+from rules.mma.replay import ReplayStep
+from rules.mma.state import CONCEDE, DEPLOY, DRAW, END_TURN, OVER, PLAY, SKIP_DRAW, Action
+from rules.mma.text import describe
+from rules.rating import PROVISIONAL_GAMES, Rating, Result
+from rules.text import plural
+from storage.mma import FinishedMatch, MatchRecord
+from storage.ratings import HeadToHead, Leaderboard, RatedMember
+
+HISTORY_PAGE = 10  # matches a history page lists
+CHART_FILE = "rating.png"
+RESULT_WORDS = {Result.WIN: "Win", Result.LOSS: "Loss", Result.DRAW: "Draw"}
+HANDS_SHOWN = "🂠 The match is over, so both players' hands are shown to everyone."
+
+
+def _rated_line(member: RatedMember) -> str:
+    return f"{mention(member.user_id)}: **{member.rating.text()}** · {plural(member.rating.games, 'game')}"
+
+
+def leaderboard_embed(board: Leaderboard) -> discord.Embed:
+    """Established ratings ranked; provisional ones apart, with their `?`."""
+    embed = discord.Embed(title="🏆 MMA Warriors leaderboard", color=COLOR_INFO)
+    if not board.established and not board.provisional:
+        embed.description = (
+            "No rated matches in this server yet: ratings come from matches between members (`/mma challenge`)."
+        )
+        return fit_embed(embed)
+    lines = medal_lines(_rated_line(member) for member in board.established)
+    embed.description = lines_within(lines, EmbedLimits.DESCRIPTION) or (
+        f"No established ratings yet: a rating is provisional for its first {PROVISIONAL_GAMES} rated games."
+    )
+    if board.provisional:
+        embed.add_field(
+            name="Provisional (?)",
+            value=lines_within((_rated_line(member) for member in board.provisional), EmbedLimits.FIELD_VALUE),
+            inline=False,
+        )
+    embed.set_footer(text="Rated by matches between members (not against the AI) · ? marks a provisional rating")
+    return fit_embed(embed)
+
+
+def rating_field(rating: Rating) -> str:
+    if rating.games == 0:
+        return f"**{rating.text()}**: no rated matches yet (matches between members are rated)"
+    text = f"**{rating.text()}** after {plural(rating.games, 'rated game')}"
+    if rating.provisional:
+        text += f" · provisional until at least {PROVISIONAL_GAMES} rated games and a settled rating"
+    return text
+
+
+def head_to_head_line(record: HeadToHead) -> str:
+    return f"{mention(record.opponent_id)}: {record.wins} W · {record.losses} L · {record.draws} D"
+
+
+def add_rating(embed: discord.Embed, rating: Rating, against: list[HeadToHead], chart: bool) -> discord.Embed:
+    """The rating part of /mma stats, added to the record and favourite fighters it showed before."""
+    embed.add_field(name="Rating", value=rating_field(rating), inline=False)
+    if against:
+        embed.add_field(
+            name="Against members (rated)",
+            value=lines_within((head_to_head_line(r) for r in against), EmbedLimits.FIELD_VALUE),
+            inline=False,
+        )
+    if chart:
+        embed.set_image(url=f"attachment://{CHART_FILE}")
+    return fit_embed(embed)
+
+
+def history_line(match: FinishedMatch) -> str:
+    opponent = "the AI" if match.opponent_id is None else mention(match.opponent_id)
+    when = discord.utils.format_dt(datetime.datetime.fromtimestamp(match.finished_at, datetime.UTC), "d")
+    change = match.change.text() if match.change is not None else "not rated"
+    return f"`#{match.match_id}` {when} vs {opponent}: **{RESULT_WORDS[match.result]}** ({match.reason}) · {change}"
+
+
+def page_count(total: int) -> int:
+    return max(1, -(-total // HISTORY_PAGE))
+
+
+def history_message(
+    member_id: int, matches: list[FinishedMatch], page: int, total: int
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """A page of a member's finished matches, newest first (`page` from 0), with Newer and Older buttons."""
+    embed = discord.Embed(title="📜 MMA Warriors match history", color=COLOR_INFO)
+    if total == 0:
+        embed.description = f"{mention(member_id)} has no finished matches in this server yet."
+        return fit_embed(embed), None
+    head = f"{mention(member_id)}: {plural(total, 'finished match', 'finished matches')}, newest first"
+    embed.description = head + "\n\n" + lines_within(map(history_line, matches), EmbedLimits.DESCRIPTION - 200)
+    pages = page_count(total)
+    embed.set_footer(text=f"page {page + 1} of {pages} · rating change where rated (members only)")
+    view = discord.ui.View(timeout=None)
+    view.add_item(history_button(member_id, max(page - 1, 0), label="◀ Newer", disabled=page == 0))
+    view.add_item(history_button(member_id, page + 1, label="Older ▶", disabled=page + 1 >= pages))
+    return fit_embed(embed), view
+
+
+def move_text(record: MatchRecord, move: Action) -> str:
+    who = render.called(record, move.player)
+    card = CARDS[move.card].name if move.card >= 0 else ""
+    return {
+        DRAW: f"{who} draws",
+        SKIP_DRAW: f"{who} skips the draw",
+        PLAY: f"{who} plays **{card}**",
+        DEPLOY: f"{who} sends in **{card}**",
+        END_TURN: f"{who} ends the turn",
+        CONCEDE: f"{who} concedes",
+    }[move.kind]
+
+
+def _step_head(record: MatchRecord, step: ReplayStep, last: int) -> str:
+    if step.number == 0:
+        return "the deal"
+    if step.move is None:
+        return f"{render.called(record, step.state.winner)} claims the win: the opponent went idle"
+    return move_text(record, step.move)
+
+
+def _hand_line(step: ReplayStep, slot: int) -> str:
+    hand = step.state.players[slot].hand
+    return "🂠 Hand: " + (", ".join(CARDS[card].name for card in hand) if hand else "empty")
+
+
+def replay_message(record: MatchRecord, step: ReplayStep, last: int) -> tuple[discord.Embed, discord.ui.View]:
+    """One step of a finished match's replay: the board as it was after the move that led there, both hands
+    open, and buttons to the first, the previous, the next and the last step."""
+    state = step.state
+    lines = [f"**Step {step.number} of {last}**: {_step_head(record, step, last)}"]
+    lines += [line for line in (describe(e, render.both_called(record)) for e in step.events) if line]
+    if state.phase == OVER:
+        lines.append(render._end_title(record, state)[1] + render.rating_change_lines(record))
+    body = lines_within(lines, EmbedLimits.DESCRIPTION - len(HANDS_SHOWN) - 2)
+    embed = discord.Embed(
+        title=f"📼 Replay of match #{record.id}: {record.names[0]} vs {record.names[1]}",
+        description=f"{body}\n\n{HANDS_SHOWN}",
+        color=COLOR_INFO,
+    )
+    for slot in (0, 1):
+        marker = " ▶" if state.phase != OVER and state.to_move == slot else ""
+        board = render._fighter_block(record, state, slot)  # the live board's own block
+        embed.add_field(
+            name=f"{render.CORNER_MARKS[slot]} {record.names[slot]}{marker}",
+            value=lines_within([board, _hand_line(step, slot)], EmbedLimits.FIELD_VALUE),
+            inline=True,
+        )
+    embed.set_footer(text=seed_footer(record.seed, f"match #{record.id}", f"step {step.number} of {last}"))
+    view = discord.ui.View(timeout=None)
+    at_start, at_end = step.number == 0, step.number == last
+    view.add_item(replay_button(record.id, record.version, FIRST, label="⏮ Start", disabled=at_start))
+    view.add_item(replay_button(record.id, record.version, max(step.number - 1, 0), label="◀ Back", disabled=at_start))
+    view.add_item(
+        replay_button(record.id, record.version, min(step.number + 1, last), label="Forward ▶", disabled=at_end)
+    )
+    view.add_item(replay_button(record.id, record.version, LAST, label="End ⏭", disabled=at_end))
+    return fit_embed(embed), view

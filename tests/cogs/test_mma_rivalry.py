@@ -1,0 +1,272 @@
+"""/mma ratings, history and replays through the real command tree: the rating a finished match between members
+writes, the change on its final board, the leaderboard by rating, /mma stats with its chart, /mma history and
+/mma replay with their buttons."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.mma.engine import apply_in_place, replay_rng, simple_action
+from rules.mma.replay import replay_match
+from rules.rating import Rating, Result, rate_match
+from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
+from tests.cogs.test_mma import CAROL, h, match_row, not_pings, play_first_card, saved_state, snapshot, start_pvp
+
+__all__ = ["h"]  # the fixture that fixes the deal
+
+# Both start at a new player's rating; Alice (slot 0) wins when Bob concedes.
+ALICE_WINS = rate_match(Rating(), Rating(), Result.WIN)
+
+
+async def concede(h, match, user) -> None:
+    (confirm,) = await h.click(match, "Concede", user)
+    assert not_pings(await h.click(confirm, "Yes, concede", user)) == []
+
+
+async def ratings(h) -> list[tuple]:
+    rows = await h.bot.db.fetch_all("SELECT user_id, mu, sigma, games FROM mma_ratings ORDER BY games, mu DESC")
+    return [tuple(r) for r in rows]
+
+
+async def test_a_match_between_members_is_rated_once_by_the_librarys_numbers(h):
+    match = await start_pvp(h)
+    (confirm,) = await h.click(match, "Concede", h.bob)
+    again = snapshot(confirm)
+    assert not_pings(await h.click(confirm, "Yes, concede", h.bob)) == []
+    won, lost = ALICE_WINS.first.after, ALICE_WINS.second.after
+    expected = [(h.alice.id, won.mu, won.sigma, 1), (h.bob.id, lost.mu, lost.sigma, 1)]
+    assert await ratings(h) == expected
+    assert won.shown > 1500 > lost.shown
+    # The final board shows each member's change.
+    assert f"📈 {h.alice.mention}: {ALICE_WINS.first.text()}" in match.description
+    assert f"📈 {h.bob.mention}: {ALICE_WINS.second.text()}" in match.description
+    assert ALICE_WINS.first.text() == f"1500? → {won.shown}? (+{won.shown - 1500})"
+
+    # A second click on the concession, after a restart, rates nothing again.
+    await h.restart()
+    (refusal,) = await h.click(again, "Yes, concede", h.bob)
+    assert refusal.ephemeral and refusal.content == "❌ This match is over."
+    assert await ratings(h) == expected
+    changes = await h.bot.db.fetch_all("SELECT user_id, result, reason FROM mma_rating_changes ORDER BY user_id")
+    assert sorted(tuple(r) for r in changes) == sorted(
+        [(h.alice.id, "win", "Conceded"), (h.bob.id, "loss", "Conceded")]
+    )
+
+
+async def test_a_board_redrawn_after_a_restart_shows_the_rating_changes(h):
+    match = await start_pvp(h)
+    shown = snapshot(match)
+    # The process saves Alice's concession (and its rating), then dies before it edits the board.
+    cog = h.bot.get_cog("MMA")
+    record = await cog.repo.get((await match_row(h))["id"])
+    state = record.game
+    apply_in_place(state, simple_action(0, "concede"), replay_rng(state))
+    await cog.repo.save_moves(record, state, list(record.feed), [simple_action(0, "concede")], cog.clock())
+    await h.restart()
+    (note,) = await h.click(shown, "Draw", h.alice)
+    assert note.content.startswith("⌛ These buttons were from an earlier moment of this match")
+    bob_wins = rate_match(Rating(), Rating(), Result.LOSS)
+    assert match.embed.title == "🏆 Bob wins! 🏆"
+    assert f"📈 {h.alice.mention}: {bob_wins.first.text()}" in match.description
+    assert f"📈 {h.bob.mention}: {bob_wins.second.text()}" in match.description
+
+
+async def test_a_match_against_the_ai_leaves_ratings_alone(h):
+    (match,) = await h.run("mma ai", h.alice)
+    await concede(h, match, h.alice)
+    assert match.embed.title == "💀 DEFEAT 💀" and "📈" not in match.description
+    assert await ratings(h) == []
+    assert await h.bot.db.fetch_all("SELECT * FROM mma_rating_changes") == []
+
+
+async def test_leaderboard_ranks_by_rating_with_provisional_players_apart(h):
+    (board,) = await h.run("mma leaderboard", h.alice)
+    assert board.description == (
+        "No rated matches in this server yet: ratings come from matches between members (`/mma challenge`)."
+    )
+    match = await start_pvp(h)
+    await concede(h, match, h.bob)
+    (board,) = await h.run("mma leaderboard", h.alice)
+    # Two rated games make no established rating (10 are needed): both are provisional, highest first.
+    assert board.description == "No established ratings yet: a rating is provisional for its first 10 rated games."
+    won, lost = ALICE_WINS.first.after, ALICE_WINS.second.after
+    assert board.field("Provisional (?)") == (
+        f"{h.alice.mention}: **{won.shown}?** · 1 game\n{h.bob.mention}: **{lost.shown}?** · 1 game"
+    )
+
+
+async def test_leaderboard_shows_established_ratings_ranked_with_medals(h):
+    # Ratings as twelve matches (ten at least, and sigma at most 400) and one match left them.
+    rows = [
+        (h.alice.id, 2258.5161, 397.78, 12),
+        (h.bob.id, 741.4839, 397.78, 12),
+        (CAROL.id, 1658.1234, 483.95, 1),
+        (h.gm.id, 1900.0, 401.0, 30),  # many games, but a deviation still above 400: provisional
+    ]
+    async with h.bot.db.transaction() as conn:
+        await conn.execute_many(
+            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, 0)",
+            [(GUILD_ID, *row) for row in rows],
+        )
+    (board,) = await h.run("mma leaderboard", CAROL)
+    assert board.description == f"🥇 {h.alice.mention}: **2259** · 12 games\n🥈 {h.bob.mention}: **741** · 12 games"
+    assert (
+        board.field("Provisional (?)") == f"{h.gm.mention}: **1900?** · 30 games\n{CAROL.mention}: **1658?** · 1 game"
+    )
+    (elsewhere,) = await h.run("mma leaderboard", h.alice, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
+    assert elsewhere.description.startswith("No rated matches in this server yet")
+
+
+async def test_stats_show_the_rating_its_chart_and_the_record_against_each_opponent(h):
+    (stats,) = await h.run("mma stats", h.alice)
+    assert stats.field("Rating") == "**1500?**: no rated matches yet (matches between members are rated)"
+    assert stats.files == {}  # no history, no chart
+    match = await start_pvp(h)
+    await concede(h, match, h.bob)
+    (ai,) = await h.run("mma ai", h.alice)
+    await concede(h, ai, h.alice)
+
+    (stats,) = h.seen(await h.run("mma stats", h.bob, member=h.alice))
+    assert not stats.ephemeral and stats.embed.title == "📊 Alice: MMA Warriors record in this server"
+    assert stats.description.startswith("**1** win · **1** loss · **0** draws (50% won)")
+    assert "against players 1–0, against the AI 0–1" in stats.description
+    won = ALICE_WINS.first.after
+    assert stats.field("Rating") == (
+        f"**{won.shown}?** after 1 rated game · provisional until at least 10 rated games and a settled rating"
+    )
+    assert stats.field("Against members (rated)") == f"{h.bob.mention}: 1 W · 0 L · 0 D"
+    assert stats.field("Favourite fighters")
+    assert stats.embed.image.url == "attachment://rating.png"
+    assert stats.files["rating.png"].startswith(b"\x89PNG\r\n\x1a\n")
+    (bob,) = h.seen(await h.run("mma stats", h.bob))
+    assert bob.field("Against members (rated)") == f"{h.alice.mention}: 0 W · 1 L · 0 D"
+
+
+async def test_history_lists_finished_matches_newest_first_paged_with_buttons(h):
+    (empty,) = await h.run("mma history", h.alice)
+    assert empty.description == f"{h.alice.mention} has no finished matches in this server yet."
+    assert empty.components == []
+    match = await start_pvp(h)
+    await concede(h, match, h.bob)  # match 1: rated
+    for _ in range(10):  # matches 2 to 11: against the AI, not rated
+        (ai,) = await h.run("mma ai", h.alice)
+        await concede(h, ai, h.alice)
+
+    (history,) = await h.run("mma history", CAROL, member=h.alice)
+    assert not history.ephemeral and history.embed.title == "📜 MMA Warriors match history"
+    lines = history.description.splitlines()
+    assert lines[0] == f"{h.alice.mention}: 11 finished matches, newest first"
+    assert lines[2].startswith("`#11` <t:") and lines[2].endswith(":d> vs the AI: **Loss** (Conceded) · not rated")
+    assert len(lines) == 2 + 10 and lines[-1].startswith("`#2` ")
+    assert history.embed.footer.text == "page 1 of 2 · rating change where rated (members only)"
+    assert [(c["label"], c["disabled"]) for c in history.components] == [("◀ Newer", True), ("Older ▶", False)]
+    assert history.component("Older ▶")["custom_id"] == f"mma:{h.alice.id}:0:history-1"
+
+    # Anyone may turn the pages of a public history.
+    assert await h.click(history, "Older ▶", CAROL) == []
+    (line,) = history.description.splitlines()[2:]
+    assert line.startswith("`#1` <t:")
+    assert line.endswith(f":d> vs {h.bob.mention}: **Win** (Conceded) · {ALICE_WINS.first.text()}")
+    assert [(c["label"], c["disabled"]) for c in history.components] == [("◀ Newer", False), ("Older ▶", True)]
+    await h.restart()
+    assert await h.click(history, "◀ Newer", h.bob) == []
+    assert history.description.splitlines()[2].startswith("`#11` ")
+
+
+async def play_and_record_boards(h, match, steps: int) -> dict[int, tuple[str, str]]:
+    """Play `steps` clicks of a match between Alice and Bob; the board's corners after each, by move count."""
+    boards = {}
+    for _ in range(steps):
+        state = await saved_state(h)
+        user = (h.alice, h.bob)[state.to_move]
+        if state.phase == "draw":
+            await h.click(match, "Draw", user)
+        elif state.phase == "main" and state.players[state.to_move].energy >= 3:
+            try:
+                await play_first_card(h, user, match)
+            except AssertionError:
+                await h.click(match, "End turn", user)
+        else:
+            await h.click(match, "End turn", user)
+        moves = (await saved_state(h)).moves
+        boards[moves] = (match.field("🔴 Alice"), match.field("🔵 Bob"))
+    return boards
+
+
+async def test_a_replay_shows_every_step_as_the_live_match_showed_it(h):
+    match = await start_pvp(h)
+    boards = {0: (match.field("🔴 Alice"), match.field("🔵 Bob"))}
+    boards |= await play_and_record_boards(h, match, 12)
+    await concede(h, match, h.alice)
+    row = await match_row(h)
+    moves = await h.bot.get_cog("MMA").repo.moves(row["id"])
+    steps = replay_match(row["seed"], moves)
+    assert steps[-1].state.to_dict() == (await saved_state(h)).to_dict()
+    last = len(steps) - 1
+
+    (replay,) = await h.run("mma replay", CAROL, match=row["id"])
+    assert not replay.ephemeral
+    assert replay.embed.title == "📼 Replay of match #1: Alice vs Bob"
+    assert replay.description.startswith(f"**Step 0 of {last}**: the deal\n")
+    assert replay.description.endswith("🂠 The match is over, so both players' hands are shown to everyone.")
+    assert [(c["label"], c["disabled"]) for c in replay.components] == [
+        ("⏮ Start", True),
+        ("◀ Back", True),
+        ("Forward ▶", False),
+        ("End ⏭", False),
+    ]
+    compared = 0
+    for number in range(last + 1):
+        if number:
+            assert await h.click(replay, "Forward ▶", CAROL) == []
+        assert replay.embed.footer.text == f"seed {row['seed']} · match #1 · step {number} of {last}"
+        hand = ", ".join(
+            __import__("rules.mma.cards").mma.cards.CARDS[c].name for c in steps[number].state.players[0].hand
+        )
+        assert replay.field("🔴 Alice").endswith(f"🂠 Hand: {hand or 'empty'}")
+        if number in boards:  # a moment the live board showed
+            live = boards[number]
+            assert replay.field("🔴 Alice").startswith(live[0] + "\n🂠 Hand: ")
+            assert replay.field("🔵 Bob").startswith(live[1] + "\n🂠 Hand: ")
+            compared += 1
+    assert compared == len(boards) >= 10
+    assert replay.description.startswith(f"**Step {last} of {last}**: {h.alice.mention} concedes")
+    assert f"{h.alice.mention} was defeated! Conceded." in replay.description
+    assert replay.component("Forward ▶")["disabled"] is True
+    await h.click(replay, "⏮ Start", h.bob)
+    assert replay.description.startswith(f"**Step 0 of {last}**")
+    await h.click(replay, "End ⏭", h.bob)
+    assert replay.description.startswith(f"**Step {last} of {last}**")
+
+
+async def test_replay_refuses_unknown_unfinished_and_foreign_matches_privately(h):
+    (refusal,) = await h.run("mma replay", h.alice, match=7)
+    assert refusal.ephemeral and refusal.content == "❌ There is no match #7."
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    (refusal,) = await h.run("mma replay", h.alice, match=1)
+    assert refusal.content == "❌ Match #1 is a challenge not yet answered: there is nothing to replay."
+    await h.click(challenge, "Accept", h.bob)
+    (refusal,) = await h.run("mma replay", h.alice, match=1)
+    assert refusal.content == "❌ Match #1 is still being played: its replay opens once it is over."
+    await concede(h, challenge, h.bob)
+    (refusal,) = await h.run("mma replay", h.alice, match=1, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
+    assert refusal.ephemeral
+    assert refusal.content == "❌ Match #1 was played in another server: it can only be replayed there."
+    (replay,) = await h.run("mma replay", h.alice, match=1)
+    (refusal,) = await h.click(replay, "End ⏭", h.alice, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
+    assert refusal.content == "❌ Match #1 was played in another server: it can only be replayed there."
+    assert replay.description.startswith("**Step 0 of ")
+
+
+@pytest.mark.one_backend
+async def test_an_idle_claim_replays_as_its_last_step(h):
+    match = await start_pvp(h)
+    await h.click(match, "Skip draw", h.alice)
+    await h.click(match, "End turn", h.alice)
+    cog = h.bot.get_cog("MMA")
+    start = cog.clock()
+    cog.clock = lambda: start + 15 * 60 + 1
+    await h.click(match, "Claim win (opponent idle)", h.alice)
+    (replay,) = await h.run("mma replay", h.bob, match=1)
+    await h.click(replay, "End ⏭", h.bob)
+    assert replay.description.startswith(f"**Step 3 of 3**: {h.alice.mention} claims the win: the opponent went idle")
