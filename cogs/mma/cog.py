@@ -143,7 +143,15 @@ class Mma(
         if record is None:
             return
         content, embed, view = render.challenge_message(record)
-        await self.post(interaction, record, content=content, embed=embed, view=view)
+        # The challenge is a new message, so its mention notifies: the challenged member, and only them.
+        await self.post(
+            interaction,
+            record,
+            content=content,
+            embed=embed,
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent_id)]),
+        )
 
     async def start_ai_match(self, interaction: discord.Interaction, seed: int | None = None) -> None:
         record = await self.create(

@@ -115,8 +115,9 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
         odds = f"50% + 10% × ({n['attacker_score']} − {defender}) = {unclamped}%"
         if unclamped != chance:
             odds += f", held to {chance}%"
-        # Success is roll * 100 < chance, so the whole-number part of the roll is the honest figure to show.
-        odds += f"; rolled {int(n['roll'] * 100)}, needs under {chance}"
+        if "roll" in n:  # a takedown foreseen (the hand view's preview) has not been rolled
+            # Success is roll * 100 < chance, so the whole-number part of the roll is the honest figure to show.
+            odds += f"; rolled {int(n['roll'] * 100)}, needs under {chance}"
         cleared = f"; clears {_name(n['cleared'])}" if n["cleared"] != NO_ONE else ""
         if not n["success"]:
             return f"{who}: **{card}** stuffed ({odds}){cleared}"

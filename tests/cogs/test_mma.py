@@ -912,3 +912,53 @@ async def test_a_concession_that_loses_a_race_is_played_on_the_move_that_came_fi
     assert (row["status"], row["winner_slot"], row["result_reason"]) == ("over", 1, "Conceded")
     moves = [a.kind for a in await h.bot.get_cog("MMA").repo.moves(row["id"])]
     assert row["version"] == version + len(moves) and moves[-1] == "concede"
+
+
+def last_post(h, before: int) -> dict:
+    """The payload of the last message the bot posted since request number `before` (an interaction's answer
+    or a channel message)."""
+    for request in reversed(h.fake.requests[before:]):
+        if request.path.endswith("/callback") and request.payload and request.payload.get("type") == 4:
+            return request.payload["data"]
+        if request.method == "POST" and request.path.endswith("/messages"):
+            return request.payload or {}
+    raise AssertionError("nothing was posted")
+
+
+async def test_a_challenge_pings_the_challenged_member_and_only_them(h):
+    before = len(h.fake.requests)
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    assert challenge.content == f"<@{h.alice.id}> challenges <@{h.bob.id}>"
+    assert last_post(h, before)["allowed_mentions"] == {"parse": [], "users": [h.bob.id]}
+    await h.click(challenge, "Accept", h.bob)
+    (ask,) = await h.click(challenge, "Concede", h.alice)
+    await h.click(ask, "Yes, concede", h.alice)
+    before = len(h.fake.requests)
+    (rematch,) = await h.click(challenge, "Rematch", h.alice)  # a rematch is a challenge too
+    assert rematch.content == f"<@{h.alice.id}> challenges <@{h.bob.id}>"
+    assert last_post(h, before)["allowed_mentions"] == {"parse": [], "users": [h.bob.id]}
+
+
+async def test_a_takedown_preview_shows_the_chance_and_never_a_roll(h):
+    match = await start_pvp(h)
+    row = await match_row(h)
+    state = await saved_state(h)
+    alice, bob = state.players
+    field_fighter(alice, "Islam Makhachev")
+    field_fighter(bob, "Alex Pereira")
+    alice.hand.append(take(alice, "Double Leg Takedown"))
+    await write_state(h, row["id"], state)
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    double_leg = card_named("Double Leg Takedown").id
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(double_leg)])
+    pereira = card_named("Alex Pereira").stamina
+    # Islam's Double Leg (10 + 3 + 2 = 15) against Pereira (grappling 4): 160%, held to 90%; impact 3 + 3 - 1 = 5.
+    assert hand.field("If you play Double Leg Takedown now").split("\n") == [
+        "**90%** chance to succeed; if it does:",
+        f"{h.alice.mention}: **Double Leg Takedown** lands (50% + 10% × (15 − 4) = 160%, held to 90%): on top, "
+        f"5 damage → stamina {pereira - 5}",
+    ]
+    await h.click(hand, "Play Double Leg Takedown", h.alice)
+    (played,) = [line for line in match.field("Last actions").split("\n") if "**Double Leg Takedown**" in line]
+    assert "= 160%, held to 90%; rolled " in played and ", needs under 90)" in played  # the move itself rolled
