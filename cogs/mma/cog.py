@@ -49,7 +49,7 @@ from rules.mma.state import (
     Event,
     GameState,
 )
-from rules.mma.text import describe
+from rules.mma.text import describe, shared_fighters
 from rules.seeds import MAX_SEED, new_seed
 from rules.text import plural
 from storage.database import StaleUpdate
@@ -79,8 +79,10 @@ def waiting_for(record: MatchRecord) -> int | None:
     return record.state.to_move
 
 
-def feed_lines(events: list[Event], names: tuple[str, str]) -> list[str]:
-    return [line for line in (describe(e, names) for e in events) if line]
+def feed_lines(events: list[Event], names: tuple[str, str], state: GameState) -> list[str]:
+    """The feed's lines for what happened, up to `state` (a fighter both corners sent in is named with its player)."""
+    shared = shared_fighters(state)
+    return [line for line in (describe(e, names, shared) for e in events) if line]
 
 
 @app_commands.guild_only()
@@ -175,7 +177,7 @@ class Mma(
         if players[1] is None:
             state, events = await run_engine(self.bot, new_game, seed)
             feed = feed_lines(
-                events, (render.player_called(players[0], names[0]), render.player_called(players[1], names[1]))
+                events, (render.player_called(players[0], names[0]), render.player_called(players[1], names[1])), state
             )
         now = self.clock()
         try:
@@ -354,7 +356,7 @@ class Mma(
         await play_turn(self.bot, interaction, CardMove(self, interaction, record.id, version, slot, action, from_hand))
 
     async def save(self, record: MatchRecord, played: Played) -> MatchRecord:
-        feed = [*record.feed, *feed_lines(played.events, render.both_called(record))][-FEED_KEEP:]
+        feed = [*record.feed, *feed_lines(played.events, render.both_called(record), played.state)][-FEED_KEEP:]
         return await self.repo.save_moves(record, played.state, feed, played.actions, self.clock())
 
     def explain(self, record: MatchRecord, slot: int, problem: str) -> str:
@@ -445,7 +447,7 @@ class Mma(
         state, feed = None, []
         if status == MatchStatus.LIVE:
             state, events = await run_engine(self.bot, new_game, record.seed)
-            feed = feed_lines(events, render.both_called(record))
+            feed = feed_lines(events, render.both_called(record), state)
         try:
             saved = await self.repo.answer_challenge(record, status, now, state=state, feed=feed)
         except StaleUpdate:

@@ -23,7 +23,7 @@ from rules.mma.cards import CARDS
 from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, IDLE_MINUTES, MAX_ENERGY, card_options
 from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
-from rules.mma.text import RULES_SUMMARY, describe
+from rules.mma.text import RULES_SUMMARY, describe, shared_fighters
 from rules.text import noun_for, plural
 from storage.mma import FighterUse, MatchRecord, Record, Standing
 
@@ -204,7 +204,8 @@ def preview_field(record: MatchRecord, slot: int, card: int) -> str | None:
     shown = preview(record.game, slot, card)
     if shown is None:
         return None
-    lines = [line for line in (describe(e, both_called(record)) for e in shown.events) if line]
+    shared = shared_fighters(record.game)
+    lines = [line for line in (describe(e, both_called(record), shared) for e in shown.events) if line]
     if shown.success_percent is not None:
         lines.insert(0, f"**{shown.success_percent}%** chance to succeed; if it does:")
     return lines_within(lines, EmbedLimits.FIELD_VALUE) or "Nothing visible happens."
@@ -221,8 +222,14 @@ def hand_message(
     for option in options:
         card = CARDS[option.card]
         count = f" ×{option.copies}" if option.copies > 1 else ""
-        mark = "✅" if option.problem is None else "▫️"
-        why = f" — *{option.problem}*" if option.problem else ""
+        mark = "▫️" if option.problem is not None else "💤" if option.no_effect is not None else "✅"
+        why = (
+            f" — *{option.problem}*"
+            if option.problem
+            else f" — *does nothing now: {option.no_effect}*"
+            if option.no_effect
+            else ""
+        )
         lines.append(f"{mark} **{card.name}**{count} · {card.summary()}{why}")
     replacing = state.phase == REPLACE_PHASE and state.replacing == slot
     embed = discord.Embed(
@@ -238,14 +245,23 @@ def hand_message(
     playable = [o for o in options if o.problem is None]
     if selected is not None and selected not in {o.card for o in playable}:
         selected = None
-    if selected is not None and (shown := preview_field(record, slot, selected)) is not None:
-        embed.add_field(name=f"If you play {CARDS[selected].name} now", value=shown, inline=False)
+    if selected is not None:
+        wasted = next((o.no_effect for o in playable if o.card == selected), None)
+        shown = (
+            f"Nothing: {wasted}, so it would only spend {CARDS[selected].cost} energy."
+            if wasted
+            else preview_field(record, slot, selected)
+        )
+        if shown is not None:
+            embed.add_field(name=f"If you play {CARDS[selected].name} now", value=shown, inline=False)
     if playable:
         choices = [
             discord.SelectOption(
                 label=clip(CARDS[o.card].name + (f" ×{o.copies}" if o.copies > 1 else ""), 100),
                 value=str(o.card),
-                description=clip(CARDS[o.card].summary(), SELECT_DESCRIPTION),
+                description=clip(
+                    f"Does nothing now: {o.no_effect}" if o.no_effect else CARDS[o.card].summary(), SELECT_DESCRIPTION
+                ),
                 default=o.card == selected,
             )
             for o in playable[:25]

@@ -962,3 +962,77 @@ async def test_a_takedown_preview_shows_the_chance_and_never_a_roll(h):
     await h.click(hand, "Play Double Leg Takedown", h.alice)
     (played,) = [line for line in match.field("Last actions").split("\n") if "**Double Leg Takedown**" in line]
     assert "= 160%, held to 90%; rolled " in played and ", needs under 90)" in played  # the move itself rolled
+
+
+async def test_ringside_medic_at_full_stamina_is_marked_as_doing_nothing_now(h):
+    match = await start_pvp(h)
+    row = await match_row(h)
+    state = await saved_state(h)
+    alice = state.players[0]
+    medic = take(alice, "Ringside Medic")
+    alice.hand.append(medic)
+    await write_state(h, row["id"], state)
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    assert (
+        f"💤 **Ringside Medic** · {CARDS[medic].summary()} — *does nothing now: your fighter is at full stamina*"
+    ) in hand.description.split("\n")
+    (option,) = [o for o in hand.component("Choose a card to play")["options"] if o["value"] == str(medic)]
+    assert option["description"] == "Does nothing now: your fighter is at full stamina"  # still allowed
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(medic)])
+    assert hand.field("If you play Ringside Medic now") == (
+        "Nothing: your fighter is at full stamina, so it would only spend 2 energy."
+    )
+
+    # Once the fighter is hurt, the Medic heals and reads as any playable card.
+    state = await saved_state(h)
+    state.players[0].stamina -= 4
+    await write_state(h, row["id"], state)
+    await h.click(hand, "Refresh", h.alice)
+    assert f"✅ **Ringside Medic** · {CARDS[medic].summary()}" in hand.description.split("\n")
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(medic)])
+    fighter = state.players[0]
+    assert hand.field("If you play Ringside Medic now") == (
+        f"{h.alice.mention}: **Ringside Medic**, +4 stamina → {fighter.max_stamina}"
+    )
+
+
+async def test_a_mirror_match_names_the_player_with_the_fighter(h):
+    match = await start_pvp(h)
+    row = await match_row(h)
+    state = await saved_state(h)
+    alice, bob = state.players
+    field_fighter(alice, "Tom Aspinall")
+    field_fighter(bob, "Tom Aspinall")  # each deck holds every fighter once: both corners can send him in
+    bob.stamina = 1
+    bob.hand.append(take(bob, "Belal Muhammad"))
+    jab = take(alice, "Quick Jab")
+    alice.hand.append(jab)
+    await write_state(h, row["id"], state)
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(jab)])
+    foreseen = hand.field("If you play Quick Jab now").split("\n")
+    assert foreseen[0].startswith(f"{h.alice.mention}: **Quick Jab** hits {h.bob.mention}'s Tom Aspinall for ")
+    assert foreseen[1] == f"💥 **KO!** {h.bob.mention}'s Tom Aspinall is out; {h.bob.mention} loses 20 health (80 left)"
+    await h.click(hand, "Play Quick Jab", h.alice)
+    feed = match.field("Last actions").split("\n")
+    assert feed[-2:] == foreseen
+
+
+async def test_a_fighter_only_one_corner_sent_in_is_named_alone(h):
+    match = await start_pvp(h)
+    row = await match_row(h)
+    state = await saved_state(h)
+    alice, bob = state.players
+    field_fighter(alice, "Tom Aspinall")
+    field_fighter(bob, "Belal Muhammad")
+    bob.stamina = 1
+    jab = take(alice, "Quick Jab")
+    alice.hand.append(jab)
+    await write_state(h, row["id"], state)
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(jab)])
+    await h.click(hand, "Play Quick Jab", h.alice)
+    assert f"💥 **KO!** Belal Muhammad is out; {h.bob.mention} loses 20 health (80 left)" in match.field("Last actions")
