@@ -28,6 +28,7 @@ from cogs.mma.items import COG_NAME, COMPONENTS, PICK, HandSelect, MatchButton, 
 from rules.mma.ai import played_move
 from rules.mma.cards import CARDS
 from rules.mma.engine import (
+    IDLE,
     IDLE_SECONDS,
     action_problem,
     card_action,
@@ -536,12 +537,26 @@ class CardMove(MatchMove):
         if not self.from_hand:
             await super().show_stale(interaction, record)
             return
-        self.refuse_unless_live(record)
-        content, embed, view = render.hand_message(
-            record, self.slot, note="⌛ That hand was out of date, so nothing was played. Here it is now."
-        )
+        if await self.made_just_before(record):  # a double click: the first click played it, once
+            verb = "Deployed" if self.action.kind == DEPLOY else "Played"
+            note = f"{verb} **{CARDS[self.action.card].name}**."
+        else:
+            self.refuse_unless_live(record)
+            note = "⌛ That hand was out of date, so nothing was played. Here it is now."
+        content, embed, view = render.hand_message(record, self.slot, note=note)
         await interaction.response.edit_message(content=content, embed=embed, view=view)
         self.cog.hands.shown(record.id, self.slot, interaction)
+
+    async def made_just_before(self, record: MatchRecord) -> bool:
+        """Whether the one save after the clicked moment made this very move (a double click): the move log
+        ends with it, followed only by the AI's answer. Between members nobody else moves on your turn but by a
+        concession, which is logged after it, or an idle claim, which logs nothing and is told apart here."""
+        if self.version is None or record.version != self.version + 1 or record.game.reason == IDLE:
+            return False
+        moves = await self.cog.repo.moves(record.id)
+        while moves and record.vs_ai and moves[-1].player != self.slot:
+            moves.pop()  # the AI's answer, saved with the move
+        return bool(moves) and moves[-1] == self.action
 
     @staticmethod
     def refuse_unless_live(record: MatchRecord) -> None:

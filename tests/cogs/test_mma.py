@@ -178,15 +178,37 @@ async def test_a_stale_hand_view_plays_nothing_and_shows_the_hand_as_it_is(h):
     value = hand.component("Choose a card to play")["options"][0]["value"]
     await h.click(hand, "Choose a card to play", h.alice, values=[value])
     old_hand = snapshot(hand)
-    await h.click(hand, f"Play {CARDS[int(value)].name}", h.alice)
+    await h.click(match, "End turn", h.alice)  # the hand view is behind the match now
     version = (await match_row(h))["version"]
     assert not_pings(await h.click(old_hand, f"Play {CARDS[int(value)].name}", h.alice)) == []
-    assert old_hand.id == hand.id and hand.content.startswith("⌛ That hand was out of date")
+    assert old_hand.id == hand.id and hand.content.startswith("⌛ That hand was out of date, so nothing was played.")
     assert (await match_row(h))["version"] == version
     # choosing in a hand view the match has left behind shows the hand as it is, worded as a refreshed view is
     stale_choice = snapshot(old_hand)
     await h.click(stale_choice, "Choose a card to play", h.alice, values=[value])
     assert hand.content.startswith("🔄 The match moved on: this is your hand now.")
+
+
+async def test_a_double_clicked_play_plays_once_and_the_hand_says_it_was_played(h):
+    match = await start_pvp(h)
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    value = hand.component("Choose a card to play")["options"][0]["value"]
+    name = CARDS[int(value)].name
+    await h.click(hand, "Choose a card to play", h.alice, values=[value])
+    version = (await match_row(h))["version"]
+    first, second = snapshot(hand), snapshot(hand)
+    before = set(asyncio.all_tasks())
+    await h.click(first, f"Play {name}", h.alice, wait=False)
+    await h.click(second, f"Play {name}", h.alice, wait=False)
+    await h.settle(before)
+    assert (await match_row(h))["version"] == version + 1  # played once
+    assert [a.kind for a in await h.bot.get_cog("MMA").repo.moves((await match_row(h))["id"])] == ["skip_draw", "play"]
+    assert hand.content.startswith(f"Played **{name}**.\nYour move: ")
+    # and a second click that comes after the first was answered says the same
+    await h.click(second, f"Play {name}", h.alice)
+    assert hand.content.startswith(f"Played **{name}**.\nYour move: ")
+    assert (await match_row(h))["version"] == version + 1
 
 
 async def test_two_clicks_at_once_apply_once(h):
