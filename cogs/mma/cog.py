@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -221,6 +221,20 @@ class Mma(
         )
         sent = await interaction.original_response()
         await self.repo.set_message(record.id, sent.id)
+        if record.message_id is not None and record.message_id != sent.id:
+            await self.retire_board(replace(record, message_id=sent.id), record.message_id)
+
+    async def retire_board(self, record: MatchRecord, message_id: int) -> None:
+        """Take the buttons off an earlier board of the match (`record`, with its board now elsewhere) and point it
+        to the live one, so one board plays the match. A board someone deleted needs nothing; an edit Discord
+        refuses is logged (a click on that board retires it then, `on_button`)."""
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        try:
+            await channel.get_partial_message(message_id).edit(content=render.moved_text(record), view=None)
+        except discord.NotFound:
+            pass
+        except discord.HTTPException:
+            log.warning("could not retire board %s of match %s", message_id, record.id, exc_info=True)
 
     async def post(self, interaction: discord.Interaction, record: MatchRecord, **message) -> None:
         try:
@@ -271,6 +285,20 @@ class Mma(
     ) -> None:
         record = await self.load(match_id)
         require_here(interaction, "match", record, channel=True)
+        message = interaction.message
+        if (
+            record.status == MatchStatus.LIVE
+            and record.message_id is not None
+            and message is not None
+            and not message.flags.ephemeral
+            and message.id != record.message_id
+        ):  # an earlier board of a match posted again since: it plays nothing
+            await interaction.response.edit_message(content=render.moved_text(record), view=None)
+            await interaction.followup.send(
+                f"Nothing was changed: this match goes on in its newer message, {render.board_link(record)}",
+                ephemeral=True,
+            )
+            return
         if action in ("accept", "decline"):
             await self.answer_challenge(interaction, record, action == "accept", version)
             return

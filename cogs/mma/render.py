@@ -161,16 +161,24 @@ def match_view(record: MatchRecord) -> discord.ui.View:
     return view
 
 
+def board_link(record: MatchRecord) -> str:
+    """The link to the match's message (its board), or "" while it has none."""
+    if record.message_id is None:
+        return ""
+    return f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
+
+
 def ping_text(record: MatchRecord, user_id: int) -> str:
     """The short message that calls a member to their match: it mentions them and links the board."""
     state = record.game
     what = "pick your next fighter" if state.phase == REPLACE_PHASE else "your move"
-    link = (
-        f" https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
-        if record.message_id is not None
-        else ""
-    )
+    link = f" {board_link(record)}" if record.message_id is not None else ""
     return f"🥊 {mention(user_id)}, {what} in MMA Warriors match #{record.id}.{link}"
+
+
+def moved_text(record: MatchRecord) -> str:
+    """What an earlier board of a match says once the match was posted again: its buttons are gone."""
+    return f"↪️ Match #{record.id} goes on in a newer message: {board_link(record)}"
 
 
 def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed, discord.ui.View | None]:

@@ -1058,3 +1058,30 @@ async def test_a_fighter_only_one_corner_sent_in_is_named_alone(h):
     await h.click(hand, "Choose a card to play", h.alice, values=[str(jab)])
     await h.click(hand, "Play Quick Jab", h.alice)
     assert f"💥 **KO!** Belal Muhammad is out; {h.bob.mention} loses 20 health (80 left)" in match.field("Last actions")
+
+
+async def test_a_match_posted_again_keeps_one_live_board(h):
+    (first,) = [m for m in await h.run("mma ai", h.alice) if m.embeds]
+    old = snapshot(first)  # as someone scrolled up would still have it, buttons and all
+    (again,) = await h.run("mma ai", h.alice)
+    row = await match_row(h)
+    link = f"https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}/{again.id}"
+    assert row["message_id"] == again.id and again.component("Skip draw")["disabled"] is False
+    assert first.components == [] and first.content == f"↪️ Match #{row['id']} goes on in a newer message: {link}"
+
+    # A click on the earlier board (a retirement Discord refused) changes nothing and retires it then.
+    (note,) = await h.click(old, "Skip draw", h.alice)
+    assert note.ephemeral and note.content == f"Nothing was changed: this match goes on in its newer message, {link}"
+    assert first.components == [] and (await match_row(h))["version"] == row["version"]
+    assert not_pings(await h.click(again, "Skip draw", h.alice)) == []  # the live board plays on
+    assert (await match_row(h))["version"] == row["version"] + 1
+
+
+async def test_a_match_posted_again_after_its_board_was_deleted(h):
+    (first,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    await h.click(first, "Accept", h.bob)
+    del h.fake.messages[first.id]  # someone deleted the board
+    (again,) = await h.run("mma challenge", h.alice, opponent=CAROL)
+    assert again.content.startswith("You already have a match going here")
+    assert (await match_row(h))["message_id"] == again.id
+    assert again.component("Draw")["disabled"] is False
