@@ -137,6 +137,13 @@ class MmaRepository:
         row = await self.db.fetch_one("SELECT * FROM mma_matches WHERE id = ?", (match_id,))
         return _record(row) if row else None
 
+    async def live_between_members(self) -> list[MatchRecord]:
+        """Every live match between two members (their boards wait for an idle claim to open)."""
+        rows = await self.db.fetch_all(
+            "SELECT * FROM mma_matches WHERE status = ? AND player1_id IS NOT NULL ORDER BY id", (MatchStatus.LIVE,)
+        )
+        return [_record(row) for row in rows]
+
     async def create(
         self,
         guild_id: int,

@@ -24,6 +24,7 @@ from cogs.common.components import redrawn, require_here
 from cogs.common.turns import TurnMove, play_turn
 from cogs.mma import render
 from cogs.mma.hands import HandViews
+from cogs.mma.idle import ClaimOpenings
 from cogs.mma.items import COG_NAME, COMPONENTS, PICK, HandSelect, MatchButton, MatchClick, match_button
 from rules.mma.ai import played_move
 from rules.mma.cards import CARDS
@@ -53,7 +54,7 @@ from rules.mma.state import (
 from rules.mma.text import describe, shared_fighters
 from rules.seeds import MAX_SEED, new_seed
 from rules.text import plural
-from storage.database import StaleUpdate
+from storage.database import StaleUpdate, StorageOutage
 from storage.mma import MatchConflict, MatchRecord, MatchStatus, MmaRepository
 
 if TYPE_CHECKING:
@@ -101,10 +102,23 @@ class Mma(
         self.clock = time.time  # tests move time forward for idle claims
         self.new_seed = new_seed  # tests pick the deal
         self.hands = HandViews()
+        self.claim_openings = ClaimOpenings(self.redraw_as_claim_opens)
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        # The boards drawn before a restart still wait for their claim to open.
+        try:
+            waiting = await self.repo.live_between_members()
+        except StorageOutage:
+            log.warning("could not read the matches waiting for an idle claim; their next move redraws them")
+            return
+        for record in waiting:
+            self.watch_claim(record, self.clock())
 
     async def cog_unload(self) -> None:
         await super().cog_unload()
         self.hands.close_all()
+        self.claim_openings.close_all()
 
     # --- starting matches -----------------------------------------------------------------------------
 
@@ -162,7 +176,8 @@ class Mma(
         )
         if record is None:
             return
-        await self.post(interaction, record, embed=render.match_embed(record), view=render.match_view(record))
+        embed, view = self.board(record)
+        await self.post(interaction, record, embed=embed, view=view)
 
     async def create(
         self,
@@ -213,11 +228,12 @@ class Mma(
     async def offer_again(self, interaction: discord.Interaction, record: MatchRecord) -> None:
         """The member's match going in this channel, posted again as it is stored: its old message may be lost
         or behind (a move saved just before a crash). The new message becomes the match's."""
+        embed, view = self.board(record)
         await interaction.response.send_message(
             f"You already have a match going here (match #{record.id}): here it is again. Finish it, or concede, "
             "before starting another.",
-            embed=render.match_embed(record),
-            view=render.match_view(record),
+            embed=embed,
+            view=view,
         )
         sent = await interaction.original_response()
         await self.repo.set_message(record.id, sent.id)
@@ -247,6 +263,25 @@ class Mma(
             await self.repo.delete(record.id)
             raise
         await self.repo.set_message(record.id, sent.id)
+
+    def board(self, record: MatchRecord) -> tuple[discord.Embed, discord.ui.View]:
+        """The match's message as of now (the idle claim depends on the time), watching for its claim to open."""
+        now = self.clock()
+        self.watch_claim(record, now)
+        return render.match_embed(record, now), render.match_view(record, now)
+
+    def watch_claim(self, record: MatchRecord, now: float) -> None:
+        """Set the redraw for the moment the match's idle claim opens, if it is still to come."""
+        left = record.last_move_at + IDLE_SECONDS - now
+        if record.status == MatchStatus.LIVE and not record.vs_ai and left > 0:
+            self.claim_openings.arm(record.id, record.version, left)
+        else:
+            self.claim_openings.cancel(record.id)
+
+    async def redraw_as_claim_opens(self, match_id: int, version: int) -> None:
+        record = await self.repo.get(match_id)
+        if record is not None and record.version == version and record.status == MatchStatus.LIVE:
+            await self.refresh_public(record)  # a move since has drawn its own board, and set its own timer
 
     # --- records and rules ----------------------------------------------------------------------------
 
@@ -442,7 +477,7 @@ class Mma(
 
     async def refresh_public(self, record: MatchRecord) -> None:
         """Redraw the match message after a move made elsewhere (the hand view); repost it if it is gone."""
-        embed, view = render.match_embed(record), render.match_view(record)
+        embed, view = self.board(record)
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         # The move is saved and the player has their answer by now: a failure here is logged, not reported as
         # a failed move (the next click on the match redraws it anyway).
@@ -482,9 +517,8 @@ class Mma(
         except StaleUpdate:
             raise UserError("This challenge has already been answered.") from None
         if saved.status == "live":
-            await interaction.response.edit_message(
-                content=None, embed=render.match_embed(saved), view=render.match_view(saved)
-            )
+            embed, view = self.board(saved)
+            await interaction.response.edit_message(content=None, embed=embed, view=view)
             await self.call_next(saved, None)  # a challenge waited for no move
             return
         content, embed, _ = render.challenge_message(saved)
@@ -532,7 +566,8 @@ class MatchMove(TurnMove[MatchRecord, Played]):
     async def show_stale(self, interaction: discord.Interaction, record: MatchRecord) -> None:
         # The board is behind the stored match (a double click, or a move saved before the board could show it):
         # bring it up to date, even when the match has ended since, then say what happened.
-        await interaction.response.edit_message(embed=render.match_embed(record), view=render.match_view(record))
+        embed, view = self.cog.board(record)
+        await interaction.response.edit_message(embed=embed, view=view)
         await interaction.followup.send(redrawn("match"), ephemeral=True)
 
     async def save(self, record: MatchRecord, played: Played) -> MatchRecord:
@@ -617,7 +652,8 @@ class CardMove(MatchMove):
                 cog.hands.shown(saved.id, slot, interaction)
             await cog.refresh_public(saved)
             return
-        await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
+        embed, view = self.cog.board(saved)
+        await interaction.response.edit_message(embed=embed, view=view)
         if action.kind == DRAW:
             note = cog.draw_note(events[0])
             if saved.game.phase == REPLACE_PHASE and saved.game.replacing == slot:  # bled out this turn
@@ -648,7 +684,8 @@ class IdleClaim(MatchMove):
     async def show_played(
         self, interaction: discord.Interaction, before: MatchRecord, saved: MatchRecord, played: Played
     ) -> None:
-        await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
+        embed, view = self.cog.board(saved)
+        await interaction.response.edit_message(embed=embed, view=view)
 
 
 async def setup(bot: ArenaBot) -> None:

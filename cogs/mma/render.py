@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import discord
 
 from cogs.common import (
@@ -20,7 +22,15 @@ from cogs.common import (
 )
 from cogs.mma.items import PLAY, hand_select, match_button
 from rules.mma.cards import CARDS
-from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, IDLE_MINUTES, MAX_ENERGY, card_options
+from rules.mma.engine import (
+    FIGHTERS_IN_HAND_LIMIT,
+    HAND_LIMIT,
+    IDLE_MINUTES,
+    IDLE_SECONDS,
+    MAX_ENERGY,
+    card_options,
+    idle_minutes_left,
+)
 from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
 from rules.mma.text import RULES_SUMMARY, describe, shared_fighters
@@ -111,13 +121,26 @@ def _end_title(record: MatchRecord, state: GameState) -> tuple[str, str, discord
     return f"🏆 {record.names[state.winner]} wins! 🏆", f"{loser} was defeated! {reason}.", COLOR_VICTORY
 
 
-def match_embed(record: MatchRecord) -> discord.Embed:
+def _claim_line(record: MatchRecord, state: GameState, now: float) -> str:
+    """When the player kept waiting may claim the win. The time is a Discord timestamp, which counts down by
+    itself; the board is redrawn when the claim opens (cogs.mma.idle)."""
+    mover, waiting = called(record, state.to_move), called(record, 1 - state.to_move)
+    opens = record.last_move_at + IDLE_SECONDS
+    if now >= opens:
+        return f"⏱️ {mover} has not moved for {IDLE_MINUTES} minutes: {waiting} can claim the win."
+    return f"⏱️ If {mover} does not move, {waiting} can claim the win <t:{math.ceil(opens)}:R>."
+
+
+def match_embed(record: MatchRecord, now: float) -> discord.Embed:
+    """The match's message; `now` (seconds since the epoch) places the idle claim."""
     state = record.game
     if state.phase == OVER:
         title, head, color = _end_title(record, state)
     else:
         title, color = f"🥊 {record.names[0]} vs {record.names[1]}", COLOR_INFO
         head = f"{_status_line(record, state)}\n{_position_line(record, state)}"
+        if not record.vs_ai:
+            head += f"\n{_claim_line(record, state, now)}"
     embed = discord.Embed(title=title, description=head, color=color)
     for slot in (0, 1):
         marker = " ▶" if state.phase != OVER and state.to_move == slot else ""
@@ -127,14 +150,12 @@ def match_embed(record: MatchRecord) -> discord.Embed:
             inline=True,
         )
     embed.add_field(name="Last actions", value=tail_within(record.feed, EmbedLimits.FIELD_VALUE), inline=False)
-    footer = seed_footer(record.seed, f"match #{record.id}", f"move {state.moves}")
-    if state.phase != OVER and not record.vs_ai:
-        footer += f" · a player kept waiting {IDLE_MINUTES} min can claim the win"
-    embed.set_footer(text=footer)
+    embed.set_footer(text=seed_footer(record.seed, f"match #{record.id}", f"move {state.moves}"))
     return fit_embed(embed)
 
 
-def match_view(record: MatchRecord) -> discord.ui.View:
+def match_view(record: MatchRecord, now: float) -> discord.ui.View:
+    """The match's buttons; Claim win is on only once the player the match waits for has been idle long enough."""
     view = discord.ui.View(timeout=None)
     state = record.game
     if state.phase == OVER:
@@ -157,7 +178,12 @@ def match_view(record: MatchRecord) -> discord.ui.View:
     view.add_item(match_button(record.id, v, "end", label="End turn", disabled=not can_end, row=0))
     view.add_item(match_button(record.id, v, "concede", label="Concede", style=discord.ButtonStyle.danger, row=0))
     if not record.vs_ai:
-        view.add_item(match_button(record.id, v, "claim", label="Claim win (opponent idle)", emoji="⏱️", row=1))
+        claim_closed = idle_minutes_left(now - record.last_move_at) > 0
+        view.add_item(
+            match_button(
+                record.id, v, "claim", label="Claim win (opponent idle)", emoji="⏱️", disabled=claim_closed, row=1
+            )
+        )
     return view
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import math
 import sys
 import time
 
@@ -381,19 +382,57 @@ async def test_concede_asks_first_then_ends_the_match(h):
 async def test_idle_opponent_can_be_claimed_after_15_minutes(h):
     match = await start_pvp(h)
     cog = h.bot.get_cog("MMA")
-    (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
-    assert refusal.content == "❌ It is your move: the clock is running for you, not your opponent."
+    delays = []
+    cog.claim_openings.delay = lambda seconds: delays.append(seconds) or 0.05  # the 15 minutes, shortened
+    start = cog.clock()
+    cog.clock = lambda: start
+    assert match.component("Claim win (opponent idle)")["disabled"] is True  # from the first move: not yet
     await h.click(match, "End turn", h.alice)
+    row = await match_row(h)
+    opens = math.ceil(row["last_move_at"] + 15 * 60)
+    assert match.component("Claim win (opponent idle)")["disabled"] is True
+    assert match.description.split("\n")[-1] == (
+        f"⏱️ If {h.bob.mention} does not move, {h.alice.mention} can claim the win <t:{opens}:R>."
+    )
+    assert delays[-1] == pytest.approx(15 * 60 + 1)  # the board is redrawn as the claim opens
+    # A click that comes too early all the same (an older board) is refused with the minutes left.
     (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
     assert refusal.content == f"❌ {h.bob.mention} still has 15 minutes to move before you can claim the win."
-    start = cog.clock()
     cog.clock = lambda: start + 14 * 60 + 30
     (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
     assert refusal.content == f"❌ {h.bob.mention} still has 1 minute to move before you can claim the win."
+    (refusal,) = await h.click(match, "Claim win (opponent idle)", h.bob)
+    assert refusal.content == "❌ It is your move: the clock is running for you, not your opponent."
+
     cog.clock = lambda: start + 15 * 60 + 1
+    await asyncio.sleep(0.2)  # the timer redraws the board by itself
+    await h.settle()
+    assert match.component("Claim win (opponent idle)")["disabled"] is False
+    assert match.description.split("\n")[-1] == (
+        f"⏱️ {h.bob.mention} has not moved for 15 minutes: {h.alice.mention} can claim the win."
+    )
+    assert (await match_row(h))["version"] == row["version"]  # a redraw, not a move
     assert not_pings(await h.click(match, "Claim win (opponent idle)", h.alice)) == []
     assert match.embed.title == "🏆 Alice wins! 🏆" and "Opponent idle" in match.description
     assert (await match_row(h))["result_reason"] == "Opponent idle"
+    assert cog.claim_openings.timers == {}
+
+
+async def test_the_claim_opens_on_time_after_a_restart(h):
+    match = await start_pvp(h)
+    await h.click(match, "Skip draw", h.alice)
+    row = await match_row(h)
+    await h.restart()
+    cog = h.bot.get_cog("MMA")
+    timer = cog.claim_openings.timers[row["id"]]  # set again from the stored match
+    left = row["last_move_at"] + 15 * 60 - time.time()
+    assert timer.when() - asyncio.get_running_loop().time() == pytest.approx(left + 1, abs=5)
+
+
+async def test_no_claim_is_offered_against_the_ai(h):
+    (match,) = [m for m in await h.run("mma ai", h.alice) if m.embeds]
+    assert "Claim win (opponent idle)" not in [c["label"] for c in match.components]
+    assert "claim" not in match.description and h.bot.get_cog("MMA").claim_openings.timers == {}
 
 
 async def test_one_live_match_per_player_per_channel(h):
@@ -669,7 +708,7 @@ async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_d
         "Skip draw": True,
         "End turn": False,
         "Concede": True,
-        "Claim win (opponent idle)": True,
+        "Claim win (opponent idle)": False,  # Bob's turn has only just begun
     }
     (hand,) = await h.click(match, "My hand", h.bob)
     assert hand.content == "Draw or skip the draw on the match message first. Then choose your next fighter here."
