@@ -151,6 +151,13 @@ class MmaRepository:
             record = replace(record, rating_changes=await RatingRepository(self.db).match_changes(record.id))
         return record
 
+    async def live_between_members(self) -> list[MatchRecord]:
+        """Every live match between two members (their boards wait for an idle claim to open)."""
+        rows = await self.db.fetch_all(
+            "SELECT * FROM mma_matches WHERE status = ? AND player1_id IS NOT NULL ORDER BY id", (MatchStatus.LIVE,)
+        )
+        return [_record(row) for row in rows]
+
     async def create(
         self,
         guild_id: int,

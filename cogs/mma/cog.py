@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -24,11 +24,13 @@ from cogs.common.components import redrawn, require_here
 from cogs.common.turns import TurnMove, play_turn
 from cogs.mma import render, rivalry
 from cogs.mma.hands import HandViews
+from cogs.mma.idle import ClaimOpenings
 from cogs.mma.items import COG_NAME, COMPONENTS, PICK, HandSelect, MatchButton, MatchClick, match_button
 from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, ReplayButton
 from rules.mma.ai import played_move
 from rules.mma.cards import CARDS
 from rules.mma.engine import (
+    IDLE,
     IDLE_SECONDS,
     action_problem,
     card_action,
@@ -50,10 +52,10 @@ from rules.mma.state import (
     Event,
     GameState,
 )
-from rules.mma.text import describe
+from rules.mma.text import describe, shared_fighters
 from rules.seeds import MAX_SEED, new_seed
 from rules.text import plural
-from storage.database import StaleUpdate
+from storage.database import StaleUpdate, StorageOutage
 from storage.mma import MatchConflict, MatchRecord, MatchStatus, MmaRepository
 
 if TYPE_CHECKING:
@@ -81,8 +83,10 @@ def waiting_for(record: MatchRecord) -> int | None:
     return record.state.to_move
 
 
-def feed_lines(events: list[Event], names: tuple[str, str]) -> list[str]:
-    return [line for line in (describe(e, names) for e in events) if line]
+def feed_lines(events: list[Event], names: tuple[str, str], state: GameState) -> list[str]:
+    """The feed's lines for what happened, up to `state` (a fighter both corners sent in is named with its player)."""
+    shared = shared_fighters(state)
+    return [line for line in (describe(e, names, shared) for e in events) if line]
 
 
 @app_commands.guild_only()
@@ -100,10 +104,23 @@ class Mma(
         self.clock = time.time  # tests move time forward for idle claims
         self.new_seed = new_seed  # tests pick the deal
         self.hands = HandViews()
+        self.claim_openings = ClaimOpenings(self.redraw_as_claim_opens)
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        # The boards drawn before a restart still wait for their claim to open.
+        try:
+            waiting = await self.repo.live_between_members()
+        except StorageOutage:
+            log.warning("could not read the matches waiting for an idle claim; their next move redraws them")
+            return
+        for record in waiting:
+            self.watch_claim(record, self.clock())
 
     async def cog_unload(self) -> None:
         await super().cog_unload()
         self.hands.close_all()
+        self.claim_openings.close_all()
 
     # --- starting matches -----------------------------------------------------------------------------
 
@@ -145,7 +162,15 @@ class Mma(
         if record is None:
             return
         content, embed, view = render.challenge_message(record)
-        await self.post(interaction, record, content=content, embed=embed, view=view)
+        # The challenge is a new message, so its mention notifies: the challenged member, and only them.
+        await self.post(
+            interaction,
+            record,
+            content=content,
+            embed=embed,
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent_id)]),
+        )
 
     async def start_ai_match(self, interaction: discord.Interaction, seed: int | None = None) -> None:
         record = await self.create(
@@ -153,7 +178,8 @@ class Mma(
         )
         if record is None:
             return
-        await self.post(interaction, record, embed=render.match_embed(record), view=render.match_view(record))
+        embed, view = self.board(record)
+        await self.post(interaction, record, embed=embed, view=view)
 
     async def create(
         self,
@@ -169,7 +195,7 @@ class Mma(
         if players[1] is None:
             state, events = await run_engine(self.bot, new_game, seed)
             feed = feed_lines(
-                events, (render.player_called(players[0], names[0]), render.player_called(players[1], names[1]))
+                events, (render.player_called(players[0], names[0]), render.player_called(players[1], names[1])), state
             )
         now = self.clock()
         try:
@@ -204,14 +230,29 @@ class Mma(
     async def offer_again(self, interaction: discord.Interaction, record: MatchRecord) -> None:
         """The member's match going in this channel, posted again as it is stored: its old message may be lost
         or behind (a move saved just before a crash). The new message becomes the match's."""
+        embed, view = self.board(record)
         await interaction.response.send_message(
             f"You already have a match going here (match #{record.id}): here it is again. Finish it, or concede, "
             "before starting another.",
-            embed=render.match_embed(record),
-            view=render.match_view(record),
+            embed=embed,
+            view=view,
         )
         sent = await interaction.original_response()
         await self.repo.set_message(record.id, sent.id)
+        if record.message_id is not None and record.message_id != sent.id:
+            await self.retire_board(replace(record, message_id=sent.id), record.message_id)
+
+    async def retire_board(self, record: MatchRecord, message_id: int) -> None:
+        """Take the buttons off an earlier board of the match (`record`, with its board now elsewhere) and point it
+        to the live one, so one board plays the match. A board someone deleted needs nothing; an edit Discord
+        refuses is logged (a click on that board retires it then, `on_button`)."""
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        try:
+            await channel.get_partial_message(message_id).edit(content=render.moved_text(record), view=None)
+        except discord.NotFound:
+            pass
+        except discord.HTTPException:
+            log.warning("could not retire board %s of match %s", message_id, record.id, exc_info=True)
 
     async def post(self, interaction: discord.Interaction, record: MatchRecord, **message) -> None:
         try:
@@ -224,6 +265,25 @@ class Mma(
             await self.repo.delete(record.id)
             raise
         await self.repo.set_message(record.id, sent.id)
+
+    def board(self, record: MatchRecord) -> tuple[discord.Embed, discord.ui.View]:
+        """The match's message as of now (the idle claim depends on the time), watching for its claim to open."""
+        now = self.clock()
+        self.watch_claim(record, now)
+        return render.match_embed(record, now), render.match_view(record, now)
+
+    def watch_claim(self, record: MatchRecord, now: float) -> None:
+        """Set the redraw for the moment the match's idle claim opens, if it is still to come."""
+        left = record.last_move_at + IDLE_SECONDS - now
+        if record.status == MatchStatus.LIVE and not record.vs_ai and left > 0:
+            self.claim_openings.arm(record.id, record.version, left)
+        else:
+            self.claim_openings.cancel(record.id)
+
+    async def redraw_as_claim_opens(self, match_id: int, version: int) -> None:
+        record = await self.repo.get(match_id)
+        if record is not None and record.version == version and record.status == MatchStatus.LIVE:
+            await self.refresh_public(record)  # a move since has drawn its own board, and set its own timer
 
     # --- records and rules ----------------------------------------------------------------------------
 
@@ -274,6 +334,20 @@ class Mma(
     ) -> None:
         record = await self.load(match_id)
         require_here(interaction, "match", record, channel=True)
+        message = interaction.message
+        if (
+            record.status == MatchStatus.LIVE
+            and record.message_id is not None
+            and message is not None
+            and not message.flags.ephemeral
+            and message.id != record.message_id
+        ):  # an earlier board of a match posted again since: it plays nothing
+            await interaction.response.edit_message(content=render.moved_text(record), view=None)
+            await interaction.followup.send(
+                f"Nothing was changed: this match goes on in its newer message, {render.board_link(record)}",
+                ephemeral=True,
+            )
+            return
         if action in ("accept", "decline"):
             await self.answer_challenge(interaction, record, action == "accept", version)
             return
@@ -360,7 +434,7 @@ class Mma(
         await play_turn(self.bot, interaction, CardMove(self, interaction, record.id, version, slot, action, from_hand))
 
     async def save(self, record: MatchRecord, played: Played) -> MatchRecord:
-        feed = [*record.feed, *feed_lines(played.events, render.both_called(record))][-FEED_KEEP:]
+        feed = [*record.feed, *feed_lines(played.events, render.both_called(record), played.state)][-FEED_KEEP:]
         return await self.repo.save_moves(record, played.state, feed, played.actions, self.clock())
 
     def explain(self, record: MatchRecord, slot: int, problem: str) -> str:
@@ -417,7 +491,7 @@ class Mma(
 
     async def refresh_public(self, record: MatchRecord) -> None:
         """Redraw the match message after a move made elsewhere (the hand view); repost it if it is gone."""
-        embed, view = render.match_embed(record), render.match_view(record)
+        embed, view = self.board(record)
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         # The move is saved and the player has their answer by now: a failure here is logged, not reported as
         # a failed move (the next click on the match redraws it anyway).
@@ -451,15 +525,14 @@ class Mma(
         state, feed = None, []
         if status == MatchStatus.LIVE:
             state, events = await run_engine(self.bot, new_game, record.seed)
-            feed = feed_lines(events, render.both_called(record))
+            feed = feed_lines(events, render.both_called(record), state)
         try:
             saved = await self.repo.answer_challenge(record, status, now, state=state, feed=feed)
         except StaleUpdate:
             raise UserError("This challenge has already been answered.") from None
         if saved.status == "live":
-            await interaction.response.edit_message(
-                content=None, embed=render.match_embed(saved), view=render.match_view(saved)
-            )
+            embed, view = self.board(saved)
+            await interaction.response.edit_message(content=None, embed=embed, view=view)
             await self.call_next(saved, None)  # a challenge waited for no move
             return
         content, embed, _ = render.challenge_message(saved)
@@ -507,7 +580,8 @@ class MatchMove(TurnMove[MatchRecord, Played]):
     async def show_stale(self, interaction: discord.Interaction, record: MatchRecord) -> None:
         # The board is behind the stored match (a double click, or a move saved before the board could show it):
         # bring it up to date, even when the match has ended since, then say what happened.
-        await interaction.response.edit_message(embed=render.match_embed(record), view=render.match_view(record))
+        embed, view = self.cog.board(record)
+        await interaction.response.edit_message(embed=embed, view=view)
         await interaction.followup.send(redrawn("match"), ephemeral=True)
 
     async def save(self, record: MatchRecord, played: Played) -> MatchRecord:
@@ -540,12 +614,26 @@ class CardMove(MatchMove):
         if not self.from_hand:
             await super().show_stale(interaction, record)
             return
-        self.refuse_unless_live(record)
-        content, embed, view = render.hand_message(
-            record, self.slot, note="⌛ That hand was out of date, so nothing was played. Here it is now."
-        )
+        if await self.made_just_before(record):  # a double click: the first click played it, once
+            verb = "Deployed" if self.action.kind == DEPLOY else "Played"
+            note = f"{verb} **{CARDS[self.action.card].name}**."
+        else:
+            self.refuse_unless_live(record)
+            note = "⌛ That hand was out of date, so nothing was played. Here it is now."
+        content, embed, view = render.hand_message(record, self.slot, note=note)
         await interaction.response.edit_message(content=content, embed=embed, view=view)
         self.cog.hands.shown(record.id, self.slot, interaction)
+
+    async def made_just_before(self, record: MatchRecord) -> bool:
+        """Whether the one save after the clicked moment made this very move (a double click): the move log
+        ends with it, followed only by the AI's answer. Between members nobody else moves on your turn but by a
+        concession, which is logged after it, or an idle claim, which logs nothing and is told apart here."""
+        if self.version is None or record.version != self.version + 1 or record.game.reason == IDLE:
+            return False
+        moves = await self.cog.repo.moves(record.id)
+        while moves and record.vs_ai and moves[-1].player != self.slot:
+            moves.pop()  # the AI's answer, saved with the move
+        return bool(moves) and moves[-1] == self.action
 
     @staticmethod
     def refuse_unless_live(record: MatchRecord) -> None:
@@ -578,7 +666,8 @@ class CardMove(MatchMove):
                 cog.hands.shown(saved.id, slot, interaction)
             await cog.refresh_public(saved)
             return
-        await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
+        embed, view = self.cog.board(saved)
+        await interaction.response.edit_message(embed=embed, view=view)
         if action.kind == DRAW:
             note = cog.draw_note(events[0])
             if saved.game.phase == REPLACE_PHASE and saved.game.replacing == slot:  # bled out this turn
@@ -609,7 +698,8 @@ class IdleClaim(MatchMove):
     async def show_played(
         self, interaction: discord.Interaction, before: MatchRecord, saved: MatchRecord, played: Played
     ) -> None:
-        await interaction.response.edit_message(embed=render.match_embed(saved), view=render.match_view(saved))
+        embed, view = self.cog.board(saved)
+        await interaction.response.edit_message(embed=embed, view=view)
 
 
 async def setup(bot: ArenaBot) -> None:

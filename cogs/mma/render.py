@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import discord
 
 from cogs.common import (
@@ -19,10 +21,18 @@ from cogs.common import (
 )
 from cogs.mma.items import PLAY, hand_select, match_button
 from rules.mma.cards import CARDS
-from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, IDLE_MINUTES, MAX_ENERGY, card_options
+from rules.mma.engine import (
+    FIGHTERS_IN_HAND_LIMIT,
+    HAND_LIMIT,
+    IDLE_MINUTES,
+    IDLE_SECONDS,
+    MAX_ENERGY,
+    card_options,
+    idle_minutes_left,
+)
 from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
-from rules.mma.text import RULES_SUMMARY, describe
+from rules.mma.text import RULES_SUMMARY, describe, shared_fighters
 from rules.text import noun_for, plural
 from storage.mma import FighterUse, MatchRecord, Record
 
@@ -110,13 +120,26 @@ def _end_title(record: MatchRecord, state: GameState) -> tuple[str, str, discord
     return f"🏆 {record.names[state.winner]} wins! 🏆", f"{loser} was defeated! {reason}.", COLOR_VICTORY
 
 
-def match_embed(record: MatchRecord) -> discord.Embed:
+def _claim_line(record: MatchRecord, state: GameState, now: float) -> str:
+    """When the player kept waiting may claim the win. The time is a Discord timestamp, which counts down by
+    itself; the board is redrawn when the claim opens (cogs.mma.idle)."""
+    mover, waiting = called(record, state.to_move), called(record, 1 - state.to_move)
+    opens = record.last_move_at + IDLE_SECONDS
+    if now >= opens:
+        return f"⏱️ {mover} has not moved for {IDLE_MINUTES} minutes: {waiting} can claim the win."
+    return f"⏱️ If {mover} does not move, {waiting} can claim the win <t:{math.ceil(opens)}:R>."
+
+
+def match_embed(record: MatchRecord, now: float) -> discord.Embed:
+    """The match's message; `now` (seconds since the epoch) places the idle claim."""
     state = record.game
     if state.phase == OVER:
         title, head, color = _end_title(record, state)
     else:
         title, color = f"🥊 {record.names[0]} vs {record.names[1]}", COLOR_INFO
         head = f"{_status_line(record, state)}\n{_position_line(record, state)}"
+        if not record.vs_ai:
+            head += f"\n{_claim_line(record, state, now)}"
     head += rating_change_lines(record)
     embed = discord.Embed(title=title, description=head, color=color)
     for slot in (0, 1):
@@ -127,14 +150,12 @@ def match_embed(record: MatchRecord) -> discord.Embed:
             inline=True,
         )
     embed.add_field(name="Last actions", value=tail_within(record.feed, EmbedLimits.FIELD_VALUE), inline=False)
-    footer = seed_footer(record.seed, f"match #{record.id}", f"move {state.moves}")
-    if state.phase != OVER and not record.vs_ai:
-        footer += f" · a player kept waiting {IDLE_MINUTES} min can claim the win"
-    embed.set_footer(text=footer)
+    embed.set_footer(text=seed_footer(record.seed, f"match #{record.id}", f"move {state.moves}"))
     return fit_embed(embed)
 
 
-def match_view(record: MatchRecord) -> discord.ui.View:
+def match_view(record: MatchRecord, now: float) -> discord.ui.View:
+    """The match's buttons; Claim win is on only once the player the match waits for has been idle long enough."""
     view = discord.ui.View(timeout=None)
     state = record.game
     if state.phase == OVER:
@@ -157,20 +178,33 @@ def match_view(record: MatchRecord) -> discord.ui.View:
     view.add_item(match_button(record.id, v, "end", label="End turn", disabled=not can_end, row=0))
     view.add_item(match_button(record.id, v, "concede", label="Concede", style=discord.ButtonStyle.danger, row=0))
     if not record.vs_ai:
-        view.add_item(match_button(record.id, v, "claim", label="Claim win (opponent idle)", emoji="⏱️", row=1))
+        claim_closed = idle_minutes_left(now - record.last_move_at) > 0
+        view.add_item(
+            match_button(
+                record.id, v, "claim", label="Claim win (opponent idle)", emoji="⏱️", disabled=claim_closed, row=1
+            )
+        )
     return view
+
+
+def board_link(record: MatchRecord) -> str:
+    """The link to the match's message (its board), or "" while it has none."""
+    if record.message_id is None:
+        return ""
+    return f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
 
 
 def ping_text(record: MatchRecord, user_id: int) -> str:
     """The short message that calls a member to their match: it mentions them and links the board."""
     state = record.game
     what = "pick your next fighter" if state.phase == REPLACE_PHASE else "your move"
-    link = (
-        f" https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
-        if record.message_id is not None
-        else ""
-    )
+    link = f" {board_link(record)}" if record.message_id is not None else ""
     return f"🥊 {mention(user_id)}, {what} in MMA Warriors match #{record.id}.{link}"
+
+
+def moved_text(record: MatchRecord) -> str:
+    """What an earlier board of a match says once the match was posted again: its buttons are gone."""
+    return f"↪️ Match #{record.id} goes on in a newer message: {board_link(record)}"
 
 
 def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed, discord.ui.View | None]:
@@ -204,7 +238,8 @@ def preview_field(record: MatchRecord, slot: int, card: int) -> str | None:
     shown = preview(record.game, slot, card)
     if shown is None:
         return None
-    lines = [line for line in (describe(e, both_called(record)) for e in shown.events) if line]
+    shared = shared_fighters(record.game)
+    lines = [line for line in (describe(e, both_called(record), shared) for e in shown.events) if line]
     if shown.success_percent is not None:
         lines.insert(0, f"**{shown.success_percent}%** chance to succeed; if it does:")
     return lines_within(lines, EmbedLimits.FIELD_VALUE) or "Nothing visible happens."
@@ -221,8 +256,14 @@ def hand_message(
     for option in options:
         card = CARDS[option.card]
         count = f" ×{option.copies}" if option.copies > 1 else ""
-        mark = "✅" if option.problem is None else "▫️"
-        why = f" — *{option.problem}*" if option.problem else ""
+        mark = "▫️" if option.problem is not None else "💤" if option.no_effect is not None else "✅"
+        why = (
+            f" — *{option.problem}*"
+            if option.problem
+            else f" — *does nothing now: {option.no_effect}*"
+            if option.no_effect
+            else ""
+        )
         lines.append(f"{mark} **{card.name}**{count} · {card.summary()}{why}")
     replacing = state.phase == REPLACE_PHASE and state.replacing == slot
     embed = discord.Embed(
@@ -238,14 +279,23 @@ def hand_message(
     playable = [o for o in options if o.problem is None]
     if selected is not None and selected not in {o.card for o in playable}:
         selected = None
-    if selected is not None and (shown := preview_field(record, slot, selected)) is not None:
-        embed.add_field(name=f"If you play {CARDS[selected].name} now", value=shown, inline=False)
+    if selected is not None:
+        wasted = next((o.no_effect for o in playable if o.card == selected), None)
+        shown = (
+            f"Nothing: {wasted}, so it would only spend {CARDS[selected].cost} energy."
+            if wasted
+            else preview_field(record, slot, selected)
+        )
+        if shown is not None:
+            embed.add_field(name=f"If you play {CARDS[selected].name} now", value=shown, inline=False)
     if playable:
         choices = [
             discord.SelectOption(
                 label=clip(CARDS[o.card].name + (f" ×{o.copies}" if o.copies > 1 else ""), 100),
                 value=str(o.card),
-                description=clip(CARDS[o.card].summary(), SELECT_DESCRIPTION),
+                description=clip(
+                    f"Does nothing now: {o.no_effect}" if o.no_effect else CARDS[o.card].summary(), SELECT_DESCRIPTION
+                ),
                 default=o.card == selected,
             )
             for o in playable[:25]

@@ -55,6 +55,7 @@ from rules.mma.cards import (
     GRAPPLER,
     GROUND_AND_POUND,
     GROUND_AND_POUND_KIND,
+    RINGSIDE_MEDIC,
     STRIKE,
     STRIKER,
     STYLE_BONUS,
@@ -390,6 +391,7 @@ class CardOption(NamedTuple):
     card: int
     copies: int  # in hand
     problem: str | None  # None: playable now
+    no_effect: str | None = None  # playable, but why playing it now would do nothing (`no_effect_reason`)
 
 
 def card_options(state: GameState, player: int) -> list[CardOption]:
@@ -399,7 +401,21 @@ def card_options(state: GameState, player: int) -> list[CardOption]:
     for card in hand:
         if card not in seen:
             seen.append(card)
-    return [CardOption(card, hand.count(card), play_problem(state, player, card)) for card in seen]
+    options: list[CardOption] = []
+    for card in seen:
+        problem = play_problem(state, player, card)
+        no_effect = no_effect_reason(state, player, card) if problem is None else None
+        options.append(CardOption(card, hand.count(card), problem, no_effect))
+    return options
+
+
+def no_effect_reason(state: GameState, player: int, card: int) -> str | None:
+    """Why `player` playing `card` now would spend its energy and do nothing ("your fighter is at full
+    stamina"), or None. Such a play is still allowed; the hand view says so before it is made."""
+    me = state.players[player]
+    if card == RINGSIDE_MEDIC and me.fighter != NO_ONE and me.stamina >= me.max_stamina:
+        return "your fighter is at full stamina"
+    return None
 
 
 def action_problem(state: GameState, action: Action) -> str | None:

@@ -21,7 +21,7 @@ class _Succeeds(random.Random):
 
 @dataclass(frozen=True)
 class Preview:
-    events: tuple[Event, ...]  # what playing the card now does (for a takedown: when it succeeds)
+    events: tuple[Event, ...]  # what playing the card now does (for a takedown: when it succeeds, with no roll)
     success_percent: int | None = None  # a takedown's chance; None for every other card
 
 
@@ -34,4 +34,8 @@ def preview(state: GameState, player: int, card: int) -> Preview | None:
     if CARDS[card].kind != TAKEDOWN:
         return Preview(tuple(events))
     (takedown,) = [e for e in events if e.kind == "takedown"]
-    return Preview(tuple(events), takedown.numbers["chance_tenths"] * 10)
+    # A foreseen takedown has a chance, not a roll: the feed's words for it leave the roll out.
+    foreseen = [
+        e._replace(numbers={k: v for k, v in e.numbers.items() if k != "roll"}) if e is takedown else e for e in events
+    ]
+    return Preview(tuple(foreseen), takedown.numbers["chance_tenths"] * 10)

@@ -5,11 +5,11 @@ Public lines never name a drawn card: the feed is shown to both players.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from rules.mma.cards import CARDS
-from rules.mma.state import NO_ONE, Event
+from rules.mma.state import NO_ONE, Event, GameState
 from rules.text import plural
 
 RULES_SUMMARY = """\
@@ -61,13 +61,26 @@ def _defended(numbers: Mapping[str, Any]) -> str:
     return f", − {numbers['reduction']} {_name(numbers['guard'])} = {left}" + (" → at least 1" if left < 1 else "")
 
 
-def describe(event: Event, players: Sequence[str]) -> str | None:
-    """One feed line for `event` (`players` are the two display names), or None for bookkeeping."""
+def shared_fighters(state: GameState) -> frozenset[int]:
+    """The fighters both corners have sent in during the match (a mirror match): a line naming one of them
+    must say whose it is."""
+    first, second = state.players
+    return frozenset(first.fielded) & frozenset(second.fielded)
+
+
+def describe(event: Event, players: Sequence[str], shared: Collection[int] = ()) -> str | None:
+    """One feed line for `event` (`players` are the two display names), or None for bookkeeping. A fighter in
+    `shared` (`shared_fighters`) is named with its player: "Bob's Tom Aspinall"."""
     who = players[event.player] if event.player in (0, 1) else ""
     other = players[1 - event.player] if event.player in (0, 1) else ""
     n = event.numbers
+
+    def fighter(card: int, owner: str) -> str:
+        return f"{owner}'s {_name(card)}" if card in shared else _name(card)
+
     card = _name(event.card)
-    target = _name(n["target"]) if "target" in n else f"{other}'s fighter"
+    owned = fighter(event.card, who)  # in the events that name a fighter, the event's player is its owner
+    target = fighter(n["target"], other) if "target" in n else f"{other}'s fighter"
     kind = event.kind
     if kind == "turn":
         return f"— {who}, turn {n['turn']}: {n['energy']} energy"
@@ -87,9 +100,9 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
     if kind == "skip_draw":
         return f"{who} skips the draw"
     if kind == "bleed":
-        return f"{card} bleeds for {n['damage']} ({plural(n['ticks_left'], 'tick')} left) → stamina {n['stamina']}"
+        return f"{owned} bleeds for {n['damage']} ({plural(n['ticks_left'], 'tick')} left) → stamina {n['stamina']}"
     if kind == "staggered":
-        return f"{card} is staggered: {who} skips this turn"
+        return f"{owned} is staggered: {who} skips this turn"
     if kind == "strike":
         parts = [f"{n['card']} card", f"+ {n['striking']} STR"]
         if n["bonus"]:
@@ -115,8 +128,9 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
         odds = f"50% + 10% × ({n['attacker_score']} − {defender}) = {unclamped}%"
         if unclamped != chance:
             odds += f", held to {chance}%"
-        # Success is roll * 100 < chance, so the whole-number part of the roll is the honest figure to show.
-        odds += f"; rolled {int(n['roll'] * 100)}, needs under {chance}"
+        if "roll" in n:  # a takedown foreseen (the hand view's preview) has not been rolled
+            # Success is roll * 100 < chance, so the whole-number part of the roll is the honest figure to show.
+            odds += f"; rolled {int(n['roll'] * 100)}, needs under {chance}"
         cleared = f"; clears {_name(n['cleared'])}" if n["cleared"] != NO_ONE else ""
         if not n["success"]:
             return f"{who}: **{card}** stuffed ({odds}){cleared}"
@@ -124,9 +138,9 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
     if kind == "counter":
         return f"{who}'s **{card}** counters for **{n['damage']}** → attacker stamina {n['stamina']}"
     if kind == "bleeding":
-        return f"{card} is cut: bleeds 2 a turn for {n['ticks']} turns"
+        return f"{owned} is cut: bleeds 2 a turn for {n['ticks']} turns"
     if kind == "stagger":
-        return f"{card} is staggered: {who} skips the next turn"
+        return f"{owned} is staggered: {who} skips the next turn"
     if kind == "guard":
         replaced = f" (replaces {_name(n['replaced'])})" if n["replaced"] != NO_ONE else ""
         return f"{who} readies **{card}**{replaced}"
@@ -137,7 +151,7 @@ def describe(event: Event, players: Sequence[str]) -> str | None:
     if kind == "medic":
         return f"{who}: **Ringside Medic**, +{n['healed']} stamina → {n['stamina']}"
     if kind == "knockout":
-        return f"💥 **KO!** {card} is out; {who} loses {n['health_lost']} health ({n['health']} left)"
+        return f"💥 **KO!** {owned} is out; {who} loses {n['health_lost']} health ({n['health']} left)"
     if kind == "over":
         if event.player == NO_ONE:
             return f"🏁 Draw — {n['reason']}"

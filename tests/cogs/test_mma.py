@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import math
 import sys
 import time
 
@@ -178,15 +179,37 @@ async def test_a_stale_hand_view_plays_nothing_and_shows_the_hand_as_it_is(h):
     value = hand.component("Choose a card to play")["options"][0]["value"]
     await h.click(hand, "Choose a card to play", h.alice, values=[value])
     old_hand = snapshot(hand)
-    await h.click(hand, f"Play {CARDS[int(value)].name}", h.alice)
+    await h.click(match, "End turn", h.alice)  # the hand view is behind the match now
     version = (await match_row(h))["version"]
     assert not_pings(await h.click(old_hand, f"Play {CARDS[int(value)].name}", h.alice)) == []
-    assert old_hand.id == hand.id and hand.content.startswith("⌛ That hand was out of date")
+    assert old_hand.id == hand.id and hand.content.startswith("⌛ That hand was out of date, so nothing was played.")
     assert (await match_row(h))["version"] == version
     # choosing in a hand view the match has left behind shows the hand as it is, worded as a refreshed view is
     stale_choice = snapshot(old_hand)
     await h.click(stale_choice, "Choose a card to play", h.alice, values=[value])
     assert hand.content.startswith("🔄 The match moved on: this is your hand now.")
+
+
+async def test_a_double_clicked_play_plays_once_and_the_hand_says_it_was_played(h):
+    match = await start_pvp(h)
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    value = hand.component("Choose a card to play")["options"][0]["value"]
+    name = CARDS[int(value)].name
+    await h.click(hand, "Choose a card to play", h.alice, values=[value])
+    version = (await match_row(h))["version"]
+    first, second = snapshot(hand), snapshot(hand)
+    before = set(asyncio.all_tasks())
+    await h.click(first, f"Play {name}", h.alice, wait=False)
+    await h.click(second, f"Play {name}", h.alice, wait=False)
+    await h.settle(before)
+    assert (await match_row(h))["version"] == version + 1  # played once
+    assert [a.kind for a in await h.bot.get_cog("MMA").repo.moves((await match_row(h))["id"])] == ["skip_draw", "play"]
+    assert hand.content.startswith(f"Played **{name}**.\nYour move: ")
+    # and a second click that comes after the first was answered says the same
+    await h.click(second, f"Play {name}", h.alice)
+    assert hand.content.startswith(f"Played **{name}**.\nYour move: ")
+    assert (await match_row(h))["version"] == version + 1
 
 
 async def test_two_clicks_at_once_apply_once(h):
@@ -361,19 +384,57 @@ async def test_concede_asks_first_then_ends_the_match(h):
 async def test_idle_opponent_can_be_claimed_after_15_minutes(h):
     match = await start_pvp(h)
     cog = h.bot.get_cog("MMA")
-    (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
-    assert refusal.content == "❌ It is your move: the clock is running for you, not your opponent."
+    delays = []
+    cog.claim_openings.delay = lambda seconds: delays.append(seconds) or 0.05  # the 15 minutes, shortened
+    start = cog.clock()
+    cog.clock = lambda: start
+    assert match.component("Claim win (opponent idle)")["disabled"] is True  # from the first move: not yet
     await h.click(match, "End turn", h.alice)
+    row = await match_row(h)
+    opens = math.ceil(row["last_move_at"] + 15 * 60)
+    assert match.component("Claim win (opponent idle)")["disabled"] is True
+    assert match.description.split("\n")[-1] == (
+        f"⏱️ If {h.bob.mention} does not move, {h.alice.mention} can claim the win <t:{opens}:R>."
+    )
+    assert delays[-1] == pytest.approx(15 * 60 + 1)  # the board is redrawn as the claim opens
+    # A click that comes too early all the same (an older board) is refused with the minutes left.
     (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
     assert refusal.content == f"❌ {h.bob.mention} still has 15 minutes to move before you can claim the win."
-    start = cog.clock()
     cog.clock = lambda: start + 14 * 60 + 30
     (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
     assert refusal.content == f"❌ {h.bob.mention} still has 1 minute to move before you can claim the win."
+    (refusal,) = await h.click(match, "Claim win (opponent idle)", h.bob)
+    assert refusal.content == "❌ It is your move: the clock is running for you, not your opponent."
+
     cog.clock = lambda: start + 15 * 60 + 1
+    await asyncio.sleep(0.2)  # the timer redraws the board by itself
+    await h.settle()
+    assert match.component("Claim win (opponent idle)")["disabled"] is False
+    assert match.description.split("\n")[-1] == (
+        f"⏱️ {h.bob.mention} has not moved for 15 minutes: {h.alice.mention} can claim the win."
+    )
+    assert (await match_row(h))["version"] == row["version"]  # a redraw, not a move
     assert not_pings(await h.click(match, "Claim win (opponent idle)", h.alice)) == []
     assert match.embed.title == "🏆 Alice wins! 🏆" and "Opponent idle" in match.description
     assert (await match_row(h))["result_reason"] == "Opponent idle"
+    assert cog.claim_openings.timers == {}
+
+
+async def test_the_claim_opens_on_time_after_a_restart(h):
+    match = await start_pvp(h)
+    await h.click(match, "Skip draw", h.alice)
+    row = await match_row(h)
+    await h.restart()
+    cog = h.bot.get_cog("MMA")
+    timer = cog.claim_openings.timers[row["id"]]  # set again from the stored match
+    left = row["last_move_at"] + 15 * 60 - time.time()
+    assert timer.when() - asyncio.get_running_loop().time() == pytest.approx(left + 1, abs=5)
+
+
+async def test_no_claim_is_offered_against_the_ai(h):
+    (match,) = [m for m in await h.run("mma ai", h.alice) if m.embeds]
+    assert "Claim win (opponent idle)" not in [c["label"] for c in match.components]
+    assert "claim" not in match.description and h.bot.get_cog("MMA").claim_openings.timers == {}
 
 
 async def test_one_live_match_per_player_per_channel(h):
@@ -657,7 +718,7 @@ async def test_a_fighter_who_bleeds_out_is_replaced_after_the_draw_by_the_card_d
         "Skip draw": True,
         "End turn": False,
         "Concede": True,
-        "Claim win (opponent idle)": True,
+        "Claim win (opponent idle)": False,  # Bob's turn has only just begun
     }
     (hand,) = await h.click(match, "My hand", h.bob)
     assert hand.content == "Draw or skip the draw on the match message first. Then choose your next fighter here."
@@ -922,3 +983,154 @@ async def test_a_concession_that_loses_a_race_is_played_on_the_move_that_came_fi
     assert (row["status"], row["winner_slot"], row["result_reason"]) == ("over", 1, "Conceded")
     moves = [a.kind for a in await h.bot.get_cog("MMA").repo.moves(row["id"])]
     assert row["version"] == version + len(moves) and moves[-1] == "concede"
+
+
+def last_post(h, before: int) -> dict:
+    """The payload of the last message the bot posted since request number `before` (an interaction's answer
+    or a channel message)."""
+    for request in reversed(h.fake.requests[before:]):
+        if request.path.endswith("/callback") and request.payload and request.payload.get("type") == 4:
+            return request.payload["data"]
+        if request.method == "POST" and request.path.endswith("/messages"):
+            return request.payload or {}
+    raise AssertionError("nothing was posted")
+
+
+async def test_a_challenge_pings_the_challenged_member_and_only_them(h):
+    before = len(h.fake.requests)
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    assert challenge.content == f"<@{h.alice.id}> challenges <@{h.bob.id}>"
+    assert last_post(h, before)["allowed_mentions"] == {"parse": [], "users": [h.bob.id]}
+    await h.click(challenge, "Accept", h.bob)
+    (ask,) = await h.click(challenge, "Concede", h.alice)
+    await h.click(ask, "Yes, concede", h.alice)
+    before = len(h.fake.requests)
+    (rematch,) = await h.click(challenge, "Rematch", h.alice)  # a rematch is a challenge too
+    assert rematch.content == f"<@{h.alice.id}> challenges <@{h.bob.id}>"
+    assert last_post(h, before)["allowed_mentions"] == {"parse": [], "users": [h.bob.id]}
+
+
+async def test_a_takedown_preview_shows_the_chance_and_never_a_roll(h):
+    match = await start_pvp(h)
+    row = await match_row(h)
+    state = await saved_state(h)
+    alice, bob = state.players
+    field_fighter(alice, "Islam Makhachev")
+    field_fighter(bob, "Alex Pereira")
+    alice.hand.append(take(alice, "Double Leg Takedown"))
+    await write_state(h, row["id"], state)
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    double_leg = card_named("Double Leg Takedown").id
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(double_leg)])
+    pereira = card_named("Alex Pereira").stamina
+    # Islam's Double Leg (10 + 3 + 2 = 15) against Pereira (grappling 4): 160%, held to 90%; impact 3 + 3 - 1 = 5.
+    assert hand.field("If you play Double Leg Takedown now").split("\n") == [
+        "**90%** chance to succeed; if it does:",
+        f"{h.alice.mention}: **Double Leg Takedown** lands (50% + 10% × (15 − 4) = 160%, held to 90%): on top, "
+        f"5 damage → stamina {pereira - 5}",
+    ]
+    await h.click(hand, "Play Double Leg Takedown", h.alice)
+    (played,) = [line for line in match.field("Last actions").split("\n") if "**Double Leg Takedown**" in line]
+    assert "= 160%, held to 90%; rolled " in played and ", needs under 90)" in played  # the move itself rolled
+
+
+async def test_ringside_medic_at_full_stamina_is_marked_as_doing_nothing_now(h):
+    match = await start_pvp(h)
+    row = await match_row(h)
+    state = await saved_state(h)
+    alice = state.players[0]
+    medic = take(alice, "Ringside Medic")
+    alice.hand.append(medic)
+    await write_state(h, row["id"], state)
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    assert (
+        f"💤 **Ringside Medic** · {CARDS[medic].summary()} — *does nothing now: your fighter is at full stamina*"
+    ) in hand.description.split("\n")
+    (option,) = [o for o in hand.component("Choose a card to play")["options"] if o["value"] == str(medic)]
+    assert option["description"] == "Does nothing now: your fighter is at full stamina"  # still allowed
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(medic)])
+    assert hand.field("If you play Ringside Medic now") == (
+        "Nothing: your fighter is at full stamina, so it would only spend 2 energy."
+    )
+
+    # Once the fighter is hurt, the Medic heals and reads as any playable card.
+    state = await saved_state(h)
+    state.players[0].stamina -= 4
+    await write_state(h, row["id"], state)
+    await h.click(hand, "Refresh", h.alice)
+    assert f"✅ **Ringside Medic** · {CARDS[medic].summary()}" in hand.description.split("\n")
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(medic)])
+    fighter = state.players[0]
+    assert hand.field("If you play Ringside Medic now") == (
+        f"{h.alice.mention}: **Ringside Medic**, +4 stamina → {fighter.max_stamina}"
+    )
+
+
+async def test_a_mirror_match_names_the_player_with_the_fighter(h):
+    match = await start_pvp(h)
+    row = await match_row(h)
+    state = await saved_state(h)
+    alice, bob = state.players
+    field_fighter(alice, "Tom Aspinall")
+    field_fighter(bob, "Tom Aspinall")  # each deck holds every fighter once: both corners can send him in
+    bob.stamina = 1
+    bob.hand.append(take(bob, "Belal Muhammad"))
+    jab = take(alice, "Quick Jab")
+    alice.hand.append(jab)
+    await write_state(h, row["id"], state)
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(jab)])
+    foreseen = hand.field("If you play Quick Jab now").split("\n")
+    assert foreseen[0].startswith(f"{h.alice.mention}: **Quick Jab** hits {h.bob.mention}'s Tom Aspinall for ")
+    assert foreseen[1] == f"💥 **KO!** {h.bob.mention}'s Tom Aspinall is out; {h.bob.mention} loses 20 health (80 left)"
+    await h.click(hand, "Play Quick Jab", h.alice)
+    feed = match.field("Last actions").split("\n")
+    assert feed[-2:] == foreseen
+
+
+async def test_a_fighter_only_one_corner_sent_in_is_named_alone(h):
+    match = await start_pvp(h)
+    row = await match_row(h)
+    state = await saved_state(h)
+    alice, bob = state.players
+    field_fighter(alice, "Tom Aspinall")
+    field_fighter(bob, "Belal Muhammad")
+    bob.stamina = 1
+    jab = take(alice, "Quick Jab")
+    alice.hand.append(jab)
+    await write_state(h, row["id"], state)
+    await h.click(match, "Skip draw", h.alice)
+    (hand,) = await h.click(match, "My hand", h.alice)
+    await h.click(hand, "Choose a card to play", h.alice, values=[str(jab)])
+    await h.click(hand, "Play Quick Jab", h.alice)
+    assert f"💥 **KO!** Belal Muhammad is out; {h.bob.mention} loses 20 health (80 left)" in match.field("Last actions")
+
+
+async def test_a_match_posted_again_keeps_one_live_board(h):
+    (first,) = [m for m in await h.run("mma ai", h.alice) if m.embeds]
+    old = snapshot(first)  # as someone scrolled up would still have it, buttons and all
+    (again,) = await h.run("mma ai", h.alice)
+    row = await match_row(h)
+    link = f"https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}/{again.id}"
+    assert row["message_id"] == again.id and again.component("Skip draw")["disabled"] is False
+    assert first.components == [] and first.content == f"↪️ Match #{row['id']} goes on in a newer message: {link}"
+
+    # A click on the earlier board (a retirement Discord refused) changes nothing and retires it then.
+    (note,) = await h.click(old, "Skip draw", h.alice)
+    assert note.ephemeral and note.content == f"Nothing was changed: this match goes on in its newer message, {link}"
+    assert first.components == [] and (await match_row(h))["version"] == row["version"]
+    assert not_pings(await h.click(again, "Skip draw", h.alice)) == []  # the live board plays on
+    assert (await match_row(h))["version"] == row["version"] + 1
+
+
+async def test_a_match_posted_again_after_its_board_was_deleted(h):
+    (first,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    await h.click(first, "Accept", h.bob)
+    del h.fake.messages[first.id]  # someone deleted the board
+    (again,) = await h.run("mma challenge", h.alice, opponent=CAROL)
+    assert again.content.startswith("You already have a match going here")
+    assert (await match_row(h))["message_id"] == again.id
+    assert again.component("Draw")["disabled"] is False

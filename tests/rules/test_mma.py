@@ -51,7 +51,7 @@ from rules.mma.state import (
     GameState,
     Outcome,
 )
-from rules.mma.text import describe
+from rules.mma.text import describe, shared_fighters
 from tests.rules.scripted_random import ScriptedRandom
 
 
@@ -1115,4 +1115,28 @@ def test_the_preview_counts_a_waiting_defense_card_and_gives_a_takedowns_chance(
     assert takedown is not None and takedown.success_percent is not None
     odds = event(list(takedown.events), "takedown").numbers
     assert takedown.success_percent == odds["chance_tenths"] * 10 and odds["success"]
+    assert "roll" not in odds  # foreseen, not rolled: the feed's words for it name no roll
+    assert "rolled" not in str(describe(event(list(takedown.events), "takedown"), ("Ann", "Bob")))
     assert preview(state, 1, card_named("Ground and Pound").id) is None  # not their turn
+
+
+def test_ringside_medic_does_nothing_at_full_stamina_and_stays_playable():
+    state = position(("Tom Aspinall", "Alex Pereira"), (("Ringside Medic",), ()))
+    medic = card_named("Ringside Medic").id
+    (option,) = card_options(state, 0)
+    assert (option.card, option.problem, option.no_effect) == (medic, None, "your fighter is at full stamina")
+    state.players[0].stamina -= 1
+    (option,) = card_options(state, 0)
+    assert (option.problem, option.no_effect) == (None, None)
+
+
+def test_a_mirror_match_names_whose_fighter_it_is():
+    state = position(("Tom Aspinall", "Tom Aspinall"), (("Quick Jab",), ()))
+    state.players[1].stamina = 1
+    events = play(state, 0, "Quick Jab")
+    shared = shared_fighters(state)
+    assert shared == {card_named("Tom Aspinall").id}
+    assert describe(event(events, "knockout"), ("Ann", "Bob"), shared) == (
+        "💥 **KO!** Bob's Tom Aspinall is out; Bob loses 20 health (80 left)"
+    )
+    assert str(describe(event(events, "knockout"), ("Ann", "Bob"))).startswith("💥 **KO!** Tom Aspinall is out")
