@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypedDict, Unpack
 import discord
 from discord import app_commands
 
-from cogs.common import UserError, markdown_safe, mention, run_engine
+from cogs.common import UserError, bold, markdown_safe, mention, run_engine
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
 from cogs.common.components import redrawn, require_here
@@ -85,7 +85,7 @@ def waiting_for(record: MatchRecord) -> int | None:
 def feed_lines(events: list[Event], names: tuple[str, str], state: GameState) -> list[str]:
     """The feed's lines for what happened, up to `state` (a fighter both corners sent in is named with its player)."""
     shared = shared_fighters(state)
-    return [line for line in (describe(e, names, shared) for e in events) if line]
+    return [line for line in (describe(e, names, shared, strong=bold) for e in events) if line]
 
 
 class BoardMessage(TypedDict, total=False):

@@ -11,6 +11,7 @@ from cogs.common import (
     COLOR_INFO,
     COLOR_VICTORY,
     EmbedLimits,
+    bold,
     clip,
     fit_embed,
     hp_bar,
@@ -32,7 +33,7 @@ from rules.mma.engine import (
 )
 from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
-from rules.mma.text import RULES_SUMMARY, describe, shared_fighters
+from rules.mma.text import describe, rules_summary, shared_fighters
 from rules.text import noun_for, plural
 from storage.mma import FighterUse, MatchRecord, Record
 
@@ -240,7 +241,7 @@ def preview_field(record: MatchRecord, slot: int, card: int) -> str | None:
     if shown is None:
         return None
     shared = shared_fighters(record.game)
-    lines = [line for line in (describe(e, both_called(record), shared) for e in shown.events) if line]
+    lines = [line for line in (describe(e, both_called(record), shared, strong=bold) for e in shown.events) if line]
     if shown.success_percent is not None:
         lines.insert(0, f"**{shown.success_percent}%** chance to succeed; if it does:")
     return lines_within(lines, EmbedLimits.FIELD_VALUE) or "Nothing visible happens."
@@ -335,7 +336,9 @@ def hand_message(
 
 
 def rules_embed() -> discord.Embed:
-    embed = discord.Embed(title="📖 MMA Warriors: the rules in short", description=RULES_SUMMARY, color=COLOR_INFO)
+    embed = discord.Embed(
+        title="📖 MMA Warriors: the rules in short", description=rules_summary(bold), color=COLOR_INFO
+    )
     embed.set_footer(text="/mma challenge @someone, or /mma ai to fight the AI.")
     return fit_embed(embed)
 
