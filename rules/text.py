@@ -1,6 +1,19 @@
-"""Numbers and counts as a person writes them, for every game's messages, files and command lines."""
+"""Numbers and counts as a person writes them, and the words a reader should see first, for every game's
+messages, files and command lines."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+
+# How a game's text marks the words a reader should see first (the card played, the damage it did). The engines
+# write plain text and take one of these: `plain` on a command line, bold in a Discord message
+# (`cogs.common.embeds.bold`).
+Emphasis = Callable[[str], str]
+
+
+def plain(text: str) -> str:
+    """The emphasis of plain text: none."""
+    return text
 
 
 def format_number(value: float) -> str:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+import aiosqlite
+
 from rules.mma.cards import CARDS
 from rules.mma.state import MAIN_PHASE, OVER, Action, GameState
 from rules.rating import Rating, RatingChange, Result
@@ -54,7 +56,7 @@ class MatchRecord:
     result_reason: str | None
     ping_message_id: int | None = None  # the message that pinged the player the match waits for
     # A finished match between members: each member's rating change (RatingRepository.match_changes), by user id.
-    rating_changes: Mapping[int, RatingChange] = field(default_factory=dict, compare=False)
+    rating_changes: Mapping[int, RatingChange] = field(default_factory=dict[int, RatingChange], compare=False)
 
     @property
     def vs_ai(self) -> bool:
@@ -117,7 +119,7 @@ class MatchConflict(Exception):
         self.match = match
 
 
-def _record(row) -> MatchRecord:
+def _record(row: aiosqlite.Row) -> MatchRecord:
     state = MATCH_STATE.from_text(row["state_json"]) if row["state_json"] else None
     return MatchRecord(
         id=row["id"],

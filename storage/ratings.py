@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import aiosqlite
+
 from rules.rating import PROVISIONAL_GAMES, PROVISIONAL_SIGMA, RatedMatch, Rating, RatingChange, Result, rate_match
 from storage.database import Storage, StorageTransaction, required, retried_on_conflict
 
@@ -61,7 +63,7 @@ class HeadToHead:
         return self.wins + self.losses + self.draws
 
 
-def _rated_game(row) -> RatedGame:
+def _rated_game(row: aiosqlite.Row) -> RatedGame:
     return RatedGame(
         match_id=row["match_id"],
         opponent_id=row["opponent_id"],
@@ -75,7 +77,7 @@ def _rated_game(row) -> RatedGame:
     )
 
 
-def _rated_member(row) -> RatedMember:
+def _rated_member(row: aiosqlite.Row) -> RatedMember:
     return RatedMember(row["user_id"], Rating(row["mu"], row["sigma"], row["games"]), row["updated_at"])
 
 

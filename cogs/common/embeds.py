@@ -27,6 +27,11 @@ class EmbedLimits:
     FILE_BYTES = 10 * 1024 * 1024
 
 
+def bold(text: str) -> str:
+    """Discord's emphasis for an engine's text (`rules.text.Emphasis`)."""
+    return f"**{text}**"
+
+
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

@@ -41,7 +41,7 @@ from cogs.deck.render import (
 )
 from rules.deck.cards import Keyword, random_deck, read_deck_csv, set_list
 from rules.deck.optimize import OptimizeSettings, Progress, check_work, duel, keywords_without
-from rules.seeds import MAX_SEED, seed_or_new
+from rules.seeds import MAX_SEED
 from storage.deck import DeckRepository, DeckResult
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ class DeckOptimizer(
                 (text,) = await read_attachments(interaction, opponent, ephemeral=False)
                 opponent_deck = await run_engine(self.bot, read_deck_csv, text, opponent.filename, keywords)
             settings = OptimizeSettings(
-                iterations, games, seed_or_new(seed), keywords, opponent_deck, max_total_games=MAX_TOTAL_GAMES
+                iterations, games, self.seed_or_new(seed), keywords, opponent_deck, max_total_games=MAX_TOTAL_GAMES
             )
             job = self.jobs.register(
                 interaction.user.id,
@@ -235,7 +235,7 @@ class DeckOptimizer(
         a = await run_engine(self.bot, read_deck_csv, text_a, deck_a.filename)
         b = await run_engine(self.bot, read_deck_csv, text_b, deck_b.filename)
         async with told_if_stopped(interaction, "this duel"):
-            result = await run_long_engine(self.bot, duel, a, b, games, seed_or_new(seed))
+            result = await run_long_engine(self.bot, duel, a, b, games, self.seed_or_new(seed))
         await interaction.edit_original_response(embed=duel_embed(result, deck_a.filename, deck_b.filename))
 
     @app_commands.command(
@@ -245,6 +245,6 @@ class DeckOptimizer(
     async def random_command(
         self, interaction: discord.Interaction, seed: app_commands.Range[int, 0, MAX_SEED] | None = None
     ) -> None:
-        seed = seed_or_new(seed)
+        seed = self.seed_or_new(seed)
         deck = random_deck(set_list(), random.Random(seed))
         await interaction.response.send_message(embed=random_deck_embed(deck, seed), file=random_deck_file(deck, seed))

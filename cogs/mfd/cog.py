@@ -60,7 +60,7 @@ from rules.mfd.log import mib
 from rules.mfd.models import BattleState, OddsResult, Roster
 from rules.mfd.odds import describe_odds
 from rules.mfd.roster import final_csv, read_roster
-from rules.seeds import MAX_SEED, seed_or_new
+from rules.seeds import MAX_SEED
 from rules.text import plural
 from storage.mfd import MfdRepository, StaleUpdate, StoredBattle, encode_state
 
@@ -219,7 +219,7 @@ class MarkedForDeath(
         async with told_if_stopped(interaction, "this battle"):
             h, v = await self.roster(heroes, "Heroes"), await self.roster(villains, "Villains")
             fought = await run_long_engine(
-                self.bot, fight_new, h, v, seed_or_new(seed), max_rounds, self.files_limit(interaction)
+                self.bot, fight_new, h, v, self.seed_or_new(seed), max_rounds, self.files_limit(interaction)
             )
         previous = await self.repo.battle(channel_id(interaction))
         note = (
@@ -322,7 +322,7 @@ class MarkedForDeath(
         async with told_if_stopped(interaction, "this simulation"):
             h, v = await self.roster(heroes, "Heroes"), await self.roster(villains, "Villains")
             await run_long_engine(self.bot, check_odds_work, h, v, battles)  # walks every buff link: not on the loop
-        seed = seed_or_new(seed)
+        seed = self.seed_or_new(seed)
         await interaction.edit_original_response(embed=odds_progress_embed(0, battles, seed))
 
         async def show(done: int, total: int) -> None:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 import discord
 from discord import app_commands
 
-from cogs.common import UserError, markdown_safe, mention, run_engine
+from cogs.common import UserError, bold, markdown_safe, mention, run_engine
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
 from cogs.common.components import redrawn, require_here
@@ -53,7 +52,7 @@ from rules.mma.state import (
     GameState,
 )
 from rules.mma.text import describe, shared_fighters
-from rules.seeds import MAX_SEED, new_seed
+from rules.seeds import MAX_SEED
 from rules.text import plural
 from storage.database import StaleUpdate, StorageOutage
 from storage.mma import MatchConflict, MatchRecord, MatchStatus, MmaRepository
@@ -86,12 +85,24 @@ def waiting_for(record: MatchRecord) -> int | None:
 def feed_lines(events: list[Event], names: tuple[str, str], state: GameState) -> list[str]:
     """The feed's lines for what happened, up to `state` (a fighter both corners sent in is named with its player)."""
     shared = shared_fighters(state)
-    return [line for line in (describe(e, names, shared) for e in events) if line]
+    return [line for line in (describe(e, names, shared, strong=bold) for e in events) if line]
+
+
+class BoardMessage(TypedDict, total=False):
+    """What a new match message is sent with."""
+
+    content: str
+    embed: discord.Embed
+    view: discord.ui.View
+    allowed_mentions: discord.AllowedMentions
+
+
+MmaComponent = MatchButton | HandSelect | HistoryButton | ReplayButton
 
 
 @app_commands.guild_only()
 class Mma(
-    GameCog,
+    GameCog[MmaComponent],
     name=COG_NAME,
     group_name="mma",
     group_description="MMA Warriors: card duels against another member or the AI.",
@@ -101,8 +112,6 @@ class Mma(
     def __init__(self, bot: ArenaBot):
         super().__init__(bot)
         self.repo = MmaRepository(bot.db)
-        self.clock = time.time  # tests move time forward for idle claims
-        self.new_seed = new_seed  # tests pick the deal
         self.hands = HandViews()
         self.claim_openings = ClaimOpenings(self.redraw_as_claim_opens)
 
@@ -161,14 +170,14 @@ class Mma(
         )
         if record is None:
             return
-        content, embed, view = render.challenge_message(record)
+        content, embed = render.challenge_message(record)
         # The challenge is a new message, so its mention notifies: the challenged member, and only them.
         await self.post(
             interaction,
             record,
             content=content,
             embed=embed,
-            view=view,
+            view=render.challenge_buttons(record),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent_id)]),
         )
 
@@ -190,7 +199,7 @@ class Mma(
     ) -> MatchRecord | None:
         """A new match (against the AI: dealt at once) or challenge. None when the member already has a match
         going here: it is offered again instead."""
-        seed = self.new_seed() if seed is None else seed
+        seed = self.seed_or_new(seed)
         state, feed = None, []
         if players[1] is None:
             state, events = await run_engine(self.bot, new_game, seed)
@@ -254,7 +263,9 @@ class Mma(
         except discord.HTTPException:
             log.warning("could not retire board %s of match %s", message_id, record.id, exc_info=True)
 
-    async def post(self, interaction: discord.Interaction, record: MatchRecord, **message) -> None:
+    async def post(
+        self, interaction: discord.Interaction, record: MatchRecord, **message: Unpack[BoardMessage]
+    ) -> None:
         try:
             if interaction.response.is_done():
                 sent = await interaction.followup.send(wait=True, **message)
@@ -313,9 +324,7 @@ class Mma(
 
     # --- components -----------------------------------------------------------------------------------
 
-    async def on_component(
-        self, interaction: discord.Interaction, component: MatchButton | HandSelect | HistoryButton | ReplayButton
-    ) -> None:
+    async def on_component(self, interaction: discord.Interaction, component: MmaComponent) -> None:
         if isinstance(component, HistoryButton | ReplayButton):
             await rivalry.on_component(self.bot, interaction, component)
             return
@@ -448,10 +457,10 @@ class Mma(
     def draw_note(event: Event) -> str:
         if event.kind == "draw_failed":
             return "No card drawn: only fighters are left in your deck and you already hold two."
-        n = event.numbers
+        discarded: int = event.numbers["discarded"]
         extra = (
-            f" Your hand was full, so the oldest card, {CARDS[n['discarded']].name}, was discarded."
-            if n["discarded"] >= 0
+            f" Your hand was full, so the oldest card, {CARDS[discarded].name}, was discarded."
+            if discarded >= 0
             else ""
         )
         return f"🃏 You drew **{CARDS[event.card].name}**.{extra}"
@@ -535,7 +544,7 @@ class Mma(
             await interaction.response.edit_message(content=None, embed=embed, view=view)
             await self.call_next(saved, None)  # a challenge waited for no move
             return
-        content, embed, _ = render.challenge_message(saved)
+        content, embed = render.challenge_message(saved)
         if user == challenger and not lapsed:
             embed.description = f"{render.called(record, 0)} withdrew the challenge."
         await interaction.response.edit_message(content=content, embed=embed, view=None)

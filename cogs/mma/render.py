@@ -11,6 +11,7 @@ from cogs.common import (
     COLOR_INFO,
     COLOR_VICTORY,
     EmbedLimits,
+    bold,
     clip,
     fit_embed,
     hp_bar,
@@ -32,7 +33,7 @@ from rules.mma.engine import (
 )
 from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
-from rules.mma.text import RULES_SUMMARY, describe, shared_fighters
+from rules.mma.text import describe, rules_summary, shared_fighters
 from rules.text import noun_for, plural
 from storage.mma import FighterUse, MatchRecord, Record
 
@@ -54,9 +55,9 @@ def both_called(record: MatchRecord) -> tuple[str, str]:
     return called(record, 0), called(record, 1)
 
 
-def _fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
+def fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
     me = state.players[slot]
-    lines = []
+    lines: list[str] = []
     if me.fighter == NO_ONE:
         if state.phase == OVER:
             lines.append("*No fighter left*")
@@ -74,7 +75,7 @@ def _fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
         lines.append(f"Stamina `{hp_bar(me.stamina, me.max_stamina, width=12)}`")
     lines.append(f"❤️ Health **{me.health}**/100 · ⚡ Energy **{me.energy}**/{MAX_ENERGY}")
     lines.append(f"🃏 Hand {len(me.hand)}/{HAND_LIMIT} · Deck {len(me.deck)} · KOs suffered {me.knockouts}")
-    statuses = []
+    statuses: list[str] = []
     if me.bleed:
         statuses.append(f"🩸 Bleeding ({plural(me.bleed, 'turn')})")
     if me.staggered:
@@ -108,7 +109,7 @@ def _position_line(record: MatchRecord, state: GameState) -> str:
     return f"🤼 On the ground: {called(record, state.advantage)} on top"
 
 
-def _end_title(record: MatchRecord, state: GameState) -> tuple[str, str, discord.Color]:
+def end_title(record: MatchRecord, state: GameState) -> tuple[str, str, discord.Color]:
     reason = state.reason
     if state.winner == NO_ONE:
         return "🤝 DRAW 🤝", f"Nobody won: {reason}.", COLOR_INFO
@@ -134,7 +135,7 @@ def match_embed(record: MatchRecord, now: float) -> discord.Embed:
     """The match's message; `now` (seconds since the epoch) places the idle claim."""
     state = record.game
     if state.phase == OVER:
-        title, head, color = _end_title(record, state)
+        title, head, color = end_title(record, state)
     else:
         title, color = f"🥊 {record.names[0]} vs {record.names[1]}", COLOR_INFO
         head = f"{_status_line(record, state)}\n{_position_line(record, state)}"
@@ -146,7 +147,7 @@ def match_embed(record: MatchRecord, now: float) -> discord.Embed:
         marker = " ▶" if state.phase != OVER and state.to_move == slot else ""
         embed.add_field(
             name=f"{CORNER_MARKS[slot]} {record.names[slot]}{marker}",
-            value=_fighter_block(record, state, slot),
+            value=fighter_block(record, state, slot),
             inline=True,
         )
     embed.add_field(name="Last actions", value=tail_within(record.feed, EmbedLimits.FIELD_VALUE), inline=False)
@@ -207,10 +208,10 @@ def moved_text(record: MatchRecord) -> str:
     return f"↪️ Match #{record.id} goes on in a newer message: {board_link(record)}"
 
 
-def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed, discord.ui.View | None]:
+def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed]:
+    """The challenge message's text and embed: open while pending (with `challenge_buttons`), else closed."""
     challenger, opponent = called(record, 0), called(record, 1)
     content = f"{challenger} challenges {opponent}"
-    view = None
     if record.status == "pending":
         embed = discord.Embed(
             title="🥊 MMA Warriors challenge!",
@@ -218,19 +219,20 @@ def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed, discord.
             f"(It lapses after {IDLE_MINUTES} minutes; {challenger} can withdraw it with Decline.)",
             color=COLOR_INFO,
         )
-        view = discord.ui.View(timeout=None)
-        view.add_item(
-            match_button(record.id, record.version, "accept", label="Accept", style=discord.ButtonStyle.success)
-        )
-        view.add_item(
-            match_button(record.id, record.version, "decline", label="Decline", style=discord.ButtonStyle.danger)
-        )
     else:
         words = {"declined": f"{opponent} declined the challenge.", "expired": "The challenge lapsed unanswered."}
         embed = discord.Embed(
             title="🥊 Challenge closed", description=words.get(record.status, record.status), color=COLOR_DEFEAT
         )
-    return content, fit_embed(embed), view
+    return content, fit_embed(embed)
+
+
+def challenge_buttons(record: MatchRecord) -> discord.ui.View:
+    """A pending challenge's Accept and Decline."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(match_button(record.id, record.version, "accept", label="Accept", style=discord.ButtonStyle.success))
+    view.add_item(match_button(record.id, record.version, "decline", label="Decline", style=discord.ButtonStyle.danger))
+    return view
 
 
 def preview_field(record: MatchRecord, slot: int, card: int) -> str | None:
@@ -239,7 +241,7 @@ def preview_field(record: MatchRecord, slot: int, card: int) -> str | None:
     if shown is None:
         return None
     shared = shared_fighters(record.game)
-    lines = [line for line in (describe(e, both_called(record), shared) for e in shown.events) if line]
+    lines = [line for line in (describe(e, both_called(record), shared, strong=bold) for e in shown.events) if line]
     if shown.success_percent is not None:
         lines.insert(0, f"**{shown.success_percent}%** chance to succeed; if it does:")
     return lines_within(lines, EmbedLimits.FIELD_VALUE) or "Nothing visible happens."
@@ -252,7 +254,7 @@ def hand_message(
     state = record.game
     me = state.players[slot]
     options = card_options(state, slot)
-    lines = []
+    lines: list[str] = []
     for option in options:
         card = CARDS[option.card]
         count = f" ×{option.copies}" if option.copies > 1 else ""
@@ -334,7 +336,9 @@ def hand_message(
 
 
 def rules_embed() -> discord.Embed:
-    embed = discord.Embed(title="📖 MMA Warriors: the rules in short", description=RULES_SUMMARY, color=COLOR_INFO)
+    embed = discord.Embed(
+        title="📖 MMA Warriors: the rules in short", description=rules_summary(bold), color=COLOR_INFO
+    )
     embed.set_footer(text="/mma challenge @someone, or /mma ai to fight the AI.")
     return fit_embed(embed)
 

@@ -32,7 +32,7 @@ class HistoryButton(GameButton, template=component_template(GAME, [], extra_acti
 
     @property
     def page(self) -> int:
-        return int(HISTORY_PAGE.fullmatch(self.action)["page"])  # type: ignore[index]  # the template matched it
+        return int(self.action.removeprefix(f"{HISTORY}-"))  # the template matched HISTORY_PAGE
 
 
 class ReplayButton(GameButton, template=component_template(GAME, [], extra_actions=REPLAY_STEP.pattern)):
@@ -42,7 +42,7 @@ class ReplayButton(GameButton, template=component_template(GAME, [], extra_actio
     @property
     def step(self) -> str:
         """A step's number, or FIRST or LAST."""
-        return REPLAY_STEP.fullmatch(self.action)["step"]  # type: ignore[index]  # the template matched it
+        return self.action.removeprefix(f"{REPLAY}-")  # the template matched REPLAY_STEP
 
 
 def history_button(member_id: int, page: int, *, label: str, disabled: bool) -> HistoryButton:

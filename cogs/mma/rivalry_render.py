@@ -7,7 +7,7 @@ import datetime
 
 import discord
 
-from cogs.common import COLOR_INFO, EmbedLimits, fit_embed, lines_within, medal_lines, mention, seed_footer
+from cogs.common import COLOR_INFO, EmbedLimits, bold, fit_embed, lines_within, medal_lines, mention, seed_footer
 from cogs.mma import render
 from cogs.mma.rivalry_items import FIRST, LAST, history_button, replay_button
 from rules.mma.cards import CARDS
@@ -138,9 +138,9 @@ def replay_message(record: MatchRecord, step: ReplayStep, last: int) -> tuple[di
     open, and buttons to the first, the previous, the next and the last step."""
     state = step.state
     lines = [f"**Step {step.number} of {last}**: {_step_head(record, step, last)}"]
-    lines += [line for line in (describe(e, render.both_called(record)) for e in step.events) if line]
+    lines += [line for line in (describe(e, render.both_called(record), strong=bold) for e in step.events) if line]
     if state.phase == OVER:
-        lines.append(render._end_title(record, state)[1] + render.rating_change_lines(record))
+        lines.append(render.end_title(record, state)[1] + render.rating_change_lines(record))
     body = lines_within(lines, EmbedLimits.DESCRIPTION - len(HANDS_SHOWN) - 2)
     embed = discord.Embed(
         title=f"📼 Replay of match #{record.id}: {record.names[0]} vs {record.names[1]}",
@@ -149,7 +149,7 @@ def replay_message(record: MatchRecord, step: ReplayStep, last: int) -> tuple[di
     )
     for slot in (0, 1):
         marker = " ▶" if state.phase != OVER and state.to_move == slot else ""
-        board = render._fighter_block(record, state, slot)  # the live board's own block
+        board = render.fighter_block(record, state, slot)  # the live board's own block
         embed.add_field(
             name=f"{render.CORNER_MARKS[slot]} {record.names[slot]}{marker}",
             value=lines_within([board, _hand_line(step, slot)], EmbedLimits.FIELD_VALUE),

@@ -10,34 +10,77 @@ from typing import Any
 
 from rules.mma.cards import CARDS
 from rules.mma.state import NO_ONE, Event, GameState
-from rules.text import plural
+from rules.text import Emphasis, plain, plural
 
-RULES_SUMMARY = """\
-**MMA Warriors** — two corners, one 75-card deck each (15 fighters, 24 techniques ×2, 3 corner cards ×4).
-**Start:** 100 health; an opening hand of 1 fighter (deployed at once) + 4 cards. Player 1 goes first.
-**Your turn:** energy = 8 + 2 per turn after the first (max 16, never carried over); both start on 8. \
-Bleed ticks, then Draw (or Skip draw), then play cards and End turn.
-**Drawing:** hand limit 10 (a draw into a full hand discards the oldest card); at most 2 fighters in hand, \
-a third is passed under the deck. An empty deck at your draw step loses (deck out).
-**Strikes:** card + striking + Intense Training − defense (+2 Striker), at least the card's damage. \
-Any strike but Ground and Pound stands the fight up.
-**Ground and Pound:** needs your advantage; the strike's sum gains 3 + grappling/4 before the card-damage \
-minimum is applied; keeps the position.
-**Takedowns:** chance 50% + 10% per point of (grappling + card bonus + 2 Grappler) over the defender's \
-grappling (−1/−2/−3 below 70/50/30% stamina), 10–90%. Success: you get the advantage and deal card + \
-grappling/3 − their grappling/3. Win or lose, their waiting defense card is gone.
-**Submissions:** need the ground; card damage (60% from the bottom) + your grappling (+2 Grappler) − \
-theirs, at least the base.
-**Defense:** Block −5; Parry −3, counter 3 + striking/4; Slip Counter −8, counter 4. One waits at a time \
-for the next strike or submission; every hit does at least 1. Cutting Elbow (bleed 2 × 2 turns) and \
-Spinning Back Fist (skip a turn) need a clean hit.
-**Corner:** Master Coach +1 all stats for good and draw 1; Intense Training +3 striking until your next \
-strike; Ringside Medic +10 stamina.
-**KO:** at 0 stamina the fighter is out, you lose 20 health and pick a fighter from your hand; a fighter \
-who bleeds out at the start of your turn is replaced after your Draw (or Skip draw), so the card drawn may \
-be the one.
-**You lose** at 0 health, with no fighter in hand after a KO, or by deck out. After 100 turns each the \
-judges give it to the higher health (equal: a draw). An idle opponent (15 minutes) can be claimed."""
+# The rules in short, a heading and its text a line: `rules_summary` joins them.
+_RULES = (
+    (
+        "MMA Warriors",
+        "— two corners, one 75-card deck each (15 fighters, 24 techniques ×2, 3 corner cards ×4).",
+    ),
+    (
+        "Start:",
+        "100 health; an opening hand of 1 fighter (deployed at once) + 4 cards. Player 1 goes first.",
+    ),
+    (
+        "Your turn:",
+        "energy = 8 + 2 per turn after the first (max 16, never carried over); both start on 8. "
+        "Bleed ticks, then Draw (or Skip draw), then play cards and End turn.",
+    ),
+    (
+        "Drawing:",
+        "hand limit 10 (a draw into a full hand discards the oldest card); at most 2 fighters in hand, "
+        "a third is passed under the deck. An empty deck at your draw step loses (deck out).",
+    ),
+    (
+        "Strikes:",
+        "card + striking + Intense Training − defense (+2 Striker), at least the card's damage. "
+        "Any strike but Ground and Pound stands the fight up.",
+    ),
+    (
+        "Ground and Pound:",
+        "needs your advantage; the strike's sum gains 3 + grappling/4 before the card-damage "
+        "minimum is applied; keeps the position.",
+    ),
+    (
+        "Takedowns:",
+        "chance 50% + 10% per point of (grappling + card bonus + 2 Grappler) over the defender's "
+        "grappling (−1/−2/−3 below 70/50/30% stamina), 10–90%. Success: you get the advantage and deal card + "
+        "grappling/3 − their grappling/3. Win or lose, their waiting defense card is gone.",
+    ),
+    (
+        "Submissions:",
+        "need the ground; card damage (60% from the bottom) + your grappling (+2 Grappler) − "
+        "theirs, at least the base.",
+    ),
+    (
+        "Defense:",
+        "Block −5; Parry −3, counter 3 + striking/4; Slip Counter −8, counter 4. One waits at a time "
+        "for the next strike or submission; every hit does at least 1. Cutting Elbow (bleed 2 × 2 turns) and "
+        "Spinning Back Fist (skip a turn) need a clean hit.",
+    ),
+    (
+        "Corner:",
+        "Master Coach +1 all stats for good and draw 1; Intense Training +3 striking until your next "
+        "strike; Ringside Medic +10 stamina.",
+    ),
+    (
+        "KO:",
+        "at 0 stamina the fighter is out, you lose 20 health and pick a fighter from your hand; a fighter "
+        "who bleeds out at the start of your turn is replaced after your Draw (or Skip draw), so the card drawn may "
+        "be the one.",
+    ),
+    (
+        "You lose",
+        "at 0 health, with no fighter in hand after a KO, or by deck out. After 100 turns each the "
+        "judges give it to the higher health (equal: a draw). An idle opponent (15 minutes) can be claimed.",
+    ),
+)
+
+
+def rules_summary(strong: Emphasis = plain) -> str:
+    """The rules in short, one paragraph a rule, its heading marked with `strong`."""
+    return "\n".join(f"{strong(heading)} {text}" for heading, text in _RULES)
 
 
 def _name(card: int) -> str:
@@ -68,9 +111,12 @@ def shared_fighters(state: GameState) -> frozenset[int]:
     return frozenset(first.fielded) & frozenset(second.fielded)
 
 
-def describe(event: Event, players: Sequence[str], shared: Collection[int] = ()) -> str | None:
+def describe(
+    event: Event, players: Sequence[str], shared: Collection[int] = (), strong: Emphasis = plain
+) -> str | None:
     """One feed line for `event` (`players` are the two display names), or None for bookkeeping. A fighter in
-    `shared` (`shared_fighters`) is named with its player: "Bob's Tom Aspinall"."""
+    `shared` (`shared_fighters`) is named with its player: "Bob's Tom Aspinall". The card played and the damage
+    it did are marked with `strong`."""
     who = players[event.player] if event.player in (0, 1) else ""
     other = players[1 - event.player] if event.player in (0, 1) else ""
     n = event.numbers
@@ -78,7 +124,8 @@ def describe(event: Event, players: Sequence[str], shared: Collection[int] = ())
     def fighter(card: int, owner: str) -> str:
         return f"{owner}'s {_name(card)}" if card in shared else _name(card)
 
-    card = _name(event.card)
+    card = strong(_name(event.card))
+    damage = strong(str(n["damage"])) if "damage" in n else ""
     owned = fighter(event.card, who)  # in the events that name a fighter, the event's player is its owner
     target = fighter(n["target"], other) if "target" in n else f"{other}'s fighter"
     kind = event.kind
@@ -87,7 +134,7 @@ def describe(event: Event, players: Sequence[str], shared: Collection[int] = ())
     if kind == "end_turn":
         return None
     if kind == "deploy":
-        return f"{who} sends in **{card}** ({n['stamina']} stamina)"
+        return f"{who} sends in {card} ({n['stamina']} stamina)"
     if kind == "draw":
         extra: list[str] = []
         if n["fighters_skipped"]:
@@ -113,13 +160,13 @@ def describe(event: Event, players: Sequence[str], shared: Collection[int] = ())
         if n["ground_and_pound"]:
             parts.append(f"+ {n['ground_and_pound']} G&P")
         formula = " ".join(parts) + _floored(n["raw"], n["card"])
-        return f"{who}: **{card}** hits {target} for **{n['damage']}** ({formula}{_defended(n)}){_fighter_hint(n)}"
+        return f"{who}: {card} hits {target} for {damage} ({formula}{_defended(n)}){_fighter_hint(n)}"
     if kind == "submission":
         position = "from top" if n["on_top"] else f"from bottom (60% of {n['card']})"
         formula = f"base {n['base']} {position} + {n['grappling']} GRP − {n['defense']} GRP" + _floored(
             n["raw"], n["base"]
         )
-        return f"{who}: **{card}** on {target} for **{n['damage']}** ({formula}{_defended(n)}){_fighter_hint(n)}"
+        return f"{who}: {card} on {target} for {damage} ({formula}{_defended(n)}){_fighter_hint(n)}"
     if kind == "takedown":
         penalty = n["penalty"]
         defender = f"({n['defender_score'] + penalty} − {penalty} tired)" if penalty else f"{n['defender_score']}"
@@ -133,25 +180,25 @@ def describe(event: Event, players: Sequence[str], shared: Collection[int] = ())
             odds += f"; rolled {int(n['roll'] * 100)}, needs under {chance}"
         cleared = f"; clears {_name(n['cleared'])}" if n["cleared"] != NO_ONE else ""
         if not n["success"]:
-            return f"{who}: **{card}** stuffed ({odds}){cleared}"
-        return f"{who}: **{card}** lands ({odds}): on top, {n['impact']} damage{_fighter_hint(n)}{cleared}"
+            return f"{who}: {card} stuffed ({odds}){cleared}"
+        return f"{who}: {card} lands ({odds}): on top, {n['impact']} damage{_fighter_hint(n)}{cleared}"
     if kind == "counter":
-        return f"{who}'s **{card}** counters for **{n['damage']}** → attacker stamina {n['stamina']}"
+        return f"{who}'s {card} counters for {damage} → attacker stamina {n['stamina']}"
     if kind == "bleeding":
         return f"{owned} is cut: bleeds 2 a turn for {n['ticks']} turns"
     if kind == "stagger":
         return f"{owned} is staggered: {who} skips the next turn"
     if kind == "guard":
         replaced = f" (replaces {_name(n['replaced'])})" if n["replaced"] != NO_ONE else ""
-        return f"{who} readies **{card}**{replaced}"
+        return f"{who} readies {card}{replaced}"
     if kind == "coach":
-        return f"{who}: **Master Coach**, +1 striking, grappling and defense for good (now +{n['coach']})"
+        return f"{who}: {strong('Master Coach')}, +1 striking, grappling and defense for good (now +{n['coach']})"
     if kind == "training":
-        return f"{who}: **Intense Training**, +{n['bonus']} striking waiting for the next strike"
+        return f"{who}: {strong('Intense Training')}, +{n['bonus']} striking waiting for the next strike"
     if kind == "medic":
-        return f"{who}: **Ringside Medic**, +{n['healed']} stamina → {n['stamina']}"
+        return f"{who}: {strong('Ringside Medic')}, +{n['healed']} stamina → {n['stamina']}"
     if kind == "knockout":
-        return f"💥 **KO!** {owned} is out; {who} loses {n['health_lost']} health ({n['health']} left)"
+        return f"💥 {strong('KO!')} {owned} is out; {who} loses {n['health_lost']} health ({n['health']} left)"
     if kind == "over":
         if event.player == NO_ONE:
             return f"🏁 Draw — {n['reason']}"

@@ -51,7 +51,7 @@ from rules.mma.state import (
     GameState,
     Outcome,
 )
-from rules.mma.text import describe, shared_fighters
+from rules.mma.text import describe, rules_summary, shared_fighters
 from tests.rules.scripted_random import ScriptedRandom
 
 
@@ -253,17 +253,32 @@ def test_ground_and_pound_in_play_and_its_feed_line():
     strike = event(play(state, 0, "Ground and Pound"), "strike")
     assert strike.numbers["damage"] == 8 and state.players[1].stamina == 42 - 8
     assert describe(strike, ("Ann", "Bob")) == (
-        "Ann: **Ground and Pound** hits Alexander Volkanovski for **8** "
-        "(6 card + 6 STR − 9 DEF + 5 G&P = 8) → stamina 34"
+        "Ann: Ground and Pound hits Alexander Volkanovski for 8 (6 card + 6 STR − 9 DEF + 5 G&P = 8) → stamina 34"
     )
     state.players[1].guard = card_named("Block").id
     strike = event(play(state, 0, "Ground and Pound"), "strike")
     assert strike.numbers["damage"] == 3 and state.players[1].stamina == 34 - 3
     assert state.advantage == 0 and state.players[1].guard == NO_ONE
     assert describe(strike, ("Ann", "Bob")) == (
-        "Ann: **Ground and Pound** hits Alexander Volkanovski for **3** "
+        "Ann: Ground and Pound hits Alexander Volkanovski for 3 "
         "(6 card + 6 STR − 9 DEF + 5 G&P = 8, − 5 Block = 3) → stamina 31"
     )
+
+
+def test_the_feed_and_the_rules_in_short_mark_what_to_see_first():
+    """The engine's text is plain; a Discord message marks the card played, its damage and each rule's heading
+    (in bold) through `strong`."""
+    state = position(("Islam Makhachev", "Alexander Volkanovski"), (("Ground and Pound",), ()))
+    state.advantage = 0
+    events = play(state, 0, "Ground and Pound")
+    assert describe(event(events, "strike"), ("Ann", "Bob"), strong="<{}>".format) == (
+        "Ann: <Ground and Pound> hits Alexander Volkanovski for <8> (6 card + 6 STR − 9 DEF + 5 G&P = 8) → stamina 34"
+    )
+    assert rules_summary("<{}>".format).splitlines()[:2] == [
+        "<MMA Warriors> — two corners, one 75-card deck each (15 fighters, 24 techniques ×2, 3 corner cards ×4).",
+        "<Start:> 100 health; an opening hand of 1 fighter (deployed at once) + 4 cards. Player 1 goes first.",
+    ]
+    assert "*" not in rules_summary()
 
 
 def test_ground_and_pound_feed_line_shows_the_card_floor():
@@ -272,7 +287,7 @@ def test_ground_and_pound_feed_line_shows_the_card_floor():
     state.players[1].coach = 4  # DEF 13
     strike = event(play(state, 0, "Ground and Pound"), "strike")
     assert describe(strike, ("Ann", "Bob")) == (
-        "Ann: **Ground and Pound** hits Alexander Volkanovski for **6** "
+        "Ann: Ground and Pound hits Alexander Volkanovski for 6 "
         "(6 card + 6 STR − 13 DEF + 5 G&P = 4 → at least 6) → stamina 36"
     )
 
@@ -378,7 +393,7 @@ def test_tired_defender_is_easier_to_take_down_in_play():
     # Impact: Clinch 1 + 4 // 3 - 8 // 3 = 0, at least the card's 1.
     assert takedown.numbers["impact"] == 1 and state.players[1].stamina == 10
     assert describe(takedown, ("Ann", "Bob")) == (
-        "Ann: **Clinch** lands (50% + 10% × (6 − (8 − 3 tired)) = 60%; rolled 55, needs under 60): "
+        "Ann: Clinch lands (50% + 10% × (6 − (8 − 3 tired)) = 60%; rolled 55, needs under 60): "
         "on top, 1 damage → stamina 10"
     )
 
@@ -388,7 +403,7 @@ def test_takedown_feed_line_says_when_the_chance_is_held_at_90():
     takedown = event(play(state, 0, "Double Leg Takedown", ScriptedRandom(0.95)), "takedown")
     assert not takedown.numbers["success"] and state.advantage == NO_ONE
     assert describe(takedown, ("Ann", "Bob")) == (
-        "Ann: **Double Leg Takedown** stuffed (50% + 10% × (15 − 4) = 160%, held to 90%; rolled 95, needs under 90)"
+        "Ann: Double Leg Takedown stuffed (50% + 10% × (15 − 4) = 160%, held to 90%; rolled 95, needs under 90)"
     )
 
 
@@ -419,7 +434,7 @@ def test_submission_needs_the_ground_and_keeps_it():
     # Kimura from the bottom: base floor(6.6) = 6, + 12 - 8 = 10.
     assert event(play(state, 0, "Kimura"), "submission").numbers["damage"] == 10
     assert describe(sub, ("Ann", "Bob")) == (
-        "Ann: **Rear Naked Choke** on Alexander Volkanovski for **13** "
+        "Ann: Rear Naked Choke on Alexander Volkanovski for 13 "
         "(base 9 from bottom (60% of 15) + 12 GRP − 8 GRP = 13) → stamina 29"
     )
 
@@ -448,7 +463,7 @@ def test_a_bottom_submission_into_slip_counter_still_does_1():
     sub = event(play(state, 0, "Guillotine Choke"), "submission")
     assert (sub.numbers["before_defense"], sub.numbers["damage"]) == (6, 1)
     assert describe(sub, ("Ann", "Bob")) == (
-        "Ann: **Guillotine Choke** on Islam Makhachev for **1** (base 6 from bottom (60% of 10) + 4 GRP − 10 GRP"
+        "Ann: Guillotine Choke on Islam Makhachev for 1 (base 6 from bottom (60% of 10) + 4 GRP − 10 GRP"
         " = 0 → at least 6, − 8 Slip Counter = -2 → at least 1) → stamina 39"
     )
 
@@ -1137,6 +1152,6 @@ def test_a_mirror_match_names_whose_fighter_it_is():
     shared = shared_fighters(state)
     assert shared == {card_named("Tom Aspinall").id}
     assert describe(event(events, "knockout"), ("Ann", "Bob"), shared) == (
-        "💥 **KO!** Bob's Tom Aspinall is out; Bob loses 20 health (80 left)"
+        "💥 KO! Bob's Tom Aspinall is out; Bob loses 20 health (80 left)"
     )
-    assert str(describe(event(events, "knockout"), ("Ann", "Bob"))).startswith("💥 **KO!** Tom Aspinall is out")
+    assert str(describe(event(events, "knockout"), ("Ann", "Bob"))).startswith("💥 KO! Tom Aspinall is out")
