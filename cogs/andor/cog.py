@@ -1,6 +1,3 @@
-# pyright: reportInvalidTypeForm=false
-# (the options of /andor character set are typed by `_range(stat)`, from the stat limits: discord.py reads
-# them at runtime, pyright cannot)
 """/andor: Andor's Trail fights with buttons, characters, the bestiary, GM monster uploads, and the odds.
 
 A fight lives in one message, drawn by `render`; its components (`items`) carry the fight's id and version.
@@ -11,7 +8,7 @@ Each click loads the fight, plays the move through the engine with the engine's 
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -126,10 +123,10 @@ def simulate_with_chart(
     return result, hp_left_chart_png(result), per_attack_lines(character, monster, markdown_safe(monster.name))
 
 
-def _range(stat: str) -> Any:
+def _bounds(stat: str) -> tuple[float, float]:
+    """The least and the most a `/andor character set` option takes (`Range` casts them to its type)."""
     limit = STAT_LIMITS[stat]
-    kind = int if limit.integer else float
-    return app_commands.Range[kind, kind(limit.minimum), kind(limit.maximum)]
+    return limit.minimum, limit.maximum
 
 
 def stat_description(stat: str) -> str:
@@ -141,7 +138,7 @@ def stat_description(stat: str) -> str:
 
 @app_commands.guild_only()
 class Andor(
-    GameCog,
+    GameCog[FightButton | TargetSelect],
     name=COG_NAME,
     group_name="andor",
     group_description="Andor's Trail: fight monsters turn by turn, or see the odds.",
@@ -211,23 +208,23 @@ class Andor(
     async def character_set(
         self,
         interaction: discord.Interaction,
-        level: _range("level") | None = None,
-        xp: _range("xp") | None = None,
-        base_hp: _range("base_hp") | None = None,
-        hp_bonus: _range("hp_bonus") | None = None,
-        ap: _range("ap") | None = None,
-        attack_cost: _range("attack_cost") | None = None,
-        attack_chance: _range("attack_chance") | None = None,
-        damage_min: _range("damage_min") | None = None,
-        damage_max: _range("damage_max") | None = None,
-        crit_chance: _range("crit_chance") | None = None,
-        crit_multiplier: _range("crit_multiplier") | None = None,
-        block_chance: _range("block_chance") | None = None,
-        damage_resistance: _range("damage_resistance") | None = None,
-        ad_bonus: _range("ad_bonus") | None = None,
-        armor: _range("armor") | None = None,
-        potions: _range("potions") | None = None,
-        potion_heal: _range("potion_heal") | None = None,
+        level: app_commands.Range[int, *_bounds("level")] | None = None,
+        xp: app_commands.Range[int, *_bounds("xp")] | None = None,
+        base_hp: app_commands.Range[int, *_bounds("base_hp")] | None = None,
+        hp_bonus: app_commands.Range[int, *_bounds("hp_bonus")] | None = None,
+        ap: app_commands.Range[int, *_bounds("ap")] | None = None,
+        attack_cost: app_commands.Range[int, *_bounds("attack_cost")] | None = None,
+        attack_chance: app_commands.Range[int, *_bounds("attack_chance")] | None = None,
+        damage_min: app_commands.Range[int, *_bounds("damage_min")] | None = None,
+        damage_max: app_commands.Range[int, *_bounds("damage_max")] | None = None,
+        crit_chance: app_commands.Range[int, *_bounds("crit_chance")] | None = None,
+        crit_multiplier: app_commands.Range[float, *_bounds("crit_multiplier")] | None = None,
+        block_chance: app_commands.Range[int, *_bounds("block_chance")] | None = None,
+        damage_resistance: app_commands.Range[int, *_bounds("damage_resistance")] | None = None,
+        ad_bonus: app_commands.Range[int, *_bounds("ad_bonus")] | None = None,
+        armor: app_commands.Range[int, *_bounds("armor")] | None = None,
+        potions: app_commands.Range[int, *_bounds("potions")] | None = None,
+        potion_heal: app_commands.Range[int, *_bounds("potion_heal")] | None = None,
     ) -> None:
         given = {name: value for name, value in locals().items() if name in CHARACTER_STATS and value is not None}
         if not given:
