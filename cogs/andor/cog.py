@@ -16,28 +16,24 @@ from discord import app_commands
 from cogs.andor.items import COG_NAME, FightButton, TargetSelect
 from cogs.andor.render import (
     CHART_FILE,
-    cannot_hurt_line,
+    bestiary_embed,
     character_embed,
     fight_embed,
     fight_link,
     fight_view,
+    monster_embed,
     monster_line,
     odds_embed,
+    progress_embed,
 )
 from cogs.common import (
-    COLOR_INFO,
-    EmbedLimits,
     ProgressMessage,
     UserError,
     defer_thinking,
-    fit_embed,
     gm_only,
-    lines_within,
     markdown_safe,
     mention,
-    progress_bar,
     run_long_engine,
-    seed_footer,
     told_if_stopped,
 )
 from cogs.common.bot import channel_id, guild_id
@@ -76,7 +72,7 @@ from rules.andor.models import (
     Monster,
 )
 from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
-from rules.andor.text import crit_text, per_attack_lines
+from rules.andor.text import per_attack_lines
 from rules.roster import name_key
 from rules.seeds import MAX_SEED, seed_or_new
 from rules.text import format_number, plural
@@ -96,15 +92,6 @@ def bestiary_odds(character: Character, monster: Monster, seed: int) -> tuple[li
     """The per-attack lines and a quick simulation against one of `monster`: one call off the event loop."""
     odds = simulate(character, monster, 1, BESTIARY_FIGHTS, seed, work_limit=BESTIARY_WORK)
     return per_attack_lines(character, monster, markdown_safe(monster.name)), odds
-
-
-def odds_text(character: Character, monster: Monster, odds: SimulationResult) -> str:
-    lines = [
-        f"won {100 * odds.win_rate:.1f}% of {plural(odds.fights, 'fight')}, {odds.mean_rounds:.1f} rounds on average"
-    ]
-    if not can_hurt(character, monster):
-        lines.append(cannot_hurt_line(monster.damage_resistance))
-    return "\n".join(lines)
 
 
 def buy_potions(character: Character, potions: int) -> Character:
@@ -263,38 +250,15 @@ class Andor(
         own = {name_key(m.name) for m in await self.monsters_roster.uploaded(guild_id(interaction))}
         book = await self.monsters_roster.book(guild_id(interaction))
         if name is None:
-            embed = discord.Embed(
-                title=f"Bestiary ({len(book)})",
-                description=lines_within([monster_line(m, k in own) for k, m in book.items()], EmbedLimits.DESCRIPTION),
-                color=COLOR_INFO,
-            )
-            embed.set_footer(
-                text="/andor bestiary name:<monster> for details · GMs add monsters with /andor monsters upload"
-            )
-            await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+            await interaction.response.send_message(embed=bestiary_embed(book, own), ephemeral=True)
             return
         monster = await self.monsters_roster.find(guild_id(interaction), name)
         you = await self.my_character(interaction)
         await defer_thinking(interaction, ephemeral=True)
         seed = seed_or_new(seed)
         per_attack, odds = await run_long_engine(self.bot, bestiary_odds, you, monster, seed)
-        embed = discord.Embed(
-            title=markdown_safe(monster.name),
-            description=monster_line(monster, name_key(monster.name) in own),
-            color=COLOR_INFO,
-        )
-        for field_name, value in [
-            (
-                "AP / attack cost",
-                f"{monster.ap} / {monster.attack_cost} ({plural(monster.ap // monster.attack_cost, 'attack')} a turn)",
-            ),
-            ("Critical", crit_text(monster.crit_chance, monster.crit_multiplier)),
-        ]:
-            embed.add_field(name=field_name, value=value, inline=True)
-        embed.add_field(name="Per attack, with your character", value="\n".join(per_attack), inline=False)
-        embed.add_field(name="Your odds against one", value=odds_text(you, monster, odds), inline=False)
-        embed.set_footer(text=seed_footer(seed, f"{plural(odds.fights, 'fight')} played by the AI with your character"))
-        await interaction.followup.send(embed=fit_embed(embed), ephemeral=True)
+        embed = monster_embed(monster, name_key(monster.name) in own, per_attack, odds, hurt=can_hurt(you, monster))
+        await interaction.followup.send(embed=embed, ephemeral=True)
 
     # --- the shop --------------------------------------------------------------------------------------
 
@@ -426,13 +390,7 @@ class Andor(
         await defer_thinking(interaction, ephemeral=False)
 
         async def show(done: float) -> None:
-            await interaction.edit_original_response(
-                embed=discord.Embed(
-                    title=title,
-                    description=f"{progress_bar(done)}\n{plural(fights, 'fight')} · seed {seed}",
-                    color=COLOR_INFO,
-                )
-            )
+            await interaction.edit_original_response(embed=progress_embed(title, done, fights, seed))
 
         progress = ProgressMessage(show, what=f"/andor simulate {interaction.id}", min_interval=PROGRESS_INTERVAL)
         async with told_if_stopped(interaction, "this simulation"):
