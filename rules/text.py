@@ -1,6 +1,14 @@
-"""Numbers and counts as a person writes them, for every game's messages, files and command lines."""
+"""Numbers and counts as a person writes them, for every game's messages, files and command lines, and the
+marks a game's text leaves to whoever shows it."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+
+Mark = Callable[[str], str]
+"""How a game's line marks one of its parts, chosen by whoever shows it. The engines' text stays plain: `str`
+(the default) leaves the part as it is, for the command line; the bot passes Discord markdown, `bold` for a
+word the line stresses and `markdown_safe` for a name someone typed (both in `cogs.common`)."""
 
 
 def format_number(value: float) -> str:

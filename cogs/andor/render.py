@@ -12,6 +12,7 @@ from cogs.common import (
     COLOR_INFO,
     COLOR_VICTORY,
     EmbedLimits,
+    bold,
     clip,
     fit_embed,
     hp_bar,
@@ -125,9 +126,9 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
     head += [f"🗡️ {yours}", f"🩸 {'Each ' if len(state.monsters) > 1 else ''}{theirs}"]
     if fight.status == "live" and (warning := cannot_hurt_warning(state)):
         head.append(warning)
-    if fight.status == "live" and (hint := turn_hint(state)):
+    if fight.status == "live" and (hint := turn_hint(state, bold)):
         head.append(hint)
-    feed = [describe_event(e, markdown_safe) for e in state.feed]
+    feed = [describe_event(e, markdown_safe, bold) for e in state.feed]
     description = "\n".join(head) + "\n\n**Latest**\n"
     description += tail_within(feed, EmbedLimits.DESCRIPTION - len(description) - 10)
     embed = discord.Embed(

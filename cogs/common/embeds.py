@@ -39,6 +39,11 @@ def markdown_safe(text: str, limit: int | None = None) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
+def bold(text: str) -> str:
+    """`text` in bold: the bot's mark for what a game's line stresses (`rules.text.Mark`)."""
+    return f"**{text}**"
+
+
 def lines_within(lines: Iterable[str], limit: int, *, more: str = "… and {n} more", sep: str = "\n") -> str:
     """Join lines (or, with `sep=", "`, a list), stopping before `limit` characters and saying how many were
     left out."""

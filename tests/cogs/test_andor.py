@@ -160,6 +160,7 @@ async def test_the_turn_goes_on_until_0_ap_and_the_message_says_why(harness):
 
 
 def test_the_turn_hint_names_a_potion_when_one_can_be_drunk():
+    from cogs.common import bold
     from rules.andor.bestiary import find_monster, merged
     from rules.andor.engine import start_fight
     from rules.andor.models import Character
@@ -168,7 +169,7 @@ def test_the_turn_hint_names_a_potion_when_one_can_be_drunk():
     state, _ = start_fight(Character(ap=11, attack_cost=6), find_monster(merged([]), "Wolf"))
     assert turn_hint(state) is None  # an attack is affordable
     hurt = state.model_copy(update={"ap_left": 5, "player": state.player.model_copy(update={"hp": 10})})
-    assert turn_hint(hurt) == (
+    assert turn_hint(hurt, bold) == (
         "⏳ 5 AP left, too few to attack (6 AP). You can still drink a potion or flee (1 AP);"
         " press **End turn** to let the monsters act."
     )
