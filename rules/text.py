@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-# How a game's text marks the words a reader should see first (the card played, the damage it did). The engines
-# write plain text and take one of these: `plain` on a command line, bold in a Discord message
-# (`cogs.common.embeds.bold`).
-Emphasis = Callable[[str], str]
+Mark = Callable[[str], str]
+"""How a game's line marks one of its parts (a word it stresses, a name someone typed), chosen by whoever shows
+it. The engines' text stays plain: `plain` (the default) leaves the part as it is, for the command line; the bot
+passes Discord markdown, `bold` for a word the line stresses and `markdown_safe` for a name (both in
+`cogs.common`)."""
 
 
 def plain(text: str) -> str:
-    """The emphasis of plain text: none."""
+    """The mark of plain text: none."""
     return text
 
 

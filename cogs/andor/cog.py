@@ -1,6 +1,3 @@
-# pyright: reportInvalidTypeForm=false
-# (the options of /andor character set are typed by `_range(stat)`, from the stat limits: discord.py reads
-# them at runtime, pyright cannot)
 """/andor: Andor's Trail fights with buttons, characters, the bestiary, GM monster uploads, and the odds.
 
 A fight lives in one message, drawn by `render`; its components (`items`) carry the fight's id and version.
@@ -11,7 +8,7 @@ Each click loads the fight, plays the move through the engine with the engine's 
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -19,28 +16,24 @@ from discord import app_commands
 from cogs.andor.items import COG_NAME, FightButton, TargetSelect
 from cogs.andor.render import (
     CHART_FILE,
-    cannot_hurt_line,
+    bestiary_embed,
     character_embed,
     fight_embed,
     fight_link,
     fight_view,
+    monster_embed,
     monster_line,
     odds_embed,
+    progress_embed,
 )
 from cogs.common import (
-    COLOR_INFO,
-    EmbedLimits,
     ProgressMessage,
     UserError,
     defer_thinking,
-    fit_embed,
     gm_only,
-    lines_within,
     markdown_safe,
     mention,
-    progress_bar,
     run_long_engine,
-    seed_footer,
     told_if_stopped,
 )
 from cogs.common.bot import channel_id, guild_id
@@ -79,7 +72,7 @@ from rules.andor.models import (
     Monster,
 )
 from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
-from rules.andor.text import crit_text, per_attack_lines
+from rules.andor.text import per_attack_lines
 from rules.roster import name_key
 from rules.seeds import MAX_SEED, seed_or_new
 from rules.text import format_number, plural
@@ -101,15 +94,6 @@ def bestiary_odds(character: Character, monster: Monster, seed: int) -> tuple[li
     return per_attack_lines(character, monster, markdown_safe(monster.name)), odds
 
 
-def odds_text(character: Character, monster: Monster, odds: SimulationResult) -> str:
-    lines = [
-        f"won {100 * odds.win_rate:.1f}% of {plural(odds.fights, 'fight')}, {odds.mean_rounds:.1f} rounds on average"
-    ]
-    if not can_hurt(character, monster):
-        lines.append(cannot_hurt_line(monster.damage_resistance))
-    return "\n".join(lines)
-
-
 def buy_potions(character: Character, potions: int) -> Character:
     """The character after buying `potions` in the shop; UserError, nothing bought, when short of gold or room."""
     problem = potion_purchase_problem(character, potions)
@@ -126,10 +110,10 @@ def simulate_with_chart(
     return result, hp_left_chart_png(result), per_attack_lines(character, monster, markdown_safe(monster.name))
 
 
-def _range(stat: str) -> Any:
+def _bounds(stat: str) -> tuple[float, float]:
+    """The least and the most a `/andor character set` option takes (`Range` casts them to its type)."""
     limit = STAT_LIMITS[stat]
-    kind = int if limit.integer else float
-    return app_commands.Range[kind, kind(limit.minimum), kind(limit.maximum)]
+    return limit.minimum, limit.maximum
 
 
 def stat_description(stat: str) -> str:
@@ -141,7 +125,7 @@ def stat_description(stat: str) -> str:
 
 @app_commands.guild_only()
 class Andor(
-    GameCog,
+    GameCog[FightButton | TargetSelect],
     name=COG_NAME,
     group_name="andor",
     group_description="Andor's Trail: fight monsters turn by turn, or see the odds.",
@@ -211,23 +195,23 @@ class Andor(
     async def character_set(
         self,
         interaction: discord.Interaction,
-        level: _range("level") | None = None,
-        xp: _range("xp") | None = None,
-        base_hp: _range("base_hp") | None = None,
-        hp_bonus: _range("hp_bonus") | None = None,
-        ap: _range("ap") | None = None,
-        attack_cost: _range("attack_cost") | None = None,
-        attack_chance: _range("attack_chance") | None = None,
-        damage_min: _range("damage_min") | None = None,
-        damage_max: _range("damage_max") | None = None,
-        crit_chance: _range("crit_chance") | None = None,
-        crit_multiplier: _range("crit_multiplier") | None = None,
-        block_chance: _range("block_chance") | None = None,
-        damage_resistance: _range("damage_resistance") | None = None,
-        ad_bonus: _range("ad_bonus") | None = None,
-        armor: _range("armor") | None = None,
-        potions: _range("potions") | None = None,
-        potion_heal: _range("potion_heal") | None = None,
+        level: app_commands.Range[int, *_bounds("level")] | None = None,
+        xp: app_commands.Range[int, *_bounds("xp")] | None = None,
+        base_hp: app_commands.Range[int, *_bounds("base_hp")] | None = None,
+        hp_bonus: app_commands.Range[int, *_bounds("hp_bonus")] | None = None,
+        ap: app_commands.Range[int, *_bounds("ap")] | None = None,
+        attack_cost: app_commands.Range[int, *_bounds("attack_cost")] | None = None,
+        attack_chance: app_commands.Range[int, *_bounds("attack_chance")] | None = None,
+        damage_min: app_commands.Range[int, *_bounds("damage_min")] | None = None,
+        damage_max: app_commands.Range[int, *_bounds("damage_max")] | None = None,
+        crit_chance: app_commands.Range[int, *_bounds("crit_chance")] | None = None,
+        crit_multiplier: app_commands.Range[float, *_bounds("crit_multiplier")] | None = None,
+        block_chance: app_commands.Range[int, *_bounds("block_chance")] | None = None,
+        damage_resistance: app_commands.Range[int, *_bounds("damage_resistance")] | None = None,
+        ad_bonus: app_commands.Range[int, *_bounds("ad_bonus")] | None = None,
+        armor: app_commands.Range[int, *_bounds("armor")] | None = None,
+        potions: app_commands.Range[int, *_bounds("potions")] | None = None,
+        potion_heal: app_commands.Range[int, *_bounds("potion_heal")] | None = None,
     ) -> None:
         given = {name: value for name, value in locals().items() if name in CHARACTER_STATS and value is not None}
         if not given:
@@ -266,38 +250,15 @@ class Andor(
         own = {name_key(m.name) for m in await self.monsters_roster.uploaded(guild_id(interaction))}
         book = await self.monsters_roster.book(guild_id(interaction))
         if name is None:
-            embed = discord.Embed(
-                title=f"Bestiary ({len(book)})",
-                description=lines_within([monster_line(m, k in own) for k, m in book.items()], EmbedLimits.DESCRIPTION),
-                color=COLOR_INFO,
-            )
-            embed.set_footer(
-                text="/andor bestiary name:<monster> for details · GMs add monsters with /andor monsters upload"
-            )
-            await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+            await interaction.response.send_message(embed=bestiary_embed(book, own), ephemeral=True)
             return
         monster = await self.monsters_roster.find(guild_id(interaction), name)
         you = await self.my_character(interaction)
         await defer_thinking(interaction, ephemeral=True)
         seed = seed_or_new(seed)
         per_attack, odds = await run_long_engine(self.bot, bestiary_odds, you, monster, seed)
-        embed = discord.Embed(
-            title=markdown_safe(monster.name),
-            description=monster_line(monster, name_key(monster.name) in own),
-            color=COLOR_INFO,
-        )
-        for field_name, value in [
-            (
-                "AP / attack cost",
-                f"{monster.ap} / {monster.attack_cost} ({plural(monster.ap // monster.attack_cost, 'attack')} a turn)",
-            ),
-            ("Critical", crit_text(monster.crit_chance, monster.crit_multiplier)),
-        ]:
-            embed.add_field(name=field_name, value=value, inline=True)
-        embed.add_field(name="Per attack, with your character", value="\n".join(per_attack), inline=False)
-        embed.add_field(name="Your odds against one", value=odds_text(you, monster, odds), inline=False)
-        embed.set_footer(text=seed_footer(seed, f"{plural(odds.fights, 'fight')} played by the AI with your character"))
-        await interaction.followup.send(embed=fit_embed(embed), ephemeral=True)
+        embed = monster_embed(monster, name_key(monster.name) in own, per_attack, odds, hurt=can_hurt(you, monster))
+        await interaction.followup.send(embed=embed, ephemeral=True)
 
     # --- the shop --------------------------------------------------------------------------------------
 
@@ -429,13 +390,7 @@ class Andor(
         await defer_thinking(interaction, ephemeral=False)
 
         async def show(done: float) -> None:
-            await interaction.edit_original_response(
-                embed=discord.Embed(
-                    title=title,
-                    description=f"{progress_bar(done)}\n{plural(fights, 'fight')} · seed {seed}",
-                    color=COLOR_INFO,
-                )
-            )
+            await interaction.edit_original_response(embed=progress_embed(title, done, fights, seed))
 
         progress = ProgressMessage(show, what=f"/andor simulate {interaction.id}", min_interval=PROGRESS_INTERVAL)
         async with told_if_stopped(interaction, "this simulation"):

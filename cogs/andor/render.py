@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
+
 import discord
 
 from cogs.andor.items import fight_button, target_select
@@ -10,11 +12,14 @@ from cogs.common import (
     COLOR_INFO,
     COLOR_VICTORY,
     EmbedLimits,
+    bold,
     clip,
     fit_embed,
     hp_bar,
+    lines_within,
     markdown_safe,
     mention,
+    progress_bar,
     seed_footer,
     tail_within,
 )
@@ -121,9 +126,9 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
     head += [f"🗡️ {yours}", f"🩸 {'Each ' if len(state.monsters) > 1 else ''}{theirs}"]
     if fight.status == "live" and (warning := cannot_hurt_warning(state)):
         head.append(warning)
-    if fight.status == "live" and (hint := turn_hint(state)):
+    if fight.status == "live" and (hint := turn_hint(state, bold)):
         head.append(hint)
-    feed = [describe_event(e, markdown_safe) for e in state.feed]
+    feed = [describe_event(e, markdown_safe, bold) for e in state.feed]
     description = "\n".join(head) + "\n\n**Latest**\n"
     description += tail_within(feed, EmbedLimits.DESCRIPTION - len(description) - 10)
     embed = discord.Embed(
@@ -206,6 +211,51 @@ def monster_line(monster: Monster, own: bool) -> str:
     )
 
 
+def bestiary_embed(book: Mapping[str, Monster], own: Collection[str]) -> discord.Embed:
+    """/andor bestiary: the server's monsters, keyed by `name_key`; `own` are the keys of its uploaded ones."""
+    embed = discord.Embed(
+        title=f"Bestiary ({len(book)})",
+        description=lines_within([monster_line(m, k in own) for k, m in book.items()], EmbedLimits.DESCRIPTION),
+        color=COLOR_INFO,
+    )
+    embed.set_footer(text="/andor bestiary name:<monster> for details · GMs add monsters with /andor monsters upload")
+    return fit_embed(embed)
+
+
+def odds_text(odds: SimulationResult, damage_resistance: int, *, hurt: bool) -> str:
+    """The quick odds against one monster, warned when the character (`hurt` False) cannot hurt it."""
+    lines = [
+        f"won {100 * odds.win_rate:.1f}% of {plural(odds.fights, 'fight')}, {odds.mean_rounds:.1f} rounds on average"
+    ]
+    if not hurt:
+        lines.append(cannot_hurt_line(damage_resistance))
+    return "\n".join(lines)
+
+
+def monster_embed(
+    monster: Monster, own: bool, per_attack: list[str], odds: SimulationResult, *, hurt: bool
+) -> discord.Embed:
+    """/andor bestiary name:…: one monster, what each side's attack does, and the member's quick odds against it
+    (`hurt`: whether their character can hurt it)."""
+    embed = discord.Embed(title=markdown_safe(monster.name), description=monster_line(monster, own), color=COLOR_INFO)
+    for field_name, value in [
+        (
+            "AP / attack cost",
+            f"{monster.ap} / {monster.attack_cost} ({plural(monster.ap // monster.attack_cost, 'attack')} a turn)",
+        ),
+        ("Critical", crit_text(monster.crit_chance, monster.crit_multiplier)),
+    ]:
+        embed.add_field(name=field_name, value=value, inline=True)
+    embed.add_field(name="Per attack, with your character", value="\n".join(per_attack), inline=False)
+    embed.add_field(
+        name="Your odds against one", value=odds_text(odds, monster.damage_resistance, hurt=hurt), inline=False
+    )
+    embed.set_footer(
+        text=seed_footer(odds.seed, f"{plural(odds.fights, 'fight')} played by the AI with your character")
+    )
+    return fit_embed(embed)
+
+
 def character_embed(character: Character, name: str, title: str | None = None) -> discord.Embed:
     c = character
     embed = discord.Embed(title=title or f"{markdown_safe(name)}'s character", color=COLOR_INFO)
@@ -228,6 +278,13 @@ def character_embed(character: Character, name: str, title: str | None = None) -
         text="Change it with /andor character set. Every fight starts at full HP; a potion drunk in it is spent."
     )
     return fit_embed(embed)
+
+
+def progress_embed(title: str, done: float, fights: int, seed: int) -> discord.Embed:
+    """/andor simulate while it runs: how much is done."""
+    return discord.Embed(
+        title=title, description=f"{progress_bar(done)}\n{plural(fights, 'fight')} · seed {seed}", color=COLOR_INFO
+    )
 
 
 def odds_embed(title: str, result: SimulationResult, per_attack: list[str]) -> discord.Embed:

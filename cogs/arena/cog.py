@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Never
 
 import discord
 from discord import app_commands
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 @app_commands.guild_only()
 class Arena(
-    GameCog,
+    GameCog[Never],
     name="Arena",
     group_name="arena",
     group_description="Arena across its games: a member's profile in this server.",

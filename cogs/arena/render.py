@@ -48,7 +48,7 @@ def andor_text(profile: Profile) -> str:
     c, fights = profile.character, profile.fights
     if c is None and not fights.fights:
         return "No character or fights yet."
-    lines = []
+    lines: list[str] = []
     if c is None:
         lines.append("No character stored (reset): the next fight starts a level 1 one.")
     else:

@@ -27,11 +27,6 @@ class EmbedLimits:
     FILE_BYTES = 10 * 1024 * 1024
 
 
-def bold(text: str) -> str:
-    """Discord's emphasis for an engine's text (`rules.text.Emphasis`)."""
-    return f"**{text}**"
-
-
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -42,6 +37,11 @@ def markdown_safe(text: str, limit: int | None = None) -> str:
     follows."""
     text = clip(text, limit) if limit is not None else text
     return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def bold(text: str) -> str:
+    """`text` in bold: the bot's mark for what a game's line stresses (`rules.text.Mark`)."""
+    return f"**{text}**"
 
 
 def lines_within(lines: Iterable[str], limit: int, *, more: str = "… and {n} more", sep: str = "\n") -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rules.andor.engine import damage_range, hit_chance, legal_actions, mean_damage, monster_fighters, player_fighter
 from rules.andor.models import (
     FLEE,
@@ -22,21 +20,22 @@ from rules.andor.models import (
     hundredths,
 )
 from rules.andor.simulate import MAX_ROUNDS, SimulationResult
-from rules.text import format_number, plural
+from rules.text import Mark, format_number, plain, plural
 
 
-def describe_event(event: Event, shown: Callable[[str], str] = str) -> str:
-    """One line of the fight's feed; `shown` formats the fighters' names (the bot escapes them, the CLI not)."""
+def describe_event(event: Event, shown: Mark = plain, strong: Mark = plain) -> str:
+    """One line of the fight's feed; `shown` formats the fighters' names (the bot escapes them, the CLI not),
+    `strong` a critical hit and a kill (the bot in bold)."""
     if isinstance(event, AttackEvent):
         head = f"{shown(event.attacker)} → {shown(event.target)}"
         if not event.hit:
             return f"{head}: miss (rolled {event.roll} > {event.hit_chance}%)"
         crit = ""
         if event.critical:
-            crit = f", **CRITICAL** (crit roll {event.crit_roll} ≤ {event.crit_chance}%)"
+            crit = f", {strong('CRITICAL')} (crit roll {event.crit_roll} ≤ {event.crit_chance}%)"
         elif event.crit_roll is not None:
             crit = f", crit roll {event.crit_roll} > {event.crit_chance}%"
-        end = "**killed**" if event.killed else f"{event.target_hp} HP left"
+        end = strong("killed") if event.killed else f"{event.target_hp} HP left"
         if event.killed and event.attacker == PLAYER_NAME:  # XP and gold are the player's at each kill (RULINGS 6)
             end += f": +{event.xp} XP, +{plural(event.gold, 'gold piece')}"
         return (
@@ -140,8 +139,9 @@ def monster_label(state: FightState) -> str:
     return monster_kind(state) if count == 1 else f"{monster_kind(state)} ×{count}"
 
 
-def turn_hint(state: FightState) -> str | None:
-    """Says why the turn goes on when no attack is affordable: it ends by itself only at 0 AP (RULINGS 4)."""
+def turn_hint(state: FightState, strong: Mark = plain) -> str | None:
+    """Says why the turn goes on when no attack is affordable: it ends by itself only at 0 AP (RULINGS 4);
+    `strong` marks the button to press."""
     cost = state.player.attack_cost
     if state.ap_left == 0 or state.ap_left >= cost:
         return None
@@ -149,5 +149,5 @@ def turn_hint(state: FightState) -> str | None:
     still = [name for action, name in ((POTION, "drink a potion"), (FLEE, f"flee ({FLEE_COST} AP)")) if action in legal]
     return (
         f"⏳ {state.ap_left} AP left, too few to attack ({cost} AP). You can still {' or '.join(still)};"
-        " press **End turn** to let the monsters act."
+        f" press {strong('End turn')} to let the monsters act."
     )

@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.mma.cards import CARDS
 from rules.mma.state import NO_ONE, Event, GameState
-from rules.text import Emphasis, plain, plural
+from rules.text import Mark, plain, plural
 
 # The rules in short, a heading and its text a line: `rules_summary` joins them.
 _RULES = (
@@ -78,7 +78,7 @@ _RULES = (
 )
 
 
-def rules_summary(strong: Emphasis = plain) -> str:
+def rules_summary(strong: Mark = plain) -> str:
     """The rules in short, one paragraph a rule, its heading marked with `strong`."""
     return "\n".join(f"{strong(heading)} {text}" for heading, text in _RULES)
 
@@ -112,7 +112,7 @@ def shared_fighters(state: GameState) -> frozenset[int]:
 
 
 def describe(
-    event: Event, players: Sequence[str], shared: Collection[int] = (), strong: Emphasis = plain
+    event: Event, players: Sequence[str], shared: Collection[int] = (), strong: Mark = plain
 ) -> str | None:
     """One feed line for `event` (`players` are the two display names), or None for bookkeeping. A fighter in
     `shared` (`shared_fighters`) is named with its player: "Bob's Tom Aspinall". The card played and the damage

@@ -7,7 +7,9 @@ import copy
 import sys
 import time
 
-from rules.andor.models import Character
+from discord import AppCommandOptionType
+
+from rules.andor.models import STAT_LIMITS, Character
 from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
 
 MONSTER_HEADER = "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp"
@@ -158,6 +160,7 @@ async def test_the_turn_goes_on_until_0_ap_and_the_message_says_why(harness):
 
 
 def test_the_turn_hint_names_a_potion_when_one_can_be_drunk():
+    from cogs.common import bold
     from rules.andor.bestiary import find_monster, merged
     from rules.andor.engine import start_fight
     from rules.andor.models import Character
@@ -166,7 +169,7 @@ def test_the_turn_hint_names_a_potion_when_one_can_be_drunk():
     state, _ = start_fight(Character(ap=11, attack_cost=6), find_monster(merged([]), "Wolf"))
     assert turn_hint(state) is None  # an attack is affordable
     hurt = state.model_copy(update={"ap_left": 5, "player": state.player.model_copy(update={"hp": 10})})
-    assert turn_hint(hurt) == (
+    assert turn_hint(hurt, bold) == (
         "⏳ 5 AP left, too few to attack (6 AP). You can still drink a potion or flee (1 AP);"
         " press **End turn** to let the monsters act."
     )
@@ -187,6 +190,13 @@ async def test_character_options_say_what_they_do_their_range_and_default(harnes
     assert (params["level"].min_value, params["level"].max_value) == (1, 999)
     assert (params["crit_multiplier"].min_value, params["crit_multiplier"].max_value) == (1.0, 10.0)
     assert (params["crit_chance"].min_value, params["crit_chance"].max_value) == (0, 100)
+    for name, param in params.items():  # each option's type is written by hand: it must be the stat's
+        limit = STAT_LIMITS[name]
+        assert (param.type, param.min_value, param.max_value) == (
+            AppCommandOptionType.integer if limit.integer else AppCommandOptionType.number,
+            limit.minimum,
+            limit.maximum,
+        ), name
 
 
 async def test_a_new_level_starts_at_0_xp_unless_xp_is_given(harness):

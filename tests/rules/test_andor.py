@@ -277,7 +277,7 @@ def test_criticals_ad_bonus_resistance_and_armor_in_a_scripted_fight():
         "target_hp": 29,
     }
     assert describe_event(events[0]) == (
-        "You → Snake master: hit (rolled 6 ≤ 50%), damage 26 (rolled 8, **CRITICAL** (crit roll 5 ≤ 10%)); 29 HP left"
+        "You → Snake master: hit (rolled 6 ≤ 50%), damage 26 (rolled 8, CRITICAL (crit roll 5 ≤ 10%)); 29 HP left"
     )
 
 
