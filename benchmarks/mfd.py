@@ -83,7 +83,7 @@ def battle_to_the_end(size: int, target: float) -> None:
         target,
         lambda: run_battle(heroes, villains, np.random.default_rng(7)),
     )
-    print(f"    {result.rounds_fought} rounds, {result.outcome.value}")
+    print(f"    {result.rounds_fought} rounds, {result.ending.value}")
     battle = timed(
         f"{size} vs {size}, with log and final CSVs (as the bot)",
         target,

@@ -13,6 +13,9 @@ An engine is a module with these functions (a module satisfies the Protocol as i
 - Names say whether they change what they are given: `..._in_place` changes it, a past participle
   (`applied`, `aimed`, `played_move`, `claimed_idle`) returns a changed copy. Cogs call the copying forms.
 
+`Outcome` is every game's, not only the turn-based ones': MfD battles, deck duel games and boss raids end
+with one too, each game with its own termination enum.
+
 State is plain data that round-trips through JSON, so a game is saved after every move and resumed after a
 restart.
 """

@@ -14,7 +14,7 @@ from enum import StrEnum
 import aiosqlite
 
 from rules.bossfight.models import Boss, credited_damage, hp_after
-from rules.bossfight.raid import RaidPlayer
+from rules.bossfight.raid import RaidEnd, RaidOutcome, RaidPlayer, raid_outcome
 from storage.database import StaleUpdate, Storage, from_row, required, retried_on_conflict, utc_now_text
 
 
@@ -44,6 +44,10 @@ class Raid:
     cooldown_seconds: int = 0
     spawned_at: str = ""  # utc_now_text's format
     ended_at: str | None = None
+
+    def outcome(self) -> RaidOutcome | None:
+        """None while the raid is live; else the contract's outcome: the players won if the boss fell."""
+        return None if self.status is RaidStatus.LIVE else raid_outcome(RaidEnd(self.status.value))
 
 
 @dataclass(frozen=True)

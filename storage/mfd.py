@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from rules.mfd.models import BattleState, Outcome
+from rules.mfd.models import BattleState, Ending
 from storage.codec import StateCodec
 from storage.database import StaleUpdate, Storage, from_row, retried_on_conflict, save_versioned, utc_now_text
 
@@ -30,7 +30,7 @@ class StoredBattle:
     version: int
     seed: int
     rounds_fought: int
-    outcome: Outcome  # of the battle's last run
+    ending: Ending  # of the battle's last run (the `outcome` column)
     heroes_left: int
     villains_left: int
     started_by: int
@@ -43,14 +43,14 @@ class StoredBattle:
 
 
 def _battle(row: aiosqlite.Row) -> StoredBattle:
-    return from_row(StoredBattle, row, outcome=Outcome(row["outcome"]))
+    return from_row(StoredBattle, row, ending=Ending(row["outcome"]))
 
 
 def _summary(state: BattleState) -> tuple[int, int, str, int, int]:
     return (
         state.seed,
         state.rounds_fought,
-        state.outcome.value,
+        state.ending.value,
         len(state.heroes.fighters),
         len(state.villains.fighters),
     )

@@ -135,7 +135,7 @@ def log_run(stored: StoredBattle, run: BattleRun) -> None:
         stored.channel_id,
         result.first_round,
         result.last_round,
-        stored.outcome,
+        stored.ending,
         stored.seed,
     )
 

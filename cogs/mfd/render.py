@@ -25,7 +25,7 @@ from cogs.mfd.items import next_round_button
 from rules.errors import InputProblem
 from rules.mfd.battle import HEROES_FINAL_FILE, LOG_FILE, VILLAINS_FINAL_FILE, BattleRun
 from rules.mfd.log import hp_text
-from rules.mfd.models import BattleState, Casualty, OddsResult, Outcome, Roster
+from rules.mfd.models import BattleState, Casualty, Ending, OddsResult, Roster
 from rules.mfd.odds import mean_rounds, outcome_rows, rate_text
 from rules.mfd.roster import BASE_COLUMNS, BUFF_COLUMNS, EXHAUSTION_NOTE, MAX_FIGHTERS
 from rules.text import plural
@@ -38,12 +38,12 @@ FILES_FOOTER = (
 )
 
 
-def headline(outcome: Outcome, last_round: int) -> tuple[str, discord.Color]:
-    if outcome is Outcome.HEROES_WIN:
+def headline(ending: Ending, last_round: int) -> tuple[str, discord.Color]:
+    if ending is Ending.HEROES_WIN:
         return f"🏆 Heroes win in round {last_round}", COLOR_VICTORY
-    if outcome is Outcome.VILLAINS_WIN:
+    if ending is Ending.VILLAINS_WIN:
         return f"💀 Villains win in round {last_round}", COLOR_DEFEAT
-    if outcome is Outcome.DRAW:
+    if ending is Ending.DRAW:
         return f"🤝 Draw: both sides fell in round {last_round}", COLOR_INFO
     return f"⏸️ After round {last_round} both sides still stand", COLOR_INFO
 
@@ -92,7 +92,7 @@ def warning_field(embed: discord.Embed, warnings: tuple[InputProblem, ...]) -> N
 
 def run_embed(run: BattleRun, *, continued: bool, note: str = "") -> discord.Embed:
     result = run.result
-    title, colour = headline(result.outcome, result.last_round)
+    title, colour = headline(result.ending, result.last_round)
     rounds = (
         f"Round {result.first_round}"
         if result.rounds_fought == 1
@@ -136,7 +136,7 @@ def next_round_view(stored: StoredBattle, over: bool) -> discord.ui.View:
 
 
 def status_embed(stored: StoredBattle, state: BattleState) -> discord.Embed:
-    title, colour = headline(state.outcome, state.rounds_fought)
+    title, colour = headline(state.ending, state.rounds_fought)
     embed = discord.Embed(
         title=title,
         color=colour,

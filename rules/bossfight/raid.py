@@ -1,16 +1,35 @@
 """A player's standing in a raid (RULINGS 6): the boss's damage accumulates, 0 or below knocks the player out
-until a GM revives them, and a raid may make each player wait between attacks."""
+until a GM revives them, and a raid may make each player wait between attacks. How a raid ends, as the
+contract's `Outcome`: the players win when the boss is felled; a raid replaced by a GM first has no winner."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import StrEnum
 
 from rules.bossfight.models import hp_after
+from rules.contract import Outcome
 from rules.errors import RuleInputError
 from rules.text import format_number as num
 
 MAX_COOLDOWN_SECONDS = 7 * 24 * 3600
+
+RAIDERS = 0  # the players' side, the winner when the boss falls (the boss is no player)
+
+
+class RaidEnd(StrEnum):
+    """Why a raid ended; the values are what storage keeps as an ended raid's status."""
+
+    FELLED = "defeated"  # the boss fell
+    REPLACED = "replaced"  # a GM started another raid in the channel before the boss fell
+
+
+RaidOutcome = Outcome[RaidEnd]
+
+
+def raid_outcome(ending: RaidEnd) -> RaidOutcome:
+    return Outcome(RAIDERS if ending is RaidEnd.FELLED else None, ending)
 
 
 @dataclass(frozen=True)

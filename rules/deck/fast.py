@@ -31,8 +31,9 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from rules.contract import Outcome
 from rules.deck.cards import DECK_SIZE, STARTING_LIFE, Card
-from rules.deck.game import MAX_ROUNDS, OPENING_HAND, PLAYER_1, PLAYER_2, TIE
+from rules.deck.game import MAX_ROUNDS, OPENING_HAND, GameEnd, GameOutcome
 
 _TAUNT = 1
 _TRAMPLE = 2
@@ -48,6 +49,10 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 
 _WORK_SLACK = OPENING_HAND + 4
+
+# A game's result inside the kernels, which tally it by this code; `single_game` turns it into the contract's
+# Outcome where a game leaves the fast path.
+TIE, PLAYER_1, PLAYER_2 = 0, 1, 2
 _BYTE = 255
 
 
@@ -346,12 +351,20 @@ def batch_results(deck_1: np.ndarray, deck_2: np.ndarray, games: int, seed: int)
 
 def single_game(
     deck_1: Sequence[Card], deck_2: Sequence[Card], player_1_starts: bool, state: int
-) -> tuple[int, int, int, int]:
+) -> tuple[GameOutcome, int, int, int]:
     """One fast-path game from a raw SplitMix64 state: (outcome, rounds, life 1, life 2)."""
-    outcome, rounds, life_1, life_2 = _single_game(
+    code, rounds, life_1, life_2 = _single_game(
         encode_deck(deck_1), encode_deck(deck_2), bool(player_1_starts), np.uint64(state)
     )
-    return int(outcome), int(rounds), int(life_1), int(life_2)
+    return _outcome(int(code), int(life_1)), int(rounds), int(life_1), int(life_2)
+
+
+def _outcome(code: int, life_1: int) -> GameOutcome:
+    """The contract's outcome of a kernel's game: the code says who won; a tie is both out of VP, or, with
+    player 1 still standing (and so player 2), the round limit."""
+    if code == TIE:
+        return Outcome(None, GameEnd.BOTH_OUT_OF_VP if life_1 <= 0 else GameEnd.ROUND_LIMIT)
+    return Outcome(0 if code == PLAYER_1 else 1, GameEnd.OUT_OF_VP)
 
 
 def attack_phase(attackers: Sequence[Card], defenders: Sequence[Card]) -> tuple[int, list[Card], list[Card]]:

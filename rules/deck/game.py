@@ -32,16 +32,28 @@ path's own generator, to replay a fast-path game card for card.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Protocol
 
+from rules.contract import Outcome
 from rules.deck.cards import STARTING_LIFE, Card
 
 OPENING_HAND = 4
 MAX_ROUNDS = 50
 
-TIE, PLAYER_1, PLAYER_2 = 0, 1, 2  # game outcomes; the fast path uses the same codes
+
+class GameEnd(StrEnum):
+    """Why a game ended, checked after each round."""
+
+    OUT_OF_VP = "out of VP"  # only one player has VP left: that player wins
+    BOTH_OUT_OF_VP = "both out of VP"  # a tie
+    ROUND_LIMIT = "round limit"  # MAX_ROUNDS rounds without a winner: a tie
+
+
+GameOutcome = Outcome[GameEnd]  # the contract's outcome: winner 0 is player 1, 1 is player 2, None a tie
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -198,9 +210,18 @@ class GameEvent:
     text: str
 
 
+def round_outcome(life_1: int, life_2: int) -> GameOutcome | None:
+    """After a round: the winner when only one player has VP left, a tie when neither has; None: play on."""
+    if (life_1 > 0) != (life_2 > 0):
+        return Outcome(0 if life_1 > 0 else 1, GameEnd.OUT_OF_VP)
+    if life_1 <= 0:
+        return Outcome(None, GameEnd.BOTH_OUT_OF_VP)
+    return None
+
+
 @dataclass(frozen=True)
 class GameResult:
-    outcome: int  # TIE, PLAYER_1 or PLAYER_2
+    outcome: GameOutcome  # a tie (winner None) counts as a loss for player 1
     rounds: int
     life: tuple[int, int]
     events: tuple[GameEvent, ...]
@@ -231,18 +252,15 @@ def play_game(deck_1: Sequence[Card], deck_2: Sequence[Card], player_1_starts: b
                 text = "has no card to draw, " + text
             text += f"; deals {phase.damage_to_player} ({len(phase.clashes)} clashes); foe at {players[1 - me].life} VP"
             events.append(GameEvent(round_number, me + 1, text))
-        alive = tuple(p.life > 0 for p in players)
-        if alive[0] != alive[1] or not any(alive):
-            outcome = TIE if not any(alive) else (PLAYER_1 if alive[0] else PLAYER_2)
+        outcome = round_outcome(players[0].life, players[1].life)
+        if outcome is not None:
             return GameResult(outcome, round_number, (players[0].life, players[1].life), tuple(events))
-    return GameResult(TIE, MAX_ROUNDS, (players[0].life, players[1].life), tuple(events))
+    return GameResult(Outcome(None, GameEnd.ROUND_LIMIT), MAX_ROUNDS, (players[0].life, players[1].life), tuple(events))
 
 
 def reference_results(
     deck_1: Sequence[Card], deck_2: Sequence[Card], games: int, rng: random.Random
 ) -> tuple[int, int, int]:
     """(player 1 wins, player 2 wins, ties) over `games` games; player 1 starts the even-numbered ones."""
-    counts = [0, 0, 0]
-    for index in range(games):
-        counts[play_game(deck_1, deck_2, index % 2 == 0, rng).outcome] += 1
-    return counts[PLAYER_1], counts[PLAYER_2], counts[TIE]
+    winners = Counter(play_game(deck_1, deck_2, index % 2 == 0, rng).outcome.winner for index in range(games))
+    return winners[0], winners[1], winners[None]

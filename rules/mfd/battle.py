@@ -141,7 +141,7 @@ def _run(
         rounds_fought=result.last_round,
         seed=seed,
         rng_state=bits.state,
-        outcome=result.outcome,
+        ending=result.ending,
         fallen=fallen_before + result.fallen,
         history=history,
     )

@@ -71,8 +71,8 @@ from rules.mfd.models import (
     BattleResult,
     Casualty,
     DerivedStats,
+    Ending,
     OddsResult,
-    Outcome,
     Roster,
 )
 
@@ -460,12 +460,12 @@ def _round_limit(max_rounds: int | None) -> tuple[int, str]:
     return max_rounds, ""
 
 
-def _outcome(heroes_left: int, villains_left: int) -> Outcome:
+def _ending(heroes_left: int, villains_left: int) -> Ending:
     if heroes_left and villains_left:
-        return Outcome.ROUND_LIMIT
+        return Ending.ROUND_LIMIT
     if heroes_left:
-        return Outcome.HEROES_WIN
-    return Outcome.VILLAINS_WIN if villains_left else Outcome.DRAW
+        return Ending.HEROES_WIN
+    return Ending.VILLAINS_WIN if villains_left else Ending.DRAW
 
 
 def run_battle(
@@ -492,7 +492,7 @@ def run_battle(
     number = first_round - 1
     work = 0
     safety_stop = ""
-    while _outcome(*np.bincount(f.side, minlength=2)) is Outcome.ROUND_LIMIT:
+    while _ending(*np.bincount(f.side, minlength=2)) is Ending.ROUND_LIMIT:
         if number - first_round + 1 >= limit:
             safety_stop = round_safety
             break
@@ -518,7 +518,7 @@ def run_battle(
             )
         f = _after_round(f, record.hp_end, record.death == NEVER)
     counts = np.bincount(f.side, minlength=2)
-    outcome = _outcome(*counts)
+    ending = _ending(*counts)
     survivors: list[Roster] = []
     for side, roster in enumerate(rosters):
         mine = np.flatnonzero(f.side == side)
@@ -536,7 +536,7 @@ def run_battle(
     return BattleResult(
         heroes=survivors[0],
         villains=survivors[1],
-        outcome=outcome,
+        ending=ending,
         first_round=first_round,
         last_round=number,
         fallen=tuple(fallen),

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from rules.mfd.engine import NEVER, RoundRecord, derived_stats
-from rules.mfd.models import SIDES, BattleResult, DerivedStats, Outcome, Roster
+from rules.mfd.models import SIDES, BattleResult, DerivedStats, Ending, Roster
 from rules.text import format_number, plural
 
 LOG_LIMIT_BYTES = 10 * 1024 * 1024
@@ -45,11 +45,11 @@ def describe_outcome(result: BattleResult) -> str:
     if result.rounds_fought == 0:
         standing = [s for s, r in zip(SIDES, (result.heroes, result.villains), strict=True) if not r.fighters]
         return f"No round fought: {' and '.join(standing)} have no one standing."
-    if result.outcome is Outcome.HEROES_WIN:
+    if result.ending is Ending.HEROES_WIN:
         return f"Heroes win: the last villain fell in round {n}."
-    if result.outcome is Outcome.VILLAINS_WIN:
+    if result.ending is Ending.VILLAINS_WIN:
         return f"Villains win: the last hero fell in round {n}."
-    if result.outcome is Outcome.DRAW:
+    if result.ending is Ending.DRAW:
         return f"Draw: both sides fell in round {n}."
     why = result.safety_stop or "the round limit"
     return f"Stopped after round {n} ({why}); both sides still stand."

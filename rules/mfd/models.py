@@ -13,6 +13,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, NamedTuple, TypedDict
 
+from rules.contract import Outcome
 from rules.errors import InputProblem
 
 SIDES = ("Heroes", "Villains")
@@ -151,11 +152,26 @@ class DerivedStats(NamedTuple):  # a tuple: the log builds one per fighter, and 
     linked_to: str
 
 
-class Outcome(StrEnum):
+class Ending(StrEnum):
+    """How a run ended; the values are what storage keeps (the battle's `outcome` column and stored state)."""
+
     HEROES_WIN = "heroes"
     VILLAINS_WIN = "villains"
     DRAW = "draw"  # both sides fell in the same round
-    ROUND_LIMIT = "round_limit"  # both sides still stand
+    ROUND_LIMIT = "round_limit"  # both sides still stand: the battle goes on
+
+
+BattleOutcome = Outcome[Ending]  # the contract's outcome: the winner is a side's index in SIDES
+
+_WINNERS = {Ending.HEROES_WIN: 0, Ending.VILLAINS_WIN: 1, Ending.DRAW: None}
+
+
+def battle_outcome(ending: Ending) -> BattleOutcome | None:
+    """None while the battle goes on (the run stopped with both sides standing); else the side that won (None:
+    a draw) and how the battle ended."""
+    if ending is Ending.ROUND_LIMIT:
+        return None
+    return Outcome(_WINNERS[ending], ending)
 
 
 @dataclass(frozen=True)
@@ -172,7 +188,7 @@ class BattleResult:
 
     heroes: Roster
     villains: Roster
-    outcome: Outcome
+    ending: Ending
     first_round: int
     last_round: int  # the last round fought (first_round - 1 when none was)
     fallen: tuple[Casualty, ...]
@@ -181,6 +197,9 @@ class BattleResult:
     @property
     def rounds_fought(self) -> int:
         return self.last_round - self.first_round + 1
+
+    def outcome(self) -> BattleOutcome | None:
+        return battle_outcome(self.ending)
 
 
 @dataclass(frozen=True)
@@ -267,13 +286,16 @@ class BattleState:
     rounds_fought: int
     seed: int
     rng_state: RngState
-    outcome: Outcome  # of the last run
+    ending: Ending  # of the last run
     fallen: tuple[Casualty, ...] = field(default_factory=tuple)
     history: BattleCurve = field(default_factory=BattleCurve)
 
     @property
     def over(self) -> bool:
-        return self.outcome in (Outcome.HEROES_WIN, Outcome.VILLAINS_WIN, Outcome.DRAW)
+        return self.outcome() is not None
+
+    def outcome(self) -> BattleOutcome | None:
+        return battle_outcome(self.ending)
 
     def fallen_names(self, side: str) -> frozenset[str]:
         """The names of everyone of `side` who fell in this battle, in any run."""
@@ -284,8 +306,9 @@ class BattleState:
 
     def to_dict(self) -> dict[str, Any]:
         """The state as plain data (the stored form, which storage.mfd's codec versions and compresses)."""
-        data = _plain(self)
-        data["outcome"] = self.outcome.value
+        # The stored form names the ending `outcome`, in the same place as ever.
+        data = {("outcome" if key == "ending" else key): value for key, value in _plain(self).items()}
+        data["outcome"] = self.ending.value
         for side in ("heroes", "villains"):
             data[side]["unknown_names"] = []  # warnings belong to the upload that produced them
         return data
@@ -313,7 +336,7 @@ class BattleState:
             rounds_fought=data["rounds_fought"],
             seed=data["seed"],
             rng_state=data["rng_state"],
-            outcome=Outcome(data["outcome"]),
+            ending=Ending(data["outcome"]),
             fallen=tuple(Casualty(**c) for c in data["fallen"]),
             history=BattleCurve.from_plain(data["history"]) if "history" in data else BattleCurve(),
         )

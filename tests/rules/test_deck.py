@@ -7,10 +7,12 @@ import itertools
 import math
 import random
 import re
+from collections import Counter
 
 import numpy as np
 import pytest
 
+from rules.contract import Outcome
 from rules.deck import fast
 from rules.deck.cards import (
     ALL_KEYWORDS,
@@ -24,10 +26,8 @@ from rules.deck.cards import (
 )
 from rules.deck.chart import winrate_figure
 from rules.deck.game import (
-    PLAYER_1,
-    PLAYER_2,
-    TIE,
     Creature,
+    GameEnd,
     SplitMix64,
     attack_phase,
     game_rng,
@@ -262,6 +262,10 @@ def test_zero_attack_creatures_do_not_attack():
 
 # --- whole games ------------------------------------------------------------------------------------
 
+PLAYER_1_WINS = Outcome(0, GameEnd.OUT_OF_VP)
+PLAYER_2_WINS = Outcome(1, GameEnd.OUT_OF_VP)
+BOTH_OUT = Outcome(None, GameEnd.BOTH_OUT_OF_VP)
+
 
 def both_games(deck_1: list[Card], deck_2: list[Card], player_1_starts: bool, seed: int = 7):
     state = game_rng(seed, 0).state
@@ -276,21 +280,21 @@ def test_equal_turns_the_second_player_strikes_back_for_a_tie():
     # second to -10, but the second still plays its turn and brings the first to -10 as well: a tie.
     tens = [card("10/1")] * 30
     for starts in (True, False):
-        assert both_games(tens, tens, starts) == (TIE, 7, -10, -10)
+        assert both_games(tens, tens, starts) == (BOTH_OUT, 7, -10, -10)
 
 
 def test_the_only_player_left_with_vp_wins():
     tens, walls = [card("10/1")] * 30, [card("0/1")] * 30
-    assert both_games(tens, walls, True) == (PLAYER_1, 7, 20, -10)
-    assert both_games(walls, tens, False) == (PLAYER_2, 7, -10, 20)
+    assert both_games(tens, walls, True) == (PLAYER_1_WINS, 7, 20, -10)
+    assert both_games(walls, tens, False) == (PLAYER_2_WINS, 7, -10, 20)
     # 1/1s from turn 1: 1+2+3+4+5 = 15 by round 5, +6 in round 6 kills player 1 even after its 10
     ones = [card("1/1")] * 30
-    assert both_games(tens, ones, True) == (PLAYER_2, 6, -1, 10)
+    assert both_games(tens, ones, True) == (PLAYER_2_WINS, 6, -1, 10)
 
 
 def test_fifty_rounds_without_a_winner_is_a_tie():
     walls = [card("0/1")] * 30
-    assert both_games(walls, walls, True) == (TIE, 50, 20, 20)
+    assert both_games(walls, walls, True) == (Outcome(None, GameEnd.ROUND_LIMIT), 50, 20, 20)
 
 
 def test_distortion_passes_an_older_plain_taunter_for_a_whole_game():
@@ -300,8 +304,8 @@ def test_distortion_passes_an_older_plain_taunter_for_a_whole_game():
     # taunter from round 5 on.)
     attackers = [card("2/2 D")] * 30
     taunters = [card("0/3 T"), card("0/3 T D")]
-    assert both_games(attackers, taunters, True) == (PLAYER_1, 6, 20, 0)
-    assert both_games(attackers, taunters, False) == (PLAYER_1, 6, 20, 0)
+    assert both_games(attackers, taunters, True) == (PLAYER_1_WINS, 6, 20, 0)
+    assert both_games(attackers, taunters, False) == (PLAYER_1_WINS, 6, 20, 0)
 
 
 def test_distortion_ruling_moves_a_keyword_heavy_matchup():
@@ -323,7 +327,7 @@ def test_distortion_ruling_moves_a_keyword_heavy_matchup():
 def test_an_empty_deck_stops_drawing():
     # 5-card decks: everything is drawn by turn 1; 1/1 per turn until the hand runs out
     # P2 takes 1, 2, 3, 4, 5 in rounds 1-5, then the same five creatures finish it in round 6
-    assert both_games([card("1/1")] * 5, [card("0/1")] * 5, True) == (PLAYER_1, 6, 20, 0)
+    assert both_games([card("1/1")] * 5, [card("0/1")] * 5, True) == (PLAYER_1_WINS, 6, 20, 0)
 
 
 def test_fast_path_replays_reference_games_exactly():
@@ -343,11 +347,11 @@ def test_fast_batches_agree_with_reference_games():
     # the batch plays game g from game_rng(seed, g), player 1 starting the even ones
     rng = random.Random(3)
     deck_1, deck_2 = random_deck(SET_LIST, rng), random_deck(SET_LIST, rng)
-    counts = [0, 0, 0]
-    for g in range(200):
-        counts[play_game(deck_1.cards, deck_2.cards, g % 2 == 0, game_rng(99, g)).outcome] += 1
+    winners = Counter(
+        play_game(deck_1.cards, deck_2.cards, g % 2 == 0, game_rng(99, g)).outcome.winner for g in range(200)
+    )
     wins, losses, ties = fast.batch_results(fast.encode_deck(deck_1.cards), fast.encode_deck(deck_2.cards), 200, 99)
-    assert (wins, losses, ties) == (counts[PLAYER_1], counts[PLAYER_2], counts[TIE])
+    assert (wins, losses, ties) == (winners[0], winners[1], winners[None])
 
 
 def test_winrates_agree_statistically_with_the_reference_and_its_own_random_source():

@@ -5,7 +5,7 @@ battle, while a name that was never on the side still warns, one line per kind."
 from __future__ import annotations
 
 from rules.mfd.battle import BattleRun, continue_battle, start_battle
-from rules.mfd.models import BattleState, Outcome, Roster
+from rules.mfd.models import BattleState, Ending, Roster
 from rules.mfd.roster import final_csv, read_roster
 from tests.rules.test_mfd_engine import dragon_battle, focus_battle
 from tests.rules.test_mfd_roster import HEADER
@@ -117,7 +117,7 @@ def test_the_original_rosters_continued_from_their_final_csvs_after_one_round_wa
 
 def test_the_original_rosters_continued_after_three_rounds_from_the_heroes_csv_and_the_villains_template():
     first = start_battle(*original_rosters(), seed=1, max_rounds=3)
-    assert (first.result.outcome, first.result.last_round) == (Outcome.HEROES_WIN, 3)
+    assert (first.result.ending, first.result.last_round) == (Ending.HEROES_WIN, 3)
     # No villain is left: their final CSV is the header of their file, both buff groups and HP included.
     assert first.villains_csv == FINAL_HEADER + BUFF_GROUP * 2 + "\n"
     heroes = read_roster(first.heroes_csv, "Heroes-final.csv", "Heroes")
@@ -156,7 +156,7 @@ def test_a_name_that_fell_is_no_warning_a_name_never_on_the_side_or_left_out_is(
 def test_final_csvs_keep_every_buff_group_of_their_input():
     # The Dragon battle is a draw in round 2: no one is left on either side.
     whole = start_battle(*dragon_battle(), seed=1)
-    assert whole.result.outcome is Outcome.DRAW
+    assert whole.result.ending is Ending.DRAW
     assert whole.heroes_csv == FINAL_HEADER + BUFF_GROUP + "\n"
     assert whole.villains_csv == FINAL_HEADER + "\n"  # their file had no buff group
     # The stored state keeps them too (the bot's /mfd status writes its files from it).

@@ -3,6 +3,7 @@ battles checked against a plain one-attack-at-a-time replay, continuing from the
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from dataclasses import replace
@@ -10,6 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from rules.contract import Outcome
 from rules.errors import RuleInputError
 from rules.mfd import engine
 from rules.mfd.battle import MIN_LOG_BYTES, continue_battle, generator_from_state, start_battle
@@ -24,7 +26,7 @@ from rules.mfd.engine import (
     simulate_odds,
 )
 from rules.mfd.log import BattleLog
-from rules.mfd.models import BattleState, Buff, Fighter, Outcome, Roster
+from rules.mfd.models import BattleState, Buff, Ending, Fighter, Roster, battle_outcome
 from rules.mfd.odds import describe_odds
 from rules.mfd.roster import final_csv_bound, read_roster, write_roster
 from rules.stats import wilson_interval
@@ -121,7 +123,7 @@ def test_small_seeded_battle_log_and_final_csvs_exactly():
     assert battle.villains_csv == (
         "Name,XP,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,HP\nBoss,9000,0,1,0.2,0,2,,,3\n"
     )
-    assert battle.result.outcome is Outcome.ROUND_LIMIT
+    assert battle.result.ending is Ending.ROUND_LIMIT
     assert [(c.side, c.name, c.round) for c in battle.result.fallen] == [
         ("Villains", "Clone", 1),
         ("Villains", "Grunt A", 1),
@@ -141,9 +143,26 @@ def test_the_same_battle_run_on_and_continued_from_its_state_both_end_in_round_2
     second = continue_battle(state)
     assert EXPECTED_ROUND_2 in second.log
     assert second.log.startswith("Marked for Death: battle log, continued from round 2 (seed 1)")
-    assert second.state.outcome is Outcome.DRAW and second.state.rounds_fought == 2
+    assert second.state.ending is Ending.DRAW and second.state.rounds_fought == 2
     assert [c.linked_to for c in second.state.fallen if c.name == "Summoner"] == ["Dragon"]
     assert second.state.fallen == whole.state.fallen
+
+
+def test_a_battle_gives_the_contracts_outcome_and_stores_its_ending_as_ever():
+    first = start_battle(*dragon_battle(), seed=1, max_rounds=1)
+    assert (first.result.outcome(), first.state.outcome(), first.state.over) == (None, None, False)
+    second = continue_battle(first.state)
+    assert second.result.outcome() == second.state.outcome() == Outcome(None, Ending.DRAW)
+    assert second.state.over
+    assert [battle_outcome(ending) for ending in Ending] == [
+        Outcome(0, Ending.HEROES_WIN),
+        Outcome(1, Ending.VILLAINS_WIN),
+        Outcome(None, Ending.DRAW),
+        None,
+    ]
+    stored = json.loads(second.state.to_json())
+    assert list(stored) == ["heroes", "villains", "rounds_fought", "seed", "rng_state", "outcome", "fallen", "history"]
+    assert stored["outcome"] == "draw"
     with pytest.raises(RuleInputError, match="the battle is over: Heroes and Villains have no one standing"):
         continue_battle(second.state)
 
@@ -255,7 +274,7 @@ def test_rounds_follow_the_rules(seed):
         check_targets(record, rosters, names)
         fallen_before |= {names[i] for i in range(n) if record.death[i] != NEVER}
     assert result.last_round == len(records)
-    if result.outcome is not Outcome.ROUND_LIMIT:
+    if result.ending is not Ending.ROUND_LIMIT:
         assert not result.heroes.fighters or not result.villains.fighters
 
 
@@ -350,7 +369,7 @@ def test_continuing_from_the_final_csvs_equals_running_on(seed):
     # The bound the bot plans the log's share of a message with holds.
     assert len(whole.heroes_csv.encode()) <= final_csv_bound(heroes)
     assert len(whole.villains_csv.encode()) <= final_csv_bound(villains)
-    if first.result.outcome is not Outcome.ROUND_LIMIT:  # over before round k + 1 (a few seeds)
+    if first.result.ending is not Ending.ROUND_LIMIT:  # over before round k + 1 (a few seeds)
         assert whole.log.split("\nThe end:")[0] == first.log.split("\nThe end:")[0]
         return
     back = (
@@ -389,7 +408,7 @@ def wall(side: str, size: int = 1, aoe: int = 1) -> Roster:
 def test_a_battle_that_cannot_end_stops_at_the_safety_limit():
     battle = start_battle(wall("Heroes"), wall("Villains"), seed=0)
     result = battle.result
-    assert result.outcome is Outcome.ROUND_LIMIT and result.last_round == SAFETY_ROUND_LIMIT
+    assert result.ending is Ending.ROUND_LIMIT and result.last_round == SAFETY_ROUND_LIMIT
     assert result.safety_stop == "the safety limit of 1,000 rounds a run"
     assert (
         "The end: Stopped after round 1000 (the safety limit of 1,000 rounds a run); both sides still stand."
@@ -404,7 +423,7 @@ def test_a_run_stops_before_a_round_would_pass_the_attack_limit(monkeypatch):
     monkeypatch.setattr(engine, "MAX_ATTACKS_PER_RUN", 100)
     # 3 + 3 fighters with AOE 2: 12 attacks a round, so 8 rounds (96 attacks) fit and a ninth would not.
     first = start_battle(wall("Heroes", 3, aoe=2), wall("Villains", 3, aoe=2), seed=4)
-    assert first.result.last_round == 8 and first.result.outcome is Outcome.ROUND_LIMIT
+    assert first.result.last_round == 8 and first.result.ending is Ending.ROUND_LIMIT
     assert first.result.safety_stop == "the safety limit of 100 attacks a run"
     assert "Stopped after round 8 (the safety limit of 100 attacks a run)" in first.log
     # The battle goes on from where the run stopped, each run within the limit.
@@ -545,9 +564,9 @@ def test_odds_agree_with_single_battles():
     """The batched odds and one-by-one battles sample the same distribution (fixed seeds: no flakiness)."""
     heroes, villains = random_rosters(7)
     odds = simulate_odds(heroes, villains, 600, seed=1)
-    singles = Counter(run_battle(heroes, villains, np.random.default_rng(s)).outcome for s in range(600))
-    for outcome, count in ((Outcome.HEROES_WIN, odds.heroes_wins), (Outcome.VILLAINS_WIN, odds.villains_wins)):
-        low, high = wilson_interval(singles[outcome], 600)
+    singles = Counter(run_battle(heroes, villains, np.random.default_rng(s)).ending for s in range(600))
+    for ending, count in ((Ending.HEROES_WIN, odds.heroes_wins), (Ending.VILLAINS_WIN, odds.villains_wins)):
+        low, high = wilson_interval(singles[ending], 600)
         assert low - 0.05 <= count / 600 <= high + 0.05
 
 

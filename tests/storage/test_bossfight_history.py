@@ -7,6 +7,8 @@ import sqlite3
 import time
 
 from rules.bossfight import BUILTIN_BOSSES
+from rules.bossfight.raid import RAIDERS, RaidEnd
+from rules.contract import Outcome
 from storage.bossfight import BossfightRepository, PlayerUpdate, RaidStatus
 from storage.database import Database, discover_migrations
 
@@ -25,12 +27,14 @@ async def attack(repo: BossfightRepository, raid_id: int, user_id: int, damage: 
 async def test_the_record_of_a_felled_raid_is_kept_and_queryable_per_player(database):
     repo = BossfightRepository(database)
     raid = await repo.spawn(GUILD, CHANNEL, DOGEMON, 1, replace=False)
+    assert raid.outcome() is None
     await attack(repo, raid.id, 100, 700, knocked_out=True)
     assert await repo.revive(raid.id, 100) == 50.0
     await attack(repo, raid.id, 200, 250)
     final = await attack(repo, raid.id, 100, 400)  # 50 left: credited 50, overkill 350
     assert (final.hp_before, final.credited, final.overkill, final.defeated_now) == (50.0, 50.0, 350.0, True)
     assert final.raid.status is RaidStatus.DEFEATED and final.raid.ended_at
+    assert final.raid.outcome() == Outcome(RAIDERS, RaidEnd.FELLED)
 
     record = await repo.raid_record(CHANNEL, raid.id)
     assert record is not None and record.final_blow_by == 100
@@ -62,6 +66,7 @@ async def test_a_replaced_raid_is_finished_without_a_final_blow(database):
     assert await repo.finished_raid_count(CHANNEL) == 1
     record = await repo.raid_record(CHANNEL, first.id)
     assert record is not None and record.raid.status is RaidStatus.REPLACED and record.final_blow_by is None
+    assert record.raid.outcome() == Outcome(None, RaidEnd.REPLACED)
     assert await repo.raid_record(CHANNEL, second.id) is None  # live: not history yet
 
 
