@@ -21,7 +21,7 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(PY) -m pytest --cov --cov-report=term-missing:skip-covered
 
-# ruff (lint and format) and pyright (basic everywhere, strict on rules/), as configured in pyproject.toml.
+# ruff (lint and format) and pyright (strict on the product, basic on tests and benchmarks), as configured in pyproject.toml.
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .

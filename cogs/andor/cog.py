@@ -74,7 +74,7 @@ from rules.andor.models import (
 from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
 from rules.andor.text import per_attack_lines
 from rules.roster import name_key
-from rules.seeds import MAX_SEED, seed_or_new
+from rules.seeds import MAX_SEED
 from rules.text import format_number, plural
 from storage.andor import AndorRepository, Fight, FightAlreadyLive, FightStatus
 
@@ -163,7 +163,7 @@ class Andor(
     ) -> tuple[Monster, Character, int]:
         """The monster asked for, the member's character, and the seed (a new one unless given)."""
         chosen = await self.monsters_roster.find(guild_id(interaction), monster)
-        return chosen, await self.my_character(interaction), seed_or_new(seed)
+        return chosen, await self.my_character(interaction), self.seed_or_new(seed)
 
     async def monster_autocomplete(
         self, interaction: discord.Interaction, current: str
@@ -255,7 +255,7 @@ class Andor(
         monster = await self.monsters_roster.find(guild_id(interaction), name)
         you = await self.my_character(interaction)
         await defer_thinking(interaction, ephemeral=True)
-        seed = seed_or_new(seed)
+        seed = self.seed_or_new(seed)
         per_attack, odds = await run_long_engine(self.bot, bestiary_odds, you, monster, seed)
         embed = monster_embed(monster, name_key(monster.name) in own, per_attack, odds, hurt=can_hurt(you, monster))
         await interaction.followup.send(embed=embed, ephemeral=True)

@@ -709,7 +709,3 @@ class IdleClaim(MatchMove):
     ) -> None:
         embed, view = self.cog.board(saved)
         await interaction.response.edit_message(embed=embed, view=view)
-
-
-async def setup(bot: ArenaBot) -> None:
-    await bot.add_cog(Mma(bot))

@@ -111,9 +111,7 @@ def shared_fighters(state: GameState) -> frozenset[int]:
     return frozenset(first.fielded) & frozenset(second.fielded)
 
 
-def describe(
-    event: Event, players: Sequence[str], shared: Collection[int] = (), strong: Mark = plain
-) -> str | None:
+def describe(event: Event, players: Sequence[str], shared: Collection[int] = (), strong: Mark = plain) -> str | None:
     """One feed line for `event` (`players` are the two display names), or None for bookkeeping. A fighter in
     `shared` (`shared_fighters`) is named with its player: "Bob's Tom Aspinall". The card played and the damage
     it did are marked with `strong`."""
