@@ -70,6 +70,27 @@ class FightTally:
         return self.won + self.lost + self.fled + self.draw
 
 
+@dataclass(frozen=True)
+class EndedFights:
+    """A member's ended fights as stored: each one's status and encoded state."""
+
+    rows: tuple[tuple[FightStatus, str], ...]
+
+    def tally(self) -> FightTally:
+        """How they ended and the kills. Only the player's attacks hurt monsters, so each monster at 0 HP in an
+        ended fight is one of their kills, whatever the end (a kill's XP and gold are kept, RULINGS 6). It decodes
+        every state, CPU work that grows with the member's fights: run it in an engine worker."""
+        ends = Counter(status for status, _ in self.rows)
+        kills = sum(not m.alive for _, text in self.rows for m in FIGHT_STATE.from_text(text).monsters)
+        return FightTally(
+            won=ends[FightStatus.WON],
+            lost=ends[FightStatus.LOST],
+            fled=ends[FightStatus.FLED],
+            draw=ends[FightStatus.DRAW],
+            kills=kills,
+        )
+
+
 class FightAlreadyLive(Exception):
     def __init__(self, fight: Fight):
         super().__init__(fight.id)
@@ -147,22 +168,13 @@ class AndorRepository:
         row = await self.db.fetch_one("SELECT * FROM andor_fights WHERE id = ?", (fight_id,))
         return _fight(row) if row else None
 
-    async def fight_tally(self, guild_id: int, user_id: int) -> FightTally:
-        """The member's ended fights here. Only the player's attacks hurt monsters, so each monster at 0 HP in an
-        ended fight is one of their kills, whatever the end (a kill's XP and gold are kept, RULINGS 6)."""
+    async def ended_fights(self, guild_id: int, user_id: int) -> EndedFights:
+        """The member's ended fights here, as stored (`EndedFights.tally` decodes them)."""
         rows = await self.db.fetch_all(
             "SELECT status, state_json FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status <> ?",
             (guild_id, user_id, FightStatus.LIVE),
         )
-        ends = Counter(FightStatus(row["status"]) for row in rows)
-        kills = sum(not m.alive for row in rows for m in FIGHT_STATE.from_text(row["state_json"]).monsters)
-        return FightTally(
-            won=ends[FightStatus.WON],
-            lost=ends[FightStatus.LOST],
-            fled=ends[FightStatus.FLED],
-            draw=ends[FightStatus.DRAW],
-            kills=kills,
-        )
+        return EndedFights(tuple((FightStatus(row["status"]), str(row["state_json"])) for row in rows))
 
     async def live_fight(self, guild_id: int, user_id: int) -> Fight | None:
         row = await self.db.fetch_one(
@@ -200,10 +212,14 @@ class AndorRepository:
             )
             return await self._settled(conn, row, settle) if status != FightStatus.LIVE and settle else _fight(row)
 
-    async def set_message(self, fight_id: int, message_id: int) -> None:
-        """Record the message that shows the fight now (a copy posted again replaces the one that was lost)."""
+    async def set_message(self, fight_id: int, channel_id: int, message_id: int) -> None:
+        """Record the message that shows the fight now, and its channel (a copy posted again, maybe in another
+        channel of the server, replaces the one that was lost)."""
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE andor_fights SET message_id = ? WHERE id = ?", (message_id, fight_id))
+            await conn.execute(
+                "UPDATE andor_fights SET channel_id = ?, message_id = ? WHERE id = ?",
+                (channel_id, message_id, fight_id),
+            )
 
     async def update_fight(self, fight: Fight, state: FightState, settle: Settle | None = None) -> Fight:
         """Save the fight's next state if it is still at `fight.version` (else StaleUpdate, nothing changed:

@@ -3,6 +3,7 @@ so every figure is the one that game's commands show."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from rules.andor.models import Character
@@ -45,13 +46,17 @@ class ProfileRepository:
         self.andor = AndorRepository(db)
         self.deck = DeckRepository(db)
 
-    async def profile(self, guild_id: int, user_id: int) -> Profile:
+    async def profile(
+        self, guild_id: int, user_id: int, in_worker: Callable[[Callable[[], FightTally]], Awaitable[FightTally]]
+    ) -> Profile:
+        """The profile; `in_worker` runs the tally of the member's Andor fights off the event loop (it decodes
+        every ended fight)."""
         return Profile(
             rating=await self.ratings.rating(guild_id, user_id),
             record=await self.mma.record(guild_id, user_id),
             raids=await self.bossfight.member_tally(guild_id, user_id),
             character=await self.andor.character(guild_id, user_id),
-            fights=await self.andor.fight_tally(guild_id, user_id),
+            fights=await in_worker((await self.andor.ended_fights(guild_id, user_id)).tally),
             best_deck=await self.deck.best_result(guild_id, user_id),
         )
 

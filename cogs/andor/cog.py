@@ -333,7 +333,7 @@ class Andor(
             embed=fight_embed(fight, interaction.user.display_name), view=fight_view(fight)
         )
         if fight.status == FightStatus.LIVE:
-            await self.repo.set_message(fight.id, (await interaction.original_response()).id)
+            await self.repo.set_message(fight.id, channel_id(interaction), (await interaction.original_response()).id)
 
     async def show_live_fight(self, interaction: discord.Interaction, fight: Fight) -> None:
         """`/andor fight` during a fight: its one message is brought up to date and pointed to. Only when that
@@ -359,7 +359,7 @@ class Andor(
             embed=embed,
             view=view,
         )
-        await self.repo.set_message(fight.id, (await interaction.original_response()).id)
+        await self.repo.set_message(fight.id, channel_id(interaction), (await interaction.original_response()).id)
 
     async def click(
         self, interaction: discord.Interaction, fight_id: int, version: int, action: str, value: str | None = None
@@ -420,8 +420,11 @@ class FightMove(TurnMove[Fight, FightState]):
         self.message_id = interaction.message.id if interaction.message is not None else None
 
     def is_copy(self, record: Fight) -> bool:
-        """Whether the click came from a copy that is not the fight's message (one posted again replaced it)."""
-        return record.message_id is not None and self.message_id != record.message_id
+        """Whether the click came from a copy older than the fight's message (one posted again replaced it). Ids grow
+        with time: a newer copy is the one being recorded as the fight's message, not a stale one."""
+        if record.message_id is None:
+            return False
+        return self.message_id is None or self.message_id < record.message_id
 
     async def load(self) -> Fight | None:
         return await self.cog.repo.fight(self.game_id)

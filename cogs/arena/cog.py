@@ -10,6 +10,7 @@ from discord import app_commands
 from cogs.arena.render import profile_embed
 from cogs.common.bot import guild_id
 from cogs.common.cog import GameCog
+from cogs.common.executor import run_engine
 from storage.profile import ProfileRepository
 
 if TYPE_CHECKING:
@@ -34,5 +35,5 @@ class Arena(
     @app_commands.describe(member="Whose profile (default: yours)")
     async def profile(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         who = member or interaction.user
-        profile = await self.profiles.profile(guild_id(interaction), who.id)
+        profile = await self.profiles.profile(guild_id(interaction), who.id, lambda work: run_engine(self.bot, work))
         await interaction.response.send_message(embed=profile_embed(who.display_name, profile))

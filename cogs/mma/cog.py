@@ -349,8 +349,8 @@ class Mma(
             and record.message_id is not None
             and message is not None
             and not message.flags.ephemeral
-            and message.id != record.message_id
-        ):  # an earlier board of a match posted again since: it plays nothing
+            and message.id < record.message_id
+        ):  # an earlier board of a match posted again since (ids grow with time; a newer one is being recorded)
             await interaction.response.edit_message(content=render.moved_text(record), view=None)
             await interaction.followup.send(
                 f"Nothing was changed: this match goes on in its newer message, {render.board_link(record)}",

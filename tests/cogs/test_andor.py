@@ -10,7 +10,7 @@ import time
 from discord import AppCommandOptionType
 
 from rules.andor.models import STAT_LIMITS, Character
-from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
 
 MONSTER_HEADER = "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp"
 
@@ -328,6 +328,20 @@ async def test_a_fight_posted_again_retires_the_old_copy(harness):
     assert (await fight_row(h, h.alice))["version"] == 0
     assert await h.click(again, "Attack Wolf", h.alice) == []
     assert (await fight_row(h, h.alice))["version"] == 1
+
+
+async def test_a_fight_posted_again_in_another_channel_is_linked_and_kept_there(harness):
+    h = harness
+    (first,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    h.fake.messages.pop(first.id)  # its message deleted
+    other = CHANNEL_ID + 7
+    (again,) = await h.run("andor fight", h.alice, monster="Tiny rat", channel_id=other)
+    assert again.content.startswith("You are already in a fight: here it is again.")
+    row = await h.bot.db.fetch_one("SELECT channel_id, message_id FROM andor_fights WHERE user_id = ?", (h.alice.id,))
+    assert row is not None and (row["channel_id"], row["message_id"]) == (other, again.id)  # where it is shown now
+    (pointer,) = await h.run("andor fight", h.alice, monster="Tiny rat", channel_id=other)
+    assert pointer.ephemeral and not pointer.embeds  # brought up to date there: no third board
+    assert f"https://discord.com/channels/{GUILD_ID}/{other}/{again.id} " in pointer.content
 
 
 async def test_gm_uploads_monsters_and_everyone_sees_them(harness):

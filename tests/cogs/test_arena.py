@@ -129,7 +129,7 @@ async def test_andor_level_gold_potions_and_kills_are_the_stored_ones(harness):
     (shown,) = await h.run("andor character show", h.alice)
     assert shown.field("Gold").startswith(f"{character.gold:,} ")
     assert shown.field("Potions").startswith(f"{character.potions}, ")
-    tally = await AndorRepository(h.bot.db).fight_tally(GUILD_ID, h.alice.id)
+    tally = (await AndorRepository(h.bot.db).ended_fights(GUILD_ID, h.alice.id)).tally()
     assert (tally.won, tally.fled, tally.lost, tally.kills) == (1, 1, 0, 2)
     reply = await profile(h, h.bob, h.alice)
     assert reply.field("🗺️ Andor's Trail") == (
