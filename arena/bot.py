@@ -59,6 +59,12 @@ class ArenaBot(commands.Bot):
             raise RuntimeError("storage is not open")
         return self._db
 
+    def serves_guild(self, guild_id: int) -> bool:
+        """Whether this process serves the guild's shard (Discord's rule: guild id >> 22, modulo the shard count),
+        so work of its own (a timer) is done by one process of a bot split over shards, not by all."""
+        served = self.settings.shards
+        return served is None or (guild_id >> 22) % (self.settings.shard_count or 1) in served
+
     async def open_storage(self) -> None:
         if self._db is not None:
             return

@@ -124,7 +124,8 @@ class Mma(
             log.warning("could not read the matches waiting for an idle claim; their next move redraws them")
             return
         for record in waiting:
-            self.watch_claim(record, self.clock())
+            if self.bot.serves_guild(record.guild_id):  # the other processes watch their own shards' matches
+                self.watch_claim(record, self.clock())
 
     async def cog_unload(self) -> None:
         await super().cog_unload()

@@ -1134,3 +1134,14 @@ async def test_a_match_posted_again_after_its_board_was_deleted(h):
     assert again.content.startswith("You already have a match going here")
     assert (await match_row(h))["message_id"] == again.id
     assert again.component("Draw")["disabled"] is False
+
+
+async def test_a_process_watches_the_idle_claims_of_its_own_shards_only(h):
+    match = await start_pvp(h)
+    await h.click(match, "Skip draw", h.alice)
+    row = await match_row(h)
+    guild_shard = (GUILD_ID >> 22) % 2
+    h.settings.shard_count, h.settings.shard_ids = 2, str(1 - guild_shard)  # another process serves this server
+    assert not h.bot.serves_guild(GUILD_ID)
+    await h.restart()
+    assert row["id"] not in h.bot.get_cog("MMA").claim_openings.timers
