@@ -344,6 +344,15 @@ async def test_a_fight_posted_again_in_another_channel_is_linked_and_kept_there(
     assert f"https://discord.com/channels/{GUILD_ID}/{other}/{again.id} " in pointer.content
 
 
+async def test_a_fight_clicked_before_its_message_id_is_stored_plays_and_is_not_retired(harness):
+    h = harness
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    async with h.bot.db.transaction() as conn:  # as just after a repost, before the new copy's id is saved
+        await conn.execute("UPDATE andor_fights SET message_id = ?", (fight.id - 1,))
+    assert await h.click(fight, "Attack Wolf", h.alice) == []  # the newer copy plays
+    assert (await fight_row(h, h.alice))["version"] == 1 and fight.components != []
+
+
 async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
     h = harness
     upload = f"{MONSTER_HEADER},crit_chance\nImp,8,10,5,70,1,3,5,12,10\nwolf,99,10,5,70,1,3,5,12,\n".encode()

@@ -1126,6 +1126,15 @@ async def test_a_match_posted_again_keeps_one_live_board(h):
     assert (await match_row(h))["version"] == row["version"] + 1
 
 
+async def test_a_board_clicked_before_its_id_is_stored_plays_and_is_not_retired(h):
+    (board,) = [m for m in await h.run("mma ai", h.alice) if m.embeds]
+    row = await match_row(h)
+    async with h.bot.db.transaction() as conn:  # as just after a repost, before the new board's id is saved
+        await conn.execute("UPDATE mma_matches SET message_id = ? WHERE id = ?", (board.id - 1, row["id"]))
+    assert not_pings(await h.click(board, "Skip draw", h.alice)) == []  # the newer board plays
+    assert (await match_row(h))["version"] == row["version"] + 1 and board.components != []
+
+
 async def test_a_match_posted_again_after_its_board_was_deleted(h):
     (first,) = await h.run("mma challenge", h.alice, opponent=h.bob)
     await h.click(first, "Accept", h.bob)
