@@ -10,6 +10,7 @@ from typing import Any
 
 import aiosqlite
 
+from rules.andor.engine import summary
 from rules.andor.models import Character, FightState
 from storage.codec import StateCodec
 from storage.database import (
@@ -72,16 +73,19 @@ class FightTally:
 
 @dataclass(frozen=True)
 class EndedFights:
-    """A member's ended fights as stored: each one's status and encoded state."""
+    """A member's ended fights as stored: each one's status and kills, or, for a fight that ended before kills
+    were stored (migration 0013), its encoded state."""
 
-    rows: tuple[tuple[FightStatus, str], ...]
+    rows: tuple[tuple[FightStatus, int | None, str | None], ...]
 
     def tally(self) -> FightTally:
-        """How they ended and the kills. Only the player's attacks hurt monsters, so each monster at 0 HP in an
-        ended fight is one of their kills, whatever the end (a kill's XP and gold are kept, RULINGS 6). It decodes
-        every state, CPU work that grows with the member's fights: run it in an engine worker."""
-        ends = Counter(status for status, _ in self.rows)
-        kills = sum(not m.alive for _, text in self.rows for m in FIGHT_STATE.from_text(text).monsters)
+        """How they ended and the kills (a kill's XP and gold are kept whatever the end, RULINGS 6). Fights from
+        before kills were stored are decoded, CPU work: run it in an engine worker."""
+        ends = Counter(status for status, _, _ in self.rows)
+        kills = sum(
+            stored if stored is not None else _kills(FIGHT_STATE.from_text(text or "")) or 0
+            for _, stored, text in self.rows
+        )
         return FightTally(
             won=ends[FightStatus.WON],
             lost=ends[FightStatus.LOST],
@@ -89,6 +93,12 @@ class EndedFights:
             draw=ends[FightStatus.DRAW],
             kills=kills,
         )
+
+
+def _kills(state: FightState) -> int | None:
+    """The kills of an ended fight, stored with it; None while it goes on."""
+    ended = summary(state)
+    return None if ended is None else ended.kills
 
 
 class FightAlreadyLive(Exception):
@@ -171,10 +181,11 @@ class AndorRepository:
     async def ended_fights(self, guild_id: int, user_id: int) -> EndedFights:
         """The member's ended fights here, as stored (`EndedFights.tally` decodes them)."""
         rows = await self.db.fetch_all(
-            "SELECT status, state_json FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status <> ?",
+            "SELECT status, kills, CASE WHEN kills IS NULL THEN state_json END AS state_json FROM andor_fights "
+            "WHERE guild_id = ? AND user_id = ? AND status <> ? ORDER BY id",
             (guild_id, user_id, FightStatus.LIVE),
         )
-        return EndedFights(tuple((FightStatus(row["status"]), str(row["state_json"])) for row in rows))
+        return EndedFights(tuple((FightStatus(row["status"]), row["kills"], row["state_json"]) for row in rows))
 
     async def live_fight(self, guild_id: int, user_id: int) -> Fight | None:
         row = await self.db.fetch_one(
@@ -198,8 +209,8 @@ class AndorRepository:
             if live is not None:
                 raise FightAlreadyLive(_fight(live))
             row = await conn.fetch_required(
-                "INSERT INTO andor_fights (guild_id, channel_id, user_id, seed, status, state_json, ended_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                "INSERT INTO andor_fights (guild_id, channel_id, user_id, seed, status, state_json, ended_at, kills) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                 (
                     guild_id,
                     channel_id,
@@ -208,6 +219,7 @@ class AndorRepository:
                     status.value,
                     FIGHT_STATE.to_text(state),
                     None if status == FightStatus.LIVE else utc_now_text(),
+                    _kills(state),
                 ),
             )
             return await self._settled(conn, row, settle) if status != FightStatus.LIVE and settle else _fight(row)
@@ -233,6 +245,7 @@ class AndorRepository:
             "target": state.target,
             "status": status,
             "ended_at": None if status == FightStatus.LIVE else utc_now_text(),
+            "kills": _kills(state),
         }
         async with self.db.transaction() as conn:
             row = await save_versioned(conn, "andor_fights", fight.id, fight.version, changes, status=FightStatus.LIVE)

@@ -383,6 +383,7 @@ def summary(state: FightState) -> FightSummary | None:
         state.xp_gained,
         state.gold_gained,
         state.potions_drunk,
+        sum(not monster.alive for monster in state.monsters),
     )
 
 

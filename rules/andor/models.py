@@ -336,3 +336,4 @@ class FightSummary:
     xp: int  # XP the kills gave, whatever the end
     gold: int = 0  # gold the kills dropped
     potions_drunk: int = 0  # spent: the stored character carries this many fewer (RULINGS 7)
+    kills: int = 0  # monsters at 0 HP: only the player's attacks hurt them, so each is the player's kill

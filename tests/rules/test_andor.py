@@ -241,7 +241,7 @@ def test_a_seeded_fight_against_two_tiny_rats_has_this_full_event_log():
     ]
     assert log == expected
     assert outcome(state) == Outcome(0, Ending.WON)
-    assert summary(state) == FightSummary(Ending.WON, 3, 24, 6, sum(gold))
+    assert summary(state) == FightSummary(Ending.WON, 3, 24, 6, sum(gold), kills=2)  # both rats
 
 
 def test_criticals_ad_bonus_resistance_and_armor_in_a_scripted_fight():

@@ -99,6 +99,29 @@ async def test_an_andor_fight_and_its_character_move_together(database):
     assert await repo.delete_character(GUILD, 7) is False
 
 
+async def test_an_ended_fight_stores_its_kills_and_older_fights_are_counted_from_their_state(database):
+    from rules.andor.models import Action
+
+    repo = AndorRepository(database)
+    rat = Monster(name="Rat", hp=1, xp=1, damage_min=0, damage_max=0)
+    hero = Character(attack_chance=200, damage_min=5, damage_max=5)
+    for seed in (1, 2):  # two fights, each killing both rats
+        state, _ = start_fight(hero, rat, 2, seed=seed)
+        fight = await repo.start_fight(GUILD, CHANNEL, 7, seed, state)
+        while andor_summary(state) is None:
+            target = next(i for i, m in enumerate(state.monsters) if m.alive)
+            andor_move(state, Action.attack(target), andor_rng(state))
+        await repo.update_fight(fight, state)
+    rows = await database.fetch_all("SELECT kills FROM andor_fights ORDER BY id")
+    assert [row["kills"] for row in rows] == [2, 2]
+    async with database.transaction() as conn:  # as a fight that ended before kills were stored
+        await conn.execute("UPDATE andor_fights SET kills = NULL WHERE id = (SELECT min(id) FROM andor_fights)")
+    ended = await repo.ended_fights(GUILD, 7)
+    assert [(kills, text is not None) for _, kills, text in ended.rows] == [(None, True), (2, False)]
+    tally = ended.tally()
+    assert (tally.won, tally.kills) == (2, 4)
+
+
 async def test_a_marked_for_death_battle_is_stored_compressed_and_saved_with_its_version(database):
     from rules.mfd.battle import continue_battle, start_battle
     from storage.mfd import MfdRepository, encode_state
