@@ -71,7 +71,9 @@ class ArenaBot(commands.Bot):
         if self.settings.database_url is not None:
             from storage.postgres import PostgresDatabase  # asyncpg is loaded only where PostgreSQL is used
 
-            opened: Storage = await PostgresDatabase.open(self.settings.database_url.get_secret_value())
+            opened: Storage = await PostgresDatabase.open(
+                self.settings.database_url.get_secret_value(), self.settings.database_pool_size
+            )
         else:
             opened = await Database.open(self.settings.database_path)
         self._db = self.observer.measured(opened)

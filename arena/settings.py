@@ -11,6 +11,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from observability.logs import LogFormat
+from storage.database import DEFAULT_POOL_SIZE
 
 TOKEN_HELP = """\
 Arena needs a Discord bot token to start, and {problem}.
@@ -29,6 +30,7 @@ class Settings(BaseSettings):
     discord_token: SecretStr = Field(min_length=1)
     database_path: Path = Path("data/arena.sqlite3")
     database_url: SecretStr | None = None  # postgresql://user:password@host/db: PostgreSQL instead of SQLite
+    database_pool_size: int = Field(default=DEFAULT_POOL_SIZE, ge=1, le=1000)  # PostgreSQL connections kept open
     dev_guild_id: int | None = Field(default=None, gt=0)
     gm_role: str | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"

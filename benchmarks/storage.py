@@ -1,6 +1,6 @@
 """Storage under concurrent writers: operations per second with 50 and 200 writers at once.
 
-    python -m benchmarks.storage [--writers 50 200] [--seconds 5] [--delay-ms 10]
+    python -m benchmarks.storage [--writers 50 200] [--seconds 5] [--delay-ms 10] [--pool-size 10]
 
 Half the writers play MMA moves (each its own match against the AI: load, apply the AI's next move, save
 with the version check), half attack one shared boss (record_attack, retried on a lost version race, as
@@ -25,7 +25,7 @@ from rules.bossfight import BUILTIN_BOSSES
 from rules.mma.ai import choose_action
 from rules.mma.engine import apply_in_place, new_game, replay_rng
 from storage.bossfight import BossfightRepository, PlayerUpdate
-from storage.database import Database, StaleUpdate, Storage
+from storage.database import DEFAULT_POOL_SIZE, Database, StaleUpdate, Storage
 from storage.mma import MatchRecord, MmaRepository
 from storage.postgres import PostgresDatabase
 from tests.storage.delay_proxy import delay_proxy
@@ -101,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--writers", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--delay-ms", type=float, default=10.0, help="each way, for the last line (0: none)")
+    parser.add_argument(
+        "--pool-size", type=int, default=DEFAULT_POOL_SIZE, help="PostgreSQL connections (DATABASE_POOL_SIZE)"
+    )
     args = parser.parse_args(argv)
     rows: list[tuple[str, int, int, int]] = []
     with tempfile.TemporaryDirectory() as scratch:
@@ -121,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
 
                 async def on_postgres(url: str = server.database_url(f"bench_{number}"), writers: int = writers):
                     await create_database(server, url)
-                    return await measure(await PostgresDatabase.open(url), writers, args.seconds)
+                    return await measure(await PostgresDatabase.open(url, args.pool_size), writers, args.seconds)
 
                 rows.append(("PostgreSQL", writers, *asyncio.run(on_postgres())))
             if args.delay_ms > 0:
@@ -132,14 +135,14 @@ def main(argv: list[str] | None = None) -> int:
                     await create_database(server, url)
                     await (await PostgresDatabase.open(url)).close()  # migrated without the delay
                     async with delay_proxy(server.port, args.delay_ms / 1000) as proxy:
-                        database = await PostgresDatabase.open(proxy.url(url))
+                        database = await PostgresDatabase.open(proxy.url(url), args.pool_size)
                         return await measure(database, writers, args.seconds, attackers_per_raid=5)
 
                 label = f"PostgreSQL, {args.delay_ms * 2:g} ms a round trip, 5 attackers a raid"
                 rows.append((label, writers, *asyncio.run(through_delay())))
         finally:
             server.stop()
-    print(f"storage: concurrent writers for {args.seconds:g} s each")
+    print(f"storage: concurrent writers for {args.seconds:g} s each; PostgreSQL with {args.pool_size} connections")
     print("| backend | writers | MMA moves/s | boss attacks/s | all/s | against SQLite |\n|---|---|---|---|---|---|")
     sqlite_rate = {writers: moves + attacks for backend, writers, moves, attacks in rows if backend == "SQLite"}
     for backend, writers, moves, attacks in rows:

@@ -39,6 +39,9 @@ SQLITE_REASONS = {  # SQLite's message -> what the person running the bot can do
 
 SQLITE_FULL = "database or disk is full"
 
+# PostgreSQL connections a process keeps open at most, so the transactions it runs at once (DATABASE_POOL_SIZE).
+DEFAULT_POOL_SIZE = 10
+
 # milliseconds a statement waits for another connection's lock: briefly while starting (a lock held then is
 # most likely another copy of Arena, and the person starting it should hear so at once), longer once running
 # (a backup or a burst of writes from another process).

@@ -24,6 +24,7 @@ import asyncpg  # pyright: ignore[reportMissingTypeStubs]  # asyncpg ships no ty
 
 from storage.database import (
     DATABASE_UNREACHABLE,
+    DEFAULT_POOL_SIZE,
     OutageLog,
     Params,
     StorageOutage,
@@ -164,11 +165,11 @@ class PostgresDatabase:
         self.outages = OutageLog(f"the PostgreSQL database {shown_url(url)}")
 
     @classmethod
-    async def open(cls, url: str) -> PostgresDatabase:
-        """Connect (a pool) and migrate; StorageUnavailable, in one sentence without the password, when the
-        server cannot be used."""
+    async def open(cls, url: str, pool_size: int = DEFAULT_POOL_SIZE) -> PostgresDatabase:
+        """Connect (a pool of up to `pool_size` connections) and migrate; StorageUnavailable, in one sentence
+        without the password, when the server cannot be used."""
         try:
-            pool: Any = await asyncpg.create_pool(url, min_size=1, max_size=10, timeout=10)  # pyright: ignore[reportUnknownMemberType]
+            pool: Any = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=10)  # pyright: ignore[reportUnknownMemberType]
         except TimeoutError:
             raise database_problem(url, "the server did not answer within 10 s") from None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError, OverflowError) as exc:

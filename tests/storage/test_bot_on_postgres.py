@@ -21,10 +21,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def test_the_bot_plays_on_postgresql_and_keeps_what_it_stored_across_a_restart(postgres_server, tmp_path):
     url = await fresh_postgres_database(postgres_server)
-    fake, settings = FakeDiscord(), make_settings(tmp_path / "unused.sqlite3", database_url=url)
+    settings = make_settings(tmp_path / "unused.sqlite3", database_url=url, database_pool_size=3)
+    fake = FakeDiscord()
     h = Harness(await start_bot(settings, fake), fake, settings)
     try:
         assert isinstance(h.bot.db, MeasuredStorage) and isinstance(h.bot.db.inner, PostgresDatabase)
+        assert h.bot.db.inner.pool.get_max_size() == 3  # DATABASE_POOL_SIZE
         assert h.bot.db.backend == "postgresql" and not (tmp_path / "unused.sqlite3").exists()
         (saved,) = await h.run("andor character set", h.alice, attack_chance=90, potions=5)
         assert saved.embed.title == "✅ Saved: attack_chance 90, potions 5"
