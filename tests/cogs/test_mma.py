@@ -70,6 +70,18 @@ def not_pings(messages: list[Message]) -> list[Message]:
     return [m for m in messages if not is_ping(m)]
 
 
+async def save_unshown(h, kind: str) -> None:
+    """Save the first player's `kind` move through the repository alone, as a process that dies after the save and
+    before it edits the board."""
+    from rules.mma.engine import apply_in_place, replay_rng, simple_action
+
+    cog = h.bot.get_cog("MMA")
+    record = await cog.repo.get((await match_row(h))["id"])
+    state = record.game
+    apply_in_place(state, simple_action(0, kind), replay_rng(state))
+    await cog.repo.save_moves(record, state, list(record.feed), [simple_action(0, kind)], cog.clock())
+
+
 def snapshot(message: Message) -> Message:
     """The message as it looks now, kept even after the bot edits it."""
     return Message(message.id, message.channel_id, copy.deepcopy(message.data), ephemeral=message.ephemeral)
@@ -868,30 +880,24 @@ async def test_choosing_a_card_shows_what_it_would_do_and_play_does_exactly_that
 
 
 async def test_a_move_saved_before_the_board_could_show_it_never_leaves_the_match_stuck(h):
-    from rules.mma.engine import apply_in_place, replay_rng, simple_action
-
     posted = await h.run("mma ai", h.alice)
     (board,) = [m for m in posted if m.embeds]
     shown = snapshot(board)
-    # The process saves Alice's Skip draw, then dies before it edits the board.
-    cog = h.bot.get_cog("MMA")
-    record = await cog.repo.get((await match_row(h))["id"])
-    state = record.game
-    apply_in_place(state, simple_action(0, "skip_draw"), replay_rng(state))
-    await cog.repo.save_moves(record, state, list(record.feed), [simple_action(0, "skip_draw")], cog.clock())
+    await save_unshown(h, "skip_draw")  # the process saves Alice's Skip draw, then dies before it edits the board
     await h.restart()
-    saved_version = (await match_row(h))["version"]
+    row = await match_row(h)
+    saved_version = row["version"]
 
     # The board still offers Draw: pressing it brings the board up to the stored match.
     (note,) = await h.click(shown, "Draw", h.alice)
     assert note.ephemeral and note.content.startswith("⌛ These buttons were from an earlier moment of this match")
     assert board.component("Draw")["disabled"] is True
-    assert board.component("End turn")["custom_id"] == f"mma:{record.id}:{saved_version}:end"
+    assert board.component("End turn")["custom_id"] == f"mma:{row['id']}:{saved_version}:end"
     assert (await match_row(h))["version"] == saved_version  # nothing was played
 
     # Asking for a new match offers the live one again, as it is stored, and it plays on.
     (again,) = await h.run("mma ai", h.alice)
-    assert again.content.startswith(f"You already have a match going here (match #{record.id}): here it is again.")
+    assert again.content.startswith(f"You already have a match going here (match #{row['id']}): here it is again.")
     assert (await match_row(h))["message_id"] == again.id
     assert not_pings(await h.click(again, "End turn", h.alice)) == []
     assert (await match_row(h))["version"] > saved_version

@@ -6,11 +6,20 @@ from __future__ import annotations
 
 import pytest
 
-from rules.mma.engine import apply_in_place, replay_rng, simple_action
 from rules.mma.replay import replay_match
 from rules.rating import Rating, Result, rate_match
 from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
-from tests.cogs.test_mma import CAROL, h, match_row, not_pings, play_first_card, saved_state, snapshot, start_pvp
+from tests.cogs.test_mma import (
+    CAROL,
+    h,
+    match_row,
+    not_pings,
+    play_first_card,
+    save_unshown,
+    saved_state,
+    snapshot,
+    start_pvp,
+)
 
 __all__ = ["h"]  # the fixture that fixes the deal
 
@@ -56,12 +65,7 @@ async def test_a_match_between_members_is_rated_once_by_the_librarys_numbers(h):
 async def test_a_board_redrawn_after_a_restart_shows_the_rating_changes(h):
     match = await start_pvp(h)
     shown = snapshot(match)
-    # The process saves Alice's concession (and its rating), then dies before it edits the board.
-    cog = h.bot.get_cog("MMA")
-    record = await cog.repo.get((await match_row(h))["id"])
-    state = record.game
-    apply_in_place(state, simple_action(0, "concede"), replay_rng(state))
-    await cog.repo.save_moves(record, state, list(record.feed), [simple_action(0, "concede")], cog.clock())
+    await save_unshown(h, "concede")  # Alice's concession (and its rating) saved, the board not edited
     await h.restart()
     (note,) = await h.click(shown, "Draw", h.alice)
     assert note.content.startswith("⌛ These buttons were from an earlier moment of this match")
