@@ -151,18 +151,22 @@ class RatingRepository:
             return await self.rate_match(conn, guild_id, match_id, players, winner, reason, now)
 
     @staticmethod
-    async def _rating(conn: StorageTransaction, guild_id: int, user_id: int) -> Rating:
-        row = await conn.fetch_one(
+    async def _rating(reader: Storage | StorageTransaction, guild_id: int, user_id: int) -> Rating:
+        row = await reader.fetch_one(
             "SELECT mu, sigma, games FROM mma_ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
         return Rating(row["mu"], row["sigma"], row["games"]) if row else Rating()
 
     @staticmethod
-    async def _stored(conn: StorageTransaction, match_id: int, players: tuple[int, int]) -> RatedMatch | None:
-        rows = await conn.fetch_all("SELECT * FROM mma_rating_changes WHERE match_id = ?", (match_id,))
-        if not rows:
+    async def _changes(reader: Storage | StorageTransaction, match_id: int) -> dict[int, RatingChange]:
+        rows = await reader.fetch_all("SELECT * FROM mma_rating_changes WHERE match_id = ?", (match_id,))
+        return {row["user_id"]: _rated_game(row).change for row in rows}
+
+    @classmethod
+    async def _stored(cls, conn: StorageTransaction, match_id: int, players: tuple[int, int]) -> RatedMatch | None:
+        by_user = await cls._changes(conn, match_id)
+        if not by_user:
             return None
-        by_user = {row["user_id"]: _rated_game(row).change for row in rows}
         if set(by_user) != set(players):
             raise ValueError(f"match {match_id} was rated for members {sorted(by_user)}, not {sorted(players)}")
         return RatedMatch(by_user[players[0]], by_user[players[1]])
@@ -171,15 +175,11 @@ class RatingRepository:
 
     async def rating(self, guild_id: int, user_id: int) -> Rating:
         """The member's rating here; a new player's (1500, provisional) if they have none yet."""
-        row = await self.db.fetch_one(
-            "SELECT mu, sigma, games FROM mma_ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )
-        return Rating(row["mu"], row["sigma"], row["games"]) if row else Rating()
+        return await self._rating(self.db, guild_id, user_id)
 
     async def match_changes(self, match_id: int) -> dict[int, RatingChange]:
         """A rated match's changes by member (empty for a match not rated), for its final board."""
-        rows = await self.db.fetch_all("SELECT * FROM mma_rating_changes WHERE match_id = ?", (match_id,))
-        return {row["user_id"]: _rated_game(row).change for row in rows}
+        return await self._changes(self.db, match_id)
 
     async def leaderboard(self, guild_id: int, limit: int = 10) -> Leaderboard:
         """The `limit` highest established ratings, and apart the `limit` highest provisional ones; ties go to

@@ -86,12 +86,17 @@ class TurnMove(ABC, Generic[RecordT, PlayedT]):
         """Call the player the game now waits for, where that changed (nothing by default)."""
 
 
+async def _loaded(move: TurnMove[RecordT, PlayedT]) -> RecordT:
+    record = await move.load()
+    if record is None:
+        raise UserError(f"This {move.what} no longer exists.")
+    return record
+
+
 async def play_turn(bot: ArenaBot, interaction: discord.Interaction, move: TurnMove[RecordT, PlayedT]) -> None:
     """Play one click's move through its game's steps; see the module's text for a lost race."""
     for attempt in range(1, CONFLICT_ATTEMPTS + 1):
-        record = await move.load()
-        if record is None:
-            raise UserError(f"This {move.what} no longer exists.")
+        record = await _loaded(move)
         move.check_place(interaction, record)
         if move.is_stale(record):
             await move.show_stale(interaction, record)
@@ -103,10 +108,7 @@ async def play_turn(bot: ArenaBot, interaction: discord.Interaction, move: TurnM
         except StaleUpdate:
             if move.version is None and attempt < CONFLICT_ATTEMPTS:
                 continue  # a move on the game as it is: play it on what came first
-            current = await move.load()
-            if current is None:
-                raise UserError(f"This {move.what} no longer exists.") from None
-            await move.show_stale(interaction, current)
+            await move.show_stale(interaction, await _loaded(move))
             return
         await move.show_played(interaction, record, saved, played)
         await move.call_next(record, saved)
