@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import functools
 import logging
@@ -30,6 +29,10 @@ class ProgressMessage(Generic[P]):
 
     `report(...)` is safe to call from a worker thread; the edit itself runs on the event loop. An edit Discord
     refuses (the message deleted, a hiccup) is logged and the work goes on: progress is a courtesy.
+
+    An edit on its way is never cancelled: `close()` waits for it. discord.py's webhook adapter holds the
+    message's rate-limit lock while it sleeps out an exhausted bucket, and a task cancelled in that sleep never
+    releases it, so every later request for the interaction (the work's final answer) would wait for ever.
     """
 
     def __init__(
@@ -50,6 +53,7 @@ class ProgressMessage(Generic[P]):
         self._latest: Callable[[], Awaitable[object]] | None = None  # the edit of the latest report
         self._last_shown = 0.0
         self._pending: asyncio.Task[None] | None = None
+        self._editing = False  # an edit is on its way: it is waited for, never cancelled
         self._closed = False
 
     def report(self, *args: P.args, **kwargs: P.kwargs) -> None:
@@ -67,20 +71,33 @@ class ProgressMessage(Generic[P]):
         # A report that arrives while an edit is on its way is shown by this task too, an interval later.
         while not self._closed and self._latest is not None:
             edit, self._latest = self._latest, None
+            self._editing = True
             try:
                 await edit()
             except discord.HTTPException:
                 log.warning("could not show the progress of %s", self._what, exc_info=True)
             finally:
+                self._editing = False
                 # Counted from the end of an edit, so edits are at least min_interval apart however slow they are.
                 self._last_shown = self._clock()
             if self._latest is not None:
                 await asyncio.sleep(self._min_interval)
 
     async def close(self) -> None:
-        """Stop showing progress (the caller shows the final result itself)."""
+        """Stop showing progress (the caller shows the final result itself): a wait for the next edit ends at once,
+        an edit on its way is let finish first, so the caller's own edit comes after it."""
         self._closed = True
-        if self._pending is not None and not self._pending.done():
-            self._pending.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._pending
+        pending = self._pending
+        if pending is None or pending.done():
+            return
+        if not self._editing:
+            pending.cancel()
+        try:
+            # Shielded: a caller cancelled while it waits (a shutdown) still leaves the edit to finish.
+            await asyncio.shield(pending)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():  # the caller's own cancellation goes on
+                raise
+        except Exception:  # the task's own failure: progress is a courtesy
+            log.warning("the progress of %s ended with an error", self._what, exc_info=True)

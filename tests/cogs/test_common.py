@@ -5,9 +5,13 @@ import re
 from types import SimpleNamespace
 from typing import Any, cast
 
+import aiohttp
 import discord
 import pytest
+from aiohttp import web
 from discord import app_commands
+from discord.http import Route
+from discord.webhook.async_ import AsyncWebhookAdapter
 
 from cogs.common import (
     EmbedLimits,
@@ -264,6 +268,73 @@ async def test_a_report_made_while_an_edit_is_on_its_way_is_shown_after_it():
         await asyncio.sleep(0)
     await progress.close()
     assert shown == [1, 2]
+
+
+async def test_closing_waits_for_an_edit_on_its_way_instead_of_cancelling_it():
+    shown: list[int] = []
+    editing, release = asyncio.Event(), asyncio.Event()
+
+    async def edit(step: int) -> None:
+        editing.set()
+        await release.wait()
+        shown.append(step)
+
+    progress = ProgressMessage(edit, what="job 7", min_interval=0)
+    progress.report(1)
+    await editing.wait()
+    closing = asyncio.ensure_future(progress.close())
+    await asyncio.sleep(0)
+    assert not closing.done()  # it waits for the edit ...
+    release.set()
+    await closing
+    assert shown == [1]  # ... which finished, not cancelled
+
+
+async def test_closing_leaves_no_webhook_lock_held_by_an_edit_sleeping_out_its_bucket(aiohttp_discord):
+    """discord.py's webhook adapter sleeps out an exhausted rate-limit bucket before it releases the
+    interaction's lock: an edit cancelled in that sleep would keep every later request of the interaction
+    (a job's final answer) waiting for ever."""
+    adapter, session, answered = aiohttp_discord
+    route = lambda: Route(  # noqa: E731
+        "PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", webhook_id=1, webhook_token="t"
+    )
+    progress = ProgressMessage(
+        lambda text: adapter.request(route(), session, payload={"content": text}), what="job 7", min_interval=0
+    )
+    progress.report("50%")
+    await answered.wait()
+    (lock,) = adapter._locks.values()  # the edit's, taken for its request
+    await asyncio.sleep(0.1)  # the answer read, the adapter sleeps out the bucket's 0.3 s reset
+    await progress.close()  # while the adapter sleeps out the bucket's reset, holding the lock
+    assert not lock.locked()
+    await asyncio.wait_for(adapter.request(route(), session, payload={"content": "done"}), 5)
+
+
+@pytest.fixture
+async def aiohttp_discord():
+    """discord.py's own webhook adapter and an aiohttp session against a loopback server that answers every edit
+    with an exhausted bucket (X-RateLimit-Remaining 0, reset after 0.3 s), as Discord does under load."""
+    answered = asyncio.Event()
+
+    async def edit(request: web.Request) -> web.Response:
+        answered.set()
+        headers = {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": "0.3", "X-RateLimit-Limit": "5"}
+        return web.json_response({"id": "1"}, headers=headers)
+
+    app = web.Application()
+    app.router.add_route("PATCH", "/{tail:.*}", edit)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    base = Route.BASE
+    Route.BASE = f"http://127.0.0.1:{runner.addresses[0][1]}/api/v10"
+    adapter = AsyncWebhookAdapter()
+    try:
+        async with aiohttp.ClientSession() as session:
+            yield adapter, session, answered
+    finally:
+        Route.BASE = base
+        await runner.cleanup()
 
 
 def test_one_custom_id_layout_for_every_game():
