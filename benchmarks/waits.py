@@ -121,7 +121,7 @@ async def click_times(folder: Path, clicks: int, *, once_loaded: bool) -> list[f
         heroes = (ROOT / "examples" / "mfd" / "Heroes.csv").read_bytes()
         villains = (ROOT / "examples" / "mfd" / "Villains.csv").read_bytes()
         for index in range(4):  # one job per member: four members
-            member = User(810000000000000000 + index, f"Optimizer{index}")
+            member = User(1210000000000000000 + index, f"Optimizer{index}")
             await h.run("deck optimize", member, wait=False, iterations=20_000, games=900)
         await h.run(
             "mfd odds",

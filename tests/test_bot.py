@@ -72,7 +72,7 @@ async def test_a_dev_guild_discord_refuses_ends_the_start_with_what_to_do(tmp_pa
     from arena.bot import CommandSyncRefused, create_bot
     from tests.cogs.harness import make_settings
 
-    bot = create_bot(make_settings(tmp_path / "arena.sqlite3", dev_guild_id=910000000000000009))
+    bot = create_bot(make_settings(tmp_path / "arena.sqlite3", dev_guild_id=1347358084300800009))
 
     async def missing_access(**_: object) -> list[object]:  # the bot is not in that server
         response = cast(Any, SimpleNamespace(status=403, reason="Forbidden"))
@@ -85,7 +85,7 @@ async def test_a_dev_guild_discord_refuses_ends_the_start_with_what_to_do(tmp_pa
     finally:
         await bot.close()
     assert str(refused.value) == (
-        "Discord refused the commands for the server DEV_GUILD_ID names (910000000000000009: Missing Access). "
+        "Discord refused the commands for the server DEV_GUILD_ID names (1347358084300800009: Missing Access). "
         "Invite the bot to that server with the applications.commands scope (README.md has the link), or leave "
         "DEV_GUILD_ID empty"
     )

@@ -26,9 +26,10 @@ from discord.ext import commands
 from cogs.common.cog import GameCog
 from cogs.common.errors import UserError, error_reply
 
-# At most 18 digits: every such number fits the databases' 64-bit integers (a 19-digit one may not, and would
-# fail the query), and stored ids never come near. A longer one does not match, like any unknown id.
-NUMERIC_ID = r"[0-9]{1,18}"
+# Discord's ids have 19 digits since 2022. Up to 9222999999999999999 (ids until about 2080): every such number
+# fits the databases' 64-bit integers (2**63 - 1 = 9223372036854775807), so a larger one, which would fail the
+# query, does not match, like any unknown id.
+NUMERIC_ID = r"[0-9]{1,18}|[1-8][0-9]{18}|9[01][0-9]{17}|92[01][0-9]{16}|922[0-2][0-9]{15}"
 VERSION = r"[0-9]{1,9}"
 
 Button = discord.ui.Button[discord.ui.View]

@@ -22,6 +22,14 @@ def held_calls_released():
     HeldCall.check_all_released()
 
 
+@pytest.fixture(autouse=True)
+async def fake_discords_stopped():
+    """Every fake Discord a test started stops with the test, as its event loop does."""
+    yield
+    for fake in list(FakeDiscord.live):
+        await fake.stop()
+
+
 @pytest.fixture
 def database_path(tmp_path):
     return tmp_path / "arena.sqlite3"

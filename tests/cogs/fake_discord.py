@@ -1,6 +1,6 @@
-"""A fake Discord that answers the bot as Discord would: interaction responses, followups and edits (it is the
-webhook adapter discord.py finds in `discord.webhook.async_.async_context`), channel messages and the CDN
-(`bot.http.request` and `bot.http.get_from_cdn` point at it). It remembers every request and every message it
+"""A fake Discord that answers the bot as Discord would, over HTTP on a loopback port: interaction responses,
+followups and edits (through discord.py's own webhook adapter), channel messages (through the bot's own HTTP
+client and its rate limiter) and the CDN. It remembers every request and every message it
 "posted", and refuses what Discord would refuse (`tests.cogs.discord_limits`), recording a violation.
 
 A first followup after a deferred "thinking" response is shown with the deferral's visibility, whatever it
@@ -9,13 +9,18 @@ asks, as Discord does; a channel-route edit of an ephemeral message gets Discord
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
+import math
+import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
+from aiohttp import BodyPartReader, web
+from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from tests.cogs.discord_limits import (
@@ -25,14 +30,26 @@ from tests.cogs.discord_limits import (
     discord_error,
 )
 
-APPLICATION_ID = 900000000000000001
-GUILD_ID = 910000000000000001
-CHANNEL_ID = 920000000000000001
-OTHER_GUILD_ID = 910000000000000002  # another server the bot is in: a replayed click comes from there
-OTHER_GUILD_CHANNEL_ID = 920000000000000002  # a channel of OTHER_GUILD_ID
+DISCORD_EPOCH_MS = 1_420_070_400_000  # 2015-01-01, the start of Discord's snowflakes
 TIMESTAMP = "2026-01-01T00:00:00+00:00"
+_NOW_MS = 1_767_225_600_000  # TIMESTAMP in milliseconds: every id is made as if now
 
-_ids = itertools.count(930000000000000001)
+
+def snowflake(ms: int, increment: int) -> int:
+    """A Discord id: milliseconds since Discord's epoch, then 22 bits (worker, process, increment). Ids made
+    since mid-2022 have 19 digits."""
+    return (ms - DISCORD_EPOCH_MS) << 22 | increment & 0x3FFFFF
+
+
+APPLICATION_ID = snowflake(_NOW_MS - 400 * 86_400_000, 1)  # the bot, made a year before
+GUILD_ID = snowflake(_NOW_MS - 300 * 86_400_000, 1)
+OTHER_GUILD_ID = snowflake(
+    _NOW_MS - 300 * 86_400_000, 2
+)  # another server the bot is in: a replayed click comes from there
+CHANNEL_ID = snowflake(_NOW_MS - 200 * 86_400_000, 1)
+OTHER_GUILD_CHANNEL_ID = snowflake(_NOW_MS - 200 * 86_400_000, 2)  # a channel of OTHER_GUILD_ID
+
+_ids = itertools.count(snowflake(_NOW_MS, 1))
 
 EPHEMERAL = 64  # the flag of a message only its interaction's member sees
 LOADING = 128  # the flag of a deferred response's "thinking" placeholder
@@ -140,11 +157,112 @@ class FakeGateway:
         self.open = False
 
 
-class FakeDiscord(AsyncWebhookAdapter):
+def _json(body: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    # Exactly "application/json", as Discord sends it: discord.py parses a body as JSON only then.
+    return web.Response(
+        body=json.dumps(body).encode(), status=status, headers={**(headers or {}), "Content-Type": "application/json"}
+    )
+
+
+@dataclass
+class Bucket:
+    """One rate-limit bucket's window, as Discord's headers describe it."""
+
+    name: str
+    limit: int
+    per: float
+    remaining: int
+    resets_at: float
+    retry_after: float = 0.0  # > 0: this request is over the limit
+    now: float = 0.0
+
+    def headers(self) -> dict[str, str]:
+        reset_after = max(0.0, self.resets_at - self.now)
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(self.remaining),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": self.name,
+        }
+
+
+class RateLimits:
+    """Discord's per-route rate limits: `limit` requests per `per` seconds for each interaction's webhook and
+    each channel (Discord's are 5 per 5 s for a channel; the default here is looser, so a test runs at the speed
+    of its bot, and a test about rate limits tightens it). The headers tell discord.py when a bucket is empty,
+    and a request past it gets a 429, as from Discord."""
+
+    def __init__(self, limit: int = 50, per: float = 1.0):
+        self.limit, self.per = limit, per
+        self._windows: dict[str, tuple[float, int]] = {}  # bucket -> (window end, requests in it)
+
+    def take(self, bucket: str, now: float) -> Bucket:
+        ends, used = self._windows.get(bucket, (0.0, 0))
+        if now >= ends:
+            ends, used = now + self.per, 0
+        name = f"fake-{abs(hash(bucket)) % 10**8}"
+        if used >= self.limit:
+            return Bucket(name, self.limit, self.per, 0, ends, retry_after=max(0.001, ends - now), now=now)
+        self._windows[bucket] = (ends, used + 1)
+        return Bucket(name, self.limit, self.per, self.limit - used - 1, ends, now=now)
+
+
+@dataclass
+class FakeRoute:
+    """A request as the fake's handlers see it: discord.py's route template, its parameters, the concrete URL."""
+
+    method: str
+    path: str  # the template, as discord.py's Route names it: /channels/{channel_id}/messages
+    url: str
+    webhook_id: int | None = None
+    webhook_token: str | None = None
+    channel_id: int | None = None
+
+
+# Discord's routes the bot uses, as the fake serves them: (method or None for any, pattern, template)
+_ROUTES = [
+    (
+        "POST",
+        r"/interactions/(?P<webhook_id>\d+)/(?P<webhook_token>[^/]+)/callback",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+    ),
+    ("POST", r"/webhooks/(?P<webhook_id>\d+)/(?P<webhook_token>[^/]+)", "/webhooks/{webhook_id}/{webhook_token}"),
+    (
+        None,
+        r"/webhooks/(?P<webhook_id>\d+)/(?P<webhook_token>[^/]+)/messages/@original",
+        "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+    ),
+    (
+        None,
+        r"/webhooks/(?P<webhook_id>\d+)/(?P<webhook_token>[^/]+)/messages/\d+",
+        "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+    ),
+    ("POST", r"/channels/(?P<channel_id>\d+)/messages", "/channels/{channel_id}/messages"),
+    (None, r"/channels/(?P<channel_id>\d+)/messages/\d+", "/channels/{channel_id}/messages/{message_id}"),
+]
+
+
+def _route(method: str, api_path: str) -> tuple[str, dict[str, str]] | None:
+    """(discord.py's template, the path's parameters) of a request, or None for a route Discord lacks."""
+    for allowed, pattern, template in _ROUTES:
+        match = re.fullmatch(pattern, api_path)
+        if match is not None and allowed in (None, method):
+            return template, match.groupdict()
+    return None
+
+
+class FakeDiscord:
     """Answers the bot's requests as Discord would and remembers what was posted."""
 
+    live: ClassVar[list[FakeDiscord]] = []  # started and not yet stopped (tests/cogs/conftest.py stops them)
+
     def __init__(self) -> None:
-        super().__init__()
+        self.base_url = ""  # the loopback server's address, once started
+        # discord.py's own webhook adapter (interaction responses, followups, edits), with its per-interaction
+        # locks and rate limiting; the harness sets it in `async_context` around every dispatch.
+        self.adapter = AsyncWebhookAdapter()
+        self._runner: web.AppRunner | None = None
         self.requests: list[Request] = []
         self.messages: dict[int, Message] = {}
         self.original_by_token: dict[str, int] = {}
@@ -163,6 +281,111 @@ class FakeDiscord(AsyncWebhookAdapter):
         self.clock = time.monotonic
         self.sent_at: dict[str, float] = {}  # token -> when the interaction was sent
         self.expired: set[str] = set()  # tokens whose first response came too late
+        # Seconds each way between the bot and Discord: an interaction reaches the bot this late, and every
+        # answer reaches Discord this late, both counted in the 3 s.
+        self.network_delay = 0.0
+        self.rate_limits = RateLimits()
+        self.rate_limited: list[str] = []  # requests answered 429: discord.py should have waited
+        self.failing_downloads: set[str] = set()  # CDN URLs whose download breaks off
+
+    # --- the loopback server: Discord's HTTP API as discord.py's own client reaches it ------------------
+
+    async def start(self) -> None:
+        """Serve Discord's API on a loopback port and point discord.py's routes at it (`Route.BASE` is one class
+        attribute, so the fake started last serves every bot of the test)."""
+        if self._runner is None:
+            app = web.Application(client_max_size=64 * 1024 * 1024)
+            app.router.add_route("*", "/{path:.*}", self._serve)
+            self._runner = web.AppRunner(app, access_log=None)
+            await self._runner.setup()
+            site = web.TCPSite(self._runner, "127.0.0.1", 0)
+            await site.start()
+            self.base_url = f"http://127.0.0.1:{self._runner.addresses[0][1]}"
+            FakeDiscord.live.append(self)
+        Route.BASE = f"{self.base_url}/api/v10"
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        if self in FakeDiscord.live:
+            FakeDiscord.live.remove(self)
+
+    async def _serve(self, request: web.Request) -> web.StreamResponse:
+        if self.network_delay:
+            await asyncio.sleep(self.network_delay)  # the way back to Discord (the way out is in sent_at)
+        path = request.path
+        if path.startswith("/cdn/"):
+            return await self._serve_cdn(request)
+        if request.method == "GET" and path == "/api/v10/users/@me":
+            return _json(BOT_USER)
+        found = _route(request.method, path.removeprefix("/api/v10"))
+        if found is None:
+            self.violations.append(f"a request Discord has no route for: {request.method} {path}")
+            return _json({"code": 0, "message": "404: Not Found"}, status=404)
+        template, params = found
+        route = FakeRoute(
+            request.method,
+            template,
+            f"{self.base_url}{path}",
+            webhook_id=int(params["webhook_id"]) if "webhook_id" in params else None,
+            webhook_token=params.get("webhook_token"),
+            channel_id=int(params["channel_id"]) if "channel_id" in params else None,
+        )
+        payload, multipart = await self._read_body(request)
+        bucket = route.webhook_token if route.webhook_token is not None else f"channel:{route.channel_id}"
+        limited = None if template.endswith("/callback") else self.rate_limits.take(bucket, self.clock())
+        if limited is not None and limited.retry_after > 0:
+            self.rate_limited.append(f"{request.method} {template}")
+            return _json(
+                {"message": "You are being rate limited.", "retry_after": limited.retry_after, "global": False},
+                status=429,
+                headers={**limited.headers(), "Retry-After": str(math.ceil(limited.retry_after)), "Via": "1.1 google"},
+            )
+        try:
+            if template.startswith(("/interactions", "/webhooks")):
+                result = await self.request(route, None, payload=payload, multipart=multipart)
+            else:
+                form = multipart if multipart else None
+                result = await self.http_request(route, json=payload if not form else None, form=form)
+        except discord.HTTPException as error:
+            body = {"code": error.code, "message": error.text}
+            return _json(body, status=error.status, headers=limited.headers() if limited else {})
+        headers = limited.headers() if limited else {}
+        if result is None:
+            return web.Response(status=204, headers=headers)
+        return _json(result, headers=headers)
+
+    @staticmethod
+    async def _read_body(request: web.Request) -> tuple[dict | None, list[dict] | None]:
+        """(JSON payload, multipart parts as discord.py builds them) of a request."""
+        if request.content_type == "application/json":
+            return await request.json(), None
+        if request.content_type.startswith("multipart/"):
+            parts: list[dict] = []
+            reader = await request.multipart()
+            while (part := await reader.next()) is not None:
+                assert isinstance(part, BodyPartReader)
+                data = await part.read()
+                if part.filename is not None:
+                    parts.append({"name": part.name, "filename": part.filename, "value": bytes(data)})
+                else:
+                    parts.append({"name": part.name, "value": data.decode()})
+            return None, parts
+        return None, None
+
+    async def _serve_cdn(self, request: web.Request) -> web.StreamResponse:
+        url = f"{self.base_url}{request.path}"
+        if url in self.failing_downloads:  # the connection drops: aiohttp raises, not discord.py
+            assert request.transport is not None
+            request.transport.close()
+            return web.Response(status=500)
+        if url not in self.cdn:
+            return web.Response(status=404, text="Not Found")
+        return web.Response(body=self.cdn[url], content_type="application/octet-stream")
+
+    def cdn_url(self, attachment_id: int, file_name: str) -> str:
+        return f"{self.base_url}/cdn/attachments/{attachment_id}/{file_name}"
 
     def refuse(self, error: discord.HTTPException) -> discord.HTTPException:
         self.violations.append(str(error))
@@ -283,9 +506,6 @@ class FakeDiscord(AsyncWebhookAdapter):
             return None
         raise AssertionError(f"unexpected HTTP request {route.method} {route.path}")
 
-    async def get_from_cdn(self, url: str) -> bytes:
-        return self.cdn[url]
-
     # --- messages ------------------------------------------------------------------------------------
 
     @staticmethod
@@ -304,7 +524,7 @@ class FakeDiscord(AsyncWebhookAdapter):
         result = []
         for name, data in files.items():
             attachment_id = next_id()
-            url = f"https://cdn.test/{attachment_id}/{name}"
+            url = self.cdn_url(attachment_id, name)
             self.cdn[url] = data
             result.append({"id": str(attachment_id), "filename": name, "size": len(data), "url": url, "proxy_url": url})
         return result

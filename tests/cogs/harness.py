@@ -126,9 +126,9 @@ class Harness:
         self.bot = bot
         self.fake = fake
         self.settings = settings
-        self.gm = User(800000000000000001, "GameMaster", MANAGE_GUILD)
-        self.alice = User(800000000000000002, "Alice")
-        self.bob = User(800000000000000003, "Bob")
+        self.gm = User(1200000000000000001, "GameMaster", MANAGE_GUILD)
+        self.alice = User(1200000000000000002, "Alice")
+        self.bob = User(1200000000000000003, "Bob")
         self._awaiting_answer: list[str] = []  # tokens of dispatched interactions, checked when the bot settles
         self.last_token = ""
 
@@ -241,7 +241,7 @@ class Harness:
             if kind is discord.AppCommandOptionType.attachment:
                 file_name, data = value
                 attachment_id = next_id()
-                url = f"https://cdn.test/{attachment_id}/{file_name}"
+                url = self.fake.cdn_url(attachment_id, file_name)
                 self.fake.cdn[url] = data
                 resolved.setdefault("attachments", {})[str(attachment_id)] = {
                     "id": str(attachment_id),
@@ -340,7 +340,7 @@ class Harness:
         self._awaiting_answer.append(payload["token"])
         self.fake.sent_at[payload["token"]] = self.fake.clock()
         self.last_token = payload["token"]  # the interaction just sent, for benchmarks timing its answer
-        token = async_context.set(self.fake)
+        token = async_context.set(self.fake.adapter)
         try:
             self.bot._connection.parse_interaction_create(cast(Any, payload))  # the gateway's JSON, as built here
             if wait:
@@ -359,10 +359,7 @@ class Harness:
             pending = {
                 t
                 for t in asyncio.all_tasks()
-                if t not in before
-                and t is not current
-                and not t.done()
-                and "__timeout_task_impl" not in getattr(t.get_coro(), "__qualname__", "")
+                if t not in before and t is not current and not t.done() and not _outside_the_bot(t)
             }
             if not pending:
                 break
@@ -380,6 +377,12 @@ class Harness:
             raise AssertionError("Discord would refuse or show differently: " + "; ".join(problems))
 
 
+def _outside_the_bot(task: asyncio.Task) -> bool:
+    """A view's timeout timer, or the fake Discord's server keeping a connection open: not the bot's work."""
+    name = getattr(task.get_coro(), "__qualname__", "")
+    return "__timeout_task_impl" in name or name.startswith("RequestHandler.")
+
+
 def make_settings(database_path: Path, **overrides: Any) -> Settings:
     # _env_file=None: a developer's .env must not reach the tests (pydantic-settings' init keyword).
     return Settings(
@@ -392,10 +395,10 @@ def make_settings(database_path: Path, **overrides: Any) -> Settings:
 
 async def start_bot(settings: Settings, fake: FakeDiscord) -> ArenaBot:
     """A bot that has done everything setup_hook does except talk to Discord."""
+    await fake.start()
     bot = create_bot(settings)
     await bot.__aenter__()
-    bot.http.request = fake.http_request
-    bot.http.get_from_cdn = fake.get_from_cdn
+    await bot.http.static_login(settings.discord_token.get_secret_value())  # opens discord.py's real session
     fake.session_open = True
     close_http = bot.http.close
 

@@ -174,9 +174,9 @@ async def test_the_best_deck_winrate_is_the_best_result_an_optimization_showed(h
 
 async def test_names_are_shown_as_written_and_nobody_is_pinged(harness):
     h = harness
-    sly = User(800000000000000009, "*Sly* @everyone <@800000000000000002>")
+    sly = User(1200000000000000009, "*Sly* @everyone <@1200000000000000002>")
     (reply,) = h.seen(await h.run("arena profile", h.alice, member=sly))
-    assert reply.embed.title == "🏟️ \\*Sly\\* @\u200beveryone <@\u200b800000000000000002> in this server"
+    assert reply.embed.title == "🏟️ \\*Sly\\* @\u200beveryone <@\u200b1200000000000000002> in this server"
     (sent,) = [r.payload.get("data", r.payload) for r in h.fake.requests if r.payload]
     assert sent["allowed_mentions"] == {"parse": []}
 

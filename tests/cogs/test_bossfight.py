@@ -63,8 +63,8 @@ async def test_spawn_attack_twice_status_and_the_fall(harness):
     (status,) = await run(h, "bossfight status", h.alice)
     assert "200/1000" in status.embed.description
     attackers = status.field("Attackers (2)")
-    assert "<@800000000000000002>: 400 damage dealt (1 attack), 200 taken" in attackers
-    assert "<@800000000000000003>: 400 damage dealt (1 attack), 200 taken" in attackers
+    assert "<@1200000000000000002>: 400 damage dealt (1 attack), 200 taken" in attackers
+    assert "<@1200000000000000003>: 400 damage dealt (1 attack), 200 taken" in attackers
 
     # The boss's damage to Alice adds up over the raid: her second attack starts at 1200 - 200.
     hit, announcement = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
@@ -83,8 +83,8 @@ async def test_spawn_attack_twice_status_and_the_fall(harness):
         "The boss had 200 HP left: 200 is credited to you, 200 is overkill (shown apart, not counted)."
     )
     board = announcement.embed.description.splitlines()
-    assert board[1] == "🥇 <@800000000000000002>: 600 damage dealt (2 attacks; overkill 200 not counted), 400 taken"
-    assert board[2] == "🥈 <@800000000000000003>: 400 damage dealt (1 attack), 200 taken"
+    assert board[1] == "🥇 <@1200000000000000002>: 600 damage dealt (2 attacks; overkill 200 not counted), 400 taken"
+    assert board[2] == "🥈 <@1200000000000000003>: 400 damage dealt (1 attack), 200 taken"
 
     rows = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids")
     assert [tuple(r) for r in rows] == [("defeated", 0)]
@@ -118,8 +118,8 @@ async def test_three_decimal_attacks_fell_the_boss_with_the_announcement(harness
     assert announcement.embed.title == "🏆 Inu Dogemon has fallen!"
     board = announcement.embed.description.splitlines()
     assert board[1:3] == [
-        "🥇 <@800000000000000002>: 666.7 damage dealt (2 attacks), 600 taken",
-        "🥈 <@800000000000000003>: 333.3 damage dealt (1 attack), 300 taken",
+        "🥇 <@1200000000000000002>: 666.7 damage dealt (2 attacks), 600 taken",
+        "🥈 <@1200000000000000003>: 333.3 damage dealt (1 attack), 300 taken",
     ]
     (raid,) = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids")
     assert tuple(raid) == ("defeated", 0)
@@ -233,7 +233,7 @@ async def test_gm_role_setting_counts_as_gm(database_path):
     try:
         h = Harness(bot, fake, settings)
         h.add_role(555, "raid leader")
-        leader = User(800000000000000009, "Leader", role_ids=(555,))
+        leader = User(1200000000000000009, "Leader", role_ids=(555,))
         (spawned,) = await run(h, "bossfight spawn", leader, boss="Inu Dogemon")
         assert spawned.embed.title == "◽ Inu Dogemon appears!"
         (refusal,) = await run(h, "bossfight spawn", h.alice, boss="Inu Dogemon", replace=True)
@@ -337,7 +337,7 @@ async def test_mentions_in_replies_never_ping(harness):
     await spawn(h)
     await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     (status,) = await run(h, "bossfight status", h.bob)
-    assert "<@800000000000000002>" in status.field("Attackers (1)")
+    assert "<@1200000000000000002>" in status.field("Attackers (1)")
     # Interaction responses carry their message under "data", followups at the top.
     messages = [r.payload.get("data", r.payload) for r in h.fake.requests if r.payload]
     sent = [m["allowed_mentions"] for m in messages if "allowed_mentions" in m]
@@ -559,7 +559,7 @@ async def test_preview_of_the_live_boss_uses_it_as_spawned(harness):
     assert "600/1000" in partly_named.embed.description
     (elsewhere,) = h.seen(
         await h.run(
-            "bossfight preview", h.bob, boss="Inu Dogemon", deck=("deck.csv", DECK_400), channel_id=920000000000000099
+            "bossfight preview", h.bob, boss="Inu Dogemon", deck=("deck.csv", DECK_400), channel_id=1383596870860809999
         )
     )
     assert "99999" in elsewhere.embed.description
@@ -643,14 +643,14 @@ async def test_a_deck_brought_to_0_knocks_its_player_out_until_a_gm_revives_them
     (status,) = await run(h, "bossfight status", h.bob)
     assert (
         status.field("Attackers (1)")
-        == "🥇 <@800000000000000002>: 100 damage dealt (1 attack), 300 taken · 💀 knocked out, waiting for a revive"
+        == "🥇 <@1200000000000000002>: 100 damage dealt (1 attack), 300 taken · 💀 knocked out, waiting for a revive"
     )
 
     (not_gm,) = await run(h, "bossfight revive", h.bob, member=h.alice)
     assert not_gm.ephemeral and not_gm.content.startswith("❌ Only a game master can do that")
     (revived,) = await run(h, "bossfight revive", h.gm, member=h.alice)
     assert not revived.ephemeral and revived.content == (
-        "✨ <@800000000000000002> is back in the raid against Inu Dogemon: their next attack starts with no damage "
+        "✨ <@1200000000000000002> is back in the raid against Inu Dogemon: their next attack starts with no damage "
         "taken. The raid's record keeps the 300 the boss had dealt them."
     )
     assert await player_rows(h) == [(h.alice.id, 0, 0)]
@@ -660,12 +660,12 @@ async def test_a_deck_brought_to_0_knocks_its_player_out_until_a_gm_revives_them
     # and the knock-out stays.
     (status,) = await run(h, "bossfight status", h.bob)
     assert status.field("Attackers (1)") == (
-        "🥇 <@800000000000000002>: 500 damage dealt (2 attacks), 500 taken (200 since the last revive) "
+        "🥇 <@1200000000000000002>: 500 damage dealt (2 attacks), 500 taken (200 since the last revive) "
         "· 💀 knocked out, revived"
     )
     (nothing,) = await run(h, "bossfight revive", h.gm, member=h.bob)
     assert nothing.ephemeral and nothing.content == (
-        "❌ <@800000000000000003> has taken no damage in this raid; there is nothing to revive."
+        "❌ <@1200000000000000003> has taken no damage in this raid; there is nothing to revive."
     )
     # The revive names the player with a mention that does not ping (the bot allows no mentions).
     sent = [r.payload.get("data", r.payload) for r in h.fake.requests if r.payload]
@@ -676,7 +676,7 @@ async def test_a_deck_brought_to_0_knocks_its_player_out_until_a_gm_revives_them
     await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     _, fallen = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert fallen.embed.description.splitlines()[1] == (
-        "🥇 <@800000000000000002>: 1000 damage dealt (4 attacks; overkill 300 not counted), 900 taken · 💀 knocked out"
+        "🥇 <@1200000000000000002>: 1000 damage dealt (4 attacks; overkill 300 not counted), 900 taken · 💀 knocked out"
     )
 
 
@@ -772,8 +772,8 @@ async def test_a_blow_beyond_the_hp_left_is_credited_with_that_hp_and_its_overki
     breakdown = hit.files["attack-breakdown.txt"].decode()
     assert "Boss HP: 2000 - 4750 -> 0 (defeated)\nCredited: 2000, overkill beyond the HP left: 2750" in breakdown
     assert fallen.embed.description.splitlines()[1:3] == [
-        "🥇 <@800000000000000002>: 11500 damage dealt (3 attacks; overkill 2750 not counted), 3 taken",
-        "🥈 <@800000000000000003>: 9500 damage dealt (2 attacks), 2 taken",
+        "🥇 <@1200000000000000002>: 11500 damage dealt (3 attacks; overkill 2750 not counted), 3 taken",
+        "🥈 <@1200000000000000003>: 9500 damage dealt (2 attacks), 2 taken",
     ]
     (total,) = await h.bot.db.fetch_one("SELECT sum(credited) FROM bossfight_attacks")
     assert total == 21000 == 11500 + 9500
@@ -805,11 +805,11 @@ async def test_history_shows_a_fallen_raids_record_after_the_raid_is_gone(harnes
     lines = shown.embed.description.splitlines()
     assert lines[0] == f"Raid #{raid['id']} in this channel: started <t:{started}:f>, ended <t:{ended}:f>"
     assert lines[1] == "**HP** ░░░░░░░░░░░░░░░░░░░░ 0/1000"
-    assert lines[2] == "Final blow: <@800000000000000002>"
+    assert lines[2] == "Final blow: <@1200000000000000002>"
     # Alice's last 400 hit 200 left: credited 200, overkill 200; 400 + 200 taken over the raid.
     assert lines[5:] == [
-        "🥇 <@800000000000000002>: 600 damage dealt (2 attacks; overkill 200 not counted), 400 taken",
-        "🥈 <@800000000000000003>: 400 damage dealt (1 attack), 200 taken",
+        "🥇 <@1200000000000000002>: 600 damage dealt (2 attacks; overkill 200 not counted), 400 taken",
+        "🥈 <@1200000000000000003>: 400 damage dealt (1 attack), 200 taken",
     ]
     assert not shown.embed.fields  # no other finished raid here
     # Names are mentions that never ping: the bot allows no mentions.
@@ -825,7 +825,7 @@ async def test_history_offers_the_channels_finished_raids_and_shows_the_one_name
     await run(h, "bossfight spawn", h.gm, boss="Axieom Asmodeus")  # raid 2: replaced before it fell
     await run(h, "bossfight attack", h.bob, deck=("deck.csv", EXAMPLE_DECK))
     await fell(h, named)  # replaces raid 2; raid 3
-    await fell(h, channel_id=920000000000000099)  # raid 4, in another channel
+    await fell(h, channel_id=1383596870860809999)  # raid 4, in another channel
     await spawn(h)  # raid 5: live, not in the history
 
     choices = await h.autocomplete("bossfight history", "raid", "", h.alice)
@@ -836,7 +836,7 @@ async def test_history_offers_the_channels_finished_raids_and_shows_the_one_name
     assert [c["value"] for c in await h.autocomplete("bossfight history", "raid", "dogem", h.alice)] == ["1"]
 
     (latest,) = await run(h, "bossfight history", h.alice)
-    assert latest.embed.title == "📜 \\*\\*Dark\\_Lord\\*\\* <@\u200b800000000000000003> has fallen"
+    assert latest.embed.title == "📜 \\*\\*Dark\\_Lord\\*\\* <@\u200b1200000000000000003> has fallen"
     assert latest.field("Other finished raids here").splitlines() == [
         f"#2 Axieom Asmodeus · replaced by a GM {today}",
         f"#1 Inu Dogemon · felled {today}",
@@ -846,7 +846,7 @@ async def test_history_offers_the_channels_finished_raids_and_shows_the_one_name
     assert "Final blow" not in replaced.embed.description
     assert (
         replaced.embed.description.splitlines()[-1]
-        == "🥇 <@800000000000000003>: 4250 damage dealt (1 attack), 1750 taken"
+        == "🥇 <@1200000000000000003>: 4250 damage dealt (1 attack), 1750 taken"
     )
     (by_boss,) = await run(h, "bossfight history", h.alice, raid="inu dogemon")
     assert by_boss.embed.title == "📜 Inu Dogemon has fallen" and "Raid #1 in this channel" in by_boss.embed.description

@@ -44,8 +44,8 @@ def test_lines_within_keeps_everything_that_fits():
 
 def test_markdown_safe_clips_before_escaping():
     assert markdown_safe("**boss_name**") == r"\*\*boss\_name\*\*"
-    mentions = "<@800000000000000002> <@&810000000000000001> @here"
-    assert markdown_safe(mentions) == "<@\u200b800000000000000002> <@\u200b&810000000000000001> @\u200bhere"
+    mentions = "<@1200000000000000002> <@&810000000000000001> @here"
+    assert markdown_safe(mentions) == "<@\u200b1200000000000000002> <@\u200b&810000000000000001> @\u200bhere"
     # Clipping "ab_c" to 3 gives "ab…", not a dangling "ab\".
     assert markdown_safe("ab_c", 3) == "ab…"
 

@@ -180,7 +180,7 @@ async def test_the_button_takes_the_gm_role_setting_and_names_it(harness):
     h = harness
     h.bot.settings.gm_role = "Raid Leader"
     h.add_role(555, "raid leader")
-    leader = User(800000000000000009, "Leader", role_ids=(555,))
+    leader = User(1200000000000000009, "Leader", role_ids=(555,))
     _, first = await h.run("mfd battle", leader, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     (refused,) = await h.click(first, "Fight one more round", h.alice)
     assert refused.content == (

@@ -17,7 +17,7 @@ from rules.mma.engine import main_phase_playable, new_game
 from rules.mma.state import GameState
 from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 
-CAROL = User(800000000000000004, "Carol")
+CAROL = User(1200000000000000004, "Carol")
 
 
 def strike_seed() -> int:
@@ -556,7 +556,7 @@ async def test_the_match_message_shows_both_corners_in_full(h):
 
 
 async def test_long_names_and_a_long_feed_stay_within_discord_limits(h):
-    wild = User(800000000000000009, "*_~`|>" * 5 + "\\Z")  # 32 characters of markdown
+    wild = User(1200000000000000009, "*_~`|>" * 5 + "\\Z")  # 32 characters of markdown
     (challenge,) = await h.run("mma challenge", wild, opponent=h.bob)
     assert not_pings(await h.click(challenge, "Accept", h.bob)) == []
     row = await match_row(h)

@@ -161,14 +161,16 @@ def listening_sockets() -> set[str]:
 
 
 async def test_with_metrics_port_unset_nothing_listens(database_path):
+    fake = FakeDiscord()
+    await fake.start()  # the fake Discord's own loopback port is not the bot's
     before = listening_sockets()
-    bot = await start_bot(make_settings(database_path), FakeDiscord())
+    bot = await start_bot(make_settings(database_path), fake)
     try:
         assert listening_sockets() == before and bot.observer.server is None
     finally:
         await bot.close()
     # The same look sees the one listener METRICS_PORT opens, and it is gone once the bot has closed.
-    bot = await start_bot(make_settings(database_path, metrics_port=0), FakeDiscord())
+    bot = await start_bot(make_settings(database_path, metrics_port=0), fake)
     try:
         assert len(listening_sockets() - before) == 1
     finally:
