@@ -28,7 +28,8 @@ from rules.deck.optimize import (
     optimize,
     score,
 )
-from tests.cogs.harness import CHANNEL_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, HeldCall, Message
+from tests.cogs.fake_discord import RateLimits
+from tests.cogs.harness import CHANNEL_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, HeldCall, Message, User
 from tests.rules.test_csvio import formulas
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "deck"
@@ -406,6 +407,37 @@ async def test_commands_are_served_while_a_job_runs(harness):
     assert jobs(h).by_user[h.alice.id] is job and not job.cancel.is_set()
     await h.click(message, "Cancel", h.alice)
     await h.settle()
+
+
+@pytest.mark.parametrize("round_trip", [0.0, 0.05])
+async def test_jobs_started_together_all_finish_round_after_round_while_commands_are_answered(
+    harness, monkeypatch, round_trip
+):
+    """Three members start optimizations at the same moment, six times in a row, while every interaction's
+    rate-limit bucket runs empty after two edits (so discord.py sleeps out its resets between progress edits):
+    each job ends with its result and frees its slot, and a quick command is answered in time meanwhile."""
+    h = harness
+    monkeypatch.setattr(h.cog_module("DeckOptimizer"), "PROGRESS_INTERVAL", 0.0)  # edits as fast as allowed
+    monkeypatch.setattr(sys.modules[type(jobs(h)).__module__], "REPORT_INTERVAL", 0.0)
+    h.fake.rate_limits = RateLimits(limit=2, per=0.3)
+    h.fake.network_delay = round_trip
+    members = [h.alice, h.bob, h.gm]
+    passer_by = User(1200000000000000005, "Dana")
+    for round_number in range(6):
+        posted = len(h.messages)
+        for index, member in enumerate(members):
+            seed = round_number * len(members) + index
+            await h.run("deck optimize", member, wait=False, iterations=40, games=300, seed=seed)
+        await wait_for(lambda: len(jobs(h).by_id) == len(members))
+        await h.run("deck random", passer_by, seed=7)
+        reply = h.fake.messages[h.fake.original_by_token[h.last_token]]
+        assert reply.embed.title and h.last_token not in h.fake.expired  # answered within Discord's 3 s
+        await h.settle()
+        results = [m for m in h.messages[posted:] if m.embeds and m.embed.title.startswith(FINISHED_TITLES)]
+        assert sorted(m.embed.footer.text.split(" ")[1] for m in results) == sorted(
+            str(round_number * len(members) + i) for i in range(len(members))
+        )
+        assert all(m.files for m in results) and jobs(h).by_id == {} and jobs(h).by_user == {}
 
 
 async def test_the_number_of_jobs_in_the_bot_is_capped(harness, monkeypatch):
