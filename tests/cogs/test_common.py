@@ -276,6 +276,17 @@ def test_one_custom_id_layout_for_every_game():
     assert re.fullmatch(component_template("deck", ["cancel"], ids="[0-9a-f]{8}"), "deck:00ff00ff:0:cancel")
 
 
+def test_an_id_is_a_whole_number_a_database_holds():
+    from cogs.common.components import stored_id
+
+    assert [stored_id(text) for text in ("0", "12", str(2**63 - 1))] == [0, 12, 2**63 - 1]
+    # too large for a 64-bit integer, a leading zero (no id is written so), or no plain number
+    assert [stored_id(text) for text in (str(2**63), "1" * 20, "012", "", "-1", "1.0", "²", "١٢")] == [None] * 8
+    template = component_template("mma", ["draw"])
+    assert re.fullmatch(template, f"mma:{2**63 - 1}:0:draw")
+    assert re.fullmatch(template, f"mma:{2**63}:0:draw") is None
+
+
 async def test_a_second_close_returns_only_once_the_first_has_closed_everything(harness):
     """A signal's close, then start() returning closes again: the second may not return (and let the event loop
     close) while the first still waits for the database's worker thread."""
@@ -301,12 +312,16 @@ MAX_INT64 = 2**63 - 1  # the largest integer SQLite (and PostgreSQL's bigint) st
         ("mma:9999999999999999999:draw", NO_LONGER_ACTIVE),
         ("mma:1:draw:9999999999999999999", NO_LONGER_ACTIVE),
         ("mma:1:9:play-9999", NO_LONGER_ACTIVE),
+        (f"mma:{'1' * 20}:0:history-0", NO_LONGER_ACTIVE),
+        (f"mma:{MAX_INT64 + 1}:0:replay-first", NO_LONGER_ACTIVE),
+        (f"andor:{MAX_INT64 + 1}:0:attack", NO_LONGER_ACTIVE),
+        (f"mfd:0{MAX_INT64}:0:next", NO_LONGER_ACTIVE),  # no id is written with a leading zero
         # the largest numbers a custom id may carry: looked up, and not found
-        ("mma:999999999999999999:0:draw", "❌ This match no longer exists."),
-        ("mma:999999999999999999:draw:999999999999999999", NO_LONGER_ACTIVE),  # a layout no message carries
-        ("andor:999999999999999999:999999999:attack", "❌ This fight no longer exists."),
+        (f"mma:{MAX_INT64}:0:draw", "❌ This match no longer exists."),
+        (f"mma:{MAX_INT64}:draw:{MAX_INT64}", NO_LONGER_ACTIVE),  # a layout no message carries
+        (f"andor:{MAX_INT64}:999999999:attack", "❌ This fight no longer exists."),
         (
-            "mfd:999999999999999999:0:next",
+            f"mfd:{MAX_INT64}:0:next",
             "❌ This battle is no longer this channel's battle; `/mfd status` shows the current one.",
         ),
     ],

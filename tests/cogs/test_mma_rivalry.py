@@ -8,7 +8,7 @@ import pytest
 
 from rules.mma.replay import replay_match
 from rules.rating import Rating, Result, rate_match
-from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
+from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
 from tests.cogs.test_mma import (
     CAROL,
     h,
@@ -274,3 +274,33 @@ async def test_an_idle_claim_replays_as_its_last_step(h):
     (replay,) = await h.run("mma replay", h.bob, match=1)
     await h.click(replay, "End ⏭", h.bob)
     assert replay.description.startswith(f"**Step 3 of 3**: {h.alice.mention} claims the win: the opponent went idle")
+
+
+# Discord's ids have 19 digits since 2022, up to the largest 64-bit integer.
+NINETEEN = User(1234567890123456789, "Nineteen")
+LARGEST = User(2**63 - 1, "Largest")
+
+
+async def test_members_with_ids_of_todays_size_play_page_their_history_and_replay(h):
+    (challenge,) = await h.run("mma challenge", NINETEEN, opponent=LARGEST)
+    assert not_pings(await h.click(challenge, "Accept", LARGEST)) == []
+    assert challenge.embed.title == "🥊 Nineteen vs Largest"
+    await h.click(challenge, "Draw", NINETEEN)
+    await concede(h, challenge, LARGEST)
+    for _ in range(10):
+        (ai,) = await h.run("mma ai", NINETEEN)
+        await concede(h, ai, NINETEEN)
+
+    (history,) = await h.run("mma history", LARGEST, member=NINETEEN)
+    assert history.description.splitlines()[0] == f"{NINETEEN.mention}: 11 finished matches, newest first"
+    assert history.component("Older ▶")["custom_id"] == f"mma:{NINETEEN.id}:0:history-1"
+    assert await h.click(history, "Older ▶", LARGEST) == []
+    (line,) = history.description.splitlines()[2:]
+    assert line.startswith("`#1` ") and f":d> vs {LARGEST.mention}: **Win** (Conceded) · " in line
+    (theirs,) = await h.run("mma history", LARGEST)
+    assert theirs.description.splitlines()[0] == f"{LARGEST.mention}: 1 finished match, newest first"
+
+    (replay,) = await h.run("mma replay", LARGEST, match=1)
+    assert replay.embed.title == "📼 Replay of match #1: Nineteen vs Largest"
+    assert await h.click(replay, "End ⏭", NINETEEN) == []
+    assert f"{LARGEST.mention} was defeated! Conceded." in replay.description
