@@ -146,6 +146,17 @@ async def test_stats_show_the_rating_its_chart_and_the_record_against_each_oppon
     assert bob.field("Against members (rated)") == f"{h.alice.mention}: 0 W · 1 L · 0 D"
 
 
+async def test_stats_of_a_member_whose_name_looks_like_a_formula_show_the_chart(h):
+    cash = User(800000000000000005, "$_$ cash")  # matplotlib would read $_$ as mathematics, and fail
+    (challenge,) = await h.run("mma challenge", cash, opponent=h.bob)
+    assert not_pings(await h.click(challenge, "Accept", h.bob)) == []
+    await concede(h, challenge, h.bob)
+    (stats,) = h.seen(await h.run("mma stats", h.alice, member=cash))
+    assert not stats.ephemeral and stats.embed.title == r"📊 $\_$ cash: MMA Warriors record in this server"
+    assert stats.embed.image.url == "attachment://rating.png"
+    assert stats.files["rating.png"].startswith(b"\x89PNG\r\n\x1a\n")
+
+
 async def test_history_lists_finished_matches_newest_first_paged_with_buttons(h):
     (empty,) = await h.run("mma history", h.alice)
     assert empty.description == f"{h.alice.mention} has no finished matches in this server yet."
