@@ -333,3 +333,30 @@ async def test_a_number_too_large_for_the_database_is_an_unknown_custom_id(harne
     message = harness.fake._post(CHANNEL_ID, {"content": "a game", "components": buttons}, {})
     (reply,) = await harness.click(message, "Go", harness.gm)
     assert reply.ephemeral and reply.content == answer
+
+
+def test_the_invite_asks_for_what_the_bot_uses_threads_included():
+    from pathlib import Path
+
+    from arena.bot import INVITE_PERMISSIONS, invite_url
+
+    listed = discord.Permissions(
+        view_channel=True,
+        send_messages=True,
+        send_messages_in_threads=True,  # MMA pings and boards posted again, in a thread
+        embed_links=True,
+        attach_files=True,
+        read_message_history=True,
+    )
+    assert listed.value == INVITE_PERMISSIONS
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert f"`{invite_url(1).replace('client_id=1&', 'client_id=<APPLICATION_ID>&')}`" in readme
+
+
+async def test_the_bot_logs_its_invite_link_when_it_logs_in(harness, caplog):
+    from arena.bot import invite_url
+
+    caplog.set_level("INFO", logger="arena")
+    await harness.bot.on_ready()
+    assert f"invite the bot to a server with {invite_url(harness.bot.application_id)}" in caplog.messages
+    assert f"client_id={harness.bot.application_id}&scope=bot+applications.commands&permissions=" in caplog.text
