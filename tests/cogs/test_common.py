@@ -5,6 +5,7 @@ import re
 from types import SimpleNamespace
 from typing import Any, cast
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -360,3 +361,20 @@ async def test_the_bot_logs_its_invite_link_when_it_logs_in(harness, caplog):
     await harness.bot.on_ready()
     assert f"invite the bot to a server with {invite_url(harness.bot.application_id)}" in caplog.messages
     assert f"client_id={harness.bot.application_id}&scope=bot+applications.commands&permissions=" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [aiohttp.ClientConnectionError("Connection reset by peer"), TimeoutError(), ConnectionResetError(104, "reset")],
+)
+async def test_an_attachment_the_network_fails_to_bring_is_a_failed_download(harness, monkeypatch, caplog, failure):
+    async def failing_cdn(url: str) -> bytes:
+        raise failure  # a network error on the way from Discord's CDN, not an answer of Discord's
+
+    monkeypatch.setattr(harness.bot.http, "get_from_cdn", failing_cdn)
+    (reply,) = harness.seen(await harness.run("bossfight deck save", harness.alice, deck=("my_deck.csv", b"x")))
+    assert reply.ephemeral
+    assert reply.content == (
+        "❌ my\\_deck.csv could not be downloaded from Discord (network error); try attaching it again."
+    )
+    assert not [r for r in caplog.records if r.name == "arena.errors"]  # no error id was logged
