@@ -27,6 +27,17 @@ log = logging.getLogger("arena")
 ENGINE_WORKERS = 2  # quick engine calls that run at once; more wait their turn
 LONG_JOB_WORKERS = 2  # long engine jobs (simulations, whole battles) that run at once
 SHUTDOWN_GRACE = 3.0  # seconds a shutdown waits for the interactions being handled before it drops them
+# What the bot needs in a channel to post and edit there on its own (MMA pings, boards and fights posted again),
+# threads included: View Channels, Send Messages, Send Messages in Threads, Embed Links, Attach Files and Read
+# Message History. README's step 3 says why each.
+INVITE_PERMISSIONS = 274878024704
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with its slash commands and INVITE_PERMISSIONS."""
+    permissions = discord.Permissions(INVITE_PERMISSIONS)
+    return discord.utils.oauth_url(application_id, permissions=permissions, scopes=("bot", "applications.commands"))
+
 
 # Arena never joins voice channels, so the warnings about missing voice libraries are noise.
 discord.VoiceClient.warn_nacl = False
@@ -140,6 +151,8 @@ class ArenaBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
+        if self.application_id is not None:
+            log.info("invite the bot to a server with %s", invite_url(self.application_id))
 
     async def _stop_games(self) -> None:
         for name in tuple(self.cogs):

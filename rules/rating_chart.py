@@ -71,7 +71,8 @@ def rating_figure(changes: Sequence[RatingChange], title: str) -> Figure:
     axes.set_ylabel("rating")  # pyright: ignore[reportUnknownMemberType]
     axes.set_xlim(games[0] - 0.5, games[-1] + 0.5 + 0.12 * max(1, games[-1] - games[0]))  # room for the label
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_title(title, fontsize=10)  # pyright: ignore[reportUnknownMemberType]
+    # parse_math=False: the title holds a member's name, drawn as typed ("$_$ cash" is no formula)
+    axes.set_title(title, fontsize=10, parse_math=False)  # pyright: ignore[reportUnknownMemberType]
     axes.legend(loc="best", fontsize=7)  # pyright: ignore[reportUnknownMemberType]
     return figure
 

@@ -43,6 +43,7 @@ from cogs.common import (
 )
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
+from cogs.common.components import stored_id
 from cogs.common.uploads import MAX_CHOICES, NAME_LIMIT, RosterWords, UploadedRoster, choices
 from rules.bossfight import BUILTIN_BOSSES, Boss, Deck, calculate_attack, parse_bosses, parse_deck
 from rules.bossfight.models import MAX_GUILD_BOSSES
@@ -271,8 +272,8 @@ class Bossfight(
         """The channel's finished raid `#12` / `12` names, or its latest against a boss whose name contains
         `text`; else a refusal."""
         number = text.strip().removeprefix("#")
-        if number.isdigit() and len(number) <= 18:
-            record = await self.repo.raid_record(channel, int(number))
+        if (raid_id := stored_id(number)) is not None:
+            record = await self.repo.raid_record(channel, raid_id)
             if record is None:
                 raise UserError(
                     f"This channel has no finished raid #{number}. Pick one from the list `/bossfight history` offers."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import aiohttp
 import discord
 
 from cogs.common.embeds import markdown_safe
@@ -17,10 +18,11 @@ async def read_text_attachment(attachment: discord.Attachment, *, limit: int = M
         raise UserError(too_large(name, attachment.size, limit))
     try:
         data = await attachment.read()
-    except discord.HTTPException as exc:
-        raise UserError(
-            f"{name} could not be downloaded from Discord ({exc.status}); try attaching it again."
-        ) from None
+    # Discord's refusal, or the network failing on the way (no HTTPException: aiohttp's errors, and OSError,
+    # which holds asyncio's TimeoutError): to the member, the same failed download.
+    except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+        why = exc.status if isinstance(exc, discord.HTTPException) else "network error"
+        raise UserError(f"{name} could not be downloaded from Discord ({why}); try attaching it again.") from None
     if len(data) > limit:  # the declared size can lie
         raise UserError(too_large(name, len(data), limit))
     try:

@@ -26,11 +26,32 @@ from discord.ext import commands
 from cogs.common.cog import GameCog
 from cogs.common.errors import UserError, error_reply
 
-# Discord's ids have 19 digits since 2022. Up to 9222999999999999999 (ids until about 2080): every such number
-# fits the databases' 64-bit integers (2**63 - 1 = 9223372036854775807), so a larger one, which would fail the
-# query, does not match, like any unknown id.
-NUMERIC_ID = r"[0-9]{1,18}|[1-8][0-9]{18}|9[01][0-9]{17}|92[01][0-9]{16}|922[0-2][0-9]{15}"
+MAX_ID = 2**63 - 1  # the databases' signed 64-bit integers; Discord's snowflakes (19 digits since 2022) fit
+
+
+def at_most(limit: int) -> str:
+    """A regular expression of the whole numbers from 0 to `limit`, without leading zeros: a larger number does
+    not match (rather than overflow the query it would reach)."""
+    digits = str(limit)
+    shorter = [f"[1-9][0-9]{{0,{len(digits) - 2}}}"] if len(digits) > 1 else []
+    # as long as `limit`: its first i digits, then a smaller digit, then any digits
+    same_length = [
+        f"{digits[:i]}[{1 if i == 0 else 0}-{int(digit) - 1}][0-9]{{{len(digits) - i - 1}}}"
+        for i, digit in enumerate(digits)
+        if int(digit) > (1 if i == 0 else 0)
+    ]
+    return "|".join(["0", *shorter, *same_length, digits])
+
+
+# Every number a custom id carries as an id (a match, a member ...): a larger one is an unknown id.
+NUMERIC_ID = f"(?:{at_most(MAX_ID)})"
 VERSION = r"[0-9]{1,9}"
+
+
+def stored_id(text: str) -> int | None:
+    """The id a user typed (`12`), or None if it is not one a database can hold."""
+    return int(text) if re.fullmatch(NUMERIC_ID, text) else None
+
 
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]

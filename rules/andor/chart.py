@@ -6,15 +6,19 @@ matplotlib's Agg canvas is used directly (no pyplot, no display), so this is saf
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.andor.simulate import SimulationResult
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 BARS = 50  # at most: dead alone, then equal slices of 1..max HP
 
 
-def hp_left_chart_png(result: SimulationResult) -> bytes:
-    """A bar chart of the player's HP at the end of the fights (0 = defeated, in red)."""
+def hp_left_figure(result: SimulationResult) -> Figure:
+    """A bar chart of the player's HP at the end of the fights (0 = defeated, in red), as a matplotlib Figure (on
+    an Agg canvas)."""
     # imported here: matplotlib takes a noticeable fraction of a second to import
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -33,9 +37,15 @@ def hp_left_chart_png(result: SimulationResult) -> bytes:
     axes.set_xlabel("your HP left at the end (0 = defeated)")
     axes.set_ylabel("fights")
     axes.set_title(
-        f"{result.monster} ×{result.count}: {result.fights:,} fights (seed {result.seed}), won {100 * result.win_rate:.1f}%"
+        f"{result.monster} ×{result.count}: {result.fights:,} fights (seed {result.seed}), won {100 * result.win_rate:.1f}%",
+        parse_math=False,  # the monster's name (an upload's) is drawn as typed: "$_$ cash" is no formula
     )
     axes.set_xlim(-1, top + 1)
+    return figure
+
+
+def hp_left_chart_png(result: SimulationResult) -> bytes:
+    """The bar chart of `hp_left_figure` as PNG bytes."""
     out = io.BytesIO()
-    figure.savefig(out, format="png")  # pyright: ignore[reportUnknownMemberType]
+    hp_left_figure(result).savefig(out, format="png")  # pyright: ignore[reportUnknownMemberType]
     return out.getvalue()

@@ -10,7 +10,7 @@ import time
 from discord import AppCommandOptionType
 
 from rules.andor.models import STAT_LIMITS, Character
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
 
 MONSTER_HEADER = "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp"
 
@@ -110,6 +110,21 @@ async def test_fight_a_tiny_rat_to_victory_with_the_buttons(harness):
     assert (row["status"], row["xp_change"]) == ("won", 3)
     character = await stored_character(h, h.alice)
     assert (character.level, character.xp, character.attack_chance) == (2, 0, 200)
+
+
+async def test_a_member_with_the_largest_id_fights_with_the_buttons(harness):
+    """Discord's ids have 19 digits since 2022, up to the largest 64-bit integer."""
+    h = harness
+    largest = User(2**63 - 1, "Largest")
+    await h.run("andor character set", largest, attack_chance=200, damage_min=2, damage_max=2)
+    (fight,) = await h.run("andor fight", largest, monster="Tiny rat", seed=7)
+    (refused,) = await h.click(fight, "Attack Tiny rat", User(1234567890123456789, "Nineteen"))
+    assert refused.ephemeral
+    assert refused.content == f"❌ This is {largest.mention}'s fight; start your own with `/andor fight`."
+    await play(h, fight, largest, "Attack Tiny rat")
+    assert fight.embed.description.startswith("🏆 **Victory!** +3 XP")
+    row = await fight_row(h, largest)
+    assert (row["status"], row["xp_change"]) == ("won", 3)
 
 
 async def test_lose_to_a_queen_lava_entity_and_pay_the_xp_penalty(harness):

@@ -787,6 +787,22 @@ async def fell(h, boss: str = "Inu Dogemon", **where):
     return await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400), **where)
 
 
+async def test_members_with_ids_of_todays_size_raid_and_are_ranked(harness):
+    """Discord's ids have 19 digits since 2022, up to the largest 64-bit integer."""
+    h = harness
+    nineteen, largest = User(1234567890123456789, "Nineteen"), User(2**63 - 1, "Largest")
+    await run(h, "bossfight spawn", h.gm, boss="Inu Dogemon")
+    await run(h, "bossfight attack", nineteen, deck=("deck.csv", DECK_400))
+    await run(h, "bossfight attack", largest, deck=("deck.csv", DECK_400))
+    _, fallen = await run(h, "bossfight attack", nineteen, deck=("deck.csv", DECK_400))
+    assert fallen.embed.description.splitlines()[1:3] == [
+        f"🥇 {nineteen.mention}: 600 damage dealt (2 attacks; overkill 200 not counted), 400 taken",
+        f"🥈 {largest.mention}: 400 damage dealt (1 attack), 200 taken",
+    ]
+    (history,) = await run(h, "bossfight history", largest, raid="#1")
+    assert f"🥇 {nineteen.mention}: 600 damage dealt" in history.embed.description
+
+
 async def test_history_shows_a_fallen_raids_record_after_the_raid_is_gone(harness):
     h = harness
     (nothing,) = await run(h, "bossfight history", h.alice)
@@ -859,6 +875,17 @@ async def test_history_offers_the_channels_finished_raids_and_shows_the_one_name
     assert (
         live.content == "❌ This channel has no finished raid #5. Pick one from the list `/bossfight history` offers."
     )
+    # the largest id the databases hold is looked up; a larger number is no id, so it names no boss either
+    (largest,) = await run(h, "bossfight history", h.alice, raid=f"#{2**63 - 1}")
+    assert largest.content == (
+        f"❌ This channel has no finished raid #{2**63 - 1}. Pick one from the list `/bossfight history` offers."
+    )
+    for too_large in (str(2**63), "1" * 20, "²"):
+        (refused,) = await run(h, "bossfight history", h.alice, raid=too_large)
+        assert refused.content == (
+            f"❌ This channel has no finished raid against a boss called '{too_large}'. Pick one from the list "
+            "`/bossfight history` offers."
+        )
     (unknown,) = await run(h, "bossfight history", h.alice, raid="**Nobody**")
     assert unknown.content == (
         r"❌ This channel has no finished raid against a boss called '\*\*Nobody\*\*'. Pick one from the list "

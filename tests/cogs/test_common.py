@@ -347,6 +347,17 @@ def test_one_custom_id_layout_for_every_game():
     assert re.fullmatch(component_template("deck", ["cancel"], ids="[0-9a-f]{8}"), "deck:00ff00ff:0:cancel")
 
 
+def test_an_id_is_a_whole_number_a_database_holds():
+    from cogs.common.components import stored_id
+
+    assert [stored_id(text) for text in ("0", "12", str(2**63 - 1))] == [0, 12, 2**63 - 1]
+    # too large for a 64-bit integer, a leading zero (no id is written so), or no plain number
+    assert [stored_id(text) for text in (str(2**63), "1" * 20, "012", "", "-1", "1.0", "²", "١٢")] == [None] * 8
+    template = component_template("mma", ["draw"])
+    assert re.fullmatch(template, f"mma:{2**63 - 1}:0:draw")
+    assert re.fullmatch(template, f"mma:{2**63}:0:draw") is None
+
+
 async def test_a_second_close_returns_only_once_the_first_has_closed_everything(harness):
     """A signal's close, then start() returning closes again: the second may not return (and let the event loop
     close) while the first still waits for the database's worker thread."""
@@ -372,12 +383,16 @@ MAX_INT64 = 2**63 - 1  # the largest integer SQLite (and PostgreSQL's bigint) st
         ("mma:9999999999999999999:draw", NO_LONGER_ACTIVE),
         ("mma:1:draw:9999999999999999999", NO_LONGER_ACTIVE),
         ("mma:1:9:play-9999", NO_LONGER_ACTIVE),
+        (f"mma:{'1' * 20}:0:history-0", NO_LONGER_ACTIVE),
+        (f"mma:{MAX_INT64 + 1}:0:replay-first", NO_LONGER_ACTIVE),
+        (f"andor:{MAX_INT64 + 1}:0:attack", NO_LONGER_ACTIVE),
+        (f"mfd:0{MAX_INT64}:0:next", NO_LONGER_ACTIVE),  # no id is written with a leading zero
         # the largest numbers a custom id may carry: looked up, and not found
-        ("mma:999999999999999999:0:draw", "❌ This match no longer exists."),
-        ("mma:999999999999999999:draw:999999999999999999", NO_LONGER_ACTIVE),  # a layout no message carries
-        ("andor:999999999999999999:999999999:attack", "❌ This fight no longer exists."),
+        (f"mma:{MAX_INT64}:0:draw", "❌ This match no longer exists."),
+        (f"mma:{MAX_INT64}:draw:{MAX_INT64}", NO_LONGER_ACTIVE),  # a layout no message carries
+        (f"andor:{MAX_INT64}:999999999:attack", "❌ This fight no longer exists."),
         (
-            "mfd:999999999999999999:0:next",
+            f"mfd:{MAX_INT64}:0:next",
             "❌ This battle is no longer this channel's battle; `/mfd status` shows the current one.",
         ),
     ],
@@ -389,3 +404,47 @@ async def test_a_number_too_large_for_the_database_is_an_unknown_custom_id(harne
     message = harness.fake._post(CHANNEL_ID, {"content": "a game", "components": buttons}, {})
     (reply,) = await harness.click(message, "Go", harness.gm)
     assert reply.ephemeral and reply.content == answer
+
+
+def test_the_invite_asks_for_what_the_bot_uses_threads_included():
+    from pathlib import Path
+
+    from arena.bot import INVITE_PERMISSIONS, invite_url
+
+    listed = discord.Permissions(
+        view_channel=True,
+        send_messages=True,
+        send_messages_in_threads=True,  # MMA pings and boards posted again, in a thread
+        embed_links=True,
+        attach_files=True,
+        read_message_history=True,
+    )
+    assert listed.value == INVITE_PERMISSIONS
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert f"`{invite_url(1).replace('client_id=1&', 'client_id=<APPLICATION_ID>&')}`" in readme
+
+
+async def test_the_bot_logs_its_invite_link_when_it_logs_in(harness, caplog):
+    from arena.bot import invite_url
+
+    caplog.set_level("INFO", logger="arena")
+    await harness.bot.on_ready()
+    assert f"invite the bot to a server with {invite_url(harness.bot.application_id)}" in caplog.messages
+    assert f"client_id={harness.bot.application_id}&scope=bot+applications.commands&permissions=" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [aiohttp.ClientConnectionError("Connection reset by peer"), TimeoutError(), ConnectionResetError(104, "reset")],
+)
+async def test_an_attachment_the_network_fails_to_bring_is_a_failed_download(harness, monkeypatch, caplog, failure):
+    async def failing_cdn(url: str) -> bytes:
+        raise failure  # a network error on the way from Discord's CDN, not an answer of Discord's
+
+    monkeypatch.setattr(harness.bot.http, "get_from_cdn", failing_cdn)
+    (reply,) = harness.seen(await harness.run("bossfight deck save", harness.alice, deck=("my_deck.csv", b"x")))
+    assert reply.ephemeral
+    assert reply.content == (
+        "❌ my\\_deck.csv could not be downloaded from Discord (network error); try attaching it again."
+    )
+    assert not [r for r in caplog.records if r.name == "arena.errors"]  # no error id was logged

@@ -190,6 +190,16 @@ async def test_the_button_takes_the_gm_role_setting_and_names_it(harness):
     assert second.embed.title == "🤝 Draw: both sides fell in round 2"
 
 
+async def test_game_masters_with_ids_of_todays_size_fight_rounds_with_the_button(harness):
+    """Discord's ids have 19 digits since 2022, up to the largest 64-bit integer."""
+    h = harness
+    nineteen = User(1234567890123456789, "Nineteen", permissions=h.gm.permissions)
+    largest = User(2**63 - 1, "Largest", permissions=h.gm.permissions)
+    _, first = await h.run("mfd battle", nineteen, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (second,) = await h.click(first, "Fight one more round", largest)
+    assert second.embed.title == "🤝 Draw: both sides fell in round 2"
+
+
 async def test_two_clicks_at_once_fight_one_round(harness, monkeypatch):
     h = harness
     _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)

@@ -8,7 +8,7 @@ import pytest
 
 from rules.mma.replay import replay_match
 from rules.rating import Rating, Result, rate_match
-from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
+from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
 from tests.cogs.test_mma import (
     CAROL,
     h,
@@ -146,6 +146,17 @@ async def test_stats_show_the_rating_its_chart_and_the_record_against_each_oppon
     assert bob.field("Against members (rated)") == f"{h.alice.mention}: 0 W · 1 L · 0 D"
 
 
+async def test_stats_of_a_member_whose_name_looks_like_a_formula_show_the_chart(h):
+    cash = User(800000000000000005, "$_$ cash")  # matplotlib would read $_$ as mathematics, and fail
+    (challenge,) = await h.run("mma challenge", cash, opponent=h.bob)
+    assert not_pings(await h.click(challenge, "Accept", h.bob)) == []
+    await concede(h, challenge, h.bob)
+    (stats,) = h.seen(await h.run("mma stats", h.alice, member=cash))
+    assert not stats.ephemeral and stats.embed.title == r"📊 $\_$ cash: MMA Warriors record in this server"
+    assert stats.embed.image.url == "attachment://rating.png"
+    assert stats.files["rating.png"].startswith(b"\x89PNG\r\n\x1a\n")
+
+
 async def test_history_lists_finished_matches_newest_first_paged_with_buttons(h):
     (empty,) = await h.run("mma history", h.alice)
     assert empty.description == f"{h.alice.mention} has no finished matches in this server yet."
@@ -274,3 +285,33 @@ async def test_an_idle_claim_replays_as_its_last_step(h):
     (replay,) = await h.run("mma replay", h.bob, match=1)
     await h.click(replay, "End ⏭", h.bob)
     assert replay.description.startswith(f"**Step 3 of 3**: {h.alice.mention} claims the win: the opponent went idle")
+
+
+# Discord's ids have 19 digits since 2022, up to the largest 64-bit integer.
+NINETEEN = User(1234567890123456789, "Nineteen")
+LARGEST = User(2**63 - 1, "Largest")
+
+
+async def test_members_with_ids_of_todays_size_play_page_their_history_and_replay(h):
+    (challenge,) = await h.run("mma challenge", NINETEEN, opponent=LARGEST)
+    assert not_pings(await h.click(challenge, "Accept", LARGEST)) == []
+    assert challenge.embed.title == "🥊 Nineteen vs Largest"
+    await h.click(challenge, "Draw", NINETEEN)
+    await concede(h, challenge, LARGEST)
+    for _ in range(10):
+        (ai,) = await h.run("mma ai", NINETEEN)
+        await concede(h, ai, NINETEEN)
+
+    (history,) = await h.run("mma history", LARGEST, member=NINETEEN)
+    assert history.description.splitlines()[0] == f"{NINETEEN.mention}: 11 finished matches, newest first"
+    assert history.component("Older ▶")["custom_id"] == f"mma:{NINETEEN.id}:0:history-1"
+    assert await h.click(history, "Older ▶", LARGEST) == []
+    (line,) = history.description.splitlines()[2:]
+    assert line.startswith("`#1` ") and f":d> vs {LARGEST.mention}: **Win** (Conceded) · " in line
+    (theirs,) = await h.run("mma history", LARGEST)
+    assert theirs.description.splitlines()[0] == f"{LARGEST.mention}: 1 finished match, newest first"
+
+    (replay,) = await h.run("mma replay", LARGEST, match=1)
+    assert replay.embed.title == "📼 Replay of match #1: Nineteen vs Largest"
+    assert await h.click(replay, "End ⏭", NINETEEN) == []
+    assert f"{LARGEST.mention} was defeated! Conceded." in replay.description
