@@ -287,7 +287,16 @@ class MarkedForDeath(
         )
         answer_shown(interaction)
         if interaction.message is not None:
-            await interaction.message.edit(view=None)  # the pressed button is stale now
+            try:
+                await interaction.message.edit(view=None)  # the pressed button is stale now
+            except discord.HTTPException as refused:  # the round stands; the button is refused as stale anyway
+                log.warning(
+                    "could not take the button off battle %s's message %s in channel %s: %s",
+                    saved.id,
+                    interaction.message.id,
+                    interaction.message.channel.id,
+                    refused.text or refused.status,
+                )
 
     @app_commands.command(name="status", description="This channel's battle: rounds fought, who stands, who fell.")
     async def status(self, interaction: discord.Interaction) -> None:

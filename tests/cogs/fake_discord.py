@@ -243,6 +243,64 @@ _ROUTES = [
 ]
 
 
+TEXT_CHANNEL, PUBLIC_THREAD = 0, 11
+# Discord's default @everyone permissions in a new server (View Channels, Send Messages, Send Messages in
+# Threads, Embed Links, Attach Files, Read Message History, and the rest a member gets by default)
+EVERYONE_DEFAULT = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_external_emojis=True,
+    use_application_commands=True,
+    change_nickname=True,
+    connect=True,
+    speak=True,
+)
+BOT_ROLE_OFFSET = 7  # the bot's own role in a server: the server's id + this, as the fake's roles go
+
+
+@dataclass
+class Channel:
+    """A channel or thread as Discord keeps it: its overwrites decide what the bot may do there."""
+
+    id: int
+    guild_id: int
+    name: str = "arena"
+    type: int = TEXT_CHANNEL
+    parent_id: int | None = None  # a thread's channel, whose overwrites it follows
+    overwrites: list[dict] = field(default_factory=list)  # Discord's permission_overwrites
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (10, PUBLIC_THREAD, 12)
+
+    def payload(self) -> dict:
+        data = {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": 0,
+            "permission_overwrites": self.overwrites,
+            "nsfw": False,
+            "parent_id": str(self.parent_id) if self.parent_id else None,
+        }
+        if self.is_thread:
+            data["thread_metadata"] = {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": TIMESTAMP,
+                "locked": False,
+            }
+            data.update(owner_id=str(APPLICATION_ID), message_count=0, member_count=1)
+        return data
+
+
 def _route(method: str, api_path: str) -> tuple[str, dict[str, str]] | None:
     """(discord.py's template, the path's parameters) of a request, or None for a route Discord lacks."""
     for allowed, pattern, template in _ROUTES:
@@ -287,6 +345,74 @@ class FakeDiscord:
         self.rate_limits = RateLimits()
         self.rate_limited: list[str] = []  # requests answered 429: discord.py should have waited
         self.failing_downloads: set[str] = set()  # CDN URLs whose download breaks off
+        self.channels: dict[int, Channel] = {}  # made on first use (`channel`)
+        self.everyone: dict[int, discord.Permissions] = {}  # a server's @everyone role (default EVERYONE_DEFAULT)
+        # the bot's role in each server: what the invite link granted (arena.bot.INVITE_PERMISSIONS by default)
+        self.bot_role: dict[int, discord.Permissions] = {}
+        self.channel_of_token: dict[str, int] = {}  # where each interaction was used: its messages go there
+
+    # --- channels and what the bot may do in them ------------------------------------------------------
+
+    def channel(self, channel_id: int, guild_id: int | None = None) -> Channel:
+        """The channel `channel_id` (made, in `guild_id`, on first use: a plain text channel)."""
+        if channel_id not in self.channels:
+            self.channels[channel_id] = Channel(channel_id, guild_id if guild_id is not None else GUILD_ID)
+        return self.channels[channel_id]
+
+    def thread(self, parent_id: int, name: str = "match thread") -> Channel:
+        """A new public thread of the channel `parent_id`."""
+        parent = self.channel(parent_id)
+        thread = Channel(next_id(), parent.guild_id, name, PUBLIC_THREAD, parent_id=parent.id)
+        self.channels[thread.id] = thread
+        return thread
+
+    def overwrite(
+        self,
+        channel_id: int,
+        target: str,
+        *,
+        allow: discord.Permissions | None = None,
+        deny: discord.Permissions | None = None,
+    ) -> None:
+        """A permission overwrite on the channel for `target`: "everyone" or "bot" (the bot's role)."""
+        channel = self.channel(channel_id)
+        target_id = channel.guild_id if target == "everyone" else channel.guild_id + BOT_ROLE_OFFSET
+        channel.overwrites = [o for o in channel.overwrites if int(o["id"]) != target_id]
+        channel.overwrites.append(
+            {
+                "id": str(target_id),
+                "type": 0,
+                "allow": str((allow or discord.Permissions.none()).value),
+                "deny": str((deny or discord.Permissions.none()).value),
+            }
+        )
+
+    def bot_permissions(self, channel_id: int) -> discord.Permissions:
+        """What the bot may do in the channel, computed as Discord does: the server's @everyone and the bot's
+        role, then the channel's overwrites (a thread's are its channel's): @everyone's, then the role's."""
+        from arena.bot import INVITE_PERMISSIONS
+
+        channel = self.channel(channel_id)
+        guild = channel.guild_id
+        base = discord.Permissions(
+            self.everyone.get(guild, EVERYONE_DEFAULT).value
+            | self.bot_role.get(guild, discord.Permissions(INVITE_PERMISSIONS)).value
+        )
+        if base.administrator:
+            return discord.Permissions.all()
+        source = self.channel(channel.parent_id) if channel.parent_id else channel
+        for target_id in (guild, guild + BOT_ROLE_OFFSET):
+            for o in source.overwrites:
+                if int(o["id"]) == target_id:
+                    base.handle_overwrite(allow=int(o["allow"]), deny=int(o["deny"]))
+        if not base.view_channel:
+            return discord.Permissions.none()
+        return base
+
+    def _require(self, channel_id: int, **needed: bool) -> None:
+        granted = self.bot_permissions(channel_id)
+        if not all(getattr(granted, name) for name in needed):
+            raise discord_error(403, 50013, "Missing Permissions")
 
     # --- the loopback server: Discord's HTTP API as discord.py's own client reaches it ------------------
 
@@ -412,7 +538,7 @@ class FakeDiscord:
         if method == "POST":  # followup
             if token in self.thinking:
                 payload = self._first_followup(token, payload or {})
-            message = self._post(CHANNEL_ID, payload, sent_files)
+            message = self._post(self.channel_of_token.get(token, CHANNEL_ID), payload, sent_files)
             self.original_by_token.setdefault(token, message.id)
             return message.data
         if "@original" in path or "{message_id}" in path:
@@ -456,11 +582,12 @@ class FakeDiscord:
         result: dict[str, Any] = {"interaction": {"id": str(interaction_id), "type": 2}}
         message = None
         if kind == 4:  # a new message
-            message = self._post(CHANNEL_ID, data, files)
+            message = self._post(self.channel_of_token.get(token, CHANNEL_ID), data, files)
             self.original_by_token[token] = message.id
         elif kind == 5:  # deferred: a 'thinking' message to be edited later
             flags = (data.get("flags") or 0) | LOADING
-            message = self._post(CHANNEL_ID, {"content": "", "flags": flags}, {}, placeholder=True)
+            channel_id = self.channel_of_token.get(token, CHANNEL_ID)
+            message = self._post(channel_id, {"content": "", "flags": flags}, {}, placeholder=True)
             self.original_by_token[token] = message.id
             self.thinking.add(token)
         elif kind == 8:  # autocomplete choices
@@ -490,16 +617,25 @@ class FakeDiscord:
             payload, sent_files = self._unpack(None, form, files)
         self.requests.append(Request(route.method, route.path, payload, sent_files))
         channel_id = int(route.channel_id) if getattr(route, "channel_id", None) else CHANNEL_ID
+        if channel_id not in self.channels:
+            raise discord_error(404, 10003, "Unknown Channel")
+        channel = self.channels[channel_id]
         if route.method == "POST" and route.path.endswith("/messages"):
+            speak = "send_messages_in_threads" if channel.is_thread else "send_messages"
+            self._require(channel_id, view_channel=True, **{speak: True}, attach_files=bool(sent_files))
             return self._post(channel_id, payload, sent_files).data
         if "/messages/" in route.path:
-            # Ephemeral messages exist only for their interaction's webhook: the channel route cannot see them.
+            self._require(channel_id, view_channel=True)
+            # Ephemeral messages exist only for their interaction's webhook: the channel route cannot see them;
+            # and a message is found in its own channel only.
             message = self.messages.get(_message_id(route))
-            if message is None or message.ephemeral:
+            if message is None or message.ephemeral or message.channel_id != channel_id:
                 raise discord_error(404, 10008, "Unknown Message")
         if route.method == "PATCH" and "/messages/" in route.path:
+            self._require(channel_id, attach_files=bool(sent_files))
             return self._edit(_message_id(route), payload, sent_files).data
         if route.method == "GET" and "/messages/" in route.path:
+            self._require(channel_id, read_message_history=True)
             return self.messages[_message_id(route)].data
         if route.method == "DELETE" and "/messages/" in route.path:
             self.messages.pop(_message_id(route), None)

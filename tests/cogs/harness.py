@@ -182,6 +182,8 @@ class Harness:
         self, kind: int, user: User, data: dict, channel_id: int = CHANNEL_ID, guild_id: int = GUILD_ID
     ) -> dict:
         interaction_id = next_id()
+        channel = self.fake.channel(channel_id, guild_id)
+        self.fake.channel_of_token[f"token-{interaction_id}"] = channel_id
         return {
             "id": str(interaction_id),
             "application_id": str(APPLICATION_ID),
@@ -192,16 +194,7 @@ class Harness:
             "data": data,
             "guild_id": str(guild_id),
             "channel_id": str(channel_id),
-            "channel": {
-                "id": str(channel_id),
-                "type": 0,
-                "guild_id": str(guild_id),
-                "name": "arena",
-                "position": 0,
-                "permission_overwrites": [],
-                "nsfw": False,
-                "parent_id": None,
-            },
+            "channel": channel.payload(),
             "member": {
                 "user": user_payload(user.id, user.name),
                 "roles": [str(r) for r in user.role_ids],
@@ -211,7 +204,7 @@ class Harness:
                 "flags": 0,
                 "permissions": str(user.permissions.value),
             },
-            "app_permissions": str(discord.Permissions.all().value),
+            "app_permissions": str(self.fake.bot_permissions(channel_id).value),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],

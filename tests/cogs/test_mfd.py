@@ -6,6 +6,7 @@ import csv
 import io
 from pathlib import Path
 
+import discord
 import pytest
 
 from cogs.common import EmbedLimits
@@ -135,6 +136,25 @@ async def test_the_button_fights_one_round_once(harness):
     )
     (row,) = await battles(h)
     assert row[1] == 3 and row[5] == 3
+
+
+async def test_a_round_stands_where_the_bot_may_not_edit_the_pressed_message(harness, caplog):
+    """Answers reach a channel where the bot may not see or edit messages (they are the interaction's), but
+    taking the button off the pressed message is a channel edit Discord refuses: logged, not the GM's error."""
+    h = harness
+    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=5)
+    h.fake.overwrite(CHANNEL_ID, "bot", deny=discord.Permissions(view_channel=True))
+    (second,) = await h.click(first, "Fight one more round", h.gm)
+    assert second.embed.description.startswith("Round 2 fought (continued)") and not second.ephemeral
+    battle_id = first.component("Fight one more round")["custom_id"].split(":")[1]  # still shown: refused
+    (row,) = await battles(h)
+    assert row[1] == 2
+    (warning,) = [r for r in caplog.records if r.name == "arena.mfd"]
+    assert warning.levelname == "WARNING" and warning.exc_info is None
+    assert warning.getMessage() == (
+        f"could not take the button off battle {battle_id}'s message {first.id} in channel {CHANNEL_ID}: "
+        "Missing Permissions"
+    )
 
 
 async def test_odds_with_chart_progress_and_every_fighter(harness):

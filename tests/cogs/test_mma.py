@@ -15,6 +15,7 @@ import pytest
 from rules.mma.cards import CARDS, card_named
 from rules.mma.engine import main_phase_playable, new_game
 from rules.mma.state import GameState
+from tests.cogs.fake_discord import EVERYONE_DEFAULT
 from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 
 CAROL = User(1200000000000000004, "Carol")
@@ -832,6 +833,20 @@ async def test_the_player_a_match_waits_for_is_pinged_and_the_previous_ping_goes
     await h.click(ask, "Yes, concede", h.bob)
     assert [m for m in h.messages if is_ping(m)] == []  # the match is over: no one is waited for
     assert (await match_row(h))["ping_message_id"] is None
+
+
+async def test_a_match_in_a_thread_pings_where_members_may_not_post_in_threads(h):
+    """A server whose @everyone may not post in threads: the bot still may, by the invite's own permissions."""
+    thread = h.fake.thread(CHANNEL_ID)
+    h.fake.everyone[GUILD_ID] = discord.Permissions(
+        EVERYONE_DEFAULT.value & ~discord.Permissions(send_messages_in_threads=True).value
+    )
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob, channel_id=thread.id)
+    (ping,) = await h.click(challenge, "Accept", h.bob)
+    assert is_ping(ping) and ping.channel_id == thread.id
+    assert ping.content.startswith(f"🥊 {h.alice.mention}, your move") and ping.content.endswith(
+        f"https://discord.com/channels/{GUILD_ID}/{thread.id}/{challenge.id}"
+    )
 
 
 async def test_no_one_is_pinged_in_a_match_against_the_ai(h):
