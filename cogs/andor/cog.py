@@ -34,6 +34,7 @@ from cogs.common import (
     markdown_safe,
     mention,
     run_long_engine,
+    show_result,
     told_if_stopped,
 )
 from cogs.common.bot import channel_id, guild_id
@@ -400,9 +401,11 @@ class Andor(
                 )
             finally:
                 await progress.close()
-        await interaction.edit_original_response(
+        await show_result(
+            interaction,
             embed=odds_embed(title, result, per_attack),
-            attachments=[discord.File(io.BytesIO(chart), filename=CHART_FILE)],
+            files=lambda: [discord.File(io.BytesIO(chart), filename=CHART_FILE)],
+            what="/andor simulate",
         )
 
 

@@ -22,7 +22,7 @@ from cogs.common.embeds import (
 )
 from cogs.common.errors import ArenaTree, UserError, answer_shown, error_reply, report_error, told_if_stopped
 from cogs.common.executor import run_engine, run_long_engine
-from cogs.common.progress import ProgressMessage, progress_bar
+from cogs.common.progress import ProgressMessage, progress_bar, show_result
 
 __all__ = [
     "COLOR_DEFEAT",
@@ -55,6 +55,7 @@ __all__ = [
     "run_engine",
     "run_long_engine",
     "seed_footer",
+    "show_result",
     "tail_within",
     "text_file",
     "told_if_stopped",

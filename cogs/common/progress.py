@@ -7,7 +7,7 @@ import contextvars
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, ParamSpec
 
 import discord
@@ -101,3 +101,36 @@ class ProgressMessage(Generic[P]):
                 raise
         except Exception:  # the task's own failure: progress is a courtesy
             log.warning("the progress of %s ended with an error", self._what, exc_info=True)
+
+
+INVALID_WEBHOOK_TOKEN = 50027  # Discord's error code for an interaction token past its 15 minutes
+
+
+async def show_result(
+    interaction: discord.Interaction,
+    *,
+    embed: discord.Embed,
+    files: Callable[[], Sequence[discord.File]] = list,
+    view: discord.ui.View | None = None,
+    what: str,
+) -> None:
+    """The end of long work, on the interaction's response. Work that outlived the interaction's token (Discord
+    takes answers for 15 minutes) comes as a new message in the channel, saying whose `what` it is; `files` is
+    a factory because a file an edit has read cannot be sent again."""
+    try:
+        await interaction.edit_original_response(embed=embed, attachments=files(), view=view)
+        return
+    except discord.HTTPException as error:
+        if error.code != INVALID_WEBHOOK_TOKEN:
+            raise
+    channel = interaction.client.get_partial_messageable(interaction.channel_id or 0, guild_id=interaction.guild_id)
+    note = f"{interaction.user.mention}'s {what} ran past the 15 minutes Discord gives an answer, so here it is anew."
+    try:
+        await channel.send(note, embed=embed, files=files(), view=view or discord.utils.MISSING)
+    except discord.HTTPException as refused:
+        log.warning(
+            "the result of %s in channel %s outlived its interaction and could not be posted: %s",
+            what,
+            interaction.channel_id,
+            refused.text or refused.status,
+        )

@@ -21,6 +21,7 @@ from cogs.common import (
     report_error,
     run_engine,
     run_long_engine,
+    show_result,
     told_if_stopped,
 )
 from cogs.common.cog import GameCog
@@ -161,8 +162,8 @@ class DeckOptimizer(
             await report_error(interaction, exc)
             return
         try:
-            await interaction.edit_original_response(
-                embed=result_embed(job, done), attachments=result_files(done), view=None
+            await show_result(
+                interaction, embed=result_embed(job, done), files=lambda: result_files(done), what="/deck optimize"
             )
         except discord.NotFound:  # the message was deleted while the job ran: the result comes as a new one
             await interaction.followup.send(embed=result_embed(job, done), files=result_files(done))

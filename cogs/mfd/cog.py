@@ -36,6 +36,7 @@ from cogs.common import (
     read_text_attachment,
     require_gm,
     run_long_engine,
+    show_result,
     text_file,
     told_if_stopped,
 )
@@ -346,12 +347,14 @@ class MarkedForDeath(
             finally:
                 await progress.close()  # on failure the error reply replaces the progress message
         chart_name = f"mfd-odds-{seed}.png"
-        await interaction.edit_original_response(
+        await show_result(
+            interaction,
             embed=odds_embed(odds, h.warnings + v.warnings, chart_name),
-            attachments=[
+            files=lambda: [
                 discord.File(io.BytesIO(chart), filename=chart_name),
                 text_file("Odds.txt", describe_odds(odds) + "\n"),
             ],
+            what="/mfd odds",
         )
 
     @app_commands.command(name="template", description="Example hero and villain CSVs and a short guide to the format.")

@@ -10,11 +10,13 @@ import discord
 
 UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024  # a bot's upload limit in a server without boosts
 INTERACTION_DEADLINE = 3.0  # seconds Discord waits for an interaction's first response
+TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction's token serves followups and edits; then 401, code 50027
 
 
 def discord_error(status: int, code: int, message: str) -> discord.HTTPException:
     """The exception discord.py raises for Discord's answer `status` with JSON error `code`."""
-    response = SimpleNamespace(status=status, reason={400: "Bad Request", 404: "Not Found"}.get(status, "Error"))
+    reasons = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found"}
+    response = SimpleNamespace(status=status, reason=reasons.get(status, "Error"))
     kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
     return kind(response, {"code": code, "message": message})
 

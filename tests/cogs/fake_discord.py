@@ -25,6 +25,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 from tests.cogs.discord_limits import (
     INTERACTION_DEADLINE,
+    TOKEN_LIFETIME,
     check_choices,
     check_message,
     discord_error,
@@ -343,6 +344,7 @@ class FakeDiscord:
         # answer reaches Discord this late, both counted in the 3 s.
         self.network_delay = 0.0
         self.rate_limits = RateLimits()
+        self.token_expired: list[str] = []  # webhook requests refused because their interaction's token had expired
         self.rate_limited: list[str] = []  # requests answered 429: discord.py should have waited
         self.failing_downloads: set[str] = set()  # CDN URLs whose download breaks off
         self.channels: dict[int, Channel] = {}  # made on first use (`channel`)
@@ -535,6 +537,9 @@ class FakeDiscord:
             self.answered.add(token)
             self.answered_at[token] = time.perf_counter()
             return result
+        if token in self.sent_at and self.clock() - self.sent_at[token] > TOKEN_LIFETIME:
+            self.token_expired.append(f"{method} {path}")  # what a job that outlives its token meets
+            raise discord_error(401, 50027, "Invalid Webhook Token")
         if method == "POST":  # followup
             if token in self.thinking:
                 payload = self._first_followup(token, payload or {})

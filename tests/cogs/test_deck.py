@@ -440,6 +440,29 @@ async def test_jobs_started_together_all_finish_round_after_round_while_commands
         assert all(m.files for m in results) and jobs(h).by_id == {} and jobs(h).by_user == {}
 
 
+async def test_a_job_that_outlives_its_interaction_posts_its_result_as_a_new_message(harness, monkeypatch):
+    """Discord takes edits of an interaction's response for 15 minutes; a result that comes later is posted in
+    the channel instead, saying whose it is, and the job frees its slot."""
+    h = harness
+    held = HeldCall(monkeypatch, sys.modules[type(jobs(h)).__module__], "optimize")
+    try:
+        await h.run("deck optimize", h.alice, wait=False, iterations=5, games=10, seed=3)
+        await held.entered()
+        clock = h.fake.clock
+        h.fake.clock = lambda: clock() + 16 * 60  # the job waited its turn for a quarter of an hour
+    finally:
+        held.release()
+    await h.settle()
+    (progress, result) = [m for m in h.messages if m.embeds]
+    assert progress.embed.title.startswith("🃏 Optimizing")  # the response Discord no longer lets the bot edit
+    assert result.content == (
+        f"{h.alice.mention}'s /deck optimize ran past the 15 minutes Discord gives an answer, so here it is anew."
+    )
+    assert result.embed.title.startswith(FINISHED_TITLES) and result.embed.footer.text.startswith("seed 3")
+    assert sorted(result.files) == ["deck-3.csv", "opponent-3.csv", "winrate-3.png"]
+    assert h.fake.token_expired and jobs(h).by_id == {}
+
+
 async def test_the_number_of_jobs_in_the_bot_is_capped(harness, monkeypatch):
     h = harness
     monkeypatch.setattr(jobs(h), "max_jobs", 1)
