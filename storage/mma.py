@@ -120,7 +120,7 @@ class MatchConflict(Exception):
 
 
 def _record(row: aiosqlite.Row) -> MatchRecord:
-    state = MATCH_STATE.from_text(row["state_json"]) if row["state_json"] else None
+    state = MATCH_STATE.from_text(row["state_json"], row["id"]) if row["state_json"] else None
     return MatchRecord(
         id=row["id"],
         guild_id=row["guild_id"],

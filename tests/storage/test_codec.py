@@ -8,10 +8,9 @@ import pytest
 
 from rules.andor.engine import start_fight
 from rules.andor.models import Character, Monster
-from rules.errors import RuleInputError
 from rules.mma.engine import new_game
 from storage.andor import FIGHT_STATE
-from storage.codec import StateCodec
+from storage.codec import DamagedState, StateCodec
 from storage.mma import MATCH_STATE
 
 
@@ -28,8 +27,9 @@ def test_a_state_of_a_version_the_codec_does_not_know_is_refused_as_damaged(vers
     state, _ = new_game(2)
     data = json.loads(MATCH_STATE.to_text(state))
     data["version"] = version
-    with pytest.raises(RuleInputError, match="saved MMA match is damaged"):
-        MATCH_STATE.from_text(json.dumps(data))
+    with pytest.raises(DamagedState, match="saved MMA match 7 is damaged") as caught:
+        MATCH_STATE.from_text(json.dumps(data), 7)
+    assert (caught.value.what, caught.value.key) == ("MMA match", 7)
 
 
 def test_an_andor_fight_stored_before_states_carried_a_version_reads_as_version_1():
@@ -51,5 +51,7 @@ def test_the_upgrades_run_in_order_from_the_stored_version_to_the_current_one():
     assert codec.from_text('{"version": 2, "value": 4}') == 5
     assert codec.from_text(codec.to_text(7)) == 7
     assert codec.from_bytes(codec.to_bytes(7)) == 7
-    with pytest.raises(RuleInputError, match="saved test state is damaged"):
+    with pytest.raises(DamagedState, match="saved test state None is damaged"):
         codec.from_text("[1, 2]")
+    with pytest.raises(DamagedState, match=r"saved test state 3 is damaged \(zlib: "):
+        codec.from_bytes(b"not zlib", 3)

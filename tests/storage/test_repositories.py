@@ -117,7 +117,7 @@ async def test_an_ended_fight_stores_its_kills_and_older_fights_are_counted_from
     async with database.transaction() as conn:  # as a fight that ended before kills were stored
         await conn.execute("UPDATE andor_fights SET kills = NULL WHERE id = (SELECT min(id) FROM andor_fights)")
     ended = await repo.ended_fights(GUILD, 7)
-    assert [(kills, text is not None) for _, kills, text in ended.rows] == [(None, True), (2, False)]
+    assert [(kills, text is not None) for _, _, kills, text in ended.rows] == [(None, True), (2, False)]
     tally = ended.tally()
     assert (tally.won, tally.kills) == (2, 4)
 
