@@ -246,7 +246,6 @@ class AndorRepository:
         status = _status(state)
         changes = {
             "state_json": FIGHT_STATE.to_text(state),
-            "target": state.target,
             "status": status,
             "ended_at": None if status == FightStatus.LIVE else utc_now_text(),
             "kills": _kills(state),
