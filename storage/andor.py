@@ -76,15 +76,15 @@ class EndedFights:
     """A member's ended fights as stored: each one's status and kills, or, for a fight that ended before kills
     were stored (migration 0013), its encoded state."""
 
-    rows: tuple[tuple[FightStatus, int | None, str | None], ...]
+    rows: tuple[tuple[int, FightStatus, int | None, str | None], ...]  # id, status, kills, state
 
     def tally(self) -> FightTally:
         """How they ended and the kills (a kill's XP and gold are kept whatever the end, RULINGS 6). Fights from
         before kills were stored are decoded, CPU work: run it in an engine worker."""
-        ends = Counter(status for status, _, _ in self.rows)
+        ends = Counter(status for _, status, _, _ in self.rows)
         kills = sum(
-            stored if stored is not None else _kills(FIGHT_STATE.from_text(text or "")) or 0
-            for _, stored, text in self.rows
+            stored if stored is not None else _kills(FIGHT_STATE.from_text(text or "", fight_id)) or 0
+            for fight_id, _, stored, text in self.rows
         )
         return FightTally(
             won=ends[FightStatus.WON],
@@ -113,7 +113,9 @@ Settle = Callable[[Character | None], tuple[Character, int]]
 
 
 def _fight(row: aiosqlite.Row) -> Fight:
-    return from_row(Fight, row, state=FIGHT_STATE.from_text(row["state_json"]), status=FightStatus(row["status"]))
+    return from_row(
+        Fight, row, state=FIGHT_STATE.from_text(row["state_json"], row["id"]), status=FightStatus(row["status"])
+    )
 
 
 def _status(state: FightState) -> FightStatus:
@@ -181,11 +183,13 @@ class AndorRepository:
     async def ended_fights(self, guild_id: int, user_id: int) -> EndedFights:
         """The member's ended fights here, as stored (`EndedFights.tally` decodes them)."""
         rows = await self.db.fetch_all(
-            "SELECT status, kills, CASE WHEN kills IS NULL THEN state_json END AS state_json FROM andor_fights "
+            "SELECT id, status, kills, CASE WHEN kills IS NULL THEN state_json END AS state_json FROM andor_fights "
             "WHERE guild_id = ? AND user_id = ? AND status <> ? ORDER BY id",
             (guild_id, user_id, FightStatus.LIVE),
         )
-        return EndedFights(tuple((FightStatus(row["status"]), row["kills"], row["state_json"]) for row in rows))
+        return EndedFights(
+            tuple((row["id"], FightStatus(row["status"]), row["kills"], row["state_json"]) for row in rows)
+        )
 
     async def live_fight(self, guild_id: int, user_id: int) -> Fight | None:
         row = await self.db.fetch_one(
@@ -242,7 +246,6 @@ class AndorRepository:
         status = _status(state)
         changes = {
             "state_json": FIGHT_STATE.to_text(state),
-            "target": state.target,
             "status": status,
             "ended_at": None if status == FightStatus.LIVE else utc_now_text(),
             "kills": _kills(state),

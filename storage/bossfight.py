@@ -13,7 +13,7 @@ from enum import StrEnum
 
 import aiosqlite
 
-from rules.bossfight.models import Boss, credited_damage, hp_after
+from rules.bossfight.models import Boss, boss_hp_after, credited_damage
 from rules.bossfight.raid import RaidEnd, RaidOutcome, RaidPlayer, raid_outcome
 from storage.database import StaleUpdate, Storage, from_row, required, retried_on_conflict, utc_now_text
 
@@ -75,7 +75,7 @@ class AttackRecord:
     raid: Raid  # after the attack
     hp_before: float  # the boss's HP when the attack landed (others' attacks may have landed since it was read)
     damage: float
-    credited: float  # the part of `damage` the boss's HP absorbed (RULINGS 7)
+    credited: float  # the HP `damage` removed from the boss (RULINGS 8)
     defeated_now: bool  # this attack brought the boss to 0
 
     @property
@@ -238,7 +238,7 @@ class BossfightRepository:
             )
             if saved is None:
                 raise StaleUpdate(user_id)  # rolls the transaction back
-            hp = max(0.0, hp_after(live["hp"], damage))
+            hp = boss_hp_after(live["hp"], damage)
             credited = credited_damage(live["hp"], damage)
             defeated_now = hp <= 0
             row = await conn.fetch_required(

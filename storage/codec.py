@@ -6,6 +6,9 @@ to the current one (`upgrades[n]` turns version n into n + 1), then the game's `
 carried a version is version `unversioned`. A change of a game's state format is therefore one version bump and
 one upgrade function here, next to the codec, and every row already stored stays readable without a migration.
 
+A state that cannot be read raises `DamagedState`, naming the aggregate and its row: the bot's (or its database's)
+fault, never the player's, so the error handler answers it with an error id and logs the row.
+
 Decoding a large state is CPU work: callers with large states (MfD) decode in an engine worker thread.
 """
 
@@ -24,6 +27,17 @@ Data = dict[str, Any]
 VERSION_KEY = "version"
 
 
+class DamagedState(Exception):
+    """A stored state its codec cannot read: `what` the aggregate ("MMA match"), `key` its row's id (None where
+    the caller has none), `detail` what was wrong."""
+
+    def __init__(self, what: str, key: int | None, detail: str):
+        super().__init__(f"saved {what} {key} is damaged ({detail})")
+        self.what = what
+        self.key = key
+        self.detail = detail
+
+
 @dataclass(frozen=True)
 class StateCodec(Generic[S]):
     what: str  # how a damaged state is named: "MMA match"
@@ -37,22 +51,26 @@ class StateCodec(Generic[S]):
         data = self.dump(state)
         return json.dumps({VERSION_KEY: self.version, **data}, separators=(",", ":"))
 
-    def from_text(self, text: str | bytes) -> S:
+    def from_text(self, text: str | bytes, key: int | None = None) -> S:
+        """The state stored as `text` in row `key`; DamagedState if it cannot be read."""
         try:
             data = json.loads(text)
             if not isinstance(data, dict):
                 raise TypeError("not a JSON object")
             return self.load(self.upgraded(data))  # pyright: ignore[reportUnknownArgumentType]
-        except RuleInputError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise RuleInputError(f"saved {self.what} is damaged ({type(exc).__name__}: {exc})") from None
+        # A RuleInputError from `load` is a stored state the engine refuses: damage too, not the player's mistake.
+        except (RuleInputError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise DamagedState(self.what, key, f"{type(exc).__name__}: {exc}") from None
 
     def to_bytes(self, state: S) -> bytes:
         return zlib.compress(self.to_text(state).encode(), 6)
 
-    def from_bytes(self, stored: bytes) -> S:
-        return self.from_text(zlib.decompress(stored))
+    def from_bytes(self, stored: bytes, key: int | None = None) -> S:
+        try:
+            text = zlib.decompress(stored)
+        except zlib.error as exc:
+            raise DamagedState(self.what, key, f"zlib: {exc}") from None
+        return self.from_text(text, key)
 
     def upgraded(self, data: Data) -> Data:
         """`data` (without its version) in the current version's form."""
@@ -65,4 +83,4 @@ class StateCodec(Generic[S]):
         return data
 
 
-__all__ = ["StateCodec"]
+__all__ = ["DamagedState", "StateCodec"]

@@ -39,7 +39,7 @@ class StoredBattle:
     state_zlib: bytes
 
     def state(self) -> BattleState:
-        return BATTLE_STATE.from_bytes(self.state_zlib)
+        return BATTLE_STATE.from_bytes(self.state_zlib, self.id)
 
 
 def _battle(row: aiosqlite.Row) -> StoredBattle:

@@ -11,20 +11,19 @@ from typing import Any
 import aiosqlite
 
 from rules.mma.cards import CARDS
-from rules.mma.state import MAIN_PHASE, OVER, Action, GameState
+from rules.mma.state import OVER, Action, GameState
 from rules.rating import Rating, RatingChange, Result
 from storage.codec import StateCodec
 from storage.database import StaleUpdate, Storage, StorageTransaction, required, save_versioned
 from storage.ratings import RatingRepository
 
 
-def _match_data(state: GameState) -> dict[str, Any]:
-    # `resume` is always the main phase now; it is still written so that the previous release, which requires
-    # it, reads the matches this one saves while both serve during a restart. Drop it with a version 2.
-    return {**state.to_dict(), "resume": MAIN_PHASE}
+def _without_resume(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 -> 2: version 1 also stored `resume`, always the main phase, which nothing reads."""
+    return {key: value for key, value in data.items() if key != "resume"}
 
 
-MATCH_STATE = StateCodec("MMA match", 1, _match_data, GameState.from_dict)
+MATCH_STATE = StateCodec("MMA match", 2, GameState.to_dict, GameState.from_dict, upgrades={1: _without_resume})
 
 
 class MatchStatus(StrEnum):
@@ -33,9 +32,6 @@ class MatchStatus(StrEnum):
     OVER = "over"
     DECLINED = "declined"
     EXPIRED = "expired"  # a challenge left unanswered
-
-
-ACTIVE = (MatchStatus.PENDING, MatchStatus.LIVE)
 
 
 @dataclass(frozen=True)
@@ -120,7 +116,7 @@ class MatchConflict(Exception):
 
 
 def _record(row: aiosqlite.Row) -> MatchRecord:
-    state = MATCH_STATE.from_text(row["state_json"]) if row["state_json"] else None
+    state = MATCH_STATE.from_text(row["state_json"], row["id"]) if row["state_json"] else None
     return MatchRecord(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -384,7 +380,6 @@ class MmaRepository:
 
 
 __all__ = [
-    "ACTIVE",
     "MATCH_STATE",
     "FighterUse",
     "FinishedMatch",

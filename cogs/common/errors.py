@@ -2,7 +2,8 @@
 
 A user's mistake (UserError, RuleInputError, failed checks, bad option values) gets its specific message,
 ephemeral. A database that is down or full (StorageOutage) gets what to do, and the database logs the outage
-once. Anything else gets a short error id the user can quote; the traceback goes to the log with it.
+once. A stored state that cannot be read (DamagedState) gets an error id and one log line naming its row.
+Anything else gets a short error id the user can quote; the traceback goes to the log with it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from discord import app_commands
 from cogs.common.embeds import EmbedLimits, clip, markdown_safe
 from observability import ended_with, handling, interaction_context, log_fields
 from rules.errors import RuleInputError
+from storage.codec import DamagedState
 from storage.database import StorageOutage
 
 log = logging.getLogger("arena.errors")
@@ -85,6 +87,17 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     outage = getattr(error, "original", error)
     if isinstance(outage, StorageOutage):  # the database logs the outage once; the player hears what to do
         await _send_ephemeral(interaction, f"⚠️ {outage}")
+        ended_with(interaction, "error")
+        return
+    if isinstance(outage, DamagedState):  # the bot's fault, not the player's: one line naming the row, no traceback
+        error_id = secrets.token_hex(4)
+        log.error(
+            "error %s: %s", error_id, outage, extra=log_fields(interaction_context(interaction), error_id=error_id)
+        )
+        await _send_ephemeral(
+            interaction,
+            f"⚠️ This {outage.what}'s saved state is damaged; the bot's operator has been told (error id `{error_id}`).",
+        )
         ended_with(interaction, "error")
         return
     message = user_message(error)

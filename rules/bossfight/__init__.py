@@ -17,6 +17,11 @@ Rulings of section 7 played here:
 - A revive resets what the player's next attack starts from (no damage taken), not the raid's record, which
   keeps every player's damage taken over the whole raid and their knock-outs (storage.bossfight).
 
+Rulings of section 8 played here:
+- An attack is credited with the HP it removed, the stored HP before less the stored HP after (both rounded
+  to 6 decimals): damage too small to move the stored HP is credited 0, so a raid's credits add up to the
+  boss's HP exactly (`credited_damage`).
+
 Choices where the documents are silent:
 - A deck may hold at most MAX_DECK_ROWS trait rows and every number is at most MAX_STAT, so sums and
   products stay finite whatever a file says.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from rules.bossfight.models import ELEMENTS, Boss, Deck, credited_damage, hp_after, overkill
+from rules.bossfight.models import ELEMENTS, Boss, Deck, boss_hp_after, credited_damage, hp_after, overkill
 from rules.bossfight.raid import check_deck_can_attack
 
 # Index distance around the element cycle -> modifier; any other distance is neutral.
@@ -101,7 +101,7 @@ class AttackBreakdown:
 
     @property
     def credited_damage(self) -> float:
-        """The damage the boss's HP absorbed: what the attacker is credited with (RULINGS 7)."""
+        """The HP the attack removed from the boss: what the attacker is credited with (RULINGS 8)."""
         return credited_damage(self.boss_hp_before, self.damage_to_boss)
 
     @property
@@ -111,7 +111,7 @@ class AttackBreakdown:
 
     @property
     def boss_hp_after(self) -> float:
-        return max(0.0, hp_after(self.boss_hp_before, self.damage_to_boss))
+        return boss_hp_after(self.boss_hp_before, self.damage_to_boss)
 
     @property
     def deck_hp_before(self) -> float:

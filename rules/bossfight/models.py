@@ -26,15 +26,22 @@ def hp_after(hp: float, damage: float) -> float:
     return round(hp - damage, HP_DECIMALS) + 0.0  # + 0.0 turns a rounded -0.0 into 0.0
 
 
+def boss_hp_after(hp: float, damage: float) -> float:
+    """The boss's HP as stored after `damage`: rounded as `hp_after`, and never below 0 (RULINGS 7)."""
+    return max(0.0, hp_after(hp, damage))
+
+
 def credited_damage(hp: float, damage: float) -> float:
-    """The part of `damage` a boss at `hp` absorbs, which its attacker is credited with (RULINGS 7): all of it,
-    or, for the blow that fells the boss, the HP it had left. So a raid's credited damage adds up to the
-    boss's HP when it falls."""
-    return hp if hp_after(hp, damage) <= 0 else damage
+    """What an attack of `damage` on a boss at `hp` is credited with (RULINGS 8): the HP it removed, the stored HP
+    before less the stored HP after. Damage too small to move the stored HP is credited 0, and a felling blow
+    the HP it had left, so a raid's credits add up to the boss's HP. Rounded like the HP, so float noise in the
+    subtraction (1000 - 666.7) is not credited either."""
+    return round(hp - boss_hp_after(hp, damage), HP_DECIMALS) + 0.0
 
 
 def overkill(hp: float, damage: float) -> float:
-    """What a blow dealt beyond the HP a boss at `hp` had left: shown apart, never credited (RULINGS 7)."""
+    """What an attack dealt and is not credited with: beyond the HP a boss at `hp` had left (RULINGS 7), or too
+    little to move the stored HP (RULINGS 8). Shown apart, never credited."""
     return max(0.0, damage - credited_damage(hp, damage))
 
 

@@ -29,9 +29,12 @@ How it is computed, and why it is the same thing:
   and the death times of the fighters it is linked to, followed transitively (pointer doubling over the
   LinkedTo links, so cycles such as Dragon <-> Summoner are fine). An attack is skipped when it comes
   after its defender's death time. This is exactly the outcome of resolving attacks one at a time.
-- Derived stats are computed in decimal with 9 places (ToHit, ToDefend) so that float noise cannot turn
-  0.3 + 0.7 into "more than 100%" or 10 x 1.1 into 12 dice. Exhaustion keeps BonusToDefend to 10 decimal
-  places, so the final CSV shows e.g. -0.09 and reads back as exactly the value the engine holds.
+- Dice counts are exact (RULINGS 8): every number is the decimal its CSV cell wrote (its shortest repr), so
+  base dice are ceil(TotalXP / 1000) in fractions, and a round's raw ToHit and ToDefend are summed as whole
+  multiples of the smallest decimal place any of the battle's numbers uses (`_Field.places`). Float noise
+  cannot turn 0.3 + 0.7 into "more than 100%", 10 x 1.1 into 12 dice, or 1.0000000001 into 1. Exhaustion
+  keeps BonusToDefend to 10 decimal places, so the final CSV shows e.g. -0.09 and reads back as exactly the
+  value the engine holds.
 - Many battles at once: `simulate_odds` runs a batch of independent copies of a battle as one field of
   fighters (each copy's fighters only meet each other), so the same round code serves one battle and a
   thousand.
@@ -54,6 +57,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 
@@ -109,6 +114,7 @@ class _Field:
     buff_to: np.ndarray
     buff_hit: np.ndarray
     buff_def: np.ndarray
+    places: int  # decimal places that make every ToHit and ToDefend term a whole number (`_whole_units`)
 
     def __len__(self) -> int:
         return len(self.hp)
@@ -139,6 +145,7 @@ class _Field:
             new_index[self.buff_to[edges]],
             self.buff_hit[edges],
             self.buff_def[edges],
+            self.places,
         )
 
 
@@ -154,11 +161,12 @@ def _side_template(roster: Roster) -> dict[str, np.ndarray]:
         if name in index
     ]
     edge_cols = list(zip(*edges, strict=True)) if edges else [(), (), (), ()]
-    total_xp = np.array([f.total_xp for f in fighters], dtype=np.float64)
     return {
         "hp": np.array([f.hp for f in fighters], dtype=np.float64),
         # TotalXP is above 0 (the reader refuses less), so at least one die however little it is
-        "base_dice": np.maximum(np.ceil(np.round(total_xp / XP_PER_DIE, 9)), 1).astype(np.int64),
+        "base_dice": np.array(
+            [max(1, math.ceil((_exact(f.xp) + _exact(f.bonus_xp)) / XP_PER_DIE)) for f in fighters], dtype=np.int64
+        ),
         "bonus_hit": np.array([f.bonus_to_hit for f in fighters], dtype=np.float64),
         "bonus_def": np.array([f.bonus_to_defend for f in fighters], dtype=np.float64),
         "aoe": np.array([max(1, f.aoe) for f in fighters], dtype=np.int64),
@@ -202,7 +210,22 @@ def _copies(templates: tuple[dict[str, np.ndarray], dict[str, np.ndarray]], n_ba
         for key, value in columns.items():
             parts.setdefault(key, []).append(value)
         offset += size * n_battles
-    return _Field(n_battles, **{k: np.concatenate(v) for k, v in parts.items()})
+    places = _decimal_places(
+        np.array([BASE_TO_HIT, BASE_TO_DEFEND, EXHAUSTION_PENALTY]),
+        *(t[k] for t in templates for k in ("bonus_hit", "bonus_def", "buff_hit", "buff_def")),
+    )
+    return _Field(n_battles, **{k: np.concatenate(v) for k, v in parts.items()}, places=places)
+
+
+def _exact(value: float) -> Fraction:
+    """The decimal a CSV cell wrote (the float's shortest repr), not the binary fraction that stands for it."""
+    return Fraction(repr(value))
+
+
+def _decimal_places(*arrays: np.ndarray) -> int:
+    """The most decimal places any of the values has as written."""
+    values = np.unique(np.concatenate(arrays)).tolist()
+    return max((max(0, -int(Decimal(repr(v)).as_tuple().exponent)) for v in values), default=0)
 
 
 @dataclass(frozen=True)
@@ -217,22 +240,38 @@ class _Stats:
 
 def _derive(f: _Field) -> _Stats:
     """This round's dice and chances for every entry: the document's table, with living providers' buffs."""
-    n = len(f)
-    raw_hit = np.round(BASE_TO_HIT + f.bonus_hit + np.bincount(f.buff_to, f.buff_hit, minlength=n), 9)
-    raw_def = np.round(BASE_TO_DEFEND + f.bonus_def + np.bincount(f.buff_to, f.buff_def, minlength=n), 9)
-
-    def dice(raw: np.ndarray) -> np.ndarray:
-        bonus = np.ceil(np.round(f.base_dice * raw, 6)).astype(np.int64)
-        return np.where(raw > 1.0, bonus, f.base_dice)
-
+    raw_hit, offense_dice = _raw_and_dice(f, BASE_TO_HIT, f.bonus_hit, f.buff_hit)
+    raw_def, defense_dice = _raw_and_dice(f, BASE_TO_DEFEND, f.bonus_def, f.buff_def)
     return _Stats(
         raw_hit,
         raw_def,
         np.clip(raw_hit, MIN_TO_HIT, MAX_TO_HIT),
         np.clip(raw_def, MIN_TO_DEFEND, MAX_TO_DEFEND),
-        dice(raw_hit),
-        dice(raw_def),
+        offense_dice,
+        defense_dice,
     )
+
+
+def _raw_and_dice(f: _Field, base: float, bonus: np.ndarray, buff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each entry's raw chance (`base` + its bonus + its living providers' buffs, as the float nearest the exact
+    sum) and its dice: its base dice, or ceil(base dice x raw) when raw is more than 1, computed exactly."""
+    n, scale = len(f), 10**f.places
+    most = (abs(base) + np.abs(bonus) + np.bincount(f.buff_to, np.abs(buff), minlength=n)).max(initial=0.0) * scale
+    biggest_die_count = int(f.base_dice.max(initial=0))
+    if most < 2**51 and biggest_die_count * scale < 2**61 and biggest_die_count * most / scale < 2**61:
+        # Whole units below 2**51 are exact as floats, and so are their sums: int64 from here on.
+        units = np.rint(
+            base * scale + np.rint(bonus * scale) + np.bincount(f.buff_to, np.rint(buff * scale), minlength=n)
+        )
+        units = units.astype(np.int64)
+        raw = units / scale
+    else:  # numbers too big or too fine for int64: Python's integers, slower and as exact
+        units = np.array([int(_exact(v) * scale) for v in bonus.tolist()], dtype=object) + int(_exact(base) * scale)
+        np.add.at(units, f.buff_to, np.array([int(_exact(v) * scale) for v in buff.tolist()], dtype=object))
+        raw = np.array([u / scale for u in units.tolist()], dtype=np.float64)
+    whole, part = units // scale, units % scale
+    bonus_dice = f.base_dice * whole - (-f.base_dice * part // scale)  # base x (whole + part / scale), rounded up
+    return raw, np.where(units > scale, bonus_dice, f.base_dice).astype(np.int64)
 
 
 def derived_stats(roster: Roster) -> tuple[DerivedStats, ...]:

@@ -772,3 +772,22 @@ async def test_a_click_replayed_in_another_server_is_refused_and_changes_nothing
     # A fight is its member's wherever it is shown in its server: another channel of it acts.
     assert await h.click(fight, "Choose whom to attack", h.alice, values=["2"], channel_id=12345) == []
     assert (await fight_row(h, h.alice))["version"] == 1
+
+
+async def test_a_damaged_saved_fight_is_the_bots_fault_with_an_error_id_and_one_log_line(harness, caplog):
+    h = harness
+    (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    fight_id = (await fight_row(h, h.alice))["id"]
+    async with h.bot.db.transaction() as conn:  # cut short, as a full disk might have left it
+        await conn.execute("UPDATE andor_fights SET state_json = ? WHERE id = ?", ('{"version": 1, "pha', fight_id))
+    caplog.clear()
+    (reply,) = await h.click(fight, "Attack Wolf", h.alice)
+    error_id = reply.content.split("`")[1]
+    assert reply.ephemeral and reply.content == (
+        f"⚠️ This Andor fight's saved state is damaged; the bot's operator has been told (error id `{error_id}`)."
+    )
+    (logged,) = [r for r in caplog.records if r.name == "arena.errors"]
+    assert logged.getMessage().startswith(
+        f"error {error_id}: saved Andor fight {fight_id} is damaged (JSONDecodeError: "
+    )
+    assert logged.exc_info is None

@@ -1175,3 +1175,23 @@ async def test_a_process_watches_the_idle_claims_of_its_own_shards_only(h):
     assert not h.bot.serves_guild(GUILD_ID)
     await h.restart()
     assert row["id"] not in h.bot.get_cog("MMA").claim_openings.timers
+
+
+async def test_a_damaged_saved_match_is_the_bots_fault_with_an_error_id_and_one_log_line(h, caplog):
+    challenge = await start_pvp(h)
+    match_id = (await match_row(h))["id"]
+    async with h.bot.db.transaction() as conn:  # a row no release wrote: its state has no players
+        await conn.execute("UPDATE mma_matches SET state_json = ? WHERE id = ?", ('{"version": 1}', match_id))
+    caplog.clear()
+    (reply,) = await h.click(challenge, "My hand", h.alice)
+    assert reply.ephemeral and reply.content.startswith(
+        "⚠️ This MMA match's saved state is damaged; the bot's operator has been told (error id `"
+    )
+    error_id = reply.content.split("`")[1]
+    assert reply.content.endswith(f"(error id `{error_id}`).") and len(error_id) == 8
+    (logged,) = [r for r in caplog.records if r.name == "arena.errors"]
+    assert logged.getMessage() == (
+        f"error {error_id}: saved MMA match {match_id} is damaged "
+        "(RuleInputError: saved MMA match is damaged (KeyError: 'seed'))"
+    )
+    assert logged.exc_info is None  # the row says it all: no traceback

@@ -542,3 +542,20 @@ def test_a_blow_is_credited_with_what_the_hp_left_absorbs_and_the_rest_is_overki
     assert (credited_damage(2000, 1999.5), overkill(2000, 1999.5)) == (1999.5, 0.0)
     # The rounding of RULINGS 6 fells 333.4 with 333.39999999999998: credited the HP left, no negative overkill.
     assert (credited_damage(333.4, 333.4 - 1e-13), overkill(333.4, 333.4 - 1e-13)) == (333.4, 0.0)
+
+
+def test_an_attack_is_credited_with_the_stored_hp_it_removed():
+    from rules.bossfight.models import boss_hp_after, credited_damage, overkill
+
+    # RULINGS 8, the audit's example: three attacks of 4e-07 leave 1000 HP stored as 1000, so each is credited 0
+    # (shown as dealt, not credited); the blow of 1000 removes 1000. Credited whole they totalled 1000.0000012.
+    hp, credits = 1000.0, []
+    for damage in (4e-07, 4e-07, 4e-07, 1000):
+        credits.append(credited_damage(hp, damage))
+        hp = boss_hp_after(hp, damage)
+    assert (credits, sum(credits), hp) == ([0.0, 0.0, 0.0, 1000.0], 1000.0, 0.0)
+    assert overkill(1000, 4e-07) == 4e-07
+    # A blow of 999.9999996 on 1000 removes 1000 (999.9999996 left rounds to 0.000000): credited 1000.
+    assert credited_damage(1000, 999.9999996) == 1000.0
+    # 1000 - 666.7 is 333.29999999999995 in floats; the HP removed is 333.3.
+    assert credited_damage(1000, 333.3) == 333.3 and credited_damage(666.7, 333.3) == 333.3

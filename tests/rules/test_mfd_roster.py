@@ -80,6 +80,22 @@ def test_any_totalxp_above_0_gives_at_least_one_die():
     assert (stats["Spark"].base_dice, stats["One"].base_dice, stats["Just over"].base_dice) == (1, 1, 2)
 
 
+def test_dice_counts_are_exact_not_rounded_before_rounding_up():
+    # RULINGS 8: TotalXP 1000.0000001 is more than 1000, so 2 base dice (rounded to 6 decimals first it gave 1);
+    # a raw ToHit of 1.0000000001 on 10 base dice is more than 100%: ceil(10.000000001) = 11 offense dice.
+    text = f"""{HEADER}
+Sliver,1000,0.0000001,,,,,,,,,,
+Edge,10000,,,0.6999999999,,,,,Nudge,Edge,0.0000000002,
+Fine,999999999,,,0.70000000000001,,,,,,,,
+"""
+    stats = {s.name: s for s in derived_stats(read(text))}
+    assert (stats["Sliver"].total_xp, stats["Sliver"].base_dice) == (1000.0000001, 2)
+    edge = stats["Edge"]
+    assert (edge.base_dice, edge.raw_to_hit, edge.offense_dice, edge.defense_dice) == (10, 1.0000000001, 11, 10)
+    # 14 decimal places on a million dice: past what int64 holds, Python's integers give ceil(1000000.00000001).
+    assert (stats["Fine"].base_dice, stats["Fine"].offense_dice) == (1_000_000, 1_000_001)
+
+
 def test_hp_column_overrides_starting_hp_and_names_are_in_order():
     roster = read("Name,XP,BonusHP,HP\nzed,1000,3,1\nAmy,1000,-1,\nbob,1000,,\n")
     assert [(f.name, f.hp) for f in roster.fighters] == [("Amy", 1), ("bob", 2), ("zed", 1)]

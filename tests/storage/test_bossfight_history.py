@@ -57,6 +57,29 @@ async def test_the_record_of_a_felled_raid_is_kept_and_queryable_per_player(data
     assert row is not None and (row["dealt"], row["raids"], int(row["final_blows"])) == (750.0, 1, 1)
 
 
+async def test_attacks_too_small_to_move_the_stored_hp_are_credited_nothing(database):
+    # RULINGS 8, the audit's example: three attacks of 4e-07 on 1000 HP, then a blow of 1000. Credited whole,
+    # the raid's credits came to 1000.0000012 on a 1000-HP boss; now they add up to 1000 exactly.
+    repo = BossfightRepository(database)
+    raid = await repo.spawn(GUILD, CHANNEL, DOGEMON, 1, replace=False)
+    for _ in range(3):
+        await attack(repo, raid.id, 100, 4e-07)
+    final = await attack(repo, raid.id, 200, 1000)
+    assert (final.hp_before, final.credited, final.defeated_now) == (1000.0, 1000.0, True)
+    rows = await database.fetch_all(
+        "SELECT user_id, damage, credited, boss_hp_after FROM bossfight_attacks ORDER BY id"
+    )
+    assert [tuple(r) for r in rows] == [
+        (100, 4e-07, 0.0, 1000.0),
+        (100, 4e-07, 0.0, 1000.0),
+        (100, 4e-07, 0.0, 1000.0),
+        (200, 1000.0, 1000.0, 0.0),
+    ]
+    totals = await repo.leaderboard(raid.id)
+    assert [(t.user_id, t.damage, t.attacks) for t in totals] == [(200, 1000.0, 1), (100, 0.0, 3)]
+    assert sum(t.damage for t in totals) == DOGEMON.health == 1000
+
+
 async def test_a_replaced_raid_is_finished_without_a_final_blow(database):
     repo = BossfightRepository(database)
     first = await repo.spawn(GUILD, CHANNEL, DOGEMON, 1, replace=False)

@@ -21,6 +21,11 @@ from storage.database import StaleUpdate
 from storage.mma import MmaRepository
 
 GUILD, CHANNEL = 10, 20
+# andor_fights after migration 0014: no `target` (the fight's state holds the Attack button's monster)
+ANDOR_FIGHT_COLUMNS = [
+    *("id", "guild_id", "channel_id", "user_id", "seed", "version", "status", "state_json"),
+    *("xp_change", "level_after", "xp_after", "started_at", "ended_at", "message_id", "kills"),
+]
 
 
 async def test_concurrent_attacks_all_count_and_the_board_adds_them_up(database):
@@ -117,9 +122,49 @@ async def test_an_ended_fight_stores_its_kills_and_older_fights_are_counted_from
     async with database.transaction() as conn:  # as a fight that ended before kills were stored
         await conn.execute("UPDATE andor_fights SET kills = NULL WHERE id = (SELECT min(id) FROM andor_fights)")
     ended = await repo.ended_fights(GUILD, 7)
-    assert [(kills, text is not None) for _, kills, text in ended.rows] == [(None, True), (2, False)]
+    assert [(kills, text is not None) for _, _, kills, text in ended.rows] == [(None, True), (2, False)]
     tally = ended.tally()
     assert (tally.won, tally.kills) == (2, 4)
+
+
+async def test_migration_0014_drops_the_andor_fight_target_column_the_state_holds(database):
+    repo = AndorRepository(database)
+    state, _ = start_fight(Character(), Monster(name="Rat", hp=5, xp=1), 2, seed=4)
+    fight = await repo.start_fight(GUILD, CHANNEL, 7, 4, state)
+    andor_move(state, END_TURN, andor_rng(state))
+    await repo.update_fight(fight, state)
+    row = await database.fetch_one("SELECT * FROM andor_fights")
+    assert row is not None and list(row.keys()) == ANDOR_FIGHT_COLUMNS and row["version"] == 1
+    assert await database.schema_version() == 14
+    stored = await repo.fight(fight.id)
+    assert stored is not None and stored.state == state
+
+
+async def test_migration_0014_keeps_the_fights_stored_before_it(tmp_path):
+    import sqlite3
+
+    from storage.database import Database, discover_migrations
+
+    state, _ = start_fight(Character(), Monster(name="Rat", hp=5, xp=1), seed=4)
+    path = tmp_path / "arena.sqlite3"
+    with sqlite3.connect(path) as old:
+        for number, migration in discover_migrations():
+            if number < 14:
+                old.executescript(migration.read_text(encoding="utf-8"))
+        old.execute("PRAGMA user_version = 13")
+        old.execute(
+            "INSERT INTO andor_fights (id, guild_id, channel_id, user_id, seed, status, target, state_json) "
+            "VALUES (3, ?, ?, 7, 4, 'live', 1, ?)",
+            (GUILD, CHANNEL, state.model_dump_json()),
+        )
+    db = await Database.open(path)
+    try:
+        fight = await AndorRepository(db).fight(3)
+        assert fight is not None and fight.state == state and fight.user_id == 7
+        row = await db.fetch_one("SELECT * FROM andor_fights WHERE id = 3")
+        assert row is not None and list(row.keys()) == ANDOR_FIGHT_COLUMNS
+    finally:
+        await db.close()
 
 
 async def test_a_marked_for_death_battle_is_stored_compressed_and_saved_with_its_version(database):
