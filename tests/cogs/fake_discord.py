@@ -23,6 +23,7 @@ from aiohttp import BodyPartReader, web
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from tests.cogs import api_schema
 from tests.cogs.discord_limits import (
     INTERACTION_DEADLINE,
     TOKEN_LIFETIME,
@@ -461,6 +462,12 @@ class FakeDiscord:
             channel_id=int(params["channel_id"]) if "channel_id" in params else None,
         )
         payload, multipart = await self._read_body(request)
+        body = (
+            payload
+            if multipart is None
+            else next((json.loads(p["value"]) for p in multipart if p["name"] == "payload_json"), None)
+        )
+        self.violations.extend(api_schema.problems(template, request.method, body))
         bucket = route.webhook_token if route.webhook_token is not None else f"channel:{route.channel_id}"
         limited = None if template.endswith("/callback") else self.rate_limits.take(bucket, self.clock())
         if limited is not None and limited.retry_after > 0:

@@ -5,8 +5,9 @@ import asyncio
 import discord
 import pytest
 from discord import app_commands
+from discord.http import Route
 
-from tests.cogs.harness import CHANNEL_ID
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID
 
 
 def add_command(harness, name: str, callback, **describe) -> None:
@@ -181,3 +182,53 @@ async def test_a_call_held_past_the_limit_raises_instead_of_running_late(monkeyp
     with pytest.raises(AssertionError, match=r"engine\.work was held 0\.05 s and never released"):
         await asyncio.to_thread(engine.work)
     held.release()
+
+
+async def test_a_body_discords_api_description_refuses_fails_the_test(harness):
+    async def wrong_types(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("posting")
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=interaction.channel_id)
+        await interaction.client.http.request(route, json={"content": 5, "embeds": [{"title": 3}]})
+
+    add_command(harness, "wrong-types", wrong_types)
+    with pytest.raises(AssertionError, match=r"content: 5 is not of type 'string'.*embeds/0/title: 3 is not of type"):
+        await harness.run("wrong-types")
+
+
+async def test_the_bot_may_post_where_its_permissions_allow_and_discord_refuses_elsewhere(harness):
+    """The bot's permissions come from the server's roles and the channel's overwrites (a thread's from its
+    channel): app_permissions says them, and a post they do not allow is Discord's 403 50013."""
+    seen: list[discord.Permissions] = []
+    outcomes: list[str] = []
+
+    async def post_here(interaction: discord.Interaction) -> None:
+        seen.append(interaction.app_permissions)
+        await interaction.response.send_message("trying", ephemeral=True)
+        channel = interaction.client.get_partial_messageable(interaction.channel_id or 0, guild_id=GUILD_ID)
+        try:
+            await channel.send("a message of the bot's own")
+            outcomes.append("posted")
+        except discord.Forbidden as refused:
+            outcomes.append(f"{refused.status} {refused.code}")
+
+    add_command(harness, "post-here", post_here)
+    thread = harness.fake.thread(CHANNEL_ID)
+    await harness.run("post-here")
+    await harness.run("post-here", channel_id=thread.id)
+    harness.fake.overwrite(CHANNEL_ID, "bot", deny=discord.Permissions(send_messages=True))
+    await harness.run("post-here")
+    await harness.run("post-here", channel_id=thread.id)  # threads need Send Messages in Threads, not this
+    harness.fake.overwrite(CHANNEL_ID, "everyone", deny=discord.Permissions(view_channel=True))
+    await harness.run("post-here", channel_id=thread.id)  # the role alone grants nothing it may not see
+    assert outcomes == ["posted", "posted", "403 50013", "posted", "403 50013"]
+    assert [p.send_messages for p in seen] == [True, True, False, False, False]
+    assert [p.send_messages_in_threads for p in seen] == [True, True, True, True, False]
+
+
+async def test_a_message_is_found_only_in_its_own_channel(harness):
+    (message,) = await harness.run("deck random", seed=7)
+    other = harness.fake.channel(CHANNEL_ID + 1)
+    with pytest.raises(discord.NotFound):
+        await harness.bot.get_partial_messageable(other.id).fetch_message(message.id)
+    fetched = await harness.bot.get_partial_messageable(CHANNEL_ID).fetch_message(message.id)
+    assert fetched.id == message.id
