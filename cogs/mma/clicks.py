@@ -11,7 +11,7 @@ import discord
 
 from cogs.common import UserError
 from cogs.common.turns import loaded_for, play_turn
-from cogs.mma import challenges, notes, render
+from cogs.mma import challenges, hand_render, notes
 from cogs.mma.challenges import ChallengeAnswer
 from cogs.mma.items import PICK, PLAY, MatchClick, match_button
 from cogs.mma.moves import CardMove, IdleClaim, MatchMessageClick, PlayerClick
@@ -37,7 +37,7 @@ async def show_hand(cog: Mma, interaction: discord.Interaction, click: MatchClic
     if (record := await loaded_for(interaction, shown)) is None:
         return
     slot = shown.slot(record)
-    content, embed, view = render.hand_message(record, slot)
+    content, embed, view = hand_render.hand_message(record, slot)
     if interaction.message is not None and interaction.message.flags.ephemeral:
         await interaction.response.edit_message(content=content, embed=embed, view=view)
     else:
@@ -54,9 +54,9 @@ async def pick_card(cog: Mma, interaction: discord.Interaction, click: MatchClic
     if slot is None or record.state is None:
         raise UserError("This hand belongs to someone else's match.")
     if click.version != record.version:
-        content, embed, view = render.hand_message(record, slot, note=notes.MOVED)
+        content, embed, view = hand_render.hand_message(record, slot, note=notes.MOVED)
     else:
-        content, embed, view = render.hand_message(record, slot, selected=click.card)
+        content, embed, view = hand_render.hand_message(record, slot, selected=click.card)
     await interaction.response.edit_message(content=content, embed=embed, view=view)
     cog.hands.shown(record.id, slot, interaction)
 

@@ -13,7 +13,7 @@ import discord
 from cogs.common import UserError
 from cogs.common.components import redrawn, require_here
 from cogs.common.turns import GameClick, TurnMove
-from cogs.mma import boards, notes, pings, render
+from cogs.mma import boards, hand_render, notes, pings, render
 from rules.mma.ai import played_move
 from rules.mma.engine import IDLE, action_problem, claimed_idle, idle_claim_problem, idle_minutes_left
 from rules.mma.state import CONCEDE, DRAW, REPLACE_PHASE, Action, Event, GameState
@@ -95,7 +95,7 @@ class MatchMove(PlayerClick, TurnMove[MatchRecord, Played]):
     async def call_next(self, before: MatchRecord, saved: MatchRecord) -> None:
         await pings.call_next(self.cog, saved, pings.waiting_for(before))
         await self.cog.hands.refresh(
-            saved.id, lambda s: render.hand_message(saved, s, note=notes.MOVED), skip=self.interaction
+            saved.id, lambda s: hand_render.hand_message(saved, s, note=notes.MOVED), skip=self.interaction
         )
 
 
@@ -128,7 +128,7 @@ class CardMove(MatchMove):
         else:
             self.refuse_unless_live(record)
             note = "⌛ That hand was out of date, so nothing was played. Here it is now."
-        content, embed, view = render.hand_message(record, slot, note=note)
+        content, embed, view = hand_render.hand_message(record, slot, note=note)
         await interaction.response.edit_message(content=content, embed=embed, view=view)
         self.cog.hands.shown(record.id, slot, interaction)
 
@@ -170,7 +170,7 @@ class CardMove(MatchMove):
                 await interaction.response.edit_message(content="🏳️ You conceded.", embed=None, view=None)
                 cog.hands.forget(saved.id, slot)  # that message now says so: nothing to redraw there
             else:
-                content, embed, view = render.hand_message(saved, slot, note=notes.hand_note(slot, action, events))
+                content, embed, view = hand_render.hand_message(saved, slot, note=notes.hand_note(slot, action, events))
                 await interaction.response.edit_message(content=content, embed=embed, view=view)
                 cog.hands.shown(saved.id, slot, interaction)
             await boards.redraw(cog, saved)

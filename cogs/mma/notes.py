@@ -3,6 +3,8 @@ move is refused."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from cogs.common import bold, markdown_safe
@@ -20,7 +22,7 @@ def display_name(user: discord.abc.User) -> str:
     return markdown_safe(user.display_name, NAME_LIMIT)
 
 
-def feed_lines(events: list[Event], names: tuple[str, str], state: GameState) -> list[str]:
+def feed_lines(events: Sequence[Event], names: tuple[str, str], state: GameState) -> list[str]:
     """The feed's lines for what happened, up to `state` (a fighter both corners sent in is named with its player)."""
     shared = shared_fighters(state)
     return [line for line in (describe(e, names, shared, strong=bold) for e in events) if line]
