@@ -438,18 +438,21 @@ class FightMove(TurnMove[Fight, FightState]):
         if interaction.user.id != record.user_id:
             raise UserError(f"This is {mention(record.user_id)}'s fight; start your own with `/andor fight`.")
 
+    def is_retired(self, interaction: discord.Interaction, record: Fight) -> bool:
+        return record.status == FightStatus.LIVE and self.is_copy(record)
+
+    async def show_retired(self, interaction: discord.Interaction, record: Fight) -> None:
+        # never two live boards: this copy shows the fight without buttons and points to the one that has them
+        await interaction.response.edit_message(embed=fight_embed(record, self.name), view=None)
+        await interaction.followup.send(
+            f"⌛ This copy of the fight is retired, so nothing was changed: the fight goes on at {fight_link(record)}.",
+            ephemeral=True,
+        )
+
     def is_stale(self, record: Fight) -> bool:
-        return super().is_stale(record) or record.status != FightStatus.LIVE or self.is_copy(record)
+        return super().is_stale(record) or record.status != FightStatus.LIVE
 
     async def show_stale(self, interaction: discord.Interaction, record: Fight) -> None:
-        if self.is_copy(record) and record.status == FightStatus.LIVE:
-            # never two live boards: this copy shows the fight without buttons and points to the one that has them
-            await interaction.response.edit_message(embed=fight_embed(record, self.name), view=None)
-            await interaction.followup.send(
-                f"⌛ This copy of the fight is retired, so nothing was changed: the fight goes on at {fight_link(record)}.",
-                ephemeral=True,
-            )
-            return
         # The message is behind the stored fight (a double click, or a move saved before the message could show
         # it): bring it up to date, then say what happened.
         await interaction.response.edit_message(embed=fight_embed(record, self.name), view=fight_view(record))

@@ -1,5 +1,9 @@
-"""The one driver of a move in a turn-based game (MMA, Andor): load, version check, legality, the engine in the
-pool, the versioned save, the redraw, the call of the next player.
+"""The one driver of a move in a turn-based game (MMA, Andor): load, place check, retired board, version check,
+legality, the engine in the pool, the versioned save, the redraw, the call of the next player.
+
+Every click on a message that shows a stored game is a `GameClick`: `loaded_for` loads the game, checks the
+click's place and answers a click on a board the game has left (it was posted again since). A click that only
+shows something goes on from there; a click that changes the game is a `TurnMove` and goes through `play_turn`.
 
 A game gives a `TurnMove` for each click: what the click asks (`version`: the moment of the game the clicked
 message showed, None for a move that acts on the game as it is now, such as a concession) and the game's own
@@ -39,9 +43,8 @@ RecordT = TypeVar("RecordT", bound=Versioned)
 PlayedT = TypeVar("PlayedT")
 
 
-class TurnMove(ABC, Generic[RecordT, PlayedT]):
-    """One click's move in a game stored as `RecordT`; the engine's answer is a `PlayedT` (the new state and
-    what happened). The steps run in `play_turn`'s order; each may refuse with UserError, changing nothing."""
+class GameClick(ABC, Generic[RecordT]):
+    """A click on a message that shows a stored game (`RecordT`), as of the moment `version` (None: as it is now)."""
 
     what: str  # "match", "fight": how the refusals name the game
 
@@ -55,6 +58,18 @@ class TurnMove(ABC, Generic[RecordT, PlayedT]):
 
     def check_place(self, interaction: discord.Interaction, record: RecordT) -> None:
         """Refuse a click from outside the game's server or channel (`require_here`), or by someone not in it."""
+
+    def is_retired(self, interaction: discord.Interaction, record: RecordT) -> bool:
+        """Whether the click came from an earlier board of a game posted again since (none by default)."""
+        return False
+
+    async def show_retired(self, interaction: discord.Interaction, record: RecordT) -> None:
+        """Answer a click on a retired board: take its buttons off, point to the live one; nothing was changed."""
+
+
+class TurnMove(GameClick[RecordT], Generic[RecordT, PlayedT]):
+    """One click's move in a game stored as `RecordT`; the engine's answer is a `PlayedT` (the new state and
+    what happened). The steps run in `play_turn`'s order; each may refuse with UserError, changing nothing."""
 
     def is_stale(self, record: RecordT) -> bool:
         """Whether the click was on an earlier moment of the game than the stored one."""
@@ -86,18 +101,25 @@ class TurnMove(ABC, Generic[RecordT, PlayedT]):
         """Call the player the game now waits for, where that changed (nothing by default)."""
 
 
-async def _loaded(move: TurnMove[RecordT, PlayedT]) -> RecordT:
-    record = await move.load()
+async def loaded_for(interaction: discord.Interaction, click: GameClick[RecordT]) -> RecordT | None:
+    """The game `click` acts on, loaded and its place checked; None when the click came from a retired board,
+    which is answered here."""
+    record = await click.load()
     if record is None:
-        raise UserError(f"This {move.what} no longer exists.")
+        raise UserError(f"This {click.what} no longer exists.")
+    click.check_place(interaction, record)
+    if click.is_retired(interaction, record):
+        await click.show_retired(interaction, record)
+        return None
     return record
 
 
 async def play_turn(bot: ArenaBot, interaction: discord.Interaction, move: TurnMove[RecordT, PlayedT]) -> None:
     """Play one click's move through its game's steps; see the module's text for a lost race."""
     for attempt in range(1, CONFLICT_ATTEMPTS + 1):
-        record = await _loaded(move)
-        move.check_place(interaction, record)
+        record = await loaded_for(interaction, move)
+        if record is None:
+            return
         if move.is_stale(record):
             await move.show_stale(interaction, record)
             return
@@ -108,11 +130,12 @@ async def play_turn(bot: ArenaBot, interaction: discord.Interaction, move: TurnM
         except StaleUpdate:
             if move.version is None and attempt < CONFLICT_ATTEMPTS:
                 continue  # a move on the game as it is: play it on what came first
-            await move.show_stale(interaction, await _loaded(move))
+            if (record := await loaded_for(interaction, move)) is not None:
+                await move.show_stale(interaction, record)
             return
         await move.show_played(interaction, record, saved, played)
         await move.call_next(record, saved)
         return
 
 
-__all__ = ["TurnMove", "Versioned", "play_turn"]
+__all__ = ["GameClick", "TurnMove", "Versioned", "loaded_for", "play_turn"]

@@ -1,4 +1,5 @@
-"""What /mma shows: the public match message, the challenge, a player's hand, records. All within limits."""
+"""What /mma shows of a match: its public message, the challenge, the ping, the rules. All within limits; a player's
+hand is drawn in `hand_render`, ratings and past matches in `rivalry_render`."""
 
 from __future__ import annotations
 
@@ -12,33 +13,27 @@ from cogs.common import (
     COLOR_VICTORY,
     EmbedLimits,
     bold,
-    clip,
     fit_embed,
     hp_bar,
-    lines_within,
     mention,
     seed_footer,
     tail_within,
 )
-from cogs.mma.items import PLAY, hand_select, match_button
+from cogs.mma.items import match_button
 from rules.mma.cards import CARDS
 from rules.mma.engine import (
-    FIGHTERS_IN_HAND_LIMIT,
     HAND_LIMIT,
     IDLE_MINUTES,
     IDLE_SECONDS,
     MAX_ENERGY,
-    card_options,
     idle_minutes_left,
 )
-from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
-from rules.mma.text import describe, rules_summary, shared_fighters
-from rules.text import noun_for, plural
-from storage.mma import FighterUse, MatchRecord, Record
+from rules.mma.text import rules_summary
+from rules.text import plural
+from storage.mma import MatchRecord
 
 CORNER_MARKS = ("🔴", "🔵")
-SELECT_DESCRIPTION = 100
 
 
 def player_called(user_id: int | None, name: str) -> str:
@@ -235,129 +230,11 @@ def challenge_buttons(record: MatchRecord) -> discord.ui.View:
     return view
 
 
-def preview_field(record: MatchRecord, slot: int, card: int) -> str | None:
-    """What the chosen card would do now, in the feed's words (rules.mma.preview plays it on a copy)."""
-    shown = preview(record.game, slot, card)
-    if shown is None:
-        return None
-    shared = shared_fighters(record.game)
-    lines = [line for line in (describe(e, both_called(record), shared, strong=bold) for e in shown.events) if line]
-    if shown.success_percent is not None:
-        lines.insert(0, f"**{shown.success_percent}%** chance to succeed; if it does:")
-    return lines_within(lines, EmbedLimits.FIELD_VALUE) or "Nothing visible happens."
-
-
-def hand_message(
-    record: MatchRecord, slot: int, selected: int | None = None, note: str | None = None
-) -> tuple[str, discord.Embed, discord.ui.View]:
-    """A player's private view of their hand: every card with what it does and whether it plays now."""
-    state = record.game
-    me = state.players[slot]
-    options = card_options(state, slot)
-    lines: list[str] = []
-    for option in options:
-        card = CARDS[option.card]
-        count = f" ×{option.copies}" if option.copies > 1 else ""
-        mark = "▫️" if option.problem is not None else "💤" if option.no_effect is not None else "✅"
-        why = (
-            f" — *{option.problem}*"
-            if option.problem
-            else f" — *does nothing now: {option.no_effect}*"
-            if option.no_effect
-            else ""
-        )
-        lines.append(f"{mark} **{card.name}**{count} · {card.summary()}{why}")
-    replacing = state.phase == REPLACE_PHASE and state.replacing == slot
-    embed = discord.Embed(
-        title=f"🃏 {record.names[slot]}'s hand ({len(me.hand)}/{HAND_LIMIT})",
-        description="\n".join(lines) or "Your hand is empty.",
-        color=COLOR_INFO,
-    )
-    embed.set_footer(
-        text=f"Energy {me.energy}/{MAX_ENERGY} · deck {len(me.deck)} · fighters in hand "
-        f"{me.fighters_in_hand()}/{FIGHTERS_IN_HAND_LIMIT} · match #{record.id}"
-    )
-    view = discord.ui.View(timeout=None)
-    playable = [o for o in options if o.problem is None]
-    if selected is not None and selected not in {o.card for o in playable}:
-        selected = None
-    if selected is not None:
-        wasted = next((o.no_effect for o in playable if o.card == selected), None)
-        shown = (
-            f"Nothing: {wasted}, so it would only spend {CARDS[selected].cost} energy."
-            if wasted
-            else preview_field(record, slot, selected)
-        )
-        if shown is not None:
-            embed.add_field(name=f"If you play {CARDS[selected].name} now", value=shown, inline=False)
-    if playable:
-        choices = [
-            discord.SelectOption(
-                label=clip(CARDS[o.card].name + (f" ×{o.copies}" if o.copies > 1 else ""), 100),
-                value=str(o.card),
-                description=clip(
-                    f"Does nothing now: {o.no_effect}" if o.no_effect else CARDS[o.card].summary(), SELECT_DESCRIPTION
-                ),
-                default=o.card == selected,
-            )
-            for o in playable[:25]
-        ]
-        placeholder = "Choose your next fighter" if replacing else "Choose a card to play"
-        view.add_item(hand_select(record.id, record.version, choices, placeholder, row=0))
-        verb = "Deploy" if replacing else "Play"
-        label = f"{verb} {CARDS[selected].name}" if selected is not None else verb
-        view.add_item(
-            match_button(
-                record.id,
-                record.version,
-                PLAY,
-                card=selected,
-                label=label,
-                style=discord.ButtonStyle.success,
-                disabled=selected is None,
-                row=1,
-            )
-        )
-    view.add_item(match_button(record.id, record.version, "hand", label="Refresh", emoji="🔄", row=1))
-    if state.phase == OVER:
-        status = "The match is over."
-    elif state.to_move != slot:
-        status = f"Waiting for {called(record, state.to_move)}."
-    elif replacing:
-        status = "Your fighter was knocked out: choose who comes in."
-    elif state.phase == DRAW_PHASE:
-        status = "Draw or skip the draw on the match message first."
-        if me.fighter == NO_ONE:
-            status += " Then choose your next fighter here."
-    else:
-        status = f"Your move: {me.energy} energy to spend."
-    content = f"{note}\n{status}" if note else status
-    return clip(content, EmbedLimits.MESSAGE), fit_embed(embed), view
-
-
 def rules_embed() -> discord.Embed:
     embed = discord.Embed(
         title="📖 MMA Warriors: the rules in short", description=rules_summary(bold), color=COLOR_INFO
     )
     embed.set_footer(text="/mma challenge @someone, or /mma ai to fight the AI.")
-    return fit_embed(embed)
-
-
-def stats_embed(name: str, record: Record, favourites: list[FighterUse]) -> discord.Embed:
-    embed = discord.Embed(title=f"📊 {name}: MMA Warriors record in this server", color=COLOR_INFO)
-    if record.played == 0:
-        embed.description = "No finished matches yet. Start one with `/mma challenge` or `/mma ai`."
-        return fit_embed(embed)
-    rate = record.wins / record.played
-    embed.description = (
-        f"**{record.wins:,}** {noun_for(record.wins, 'win')} · **{record.losses:,}** "
-        f"{noun_for(record.losses, 'loss', 'losses')} · **{record.draws:,}** {noun_for(record.draws, 'draw')} "
-        f"({rate:.0%} won)\n"
-        f"against players {record.wins - record.wins_vs_ai}–{record.losses - record.losses_vs_ai}, "
-        f"against the AI {record.wins_vs_ai}–{record.losses_vs_ai}"
-    )
-    lines = [f"**{f.fighter}**: {plural(f.matches, 'match', 'matches')}, {f.wins} won" for f in favourites]
-    embed.add_field(name="Favourite fighters", value="\n".join(lines) or "—", inline=False)
     return fit_embed(embed)
 
 

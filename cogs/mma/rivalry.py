@@ -10,7 +10,6 @@ import discord
 
 from cogs.common import UserError, defer_thinking, run_engine
 from cogs.common.bot import guild_id
-from cogs.mma import render
 from cogs.mma.rivalry_items import FIRST, LAST, HistoryButton, ReplayButton
 from cogs.mma.rivalry_render import (
     CHART_FILE,
@@ -20,6 +19,7 @@ from cogs.mma.rivalry_render import (
     leaderboard_embed,
     page_count,
     replay_message,
+    stats_embed,
 )
 from rules.mma.replay import ReplayStep, replay_match
 from rules.mma.state import EndReason
@@ -47,7 +47,7 @@ async def stats(bot: ArenaBot, interaction: discord.Interaction, member: discord
     rating = await ratings.rating(here, member.id)
     against = await ratings.record_against(here, member.id)
     changes = await ratings.history(here, member.id)
-    embed = add_rating(render.stats_embed(name, record, favourites), rating, against, chart=bool(changes))
+    embed = add_rating(stats_embed(name, record, favourites), rating, against, chart=bool(changes))
     if not changes:
         await interaction.response.send_message(embed=embed)
         return

@@ -15,14 +15,32 @@ from rules.mma.replay import ReplayStep
 from rules.mma.state import CONCEDE, DEPLOY, DRAW, END_TURN, OVER, PLAY, SKIP_DRAW, Action
 from rules.mma.text import describe
 from rules.rating import PROVISIONAL_GAMES, Rating, Result
-from rules.text import plural
-from storage.mma import FinishedMatch, MatchRecord
+from rules.text import noun_for, plural
+from storage.mma import FighterUse, FinishedMatch, MatchRecord, Record
 from storage.ratings import HeadToHead, Leaderboard, RatedMember
 
 HISTORY_PAGE = 10  # matches a history page lists
 CHART_FILE = "rating.png"
 RESULT_WORDS = {Result.WIN: "Win", Result.LOSS: "Loss", Result.DRAW: "Draw"}
 HANDS_SHOWN = "🂠 The match is over, so both players' hands are shown to everyone."
+
+
+def stats_embed(name: str, record: Record, favourites: list[FighterUse]) -> discord.Embed:
+    embed = discord.Embed(title=f"📊 {name}: MMA Warriors record in this server", color=COLOR_INFO)
+    if record.played == 0:
+        embed.description = "No finished matches yet. Start one with `/mma challenge` or `/mma ai`."
+        return fit_embed(embed)
+    rate = record.wins / record.played
+    embed.description = (
+        f"**{record.wins:,}** {noun_for(record.wins, 'win')} · **{record.losses:,}** "
+        f"{noun_for(record.losses, 'loss', 'losses')} · **{record.draws:,}** {noun_for(record.draws, 'draw')} "
+        f"({rate:.0%} won)\n"
+        f"against players {record.wins - record.wins_vs_ai}–{record.losses - record.losses_vs_ai}, "
+        f"against the AI {record.wins_vs_ai}–{record.losses_vs_ai}"
+    )
+    lines = [f"**{f.fighter}**: {plural(f.matches, 'match', 'matches')}, {f.wins} won" for f in favourites]
+    embed.add_field(name="Favourite fighters", value="\n".join(lines) or "—", inline=False)
+    return fit_embed(embed)
 
 
 def _rated_line(member: RatedMember) -> str:

@@ -13,6 +13,9 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from rules.mma.engine import IDLE_SECONDS
+from storage.mma import MatchRecord, MatchStatus
+
 log = logging.getLogger("arena.mma")
 
 OPEN_MARGIN = 1.0  # seconds after the claim opens: the loop's clock and the wall clock may differ a little
@@ -26,6 +29,14 @@ class ClaimOpenings:
         self.delay: Callable[[float], float] = lambda seconds: seconds  # a test shortens the 15 minutes
         self.timers: dict[int, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+
+    def watch(self, record: MatchRecord, now: float) -> None:
+        """Set the redraw for the moment the match's idle claim opens, if it is still to come."""
+        left = record.last_move_at + IDLE_SECONDS - now
+        if record.status == MatchStatus.LIVE and not record.vs_ai and left > 0:
+            self.arm(record.id, record.version, left)
+        else:
+            self.cancel(record.id)
 
     def arm(self, match_id: int, version: int, seconds: float) -> None:
         """Redraw the board of `match_id` (as of `version`) in `seconds`, when its claim opens."""

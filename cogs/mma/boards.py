@@ -1,0 +1,126 @@
+"""A match's public message, its board: drawn as of now, posted, redrawn after a move made elsewhere, posted
+again when it is lost, and retired when a newer board takes over (one board plays a match)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING, TypedDict, Unpack
+
+import discord
+
+from cogs.mma import render
+from storage.mma import MatchRecord, MatchStatus
+
+if TYPE_CHECKING:
+    from cogs.mma.cog import Mma
+
+log = logging.getLogger("arena.mma")
+
+
+class BoardMessage(TypedDict, total=False):
+    """What a new match message is sent with."""
+
+    content: str
+    embed: discord.Embed
+    view: discord.ui.View
+    allowed_mentions: discord.AllowedMentions
+
+
+def board(cog: Mma, record: MatchRecord) -> tuple[discord.Embed, discord.ui.View]:
+    """The match's message as of now (the idle claim depends on the time), watching for its claim to open."""
+    now = cog.clock()
+    cog.claim_openings.watch(record, now)
+    return render.match_embed(record, now), render.match_view(record, now)
+
+
+async def post(
+    cog: Mma, interaction: discord.Interaction, record: MatchRecord, **message: Unpack[BoardMessage]
+) -> None:
+    """The new match's (or challenge's) first message, recorded as its board; a match Discord refused to show is
+    deleted again."""
+    try:
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(wait=True, **message)
+        else:
+            await interaction.response.send_message(**message)
+            sent = await interaction.original_response()
+    except discord.HTTPException:
+        await cog.repo.delete(record.id)
+        raise
+    await cog.repo.set_message(record.id, sent.id)
+
+
+async def offer_again(cog: Mma, interaction: discord.Interaction, record: MatchRecord) -> None:
+    """The member's match going in this channel, posted again as it is stored: its old message may be lost
+    or behind (a move saved just before a crash). The new message becomes the match's."""
+    embed, view = board(cog, record)
+    await interaction.response.send_message(
+        f"You already have a match going here (match #{record.id}): here it is again. Finish it, or concede, "
+        "before starting another.",
+        embed=embed,
+        view=view,
+    )
+    sent = await interaction.original_response()
+    await cog.repo.set_message(record.id, sent.id)
+    if record.message_id is not None and record.message_id != sent.id:
+        await retire(cog, replace(record, message_id=sent.id), record.message_id)
+
+
+async def retire(cog: Mma, record: MatchRecord, message_id: int) -> None:
+    """Take the buttons off an earlier board of the match (`record`, with its board now elsewhere) and point it
+    to the live one, so one board plays the match. A board someone deleted needs nothing; an edit Discord
+    refuses is logged (a click on that board retires it then, `is_retired`)."""
+    channel = cog.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+    try:
+        await channel.get_partial_message(message_id).edit(content=render.moved_text(record), view=None)
+    except discord.NotFound:
+        pass
+    except discord.HTTPException:
+        log.warning("could not retire board %s of match %s", message_id, record.id, exc_info=True)
+
+
+def is_retired(interaction: discord.Interaction, record: MatchRecord) -> bool:
+    """Whether the click came from an earlier board of a live match posted again since (ids grow with time: a
+    newer board is the one being recorded). A hand view is no board."""
+    message = interaction.message
+    return (
+        record.status == MatchStatus.LIVE
+        and record.message_id is not None
+        and message is not None
+        and not message.flags.ephemeral
+        and message.id < record.message_id
+    )
+
+
+async def show_retired(interaction: discord.Interaction, record: MatchRecord) -> None:
+    await interaction.response.edit_message(content=render.moved_text(record), view=None)
+    await interaction.followup.send(
+        f"Nothing was changed: this match goes on in its newer message, {render.board_link(record)}", ephemeral=True
+    )
+
+
+async def redraw(cog: Mma, record: MatchRecord) -> None:
+    """Redraw the match message after a move made elsewhere (the hand view); repost it if it is gone."""
+    embed, view = board(cog, record)
+    channel = cog.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+    # The move is saved and the player has their answer by now: a failure here is logged, not reported as
+    # a failed move (the next click on the match redraws it anyway).
+    try:
+        if record.message_id is not None:
+            try:
+                await channel.get_partial_message(record.message_id).edit(embed=embed, view=view)
+                return
+            except discord.NotFound:
+                log.info("match %s message %s is gone; posting it again", record.id, record.message_id)
+        sent = await channel.send(embed=embed, view=view)
+    except discord.HTTPException:
+        log.warning("could not redraw match %s in channel %s", record.id, record.channel_id, exc_info=True)
+        return
+    await cog.repo.set_message(record.id, sent.id)
+
+
+async def redraw_as_claim_opens(cog: Mma, match_id: int, version: int) -> None:
+    record = await cog.repo.get(match_id)
+    if record is not None and record.version == version and record.status == MatchStatus.LIVE:
+        await redraw(cog, record)  # a move since has drawn its own board, and set its own timer

@@ -1,0 +1,177 @@
+"""Starting matches: a challenge to a member (answered with Accept or Decline), a match against the AI, and a
+rematch; a member with a match going in the channel is offered it again instead."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.common import UserError, mention, run_engine
+from cogs.common.bot import channel_id, guild_id
+from cogs.common.turns import TurnMove
+from cogs.mma import boards, notes, pings, render
+from cogs.mma.moves import MatchMessageClick
+from rules.mma.engine import IDLE_SECONDS, new_game
+from rules.mma.state import GameState
+from storage.mma import MatchConflict, MatchRecord, MatchStatus
+
+if TYPE_CHECKING:
+    from cogs.mma.cog import Mma
+
+AI_NAME = "AI"
+
+
+async def start_challenge(
+    cog: Mma,
+    interaction: discord.Interaction,
+    opponent_id: int,
+    opponent_name: str,
+    opponent_is_bot: bool,
+    seed: int | None = None,
+) -> None:
+    if opponent_id == interaction.user.id:
+        raise UserError("You cannot challenge yourself; `/mma ai` gives you a sparring partner.")
+    if opponent_is_bot:
+        raise UserError("Bots cannot accept challenges; use `/mma ai` to fight the AI.")
+    players = (interaction.user.id, opponent_id)
+    record = await create(cog, interaction, players, (notes.display_name(interaction.user), opponent_name), seed)
+    if record is None:
+        return
+    content, embed = render.challenge_message(record)
+    # The challenge is a new message, so its mention notifies: the challenged member, and only them.
+    await boards.post(
+        cog,
+        interaction,
+        record,
+        content=content,
+        embed=embed,
+        view=render.challenge_buttons(record),
+        allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent_id)]),
+    )
+
+
+async def start_ai_match(cog: Mma, interaction: discord.Interaction, seed: int | None = None) -> None:
+    names = (notes.display_name(interaction.user), AI_NAME)
+    record = await create(cog, interaction, (interaction.user.id, None), names, seed)
+    if record is None:
+        return
+    embed, view = boards.board(cog, record)
+    await boards.post(cog, interaction, record, embed=embed, view=view)
+
+
+async def start_rematch(cog: Mma, interaction: discord.Interaction, record: MatchRecord) -> None:
+    slot = record.slot_of(interaction.user.id)
+    if slot is None:
+        raise UserError(
+            "Only the players of this match can start its rematch; `/mma challenge` or `/mma ai` starts your own."
+        )
+    other = record.player_ids[1 - slot]
+    if other is None:  # the AI
+        await start_ai_match(cog, interaction)
+    else:
+        await start_challenge(cog, interaction, other, record.names[1 - slot], False)
+
+
+async def create(
+    cog: Mma,
+    interaction: discord.Interaction,
+    players: tuple[int, int | None],
+    names: tuple[str, str],
+    seed: int | None,
+) -> MatchRecord | None:
+    """A new match (against the AI: dealt at once) or challenge. None when the member already has a match
+    going here: it is offered again instead."""
+    seed = cog.seed_or_new(seed)
+    state, feed = None, []
+    if players[1] is None:
+        state, events = await run_engine(cog.bot, new_game, seed)
+        called = (render.player_called(players[0], names[0]), render.player_called(players[1], names[1]))
+        feed = notes.feed_lines(events, called, state)
+    now = cog.clock()
+    try:
+        return await cog.repo.create(
+            guild_id(interaction),
+            channel_id(interaction),
+            players,
+            names,
+            seed,
+            now,
+            state=state,
+            feed=feed,
+            expire_before=now - IDLE_SECONDS,
+        )
+    except MatchConflict as conflict:
+        if conflict.user_id == interaction.user.id and conflict.match.status == "live":
+            await boards.offer_again(cog, interaction, conflict.match)
+            return None
+        raise UserError(conflict_text(conflict, interaction.user.id)) from None
+
+
+def conflict_text(conflict: MatchConflict, user_id: int) -> str:
+    """Why a member's new match is refused: they, or their opponent, have one waiting or going here."""
+    who = "You already have" if conflict.user_id == user_id else f"{mention(conflict.user_id)} already has"
+    if conflict.match.status == "pending":  # Accept or Decline settles it; Decline also withdraws it
+        kind, settle = "a challenge waiting", "accept or decline it first (it lapses on its own too)"
+    else:
+        kind, settle = "a match going", "finish or concede it first"
+    return f"{who} {kind} in this channel (match #{conflict.match.id}); {settle}, or play in another channel."
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What an answered challenge becomes: its status, and the dealt match and its feed when it goes live."""
+
+    status: MatchStatus
+    state: GameState | None
+    feed: list[str]
+
+
+class ChallengeAnswer(MatchMessageClick, TurnMove[MatchRecord, Answer]):
+    """Accept or Decline on a challenge: the challenged member answers, the challenger may withdraw it; a challenge
+    left unanswered too long lapses instead."""
+
+    def __init__(self, cog: Mma, interaction: discord.Interaction, match_id: int, version: int, accept: bool):
+        super().__init__(cog, interaction, match_id, version)
+        self.accept, self.now = accept, cog.clock()
+
+    def is_stale(self, record: MatchRecord) -> bool:
+        return record.status != MatchStatus.PENDING or self.version != record.version
+
+    async def show_stale(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        raise UserError("This challenge has already been answered.")
+
+    def check(self, record: MatchRecord) -> None:
+        challenger, opponent = record.player_ids
+        user = self.interaction.user.id
+        if user != opponent and not (user == challenger and not self.accept):
+            raise UserError(f"Only {render.called(record, 1)} can answer this challenge.")
+
+    def play(self, record: MatchRecord) -> Answer:
+        if self.now - record.last_move_at > IDLE_SECONDS:
+            return Answer(MatchStatus.EXPIRED, None, [])
+        if not self.accept:
+            return Answer(MatchStatus.DECLINED, None, [])
+        state, events = new_game(record.seed)
+        return Answer(MatchStatus.LIVE, state, notes.feed_lines(events, render.both_called(record), state))
+
+    async def save(self, record: MatchRecord, played: Answer) -> MatchRecord:
+        return await self.cog.repo.answer_challenge(
+            record, played.status, self.now, state=played.state, feed=played.feed
+        )
+
+    async def show_played(
+        self, interaction: discord.Interaction, before: MatchRecord, saved: MatchRecord, played: Answer
+    ) -> None:
+        if saved.status == MatchStatus.LIVE:
+            embed, view = boards.board(self.cog, saved)
+            await interaction.response.edit_message(content=None, embed=embed, view=view)
+            return
+        content, embed = render.challenge_message(saved)
+        if saved.status == MatchStatus.DECLINED and interaction.user.id == saved.player_ids[0]:
+            embed.description = f"{render.called(saved, 0)} withdrew the challenge."
+        await interaction.response.edit_message(content=content, embed=embed, view=None)
+
+    async def call_next(self, before: MatchRecord, saved: MatchRecord) -> None:
+        await pings.call_next(self.cog, saved, None)  # a challenge waited for no move

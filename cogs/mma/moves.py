@@ -1,0 +1,212 @@
+"""The clicks on a match's messages, and the moves among them, through the one driver (`cogs.common.turns`):
+the driver loads the match once, checks the place, the retired board and the version, runs the engine, saves
+and calls the next player; the classes here say what is MMA's about each step."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.common import UserError
+from cogs.common.components import redrawn, require_here
+from cogs.common.turns import GameClick, TurnMove
+from cogs.mma import boards, hand_render, notes, pings, render
+from rules.mma.ai import played_move
+from rules.mma.engine import IDLE, action_problem, claimed_idle, idle_claim_problem, idle_minutes_left
+from rules.mma.state import CONCEDE, DRAW, REPLACE_PHASE, Action, Event, GameState
+from rules.text import plural
+from storage.mma import MatchRecord, MatchStatus
+
+if TYPE_CHECKING:
+    from cogs.mma.cog import Mma
+
+FEED_KEEP = 40  # feed lines stored per match; the message shows the newest that fit
+
+Choice = Callable[[GameState, int], Action]  # what the click asks of the engine, given the state and the slot
+
+
+class MatchMessageClick(GameClick[MatchRecord]):
+    """A click on one of a match's messages (its board, a hand view, a challenge), from the match's channel."""
+
+    what = "match"
+
+    def __init__(self, cog: Mma, interaction: discord.Interaction, match_id: int, version: int | None):
+        super().__init__(match_id, version)
+        self.cog, self.interaction = cog, interaction
+
+    async def load(self) -> MatchRecord | None:
+        return await self.cog.repo.get(self.game_id)
+
+    def check_place(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        require_here(interaction, "match", record, channel=True)
+
+    def is_retired(self, interaction: discord.Interaction, record: MatchRecord) -> bool:
+        return boards.is_retired(interaction, record)
+
+    async def show_retired(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        await boards.show_retired(interaction, record)
+
+
+class PlayerClick(MatchMessageClick):
+    """A click only the players of a dealt match may make."""
+
+    def check_place(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        super().check_place(interaction, record)
+        self.slot(record)
+
+    def slot(self, record: MatchRecord) -> int:
+        """The clicker's corner in the match; a refusal for anyone else."""
+        if record.state is None:
+            raise UserError("This challenge was never accepted.")
+        slot = record.slot_of(self.interaction.user.id)
+        if slot is None:
+            raise UserError(
+                f"You are not in this match: it is {render.called(record, 0)} against {render.called(record, 1)}."
+            )
+        return slot
+
+
+@dataclass(frozen=True)
+class Played:
+    """What the engine made of a click: the new state, the actions for the move log, what happened."""
+
+    state: GameState
+    actions: list[Action]
+    events: list[Event]
+
+
+class MatchMove(PlayerClick, TurnMove[MatchRecord, Played]):
+    """A click that changes a live match, by one of its players."""
+
+    async def show_stale(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        # The board is behind the stored match (a double click, or a move saved before the board could show it):
+        # bring it up to date, even when the match has ended since, then say what happened.
+        embed, view = boards.board(self.cog, record)
+        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.followup.send(redrawn("match"), ephemeral=True)
+
+    async def save(self, record: MatchRecord, played: Played) -> MatchRecord:
+        feed = [*record.feed, *notes.feed_lines(played.events, render.both_called(record), played.state)]
+        return await self.cog.repo.save_moves(record, played.state, feed[-FEED_KEEP:], played.actions, self.cog.clock())
+
+    async def call_next(self, before: MatchRecord, saved: MatchRecord) -> None:
+        await pings.call_next(self.cog, saved, pings.waiting_for(before))
+        await self.cog.hands.refresh(
+            saved.id, lambda s: hand_render.hand_message(saved, s, note=notes.MOVED), skip=self.interaction
+        )
+
+
+class CardMove(MatchMove):
+    """A player's action (`choice`) from the board's buttons or from their hand (`from_hand`)."""
+
+    def __init__(
+        self,
+        cog: Mma,
+        interaction: discord.Interaction,
+        match_id: int,
+        version: int | None,
+        choice: Choice,
+        *,
+        from_hand: bool,
+    ):
+        super().__init__(cog, interaction, match_id, version)
+        self.choice, self.from_hand = choice, from_hand
+
+    def action(self, record: MatchRecord) -> Action:
+        return self.choice(record.game, self.slot(record))
+
+    async def show_stale(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        if not self.from_hand:
+            await super().show_stale(interaction, record)
+            return
+        slot = self.slot(record)
+        if await self.made_just_before(record):  # a double click: the first click played it, once
+            note = notes.card_note(self.action(record))
+        else:
+            self.refuse_unless_live(record)
+            note = "⌛ That hand was out of date, so nothing was played. Here it is now."
+        content, embed, view = hand_render.hand_message(record, slot, note=note)
+        await interaction.response.edit_message(content=content, embed=embed, view=view)
+        self.cog.hands.shown(record.id, slot, interaction)
+
+    async def made_just_before(self, record: MatchRecord) -> bool:
+        """Whether the one save after the clicked moment made this very move (a double click): the move log
+        ends with it, followed only by the AI's answer. Between members nobody else moves on your turn but by a
+        concession, which is logged after it, or an idle claim, which logs nothing and is told apart here."""
+        if self.version is None or record.version != self.version + 1 or record.game.reason == IDLE:
+            return False
+        slot = self.slot(record)
+        moves = await self.cog.repo.moves(record.id)
+        while moves and record.vs_ai and moves[-1].player != slot:
+            moves.pop()  # the AI's answer, saved with the move
+        return bool(moves) and moves[-1] == self.action(record)
+
+    @staticmethod
+    def refuse_unless_live(record: MatchRecord) -> None:
+        if record.status != MatchStatus.LIVE:
+            raise UserError(
+                "This match is over." if record.status == MatchStatus.OVER else "This match is not running."
+            )
+
+    def check(self, record: MatchRecord) -> None:
+        self.refuse_unless_live(record)
+        problem = action_problem(record.game, self.action(record))
+        if problem is not None:
+            raise UserError(notes.explain(record, self.slot(record), problem))
+
+    def play(self, record: MatchRecord) -> Played:
+        state, actions, events = played_move(record.game, self.action(record), 1 if record.vs_ai else None)
+        return Played(state, actions, events)
+
+    async def show_played(
+        self, interaction: discord.Interaction, before: MatchRecord, saved: MatchRecord, played: Played
+    ) -> None:
+        cog, slot, action, events = self.cog, self.slot(saved), self.action(before), played.events
+        if self.from_hand:
+            if action.kind == CONCEDE:
+                await interaction.response.edit_message(content="🏳️ You conceded.", embed=None, view=None)
+                cog.hands.forget(saved.id, slot)  # that message now says so: nothing to redraw there
+            else:
+                content, embed, view = hand_render.hand_message(saved, slot, note=notes.hand_note(slot, action, events))
+                await interaction.response.edit_message(content=content, embed=embed, view=view)
+                cog.hands.shown(saved.id, slot, interaction)
+            await boards.redraw(cog, saved)
+            return
+        embed, view = boards.board(cog, saved)
+        await interaction.response.edit_message(embed=embed, view=view)
+        if action.kind == DRAW:
+            note = notes.draw_note(events[0])
+            if saved.game.phase == REPLACE_PHASE and saved.game.replacing == slot:  # bled out this turn
+                note += " Now pick your next fighter from **My hand**."
+            await interaction.followup.send(note, ephemeral=True)
+
+
+class IdleClaim(MatchMove):
+    """A player kept waiting by the other member claims the win (`idle_claim_problem`)."""
+
+    def check(self, record: MatchRecord) -> None:
+        if record.status != MatchStatus.LIVE:
+            raise UserError("This match is over.")
+        slot = self.slot(record)
+        problem = idle_claim_problem(record.game, slot, against_ai=record.vs_ai)
+        if problem is not None:
+            raise UserError(problem)
+        left = idle_minutes_left(self.cog.clock() - record.last_move_at)
+        if left:
+            raise UserError(
+                f"{render.called(record, 1 - slot)} still has {plural(left, 'minute')} to move "
+                f"before you can claim the win."
+            )
+
+    def play(self, record: MatchRecord) -> Played:
+        state, events = claimed_idle(record.game, self.slot(record))
+        return Played(state, [], events)
+
+    async def show_played(
+        self, interaction: discord.Interaction, before: MatchRecord, saved: MatchRecord, played: Played
+    ) -> None:
+        embed, view = boards.board(self.cog, saved)
+        await interaction.response.edit_message(embed=embed, view=view)

@@ -1,0 +1,49 @@
+"""The short message that calls a member to their match: a new message mentions (an edit notifies no one)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.mma import render
+from storage.mma import MatchRecord
+
+if TYPE_CHECKING:
+    from cogs.mma.cog import Mma
+
+log = logging.getLogger("arena.mma")
+
+
+def waiting_for(record: MatchRecord) -> int | None:
+    """The slot of the member a live match between two members waits for (to move, or to pick a fighter)."""
+    if record.status != "live" or record.vs_ai or record.state is None:
+        return None
+    return record.state.to_move
+
+
+async def call_next(cog: Mma, saved: MatchRecord, waited_for: int | None) -> None:
+    """Ping the player the match now waits for, when that changed (`waited_for`: whom it waited for before
+    the change): a short new message that mentions only them, replacing the match's previous ping so the
+    channel stays clean. No pings against the AI. A ping Discord refuses is logged; the move stands."""
+    waiting = waiting_for(saved)
+    if waiting == waited_for and (waiting is None or saved.ping_message_id is not None):
+        return
+    channel = cog.bot.get_partial_messageable(saved.channel_id, guild_id=saved.guild_id)
+    try:
+        if saved.ping_message_id is not None:
+            with contextlib.suppress(discord.NotFound):  # someone deleted it already
+                await channel.get_partial_message(saved.ping_message_id).delete()
+        sent = None
+        user_id = saved.player_ids[waiting] if waiting is not None else None
+        if user_id is not None:
+            sent = await channel.send(
+                render.ping_text(saved, user_id),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+            )
+    except discord.HTTPException:
+        log.warning("could not ping the next player of match %s", saved.id, exc_info=True)
+        return
+    await cog.repo.set_ping(saved.id, sent.id if sent is not None else None)
