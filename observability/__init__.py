@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from observability.logs import JsonLogFormatter, log_fields, setup_logging
-from observability.metrics import Metrics, answered, ended_with, handling, interaction_context
+from observability.metrics import Metrics, answered, ended_with, handling, interaction_context, watch_gateway
 from observability.server import MetricsServer, MetricsUnavailable, health_problems
 from observability.storage import MeasuredStorage
 
@@ -24,6 +24,7 @@ class Observer:
     def __init__(self, bot: ArenaBot):
         self.bot = bot
         self.metrics = Metrics(bot)
+        watch_gateway(bot, self.metrics.gateway_event)
         port = bot.settings.metrics_port
         self.server = (
             MetricsServer(bot, self.metrics.registry, bot.settings.metrics_host, port) if port is not None else None

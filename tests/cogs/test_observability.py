@@ -10,11 +10,17 @@ import socket
 from contextlib import suppress
 
 import aiohttp
+import discord
 import pytest
+from discord.http import handle_message_parameters
 from prometheus_client.parser import text_string_to_metric_families
+from yarl import URL
 
 from observability import JsonLogFormatter, MetricsUnavailable
-from tests.cogs.harness import GUILD_ID, FakeDiscord, FakeGateway, Harness, make_settings, start_bot
+from observability.build import build_labels
+from observability.discord_http import route_kind, status_label
+from tests.cogs.fake_discord import RateLimits
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID, FakeDiscord, FakeGateway, Harness, make_settings, start_bot
 from tests.cogs.test_mfd import HEROES, VILLAINS
 from tests.conftest import fresh_postgres_database
 from tests.storage.postgres import PostgresMissing, PostgresServer
@@ -224,3 +230,87 @@ async def test_json_log_lines_parse_and_carry_the_interaction_and_the_error_id(o
     assert (error["interaction_id"], error["command"], error["level"]) == (click_id, "attack", "ERROR")
     assert "RuntimeError: the engine broke" in error["exception"]
     assert error["time"].endswith("+00:00")
+
+
+async def test_process_figures_and_the_build_are_scraped(observed):
+    samples = await scrape(port_of(observed))
+    assert value(samples, "process_resident_memory_bytes") > 10_000_000  # a Python with discord.py loaded
+    assert value(samples, "process_open_fds") > 0
+    assert value(samples, "process_cpu_seconds_total") > 0
+    (build,) = [dict(labels) for name, labels in samples if name == "arena_build_info"]
+    assert build["discord_py"] == discord.__version__ and build["version"] == "0.1.0"
+    assert len(build["commit"]) == 12 and build == build_labels()  # this checkout's commit, from git
+
+
+async def test_discord_answers_are_counted_by_route_kind_and_status(observed):
+    h = observed
+    port = port_of(h)
+    before = await scrape(port)
+    await h.run("andor fight", h.alice, monster="Wolf", seed=1)  # an interaction callback, answered
+    h.fake.rate_limits = RateLimits(limit=0, per=0.01)  # every channel and webhook request refused with a 429
+    with pytest.raises(discord.HTTPException):  # discord.py waits and retries, then gives up
+        await h.bot.http.send_message(CHANNEL_ID, params=handle_message_parameters(content="hello"))
+    h.fake.rate_limits = RateLimits()
+    after = await scrape(port)
+
+    def moved(**labels: str) -> float:
+        metric = "arena_discord_requests_total"
+        return value(after, metric, **labels) - value(before, metric, **labels)
+
+    assert moved(route="interaction-callback", status="2xx") == 1
+    assert moved(route="channel-message", status="429") == 5  # discord.py's five tries
+    assert moved(route="channel-message", status="2xx") == 0
+
+
+@pytest.mark.parametrize(
+    ("url", "kind"),
+    [
+        ("https://discord.com/api/v10/interactions/1/tok/callback?with_response=1", "interaction-callback"),
+        ("https://discord.com/api/v10/webhooks/1/tok/messages/@original", "webhook"),
+        ("https://discord.com/api/v10/channels/1/messages/2", "channel-message"),
+        ("https://discord.com/api/v10/applications/1/guilds/2/commands", "commands"),
+        ("https://discord.com/api/v10/gateway/bot", "gateway"),
+        ("wss://gateway.discord.gg/?v=10&encoding=json", "gateway"),
+        ("https://discord.com/api/v10/users/@me", "other"),
+        ("https://cdn.discordapp.com/attachments/1/2/deck.csv", "cdn"),
+    ],
+)
+def test_a_route_kind_names_what_the_request_is_and_no_id(url: str, kind: str):
+    assert route_kind(URL(url)) == kind
+
+
+def test_statuses_an_operator_acts_on_are_their_own_label_the_rest_by_class():
+    assert [status_label(s) for s in (200, 204, 401, 403, 404, 429, 400, 500, 502)] == [
+        "2xx", "2xx", "401", "403", "404", "429", "4xx", "5xx", "5xx"
+    ]  # fmt: skip
+
+
+async def test_gateway_disconnects_sessions_and_resumes_are_counted_per_shard(observed):
+    h = observed
+    port = port_of(h)
+    before = await scrape(port)
+    assert value(before, "arena_gateway_disconnects_total", shard="0") == 0  # there before the first
+    for event in ("connect", "disconnect", "resumed", "disconnect", "connect"):
+        h.bot.dispatch(event)  # as discord.py's gateway does: READY, a dropped connection, RESUMED
+    await h.settle()
+    after = await scrape(port)
+    assert value(after, "arena_gateway_disconnects_total", shard="0") == 2
+    assert value(after, "arena_gateway_sessions_total", shard="0") == 2
+    assert value(after, "arena_gateway_resumes_total", shard="0") == 1
+
+
+async def test_a_sharded_bot_counts_each_shards_events_under_its_own_id(database_path):
+    fake, settings = FakeDiscord(), make_settings(database_path, metrics_port=0, shard_count=4, shard_ids="2,3")
+    h = Harness(await start_bot(settings, fake), fake, settings)
+    try:
+        h.bot.dispatch("disconnect")  # a sharded bot's plain event names no shard: counted by the shard's own
+        h.bot.dispatch("shard_disconnect", 3)
+        h.bot.dispatch("shard_resumed", 3)
+        await h.settle()
+        samples = await scrape(port_of(h))
+        assert value(samples, "arena_gateway_disconnects_total", shard="3") == 1
+        assert value(samples, "arena_gateway_resumes_total", shard="3") == 1
+        assert value(samples, "arena_gateway_disconnects_total", shard="2") == 0
+        assert ("arena_gateway_disconnects_total", frozenset({("shard", "0")})) not in samples  # not served here
+    finally:
+        await h.bot.close()
