@@ -10,6 +10,7 @@ import pkgutil
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -52,6 +53,7 @@ class ArenaBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=ArenaTree,
             help_command=None,
+            http_trace=aiohttp.TraceConfig(),  # the metrics count Discord's answers through it (observability)
             **shards,
         )
         self.settings = settings

@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     log_format: LogFormat = "text"  # json: one JSON object a line, for log collectors
     metrics_port: int | None = Field(default=None, ge=0, le=65535)  # /metrics and /healthz; unset: none
     metrics_host: str = "127.0.0.1"
+    # seconds a shard may be disconnected (or the database unanswering) before /healthz says 503: Discord asks
+    # every bot to reconnect now and then, which heals in seconds and is no reason to restart it
+    health_grace_seconds: float = Field(default=60.0, ge=0)
     # Discord's gateway shards this process serves, for a bot split over processes ("Running for many servers").
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: str | None = None  # e.g. "0,1"; with shard_count

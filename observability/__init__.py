@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from observability.logs import JsonLogFormatter, log_fields, setup_logging
-from observability.metrics import Metrics, answered, ended_with, handling, interaction_context
-from observability.server import MetricsServer, MetricsUnavailable, health_problems
+from observability.health import Health
+from observability.logs import JsonLogFormatter, log_fields, log_reconnects_as_warnings, setup_logging
+from observability.metrics import Metrics, answered, ended_with, handling, interaction_context, watch_gateway
+from observability.server import MetricsServer, MetricsUnavailable
 from observability.storage import MeasuredStorage
 
 if TYPE_CHECKING:
@@ -19,15 +20,25 @@ if TYPE_CHECKING:
 
 
 class Observer:
-    """A bot's metrics, its measured storage and, with METRICS_PORT, the server of /metrics and /healthz."""
+    """A bot's metrics, its health, its measured storage and, with METRICS_PORT, the server of /metrics, /healthz
+    and /readyz."""
 
     def __init__(self, bot: ArenaBot):
         self.bot = bot
         self.metrics = Metrics(bot)
+        log_reconnects_as_warnings()
+        self.health = Health(bot, bot.settings.health_grace_seconds)
+        watch_gateway(bot, self.gateway_event)
         port = bot.settings.metrics_port
         self.server = (
-            MetricsServer(bot, self.metrics.registry, bot.settings.metrics_host, port) if port is not None else None
+            MetricsServer(self.health, self.metrics.registry, bot.settings.metrics_host, port)
+            if port is not None
+            else None
         )
+
+    def gateway_event(self, event: str, shard: str) -> None:
+        self.metrics.gateway_event(event, shard)
+        self.health.gateway_event(event, shard)
 
     def measured(self, storage: Storage) -> MeasuredStorage:
         return MeasuredStorage(storage, self.metrics)
@@ -42,6 +53,7 @@ class Observer:
 
 
 __all__ = [
+    "Health",
     "JsonLogFormatter",
     "MeasuredStorage",
     "Metrics",
@@ -51,7 +63,6 @@ __all__ = [
     "answered",
     "ended_with",
     "handling",
-    "health_problems",
     "interaction_context",
     "log_fields",
     "setup_logging",

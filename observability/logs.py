@@ -65,3 +65,33 @@ def setup_logging(level: str, log_format: LogFormat) -> None:
     """The process's logging on standard error: discord.py's readable format, or one JSON object a line."""
     formatter = JsonLogFormatter() if log_format == "json" else discord.utils.MISSING
     discord.utils.setup_logging(level=getattr(logging, level), formatter=formatter)
+
+
+# What discord.py logs as an ERROR with the traceback before it reconnects a dropped gateway connection
+# (`Client.connect`, a sharded bot's `Shard._handle_disconnect`): by logger, the message's format.
+RECONNECT_RECORDS = {
+    "discord.client": "Attempting a reconnect in %.2fs",
+    "discord.shard": "Attempting a reconnect for shard ID %s in %.2fs",
+}
+
+
+class ReconnectAsWarning(logging.Filter):
+    """A reconnect heals by itself: one WARNING line naming the error, no traceback, so that ERROR stays for
+    what needs a person (an alert on ERROR lines, a platform that restarts on them)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if RECONNECT_RECORDS.get(record.name) == record.msg and record.levelno > logging.WARNING:
+            error = record.exc_info[1] if record.exc_info else None
+            cause = "" if error is None else f" (the gateway connection failed: {type(error).__name__}: {error})"
+            record.msg, record.args = record.getMessage() + cause, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+def log_reconnects_as_warnings() -> None:
+    """Install the filter on discord.py's two loggers, once per process."""
+    for name in RECONNECT_RECORDS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(existing, ReconnectAsWarning) for existing in logger.filters):
+            logger.addFilter(ReconnectAsWarning())

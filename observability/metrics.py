@@ -17,17 +17,27 @@ import math
 import threading
 import time
 from collections import Counter as Tally
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import discord
 from discord.gateway import DiscordWebSocket
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    Info,
+    PlatformCollector,
+    ProcessCollector,
+)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from arena.discord_internals import dynamic_items
+from observability.build import build_labels
+from observability.discord_http import discord_http_tracing
 from observability.logs import InteractionContext, enter_interaction
 
 if TYPE_CHECKING:
@@ -111,6 +121,30 @@ class Metrics:
         )
         self.deck_jobs = Gauge("arena_deck_jobs_running", "/deck optimizations running", registry=registry)
         registry.register(GatewayCollector(bot))
+        self.gateway_events = {
+            event: Counter(name, text, ["shard"], registry=registry) for event, (name, text) in GATEWAY_EVENTS.items()
+        }
+        for counter in self.gateway_events.values():
+            for shard_id in shard_states(bot):
+                counter.labels(str(shard_id))  # at 0 from the start, so increase() sees the first one
+        self.discord_requests = Counter(
+            "arena_discord_requests",
+            "HTTP requests to Discord by route kind (interaction-callback, webhook, channel-message, commands, "
+            "gateway, cdn, other) and status (2xx, 401, 403, 404, 429, 4xx, 5xx..., network: no answer)",
+            ["route", "status"],
+            registry=registry,
+        )
+        if bot.http.http_trace is not None:
+            discord_http_tracing(bot.http.http_trace, self.discord_requests)
+        Info(
+            "arena_build", "The running build: Arena's version and commit, its libraries' versions", registry=registry
+        ).info(build_labels())
+        # The default registry's process figures (memory, CPU, open files; Python's version), in this one.
+        ProcessCollector(registry=registry)
+        PlatformCollector(registry=registry)
+
+    def gateway_event(self, event: str, shard: str) -> None:
+        self.gateway_events[event].labels(shard).inc()
 
     # --- interactions ------------------------------------------------------------------------------
 
@@ -303,6 +337,30 @@ class PoolJob(Generic[T]):
 
 
 # --- the gateway ---------------------------------------------------------------------------------------
+
+# discord.py's event (`on_<event>`, or `on_shard_<event>` with the shard's id on a sharded bot) -> its counter
+GATEWAY_EVENTS = {
+    "disconnect": ("arena_gateway_disconnects", "Gateway connections that closed or failed (a reconnect follows)"),
+    "connect": (
+        "arena_gateway_sessions",
+        "New gateway sessions (an identify: the first, or a reconnect that could not resume)",
+    ),
+    "resumed": ("arena_gateway_resumes", "Reconnects that resumed the gateway session (no event lost)"),
+}
+
+
+def watch_gateway(bot: ArenaBot, seen: Callable[[str, str], None]) -> None:
+    """Call `seen(event, shard)` at every event of GATEWAY_EVENTS of any shard of the bot."""
+    sharded = isinstance(bot, discord.AutoShardedClient)
+
+    def listener(event: str) -> Callable[..., Coroutine[Any, Any, None]]:
+        async def heard(*args: Any) -> None:
+            seen(event, str(args[0]) if sharded else str(bot.shard_id or 0))
+
+        return heard
+
+    for event in GATEWAY_EVENTS:
+        bot.add_listener(listener(event), f"on_shard_{event}" if sharded else f"on_{event}")
 
 
 @dataclass(frozen=True)

@@ -6,15 +6,26 @@ import io
 import json
 import logging
 import os
+import re
 import socket
+import time
 from contextlib import suppress
 
 import aiohttp
+import discord
 import pytest
+from discord.gateway import DiscordWebSocket
+from discord.http import handle_message_parameters
+from discord.shard import EventItem, Shard
 from prometheus_client.parser import text_string_to_metric_families
+from yarl import URL
 
 from observability import JsonLogFormatter, MetricsUnavailable
-from tests.cogs.harness import GUILD_ID, FakeDiscord, FakeGateway, Harness, make_settings, start_bot
+from observability.build import build_labels
+from observability.discord_http import route_kind, status_label
+from observability.logs import log_reconnects_as_warnings
+from tests.cogs.fake_discord import RateLimits
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID, FakeDiscord, FakeGateway, Harness, make_settings, start_bot
 from tests.cogs.test_mfd import HEROES, VILLAINS
 from tests.conftest import fresh_postgres_database
 from tests.storage.postgres import PostgresMissing, PostgresServer
@@ -103,20 +114,140 @@ async def test_the_counts_and_histograms_move_as_commands_and_clicks_are_answere
     assert not [labels for _, labels in after for _, label in labels if label in ids]
 
 
-async def test_healthz_wants_every_shard_connected_and_shows_the_gateway(observed):
+class Clock:
+    """Health's clock, moved by the test: the real monotonic time when made, then only forward when told."""
+
+    def __init__(self) -> None:
+        self.now = time.monotonic()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_readyz_wants_every_shard_connected_and_healthz_waits_the_grace(observed):
     h = observed
     port = port_of(h)
-    assert await get(port, "/healthz") == (503, "shard 0 is not connected to Discord\n")  # never connected
+    h.bot.observer.health.clock = clock = Clock()
+    not_connected = (503, "shard 0 is not connected to Discord\n")
+    assert await get(port, "/readyz") == not_connected  # never connected
+    assert await get(port, "/healthz") == (200, "ok\n")  # starting: within HEALTH_GRACE_SECONDS (60 s)
+    clock.now += 61
+    status, reason = await get(port, "/healthz")
+    assert status == 503 and re.fullmatch(
+        r"shard 0 is not connected to Discord, for 6\d s \(HEALTH_GRACE_SECONDS: 60\)\n", reason
+    )
     h.bot.ws = FakeGateway(latency=0.042)  # pyright: ignore[reportAttributeAccessIssue]  # Discord's connection
     h.add_role(555, "raid leader")  # the guild reaches the bot's cache, as the gateway would bring it
-    assert await get(port, "/healthz") == (200, "ok\n")
+    assert await get(port, "/healthz") == await get(port, "/readyz") == (200, "ok\n")
     samples = await scrape(port)
     assert value(samples, "arena_gateway_connected", shard="0") == 1
     assert value(samples, "arena_gateway_latency_seconds", shard="0") == 0.042
     assert value(samples, "arena_guilds", shard="0") == 1
 
 
-async def test_healthz_turns_503_while_the_database_is_down_and_200_when_it_is_back(tmp_path):
+async def test_with_no_grace_healthz_fails_as_soon_as_a_shard_is_down(database_path):
+    fake, settings = FakeDiscord(), make_settings(database_path, metrics_port=0, health_grace_seconds=0)
+    h = Harness(await start_bot(settings, fake), fake, settings)
+    try:
+        status, reason = await get(port_of(h), "/healthz")
+        assert status == 503 and reason.startswith("shard 0 is not connected to Discord, for 0 s"), reason
+    finally:
+        await h.bot.close()
+
+
+class DroppingGateway(FakeGateway):
+    """A gateway connection that drops as a reset connection does; with what discord.py resumes from."""
+
+    sequence, gateway, session_id, shard_id = 41, URL("wss://gateway.discord.gg"), "session", None
+
+    async def poll_event(self) -> None:
+        self.open = False
+        raise ConnectionResetError(104, "Connection reset by peer")  # not one discord.py resumes at once on Linux
+
+
+class NoBackoff:
+    def delay(self) -> float:
+        return 0.0
+
+
+class Stop(Exception):
+    """Ends discord.py's reconnect loop where the test has seen what it wanted."""
+
+
+async def test_a_dropped_connection_is_one_warning_and_healthz_stays_200_through_the_reconnect(
+    observed, monkeypatch, caplog
+):
+    h = observed
+    port = port_of(h)
+    h.bot.observer.health.clock = clock = Clock()
+    monkeypatch.setattr(discord.client, "ExponentialBackoff", NoBackoff)
+    seen: dict[str, tuple[int, str]] = {}
+
+    async def from_client(client: object, **params: object) -> DroppingGateway:
+        if params["initial"]:
+            return DroppingGateway()
+        # Reconnecting, with discord.py's session to resume: alive, not ready; past the grace, not alive.
+        assert params["resume"] and params["session"] == "session" and params["sequence"] == 41
+        seen["healthz"], seen["readyz"] = await get(port, "/healthz"), await get(port, "/readyz")
+        clock.now += 61
+        seen["healthz later"] = await get(port, "/healthz")
+        raise Stop
+
+    monkeypatch.setattr(DiscordWebSocket, "from_client", staticmethod(from_client))
+    h.bot.ws = FakeGateway()  # pyright: ignore[reportAttributeAccessIssue]  # connected for an hour
+    assert await get(port, "/healthz") == (200, "ok\n")
+    clock.now += 3600  # the grace runs from the drop, not from the start
+    caplog.set_level(logging.INFO)
+    with pytest.raises(Stop):
+        await h.bot.connect(reconnect=True)
+
+    assert seen["healthz"] == (200, "ok\n")
+    assert seen["readyz"] == (503, "shard 0 is not connected to Discord\n")
+    assert seen["healthz later"][0] == 503
+    (line,) = [r for r in caplog.records if r.levelno >= logging.WARNING]  # one line, and no ERROR
+    assert (line.name, line.levelname, line.exc_info) == ("discord.client", "WARNING", None)
+    assert line.getMessage() == (
+        "Attempting a reconnect in 0.00s (the gateway connection failed: ConnectionResetError: [Errno 104] "
+        "Connection reset by peer)"
+    )
+    await h.settle()
+    assert value(await scrape(port), "arena_gateway_disconnects_total", shard="0") == 1
+
+
+async def test_a_shard_that_drops_is_one_warning_too(database_path, monkeypatch, caplog):
+    fake, settings = FakeDiscord(), make_settings(database_path, shard_count=2)
+    h = Harness(await start_bot(settings, fake), fake, settings)
+    try:
+        monkeypatch.setattr(discord.shard, "ExponentialBackoff", NoBackoff)
+        gateway = DroppingGateway()
+        gateway.shard_id = 1  # pyright: ignore[reportAttributeAccessIssue]
+        h.bot._reconnect = True  # pyright: ignore[reportAttributeAccessIssue]  # what AutoShardedClient.connect sets
+        queued: list[EventItem] = []
+        shard = Shard(gateway, h.bot, queued.append)  # pyright: ignore[reportArgumentType]
+        caplog.set_level(logging.INFO)
+        await shard._handle_disconnect(ConnectionResetError(104, "Connection reset by peer"))
+        (line,) = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert (line.name, line.levelname, line.exc_info) == ("discord.shard", "WARNING", None)
+        assert line.getMessage() == (
+            "Attempting a reconnect for shard ID 1 in 0.00s (the gateway connection failed: ConnectionResetError: "
+            "[Errno 104] Connection reset by peer)"
+        )
+        assert [item.shard for item in queued] == [shard]  # and discord.py reconnects it
+    finally:
+        await h.bot.close()
+
+
+def test_an_error_that_is_no_reconnect_keeps_its_level_and_traceback(caplog):
+    log_reconnects_as_warnings()
+    try:
+        raise ConnectionResetError(104, "Connection reset by peer")
+    except ConnectionResetError:
+        logging.getLogger("discord.client").exception("Ignoring exception in %s", "on_message")
+    (line,) = caplog.records
+    assert line.levelname == "ERROR" and line.exc_info is not None
+
+
+async def test_readyz_turns_503_while_the_database_is_down_healthz_after_the_grace(tmp_path):
     try:
         server = PostgresServer.start()  # its own: this test stops it
     except PostgresMissing as missing:
@@ -127,13 +258,18 @@ async def test_healthz_turns_503_while_the_database_is_down_and_200_when_it_is_b
         h = Harness(await start_bot(settings, FakeDiscord()), FakeDiscord(), settings)
         h.bot.ws = FakeGateway()  # pyright: ignore[reportAttributeAccessIssue]
         port = port_of(h)
+        h.bot.observer.health.clock = clock = Clock()
         try:
-            assert await get(port, "/healthz") == (200, "ok\n")
+            assert await get(port, "/healthz") == await get(port, "/readyz") == (200, "ok\n")
             server.pause()
+            status, reason = await get(port, "/readyz")
+            assert status == 503 and reason.startswith("the database did not answer: "), reason
+            assert await get(port, "/healthz") == (200, "ok\n")  # a restart of PostgreSQL heals by itself
+            clock.now += 61
             status, reason = await get(port, "/healthz")
             assert status == 503 and reason.startswith("the database did not answer: "), reason
             server.resume()
-            assert await get(port, "/healthz") == (200, "ok\n")
+            assert await get(port, "/healthz") == await get(port, "/readyz") == (200, "ok\n")
             samples = await scrape(port)
             assert value(samples, "arena_database_seconds_count", backend="postgresql", operation="transaction") == 0
         finally:
@@ -224,3 +360,87 @@ async def test_json_log_lines_parse_and_carry_the_interaction_and_the_error_id(o
     assert (error["interaction_id"], error["command"], error["level"]) == (click_id, "attack", "ERROR")
     assert "RuntimeError: the engine broke" in error["exception"]
     assert error["time"].endswith("+00:00")
+
+
+async def test_process_figures_and_the_build_are_scraped(observed):
+    samples = await scrape(port_of(observed))
+    assert value(samples, "process_resident_memory_bytes") > 10_000_000  # a Python with discord.py loaded
+    assert value(samples, "process_open_fds") > 0
+    assert value(samples, "process_cpu_seconds_total") > 0
+    (build,) = [dict(labels) for name, labels in samples if name == "arena_build_info"]
+    assert build["discord_py"] == discord.__version__ and build["version"] == "0.1.0"
+    assert len(build["commit"]) == 12 and build == build_labels()  # this checkout's commit, from git
+
+
+async def test_discord_answers_are_counted_by_route_kind_and_status(observed):
+    h = observed
+    port = port_of(h)
+    before = await scrape(port)
+    await h.run("andor fight", h.alice, monster="Wolf", seed=1)  # an interaction callback, answered
+    h.fake.rate_limits = RateLimits(limit=0, per=0.01)  # every channel and webhook request refused with a 429
+    with pytest.raises(discord.HTTPException):  # discord.py waits and retries, then gives up
+        await h.bot.http.send_message(CHANNEL_ID, params=handle_message_parameters(content="hello"))
+    h.fake.rate_limits = RateLimits()
+    after = await scrape(port)
+
+    def moved(**labels: str) -> float:
+        metric = "arena_discord_requests_total"
+        return value(after, metric, **labels) - value(before, metric, **labels)
+
+    assert moved(route="interaction-callback", status="2xx") == 1
+    assert moved(route="channel-message", status="429") == 5  # discord.py's five tries
+    assert moved(route="channel-message", status="2xx") == 0
+
+
+@pytest.mark.parametrize(
+    ("url", "kind"),
+    [
+        ("https://discord.com/api/v10/interactions/1/tok/callback?with_response=1", "interaction-callback"),
+        ("https://discord.com/api/v10/webhooks/1/tok/messages/@original", "webhook"),
+        ("https://discord.com/api/v10/channels/1/messages/2", "channel-message"),
+        ("https://discord.com/api/v10/applications/1/guilds/2/commands", "commands"),
+        ("https://discord.com/api/v10/gateway/bot", "gateway"),
+        ("wss://gateway.discord.gg/?v=10&encoding=json", "gateway"),
+        ("https://discord.com/api/v10/users/@me", "other"),
+        ("https://cdn.discordapp.com/attachments/1/2/deck.csv", "cdn"),
+    ],
+)
+def test_a_route_kind_names_what_the_request_is_and_no_id(url: str, kind: str):
+    assert route_kind(URL(url)) == kind
+
+
+def test_statuses_an_operator_acts_on_are_their_own_label_the_rest_by_class():
+    assert [status_label(s) for s in (200, 204, 401, 403, 404, 429, 400, 500, 502)] == [
+        "2xx", "2xx", "401", "403", "404", "429", "4xx", "5xx", "5xx"
+    ]  # fmt: skip
+
+
+async def test_gateway_disconnects_sessions_and_resumes_are_counted_per_shard(observed):
+    h = observed
+    port = port_of(h)
+    before = await scrape(port)
+    assert value(before, "arena_gateway_disconnects_total", shard="0") == 0  # there before the first
+    for event in ("connect", "disconnect", "resumed", "disconnect", "connect"):
+        h.bot.dispatch(event)  # as discord.py's gateway does: READY, a dropped connection, RESUMED
+    await h.settle()
+    after = await scrape(port)
+    assert value(after, "arena_gateway_disconnects_total", shard="0") == 2
+    assert value(after, "arena_gateway_sessions_total", shard="0") == 2
+    assert value(after, "arena_gateway_resumes_total", shard="0") == 1
+
+
+async def test_a_sharded_bot_counts_each_shards_events_under_its_own_id(database_path):
+    fake, settings = FakeDiscord(), make_settings(database_path, metrics_port=0, shard_count=4, shard_ids="2,3")
+    h = Harness(await start_bot(settings, fake), fake, settings)
+    try:
+        h.bot.dispatch("disconnect")  # a sharded bot's plain event names no shard: counted by the shard's own
+        h.bot.dispatch("shard_disconnect", 3)
+        h.bot.dispatch("shard_resumed", 3)
+        await h.settle()
+        samples = await scrape(port_of(h))
+        assert value(samples, "arena_gateway_disconnects_total", shard="3") == 1
+        assert value(samples, "arena_gateway_resumes_total", shard="3") == 1
+        assert value(samples, "arena_gateway_disconnects_total", shard="2") == 0
+        assert ("arena_gateway_disconnects_total", frozenset({("shard", "0")})) not in samples  # not served here
+    finally:
+        await h.bot.close()
