@@ -58,5 +58,19 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def exit_now(code: int) -> None:
+    """End the process without tearing down its modules: with numba's kernels and matplotlib loaded, the
+    interpreter's orderly exit takes 0.1-0.15 s that a person waits through for nothing. Output is flushed
+    first and every file was closed when written; a run under coverage keeps its orderly exit."""
+    if os.environ.get("COVERAGE_PROCESS_START"):
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a reader gone at the very end: nothing left to tell it
+        pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_now(main())
