@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import pickle
 import random
@@ -175,6 +176,7 @@ def _draw_in_child(result_in: int, png_out: int) -> int:
         devnull = os.open(os.devnull, os.O_RDWR)  # the parent's output stays its own (a pipe's reader sees
         for fd in (0, 1, 2):  # its end when the parent ends, not when this child does)
             os.dup2(devnull, fd)
+        gc.disable()  # a short life that makes no garbage: imports without collections are faster
         preload_matplotlib()
         with os.fdopen(result_in, "rb") as source:
             data = source.read()
@@ -199,6 +201,12 @@ def run_optimize(args: argparse.Namespace) -> int:
         raise RuleInputError(f"{args.out}: cannot be used as the output folder ({exc.strerror or exc})") from None
     chart = ChartProcess() if args.chart else None
     try:
+        from rules.__main__ import imports_uncollected  # here: `rules.__main__` imports this module
+
+        with imports_uncollected():  # numba and the kernel, which the run would load on its first game
+            from rules.deck.fast import load_batch_kernel
+
+            load_batch_kernel()
         started = time.perf_counter()
         result = optimize(settings, progress=ProgressBar(not args.quiet))
         elapsed = time.perf_counter() - started
