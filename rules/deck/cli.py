@@ -151,8 +151,11 @@ class ChartProcess:
 
     def png(self, result: OptimizeResult, title: str) -> bytes:
         if self.pid:
-            with os.fdopen(self.to_child, "wb") as to_child:
-                pickle.dump((result, title), to_child, pickle.HIGHEST_PROTOCOL)
+            try:
+                with os.fdopen(self.to_child, "wb") as to_child:
+                    pickle.dump((result, title), to_child, pickle.HIGHEST_PROTOCOL)
+            except BrokenPipeError:  # the child failed before it read: it sends nothing, and the chart is drawn here
+                pass
             with os.fdopen(self.from_child, "rb") as from_child:
                 png = from_child.read()
             _, status = os.waitpid(self.pid, 0)

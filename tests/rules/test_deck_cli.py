@@ -179,3 +179,26 @@ def test_a_fresh_process_prints_and_writes_what_an_in_process_run_does(tmp_path,
         assert (there / name).read_bytes() == (here / name).read_bytes()
     expected = optimize(OptimizeSettings(iterations=20, games=100, seed=3))
     assert (there / "winrate-3.png").read_bytes() == winrate_chart_png(expected, "Deck optimization, seed 3")
+
+
+def test_a_fresh_process_draws_the_chart_itself_when_its_child_fails(tmp_path):
+    import subprocess
+    import sys
+
+    from rules.deck.chart import winrate_chart_png
+
+    # the child cannot draw (here: matplotlib fails to load in it); the parent draws the same chart, says nothing
+    script = (
+        "import sys; import rules.deck.cli as cli, rules.__main__ as m\n"
+        "def broken(): raise ImportError('no matplotlib')\n"
+        "cli.preload_matplotlib = broken\n"
+        "sys.exit(m.main(sys.argv[1:]))\n"
+    )
+    options = ["deck", "optimize", "--iterations", "10", "--games", "50", "--seed", "4", "--quiet", "--out"]
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script, *options, str(tmp_path)], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert done.stderr == "" and done.stdout.endswith(f"{tmp_path / 'winrate-4.png'}\n")
+    expected = optimize(OptimizeSettings(iterations=10, games=50, seed=4))
+    assert (tmp_path / "winrate-4.png").read_bytes() == winrate_chart_png(expected, "Deck optimization, seed 4")
