@@ -34,11 +34,15 @@ def game_names() -> list[str]:
 
 
 @contextmanager
-def imports_uncollected() -> Generator[None, None, None]:
+def imports_uncollected(first: bool = True) -> Generator[None, None, None]:
     """Imports without the cyclic garbage collector: they create hundreds of thousands of objects and no
     garbage, and the collections they set off cost a run of `deck optimize` about 40 ms (numba's import and
     kernel loading most). Once done, what they made is set aside for good (gc.freeze), so later collections do
-    not walk it either."""
+    not walk it either. Only `first` imports in a process (a test calling `main` again imports nothing new and
+    keeps its collector as it was)."""
+    if not first:
+        yield
+        return
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -59,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         names = [asked]
     else:
         names = game_names()
-    with imports_uncollected():
+    with imports_uncollected(first=any(f"rules.{name}.cli" not in sys.modules for name in names)):
         for name in names:
             cli = importlib.import_module(f"rules.{name}.cli")
             cli.configure(games.add_parser(cli.NAME, help=cli.HELP, description=cli.HELP))

@@ -206,7 +206,8 @@ def run_optimize(args: argparse.Namespace) -> int:
     try:
         from rules.__main__ import imports_uncollected  # here: `rules.__main__` imports this module
 
-        with imports_uncollected():  # numba and the kernel, which the run would load on its first game
+        # numba and the kernel, which the run would load on its first game
+        with imports_uncollected(first="rules.deck.fast" not in sys.modules):
             from rules.deck.fast import load_batch_kernel
 
             load_batch_kernel()
