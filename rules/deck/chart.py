@@ -26,6 +26,12 @@ def measured_label(name: str, score: Score) -> str:
     )
 
 
+def preload_matplotlib() -> None:
+    """Import what drawing the chart needs, ahead of the first chart."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: F401  # pyright: ignore[reportUnusedImport]
+    from matplotlib.figure import Figure  # noqa: F401  # pyright: ignore[reportUnusedImport]
+
+
 def winrate_figure(result: OptimizeResult, title: str) -> Figure:
     """The chart as a matplotlib Figure (on an Agg canvas)."""
     # imported here: matplotlib costs a noticeable fraction of a second to import

@@ -10,6 +10,9 @@ Speed notes:
 - A card is one integer, its "code": ATK | DEF << 8 | keyword bits << 16 | cost << 24 (`encode`). Libraries,
   hands and boards hold codes, so reading a creature's numbers is a shift and a mask, not a table lookup
   (about 15% faster than card ids indexing arrays of attributes).
+- `_play_game` and `_attack_phase` are inlined by numba into their callers (`inline="always"`), not called:
+  the parallel loop then compiles as one function that LLVM optimizes whole, about twice the games per second
+  (1.75 million on 2 threads here before, 3.5 million after), with the same games.
 - A batch is split into blocks run in parallel (`prange`); each block allocates its work arrays once.
   Game g of a batch seeded with s uses its own generator `mix64(s + (g + 1) * golden)`, so results do not
   depend on the number of threads or blocks.
@@ -27,13 +30,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
-import numba
 import numpy as np
-from numba import njit, prange
 
 from rules.contract import Outcome
 from rules.deck.cards import DECK_SIZE, STARTING_LIFE, Card
 from rules.deck.game import MAX_ROUNDS, OPENING_HAND, GameEnd, GameOutcome
+from rules.deck.numba_import import njit, numba, prange
 
 _TAUNT = 1
 _TRAMPLE = 2
@@ -100,7 +102,7 @@ def _next_taunter(board, foe, n_foe, start, hp):
     return j
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _attack_phase(board, me, n_me, foe, n_foe, hp):
     """Player `me`'s attack phase on rows of `board` (compacted in place; `hp` is scratch).
 
@@ -222,7 +224,7 @@ def _turn(me, foe, mana, state, lib, hand, board, hp, n_lib, n_hand, n_mine, n_t
     return state, n_lib, n_hand, n_mine, n_theirs, foe_life - damage
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _play_game(deck_1, deck_2, player_1_starts, state, lib, hand, board, hp):
     """One game; returns (outcome, rounds, state, life of player 1, life of player 2)."""
     for k in range(deck_1.shape[0]):
@@ -374,14 +376,19 @@ def attack_phase(attackers: Sequence[Card], defenders: Sequence[Card]) -> tuple[
     return int(damage), [by_code[int(c)] for c in att_left], [by_code[int(c)] for c in dfd_left]
 
 
+def load_batch_kernel() -> None:
+    """Compile or load the one kernel that optimizations and duels play on (see compile_kernels)."""
+    codes = encode_deck([Card(1, 1)] * DECK_SIZE)
+    batch_results(codes, codes, 2, 0)
+
+
 def compile_kernels() -> None:
     """Compile every kernel for the argument types its callers pass, or load it from the cache.
 
     A process pays this once; calling it up front (the bot at start-up, the test session before its first
     test) keeps the cost, seconds when the cache is empty, out of the first job or timed measurement.
     """
+    load_batch_kernel()
     cards = [Card(1, 1)] * DECK_SIZE
-    codes = encode_deck(cards)
-    batch_results(codes, codes, 2, 0)
     single_game(cards, cards, True, 0)
     attack_phase(cards[:1], cards[:1])

@@ -144,3 +144,61 @@ def test_an_unusable_output_path_is_an_error_not_a_traceback(tmp_path, capsys):
     assert f"{blocker}: cannot be used as the output folder" in capsys.readouterr().err
     assert main(["deck", "random", "--seed", "1", "--out", str(blocker / "deck.csv")]) == 2
     assert f"{blocker / 'deck.csv'}: cannot be written" in capsys.readouterr().err
+
+
+def test_a_fresh_process_prints_and_writes_what_an_in_process_run_does(tmp_path, capsys):
+    # A new process draws its chart in a forked child and skips the interpreter's teardown (start-up speed);
+    # what it prints and writes must be exactly what the same run gives in-process.
+    import os
+    import re
+    import subprocess
+    import sys
+
+    from rules.deck.chart import winrate_chart_png
+
+    options = ["deck", "optimize", "--iterations", "20", "--games", "100", "--seed", "3", "--quiet"]
+    here, there = tmp_path / "here", tmp_path / "there"
+    assert main([*options, "--out", str(here)]) == 0
+    printed_here = capsys.readouterr().out
+    root = Path(__file__).resolve().parents[2]
+    env = {name: value for name, value in os.environ.items() if name != "COVERAGE_PROCESS_START"}
+    done = subprocess.run(
+        [sys.executable, "-m", "rules", *options, "--out", str(there)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+
+    def untimed(text: str, folder: Path) -> str:
+        return re.sub(r"in [0-9.]+ s \([0-9,]+ games/s\)", "", text).replace(str(folder), "OUT")
+
+    assert untimed(done.stdout, there) == untimed(printed_here, here) and done.stderr == ""
+    for name in ("deck-3.csv", "opponent-3.csv", "winrate-3.png"):
+        assert (there / name).read_bytes() == (here / name).read_bytes()
+    expected = optimize(OptimizeSettings(iterations=20, games=100, seed=3))
+    assert (there / "winrate-3.png").read_bytes() == winrate_chart_png(expected, "Deck optimization, seed 3")
+
+
+def test_a_fresh_process_draws_the_chart_itself_when_its_child_fails(tmp_path):
+    import subprocess
+    import sys
+
+    from rules.deck.chart import winrate_chart_png
+
+    # the child cannot draw (here: matplotlib fails to load in it); the parent draws the same chart, says nothing
+    script = (
+        "import sys; import rules.deck.cli as cli, rules.__main__ as m\n"
+        "def broken(): raise ImportError('no matplotlib')\n"
+        "cli.preload_matplotlib = broken\n"
+        "sys.exit(m.main(sys.argv[1:]))\n"
+    )
+    options = ["deck", "optimize", "--iterations", "10", "--games", "50", "--seed", "4", "--quiet", "--out"]
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script, *options, str(tmp_path)], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert done.stderr == "" and done.stdout.endswith(f"{tmp_path / 'winrate-4.png'}\n")
+    expected = optimize(OptimizeSettings(iterations=10, games=50, seed=4))
+    assert (tmp_path / "winrate-4.png").read_bytes() == winrate_chart_png(expected, "Deck optimization, seed 4")
