@@ -25,7 +25,15 @@ from rules.andor.engine import (
     start_fight,
     summary,
 )
-from rules.andor.models import POTION_COST, QUIET_ROUNDS_FOR_DRAW, Character, FightState, Monster, hundredths
+from rules.andor.models import (
+    POTION_COST,
+    QUIET_ROUNDS_FOR_DRAW,
+    Character,
+    CombatStats,
+    FightState,
+    Monster,
+    hundredths,
+)
 from rules.errors import RuleInputError
 from rules.seeds import new_seed
 
@@ -105,6 +113,21 @@ class _Attack:
     resistance: int  # the defender's damage resistance
     armor: int  # the defender's armor
 
+    @classmethod
+    def between(cls, attacker: CombatStats, defender: CombatStats, *, bonus: int, armor: int) -> _Attack:
+        """`attacker`'s attack on `defender`, with the attack damage bonus and the armor that count (only a
+        character has them)."""
+        return cls(
+            hit=hit_chance(attacker.attack_chance, defender.block_chance),
+            low=attacker.damage_min,
+            span=attacker.damage_max - attacker.damage_min + 1,
+            crit_chance=attacker.crit_chance,
+            crit=hundredths(attacker.crit_multiplier),
+            bonus=bonus,
+            resistance=defender.damage_resistance,
+            armor=armor,
+        )
+
     def damage(self, rand: Callable[[], float]) -> int:
         """One attack's damage, with the engine's rolls in the engine's order; 0 for a miss, which changes no
         more than a hit for 0 does."""
@@ -134,26 +157,8 @@ class _Matchup:
     @classmethod
     def of(cls, character: Character, monster: Monster, count: int, monsters_first: bool) -> _Matchup:
         return cls(
-            player=_Attack(
-                hit=hit_chance(character.attack_chance, monster.block_chance),
-                low=character.damage_min,
-                span=character.damage_max - character.damage_min + 1,
-                crit_chance=character.crit_chance,
-                crit=hundredths(character.crit_multiplier),
-                bonus=character.ad_bonus,
-                resistance=monster.damage_resistance,
-                armor=0,
-            ),
-            monster=_Attack(
-                hit=hit_chance(monster.attack_chance, character.block_chance),
-                low=monster.damage_min,
-                span=monster.damage_max - monster.damage_min + 1,
-                crit_chance=monster.crit_chance,
-                crit=hundredths(monster.crit_multiplier),
-                bonus=0,
-                resistance=character.damage_resistance,
-                armor=character.armor,
-            ),
+            player=_Attack.between(character, monster, bonus=character.ad_bonus, armor=0),
+            monster=_Attack.between(monster, character, bonus=0, armor=character.armor),
             max_hp=character.max_hp,
             ap=character.ap,
             attack_cost=character.attack_cost,
