@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from local_postgres.delay_proxy import delay_proxy
+from local_postgres.server import PostgresMissing, PostgresServer
 from rules.bossfight import BUILTIN_BOSSES
 from rules.mma.ai import choose_action
 from rules.mma.engine import apply_in_place, new_game, replay_rng
@@ -28,8 +30,6 @@ from storage.bossfight import BossfightRepository, PlayerUpdate
 from storage.database import DEFAULT_POOL_SIZE, Database, StaleUpdate, Storage
 from storage.mma import MatchRecord, MmaRepository
 from storage.postgres import PostgresDatabase
-from tests.storage.delay_proxy import delay_proxy
-from tests.storage.postgres import PostgresMissing, PostgresServer
 
 GUILD, CHANNEL = 1, 2
 
@@ -122,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for number, writers in enumerate(args.writers):
 
-                async def on_postgres(url: str = server.database_url(f"bench_{number}"), writers: int = writers):
-                    await create_database(server, url)
+                async def on_postgres(name: str = f"bench_{number}", writers: int = writers):
+                    url = await server.create_database(name)
                     return await measure(await PostgresDatabase.open(url, args.pool_size), writers, args.seconds)
 
                 rows.append(("PostgreSQL", writers, *asyncio.run(on_postgres())))
@@ -131,8 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                 writers = args.writers[0]
 
                 async def through_delay() -> tuple[int, int]:
-                    url = server.database_url("bench_delay")
-                    await create_database(server, url)
+                    url = await server.create_database("bench_delay")
                     await (await PostgresDatabase.open(url)).close()  # migrated without the delay
                     async with delay_proxy(server.port, args.delay_ms / 1000) as proxy:
                         database = await PostgresDatabase.open(proxy.url(url), args.pool_size)
@@ -153,16 +152,6 @@ def main(argv: list[str] | None = None) -> int:
             f"{total / args.seconds:,.0f} | {ratio} |"
         )
     return 0
-
-
-async def create_database(server: PostgresServer, url: str) -> None:
-    import asyncpg
-
-    admin = await asyncpg.connect(server.url)
-    try:
-        await admin.execute(f"CREATE DATABASE {url.rsplit('/', 1)[1]}")
-    finally:
-        await admin.close()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Fixtures every test folder shares: the throwaway PostgreSQL server (tests/storage/postgres.py), and
+"""Fixtures every test folder shares: the throwaway PostgreSQL server (local_postgres/server.py), and
 Hypothesis without deadlines."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import NoReturn
 import pytest
 from hypothesis import settings
 
-from tests.storage.postgres import PostgresMissing, PostgresServer
+from local_postgres.server import PostgresMissing, PostgresServer
 
 # No time limit on a Hypothesis example: coverage's tracing (make test) and a busy machine slow them, and
 # their speed is not what they test (the benchmarks measure it).
@@ -48,17 +48,10 @@ def postgres_games_database(postgres_server) -> str:
     back empty from `emptied` (much faster than creating or migrating a database for each)."""
     import asyncio
 
-    import asyncpg
-
     from storage.postgres import PostgresDatabase
 
     async def make() -> None:
-        admin = await asyncpg.connect(postgres_server.url)
-        try:
-            await admin.execute("CREATE DATABASE arena_games")
-        finally:
-            await admin.close()
-        database = await PostgresDatabase.open(postgres_server.database_url("arena_games"))
+        database = await PostgresDatabase.open(await postgres_server.create_database("arena_games"))
         await database.close()
 
     # In a thread of its own: an async test asks for this fixture while its own event loop runs.
@@ -91,12 +84,4 @@ async def emptied(url: str) -> str:
 
 async def fresh_postgres_database(server: PostgresServer) -> str:
     """A new, empty database on the test server: its URL."""
-    import asyncpg
-
-    name = f"test_{next(_databases)}"
-    admin = await asyncpg.connect(server.url)
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    return server.database_url(name)
+    return await server.create_database(f"test_{next(_databases)}")

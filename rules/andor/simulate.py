@@ -25,7 +25,15 @@ from rules.andor.engine import (
     start_fight,
     summary,
 )
-from rules.andor.models import POTION_COST, QUIET_ROUNDS_FOR_DRAW, Character, FightState, Monster, hundredths
+from rules.andor.models import (
+    POTION_COST,
+    QUIET_ROUNDS_FOR_DRAW,
+    Character,
+    CombatStats,
+    FightState,
+    Monster,
+    hundredths,
+)
 from rules.errors import RuleInputError
 from rules.seeds import new_seed
 
@@ -92,6 +100,160 @@ def check_fights(fights: int) -> None:
         raise RuleInputError(f"fights must be between 1 and {MAX_FIGHTS:,}, not {fights:,}")
 
 
+@dataclass(frozen=True, slots=True)
+class _Attack:
+    """One side's attack on the other: it never changes within a fight."""
+
+    hit: int  # the chance to hit, in percent
+    low: int  # the lowest base damage
+    span: int  # how many base damages there are
+    crit_chance: int  # in percent
+    crit: int  # the critical multiplier, in hundredths
+    bonus: int  # attack damage bonus, in percent
+    resistance: int  # the defender's damage resistance
+    armor: int  # the defender's armor
+
+    @classmethod
+    def between(cls, attacker: CombatStats, defender: CombatStats, *, bonus: int, armor: int) -> _Attack:
+        """`attacker`'s attack on `defender`, with the attack damage bonus and the armor that count (only a
+        character has them)."""
+        return cls(
+            hit=hit_chance(attacker.attack_chance, defender.block_chance),
+            low=attacker.damage_min,
+            span=attacker.damage_max - attacker.damage_min + 1,
+            crit_chance=attacker.crit_chance,
+            crit=hundredths(attacker.crit_multiplier),
+            bonus=bonus,
+            resistance=defender.damage_resistance,
+            armor=armor,
+        )
+
+    def damage(self, rand: Callable[[], float]) -> int:
+        """One attack's damage, with the engine's rolls in the engine's order; 0 for a miss, which changes no
+        more than a hit for 0 does."""
+        if int(rand() * 100) + 1 > self.hit:
+            return 0
+        base = self.low + int(rand() * self.span)
+        crit = self.crit if self.crit_chance > 0 and int(rand() * 100) + 1 <= self.crit_chance else 100
+        return final_damage(base, self.bonus, crit, self.resistance, self.armor)
+
+
+@dataclass(frozen=True, slots=True)
+class _Matchup:
+    """What every fight of a simulation starts from."""
+
+    player: _Attack
+    monster: _Attack
+    max_hp: int
+    ap: int
+    attack_cost: int
+    potions: int
+    potion_heal: int
+    count: int
+    monster_hp: int
+    monster_attacks: int  # each monster's attacks a turn
+    opening: bool  # the monsters' turn 0 comes first (engine.start_fight)
+
+    @classmethod
+    def of(cls, character: Character, monster: Monster, count: int, monsters_first: bool) -> _Matchup:
+        return cls(
+            player=_Attack.between(character, monster, bonus=character.ad_bonus, armor=0),
+            monster=_Attack.between(monster, character, bonus=0, armor=character.armor),
+            max_hp=character.max_hp,
+            ap=character.ap,
+            attack_cost=character.attack_cost,
+            potions=character.potions,
+            potion_heal=character.potion_heal,
+            count=count,
+            monster_hp=monster.hp,
+            monster_attacks=monster.ap // monster.attack_cost,
+            opening=monsters_first or monster.aggressive,
+        )
+
+
+@dataclass(slots=True)
+class _Fight:
+    """The figures of one fight that change as it goes."""
+
+    hp: int
+    potions: int
+    monster_hp: list[int]
+    alive: int  # monsters standing
+    attacks: int = 0  # rolled so far
+    result: str | None = None  # WON or LOST once a side falls
+
+
+def _player_turn(matchup: _Matchup, fight: _Fight, ap: int, rand: Callable[[], float]) -> bool:
+    """The player's turn as ai.choose_action plays it: a potion at half HP or below, else an attack on the
+    weakest monster standing, while the AP last. Whether it hurt a monster."""
+    hurt = False
+    monster_hp = fight.monster_hp
+    while True:
+        if fight.potions and ap >= POTION_COST and fight.hp * 2 <= matchup.max_hp:
+            ap -= POTION_COST
+            fight.potions -= 1
+            fight.hp = min(matchup.max_hp, fight.hp + matchup.potion_heal)
+        elif ap >= matchup.attack_cost:
+            ap -= matchup.attack_cost
+            fight.attacks += 1
+            if matchup.count == 1:
+                target = 0
+            else:
+                target = min((i for i in range(matchup.count) if monster_hp[i] > 0), key=monster_hp.__getitem__)
+            damage = matchup.player.damage(rand)
+            if damage > 0:
+                hurt = True
+                left = monster_hp[target] - damage
+                if left > 0:
+                    monster_hp[target] = left
+                else:
+                    monster_hp[target] = 0
+                    fight.alive -= 1
+                    if fight.alive == 0:
+                        fight.result = WON
+                        return hurt
+        else:
+            return hurt
+
+
+def _monsters_turn(matchup: _Matchup, fight: _Fight, rand: Callable[[], float]) -> bool:
+    """Every monster standing attacks its number of times. Whether they hurt the player."""
+    hurt = False
+    for hp in fight.monster_hp:
+        if hp <= 0:
+            continue
+        for _ in range(matchup.monster_attacks):
+            fight.attacks += 1
+            damage = matchup.monster.damage(rand)
+            if damage > 0:
+                hurt = True
+                fight.hp -= damage
+                if fight.hp <= 0:
+                    fight.hp, fight.result = 0, LOST
+                    return hurt
+    return hurt
+
+
+def _one_fight(matchup: _Matchup, rand: Callable[[], float], max_rounds: int) -> tuple[FightResult, int]:
+    """A fight played to its end, and the attacks rolled in it."""
+    fight = _Fight(matchup.max_hp, matchup.potions, [matchup.monster_hp] * matchup.count, matchup.count)
+    rounds = -1 if matchup.opening else 0
+    quiet = 0
+    while True:
+        rounds += 1
+        if rounds > max_rounds:
+            return FightResult(UNDECIDED, max_rounds, fight.hp), fight.attacks
+        hurt = _player_turn(matchup, fight, matchup.ap if rounds > 0 else 0, rand)  # round 0: the monsters alone
+        if fight.result is None:
+            hurt = _monsters_turn(matchup, fight, rand) or hurt
+        if fight.result is not None:
+            return FightResult(fight.result, rounds, fight.hp), fight.attacks
+        if rounds > 0:  # engine._end_round: the opening turn is not a round
+            quiet = 0 if hurt else quiet + 1
+            if quiet >= QUIET_ROUNDS_FOR_DRAW:
+                return FightResult(DRAW, rounds, fight.hp), fight.attacks
+
+
 def fight_results(
     character: Character,
     monster: Monster,
@@ -109,21 +271,7 @@ def fight_results(
     `progress` hears the fraction done (fights played, or attacks against the work limit when that is
     further along) about every PROGRESS_EVERY attacks.
     """
-    rand = rng.random
-    # The player's attack on a monster and a monster's attack on the player never change within a fight.
-    p_hit = hit_chance(character.attack_chance, monster.block_chance)
-    p_low, p_span = character.damage_min, character.damage_max - character.damage_min + 1
-    p_cc, p_crit, p_ad = character.crit_chance, hundredths(character.crit_multiplier), character.ad_bonus
-    p_cost, p_ap, p_max = character.attack_cost, character.ap, character.max_hp
-    heal, potions0 = character.potion_heal, character.potions
-    m_hit = hit_chance(monster.attack_chance, character.block_chance)
-    m_low, m_span = monster.damage_min, monster.damage_max - monster.damage_min + 1
-    m_cc, m_crit = monster.crit_chance, hundredths(monster.crit_multiplier)
-    m_attacks, m_hp0, m_dr = monster.ap // monster.attack_cost, monster.hp, monster.damage_resistance
-    p_dr, p_armor = character.damage_resistance, character.armor
-    monsters = range(count)
-    opening = monsters_first or monster.aggressive  # the monsters' turn 0 comes first (engine.start_fight)
-
+    matchup = _Matchup.of(character, monster, count, monsters_first)
     results: list[FightResult] = []
     attacks = 0
     reported = 0
@@ -133,69 +281,9 @@ def fight_results(
         if progress is not None and attacks - reported >= PROGRESS_EVERY:
             reported = attacks
             progress(max(played / fights, attacks / work_limit))
-        hp, potions = p_max, potions0
-        m_hp = [m_hp0] * count
-        alive = count
-        rounds = -1 if opening else 0
-        quiet = 0
-        result = None
-        while result is None:
-            rounds += 1
-            if rounds > max_rounds:
-                rounds, result = max_rounds, UNDECIDED
-                break
-            hurt = False
-            ap = p_ap if rounds > 0 else 0  # round 0: the monsters' opening turn alone
-            # the player's turn (ai.choose_action)
-            while True:
-                if potions and ap >= POTION_COST and hp * 2 <= p_max:
-                    ap -= POTION_COST
-                    potions -= 1
-                    hp = min(p_max, hp + heal)
-                elif ap >= p_cost:
-                    ap -= p_cost
-                    attacks += 1
-                    target = 0 if count == 1 else min((i for i in monsters if m_hp[i] > 0), key=m_hp.__getitem__)
-                    if int(rand() * 100) + 1 <= p_hit:
-                        base = p_low + int(rand() * p_span)
-                        crit = p_crit if p_cc > 0 and int(rand() * 100) + 1 <= p_cc else 100
-                        damage = final_damage(base, p_ad, crit, m_dr, 0)
-                        hurt = hurt or damage > 0
-                        left = m_hp[target] - damage
-                        if left <= 0:
-                            m_hp[target] = 0
-                            alive -= 1
-                            if alive == 0:
-                                result = WON
-                                break
-                        else:
-                            m_hp[target] = left
-                else:
-                    break
-            if result is not None:
-                break
-            # the monsters' turn
-            for i in monsters:
-                if m_hp[i] <= 0:
-                    continue
-                for _ in range(m_attacks):
-                    attacks += 1
-                    if int(rand() * 100) + 1 <= m_hit:
-                        base = m_low + int(rand() * m_span)
-                        crit = m_crit if m_cc > 0 and int(rand() * 100) + 1 <= m_cc else 100
-                        damage = final_damage(base, 0, crit, p_dr, p_armor)
-                        hurt = hurt or damage > 0
-                        hp -= damage
-                        if hp <= 0:
-                            hp, result = 0, LOST
-                            break
-                if result is not None:
-                    break
-            if rounds > 0:  # engine._end_round: the opening turn is not a round
-                quiet = 0 if hurt else quiet + 1
-                if quiet >= QUIET_ROUNDS_FOR_DRAW:
-                    result = DRAW
-        results.append(FightResult(result, rounds, hp))
+        result, rolled = _one_fight(matchup, rng.random, max_rounds)
+        results.append(result)
+        attacks += rolled
     return results, False
 
 

@@ -40,88 +40,103 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, text_columns
     return [line(headers), *(line(row) for row in rows)]
 
 
-def format_breakdown(result: AttackBreakdown) -> str:
+def _boss_lines(result: AttackBreakdown) -> list[str]:
+    """The boss as the attack found it."""
     boss = result.boss
-    mod = format_modifier
-    lines = [
+    return [
         f"Boss: {boss.name} (level {num(boss.level)}, {boss.element}), HP {num(result.boss_hp_before)} "
         f"of {num(boss.health)}",
         f"  physical damage {num(boss.physical_damage)}, penetration {yes_no(boss.physical_penetration)}, "
         f"resistance {yes_no(boss.physical_resistance)}",
         f"  magical damage {num(boss.magical_damage)}, penetration {yes_no(boss.magical_penetration)}, "
         f"resistance {yes_no(boss.magical_resistance)}",
-        "",
+    ]
+
+
+def _damage_to_boss_lines(result: AttackBreakdown) -> list[str]:
+    """Each token's damage to the boss, and their sum."""
+    mod = format_modifier
+    headers = [
+        "token",
+        "element",
+        "health",
+        "physical",
+        "pen",
+        "phys mod",
+        "magical",
+        "pen",
+        "mag mod",
+        "elem mod",
+        "dealt",
+    ]
+    rows = [
+        [
+            t.name,
+            t.element,
+            num(t.health),
+            num(t.physical_damage),
+            yes_no(t.physical_penetration),
+            mod(t.boss_physical_modifier),
+            num(t.magical_damage),
+            yes_no(t.magical_penetration),
+            mod(t.boss_magical_modifier),
+            mod(t.boss_element_modifier),
+            num(t.damage_dealt),
+        ]
+        for t in result.tokens
+    ]
+    return [
         "Damage to the boss, per token: physical x phys mod + magical x mag mod x elem mod",
         "(a mod is 0.5 where the boss resists and the token does not penetrate; elem is the boss's element",
         " modifier against the token's element)",
-        *table(
-            [
-                "token",
-                "element",
-                "health",
-                "physical",
-                "pen",
-                "phys mod",
-                "magical",
-                "pen",
-                "mag mod",
-                "elem mod",
-                "dealt",
-            ],
-            [
-                [
-                    t.name,
-                    t.element,
-                    num(t.health),
-                    num(t.physical_damage),
-                    yes_no(t.physical_penetration),
-                    mod(t.boss_physical_modifier),
-                    num(t.magical_damage),
-                    yes_no(t.magical_penetration),
-                    mod(t.boss_magical_modifier),
-                    mod(t.boss_element_modifier),
-                    num(t.damage_dealt),
-                ]
-                for t in result.tokens
-            ],
-        ),
+        *table(headers, rows),
         f"Total damage to the boss: {' + '.join(num(t.damage_dealt) for t in result.tokens)}"
         f" = {num(result.damage_to_boss)}",
-        "",
+    ]
+
+
+def _damage_to_deck_lines(result: AttackBreakdown) -> list[str]:
+    """Each trait's modifiers of the boss's damage, their products, and the damage the deck takes."""
+    boss = result.boss
+    mod = format_modifier
+    rows = [
+        [
+            t.token,
+            t.trait,
+            yes_no(t.physical_resistance),
+            mod(t.physical),
+            yes_no(t.magical_resistance),
+            mod(t.magical),
+            mod(t.element),
+        ]
+        for t in result.traits
+    ]
+    return [
         "Modifiers of the damage your deck takes, per trait (0.5 where the trait resists and the boss does not",
         "penetrate; elem is the token's element modifier against the boss, once per trait of its token)",
-        *table(
-            ["token", "trait", "phys res", "phys mod", "mag res", "mag mod", "elem mod"],
-            [
-                [
-                    t.token,
-                    t.trait,
-                    yes_no(t.physical_resistance),
-                    mod(t.physical),
-                    yes_no(t.magical_resistance),
-                    mod(t.magical),
-                    mod(t.element),
-                ]
-                for t in result.traits
-            ],
-        ),
+        *table(["token", "trait", "phys res", "phys mod", "mag res", "mag mod", "elem mod"], rows),
         f"Stacked (the product of each column over {len(result.traits)} traits): "
         f"physical {mod(result.deck_physical_modifier)}, magical {mod(result.deck_magical_modifier)}, "
         f"element {mod(result.deck_element_modifier)}",
         f"Damage to the deck: {num(boss.physical_damage)} x {mod(result.deck_physical_modifier)} + "
         f"{num(boss.magical_damage)} x {mod(result.deck_magical_modifier)} x {mod(result.deck_element_modifier)}"
         f" = {num(result.damage_to_deck)}",
-        "",
-        f"Boss HP: {num(result.boss_hp_before)} - {num(result.damage_to_boss)} -> {num(result.boss_hp_after)}"
-        + (" (defeated)" if result.boss_defeated else ""),
-        *(
-            [f"Credited: {num(result.credited_damage)}, overkill beyond the HP left: {num(result.overkill)}"]
-            if result.overkill > 0
-            else []
-        ),
-        f"Deck HP: {num(result.deck_health)}"
-        + (f" - {num(result.damage_taken_before)} taken earlier in the raid" if result.damage_taken_before else "")
-        + f" - {num(result.damage_to_deck)} = {num(result.deck_hp_after)}"
+    ]
+
+
+def _hp_lines(result: AttackBreakdown) -> list[str]:
+    """The boss's and the deck's HP after the attack."""
+    boss_hp = f"Boss HP: {num(result.boss_hp_before)} - {num(result.damage_to_boss)} -> {num(result.boss_hp_after)}"
+    credited = f"Credited: {num(result.credited_damage)}, overkill beyond the HP left: {num(result.overkill)}"
+    earlier = f" - {num(result.damage_taken_before)} taken earlier in the raid" if result.damage_taken_before else ""
+    return [
+        boss_hp + (" (defeated)" if result.boss_defeated else ""),
+        *([credited] if result.overkill > 0 else []),
+        f"Deck HP: {num(result.deck_health)}{earlier} - {num(result.damage_to_deck)} = {num(result.deck_hp_after)}"
         + (" (survives)" if result.deck_survives else " (knocked out of the raid)"),
     ]
-    return "\n".join(lines)
+
+
+def format_breakdown(result: AttackBreakdown) -> str:
+    sections = (_boss_lines, _damage_to_boss_lines, _damage_to_deck_lines, _hp_lines)
+    return "\n\n".join("\n".join(section(result)) for section in sections)

@@ -5,7 +5,8 @@ Public lines never name a drawn card: the feed is shown to both players.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rules.mma.cards import CARDS
@@ -111,6 +112,168 @@ def shared_fighters(state: GameState) -> frozenset[int]:
     return frozenset(first.fielded) & frozenset(second.fielded)
 
 
+@dataclass(frozen=True)
+class _Scene:
+    """What a feed line may say about its event, worked out once: the names and the marked parts."""
+
+    event: Event
+    who: str  # the event's player
+    card: str  # the event's card, marked
+    damage: str  # the damage, marked ("" where the event has none)
+    owned: str  # the event's card as a fighter: in the events that name one, the event's player is its owner
+    target: str  # the fighter hit, as `owned` names it
+    strong: Mark
+
+    @property
+    def numbers(self) -> Mapping[str, Any]:
+        return self.event.numbers
+
+
+def _turn(s: _Scene) -> str:
+    return f"— {s.who}, turn {s.numbers['turn']}: {s.numbers['energy']} energy"
+
+
+def _end_turn(s: _Scene) -> None:
+    return None
+
+
+def _deploy(s: _Scene) -> str:
+    return f"{s.who} sends in {s.card} ({s.numbers['stamina']} stamina)"
+
+
+def _draw(s: _Scene) -> str:
+    n = s.numbers
+    extra: list[str] = []
+    if n["fighters_skipped"]:
+        extra.append(f"{plural(n['fighters_skipped'], 'fighter')} passed under the deck")
+    if n["discarded"] != NO_ONE:
+        extra.append(f"full hand: discards the oldest card, {_name(n['discarded'])}")
+    return f"{s.who} draws ({n['deck']} left in deck)" + (f"; {'; '.join(extra)}" if extra else "")
+
+
+def _draw_failed(s: _Scene) -> str:
+    return f"{s.who} cannot draw: only fighters left in the deck and two already in hand"
+
+
+def _skip_draw(s: _Scene) -> str:
+    return f"{s.who} skips the draw"
+
+
+def _bleed(s: _Scene) -> str:
+    n = s.numbers
+    return f"{s.owned} bleeds for {n['damage']} ({plural(n['ticks_left'], 'tick')} left) → stamina {n['stamina']}"
+
+
+def _staggered(s: _Scene) -> str:
+    return f"{s.owned} is staggered: {s.who} skips this turn"
+
+
+def _strike(s: _Scene) -> str:
+    n = s.numbers
+    parts = [f"{n['card']} card", f"+ {n['striking']} STR"]
+    if n["bonus"]:
+        parts.append(f"+ {n['bonus']} training")
+    parts.append(f"− {n['defense']} DEF")
+    if n["style"]:
+        parts.append(f"+ {n['style']} Striker")
+    if n["ground_and_pound"]:
+        parts.append(f"+ {n['ground_and_pound']} G&P")
+    formula = " ".join(parts) + _floored(n["raw"], n["card"])
+    return f"{s.who}: {s.card} hits {s.target} for {s.damage} ({formula}{_defended(n)}){_fighter_hint(n)}"
+
+
+def _submission(s: _Scene) -> str:
+    n = s.numbers
+    position = "from top" if n["on_top"] else f"from bottom (60% of {n['card']})"
+    formula = f"base {n['base']} {position} + {n['grappling']} GRP − {n['defense']} GRP" + _floored(n["raw"], n["base"])
+    return f"{s.who}: {s.card} on {s.target} for {s.damage} ({formula}{_defended(n)}){_fighter_hint(n)}"
+
+
+def _takedown(s: _Scene) -> str:
+    n = s.numbers
+    penalty = n["penalty"]
+    defender = f"({n['defender_score'] + penalty} − {penalty} tired)" if penalty else f"{n['defender_score']}"
+    unclamped = 50 + 10 * (n["attacker_score"] - n["defender_score"])
+    chance = n["chance_tenths"] * 10
+    odds = f"50% + 10% × ({n['attacker_score']} − {defender}) = {unclamped}%"
+    if unclamped != chance:
+        odds += f", held to {chance}%"
+    if "roll" in n:  # a takedown foreseen (the hand view's preview) has not been rolled
+        # Success is roll * 100 < chance, so the whole-number part of the roll is the honest figure to show.
+        odds += f"; rolled {int(n['roll'] * 100)}, needs under {chance}"
+    cleared = f"; clears {_name(n['cleared'])}" if n["cleared"] != NO_ONE else ""
+    if not n["success"]:
+        return f"{s.who}: {s.card} stuffed ({odds}){cleared}"
+    return f"{s.who}: {s.card} lands ({odds}): on top, {n['impact']} damage{_fighter_hint(n)}{cleared}"
+
+
+def _counter(s: _Scene) -> str:
+    return f"{s.who}'s {s.card} counters for {s.damage} → attacker stamina {s.numbers['stamina']}"
+
+
+def _bleeding(s: _Scene) -> str:
+    return f"{s.owned} is cut: bleeds 2 a turn for {s.numbers['ticks']} turns"
+
+
+def _stagger(s: _Scene) -> str:
+    return f"{s.owned} is staggered: {s.who} skips the next turn"
+
+
+def _guard(s: _Scene) -> str:
+    replaced = s.numbers["replaced"]
+    return f"{s.who} readies {s.card}" + (f" (replaces {_name(replaced)})" if replaced != NO_ONE else "")
+
+
+def _coach(s: _Scene) -> str:
+    coach = s.numbers["coach"]
+    return f"{s.who}: {s.strong('Master Coach')}, +1 striking, grappling and defense for good (now +{coach})"
+
+
+def _training(s: _Scene) -> str:
+    return f"{s.who}: {s.strong('Intense Training')}, +{s.numbers['bonus']} striking waiting for the next strike"
+
+
+def _medic(s: _Scene) -> str:
+    n = s.numbers
+    return f"{s.who}: {s.strong('Ringside Medic')}, +{n['healed']} stamina → {n['stamina']}"
+
+
+def _knockout(s: _Scene) -> str:
+    n = s.numbers
+    return f"💥 {s.strong('KO!')} {s.owned} is out; {s.who} loses {n['health_lost']} health ({n['health']} left)"
+
+
+def _over(s: _Scene) -> str:
+    if s.event.player == NO_ONE:
+        return f"🏁 Draw — {s.numbers['reason']}"
+    return f"🏆 {s.who} wins — {s.numbers['reason']}"
+
+
+# The feed line of each kind of event (rules.mma.engine makes them); None: bookkeeping, not shown.
+_LINES: Mapping[str, Callable[[_Scene], str | None]] = {
+    "turn": _turn,
+    "end_turn": _end_turn,
+    "deploy": _deploy,
+    "draw": _draw,
+    "draw_failed": _draw_failed,
+    "skip_draw": _skip_draw,
+    "bleed": _bleed,
+    "staggered": _staggered,
+    "strike": _strike,
+    "submission": _submission,
+    "takedown": _takedown,
+    "counter": _counter,
+    "bleeding": _bleeding,
+    "stagger": _stagger,
+    "guard": _guard,
+    "coach": _coach,
+    "training": _training,
+    "medic": _medic,
+    "knockout": _knockout,
+    "over": _over,
+}
+
+
 def describe(event: Event, players: Sequence[str], shared: Collection[int] = (), strong: Mark = plain) -> str | None:
     """One feed line for `event` (`players` are the two display names), or None for bookkeeping. A fighter in
     `shared` (`shared_fighters`) is named with its player: "Bob's Tom Aspinall". The card played and the damage
@@ -122,83 +285,14 @@ def describe(event: Event, players: Sequence[str], shared: Collection[int] = (),
     def fighter(card: int, owner: str) -> str:
         return f"{owner}'s {_name(card)}" if card in shared else _name(card)
 
-    card = strong(_name(event.card))
-    damage = strong(str(n["damage"])) if "damage" in n else ""
-    owned = fighter(event.card, who)  # in the events that name a fighter, the event's player is its owner
-    target = fighter(n["target"], other) if "target" in n else f"{other}'s fighter"
-    kind = event.kind
-    if kind == "turn":
-        return f"— {who}, turn {n['turn']}: {n['energy']} energy"
-    if kind == "end_turn":
-        return None
-    if kind == "deploy":
-        return f"{who} sends in {card} ({n['stamina']} stamina)"
-    if kind == "draw":
-        extra: list[str] = []
-        if n["fighters_skipped"]:
-            extra.append(f"{plural(n['fighters_skipped'], 'fighter')} passed under the deck")
-        if n["discarded"] != NO_ONE:
-            extra.append(f"full hand: discards the oldest card, {_name(n['discarded'])}")
-        return f"{who} draws ({n['deck']} left in deck)" + (f"; {'; '.join(extra)}" if extra else "")
-    if kind == "draw_failed":
-        return f"{who} cannot draw: only fighters left in the deck and two already in hand"
-    if kind == "skip_draw":
-        return f"{who} skips the draw"
-    if kind == "bleed":
-        return f"{owned} bleeds for {n['damage']} ({plural(n['ticks_left'], 'tick')} left) → stamina {n['stamina']}"
-    if kind == "staggered":
-        return f"{owned} is staggered: {who} skips this turn"
-    if kind == "strike":
-        parts = [f"{n['card']} card", f"+ {n['striking']} STR"]
-        if n["bonus"]:
-            parts.append(f"+ {n['bonus']} training")
-        parts.append(f"− {n['defense']} DEF")
-        if n["style"]:
-            parts.append(f"+ {n['style']} Striker")
-        if n["ground_and_pound"]:
-            parts.append(f"+ {n['ground_and_pound']} G&P")
-        formula = " ".join(parts) + _floored(n["raw"], n["card"])
-        return f"{who}: {card} hits {target} for {damage} ({formula}{_defended(n)}){_fighter_hint(n)}"
-    if kind == "submission":
-        position = "from top" if n["on_top"] else f"from bottom (60% of {n['card']})"
-        formula = f"base {n['base']} {position} + {n['grappling']} GRP − {n['defense']} GRP" + _floored(
-            n["raw"], n["base"]
-        )
-        return f"{who}: {card} on {target} for {damage} ({formula}{_defended(n)}){_fighter_hint(n)}"
-    if kind == "takedown":
-        penalty = n["penalty"]
-        defender = f"({n['defender_score'] + penalty} − {penalty} tired)" if penalty else f"{n['defender_score']}"
-        unclamped = 50 + 10 * (n["attacker_score"] - n["defender_score"])
-        chance = n["chance_tenths"] * 10
-        odds = f"50% + 10% × ({n['attacker_score']} − {defender}) = {unclamped}%"
-        if unclamped != chance:
-            odds += f", held to {chance}%"
-        if "roll" in n:  # a takedown foreseen (the hand view's preview) has not been rolled
-            # Success is roll * 100 < chance, so the whole-number part of the roll is the honest figure to show.
-            odds += f"; rolled {int(n['roll'] * 100)}, needs under {chance}"
-        cleared = f"; clears {_name(n['cleared'])}" if n["cleared"] != NO_ONE else ""
-        if not n["success"]:
-            return f"{who}: {card} stuffed ({odds}){cleared}"
-        return f"{who}: {card} lands ({odds}): on top, {n['impact']} damage{_fighter_hint(n)}{cleared}"
-    if kind == "counter":
-        return f"{who}'s {card} counters for {damage} → attacker stamina {n['stamina']}"
-    if kind == "bleeding":
-        return f"{owned} is cut: bleeds 2 a turn for {n['ticks']} turns"
-    if kind == "stagger":
-        return f"{owned} is staggered: {who} skips the next turn"
-    if kind == "guard":
-        replaced = f" (replaces {_name(n['replaced'])})" if n["replaced"] != NO_ONE else ""
-        return f"{who} readies {card}{replaced}"
-    if kind == "coach":
-        return f"{who}: {strong('Master Coach')}, +1 striking, grappling and defense for good (now +{n['coach']})"
-    if kind == "training":
-        return f"{who}: {strong('Intense Training')}, +{n['bonus']} striking waiting for the next strike"
-    if kind == "medic":
-        return f"{who}: {strong('Ringside Medic')}, +{n['healed']} stamina → {n['stamina']}"
-    if kind == "knockout":
-        return f"💥 {strong('KO!')} {owned} is out; {who} loses {n['health_lost']} health ({n['health']} left)"
-    if kind == "over":
-        if event.player == NO_ONE:
-            return f"🏁 Draw — {n['reason']}"
-        return f"🏆 {who} wins — {n['reason']}"
-    return f"{who}: {kind}"
+    scene = _Scene(
+        event=event,
+        who=who,
+        card=strong(_name(event.card)),
+        damage=strong(str(n["damage"])) if "damage" in n else "",
+        owned=fighter(event.card, who),
+        target=fighter(n["target"], other) if "target" in n else f"{other}'s fighter",
+        strong=strong,
+    )
+    line = _LINES.get(event.kind)
+    return line(scene) if line is not None else f"{who}: {event.kind}"

@@ -559,3 +559,63 @@ def test_an_attack_is_credited_with_the_stored_hp_it_removed():
     assert credited_damage(1000, 999.9999996) == 1000.0
     # 1000 - 666.7 is 333.29999999999995 in floats; the HP removed is 333.3.
     assert credited_damage(1000, 333.3) == 333.3 and credited_damage(666.7, 333.3) == 333.3
+
+
+# --- The breakdown a player can keep -----------------------------------------------------------------------
+
+
+def breakdown_deck():
+    return parse_deck(
+        deck_csv(
+            "Ember Fox,Swift,Fire,500,300,Y,N,200,N,N",
+            "Ember Fox,Tough,Fire,500,0,N,Y,0,N,Y",
+            "Owl,Hoot,Water,700,0,N,N,100,Y,N",
+        )
+    )
+
+
+def test_the_breakdown_of_an_attack_that_fells_the_boss():
+    resisting = boss(
+        element="Air",
+        physical_damage=400,
+        magical_damage=300,
+        physical_resistance=True,
+        magical_resistance=True,
+        magical_penetration=True,
+    )
+    assert format_breakdown(calculate_attack(resisting, breakdown_deck(), boss_hp=250)).splitlines() == [
+        "Boss: Test Boss (level 1, Air), HP 250 of 1000",
+        "  physical damage 400, penetration N, resistance Y",
+        "  magical damage 300, penetration Y, resistance Y",
+        "",
+        "Damage to the boss, per token: physical x phys mod + magical x mag mod x elem mod",
+        "(a mod is 0.5 where the boss resists and the token does not penetrate; elem is the boss's element",
+        " modifier against the token's element)",
+        "token      element  health  physical  pen  phys mod  magical  pen  mag mod  elem mod  dealt",
+        "Ember Fox  Fire       1000       300    Y         1      200    N      0.5         2    500",
+        "Owl        Water       700         0    N       0.5      100    Y        1         1    100",
+        "Total damage to the boss: 500 + 100 = 600",
+        "",
+        "Modifiers of the damage your deck takes, per trait (0.5 where the trait resists and the boss does not",
+        "penetrate; elem is the token's element modifier against the boss, once per trait of its token)",
+        "token      trait  phys res  phys mod  mag res  mag mod  elem mod",
+        "Ember Fox  Swift         N         1        N        1       0.5",
+        "Ember Fox  Tough         Y       0.5        Y        1       0.5",
+        "Owl        Hoot          N         1        N        1         1",
+        "Stacked (the product of each column over 3 traits): physical 0.5, magical 1, element 0.25",
+        "Damage to the deck: 400 x 0.5 + 300 x 1 x 0.25 = 275",
+        "",
+        "Boss HP: 250 - 600 -> 0 (defeated)",
+        "Credited: 250, overkill beyond the HP left: 350",
+        "Deck HP: 1700 - 275 = 1425 (survives)",
+    ]
+
+
+def test_the_breakdown_of_an_attack_that_knocks_the_deck_out():
+    hard_hitting = boss(element="Water", physical_damage=900, magical_damage=100)
+    breakdown = format_breakdown(calculate_attack(hard_hitting, breakdown_deck(), damage_taken=1400))
+    assert breakdown.splitlines()[-3:] == [
+        "",
+        "Boss HP: 1000 - 400 -> 600",
+        "Deck HP: 1700 - 1400 taken earlier in the raid - 450 = -150 (knocked out of the raid)",
+    ]

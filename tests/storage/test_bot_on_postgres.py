@@ -9,12 +9,12 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from local_postgres.server import free_port
 from observability import MeasuredStorage
 from storage.database import StorageUnavailable, discover_migrations
 from storage.postgres import PostgresDatabase
 from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
 from tests.conftest import fresh_postgres_database
-from tests.storage.postgres import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

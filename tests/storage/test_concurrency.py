@@ -229,12 +229,12 @@ async def test_a_transaction_held_on_one_raid_does_not_delay_an_attack_in_anothe
 async def test_moves_in_thirty_channels_through_a_slow_network_take_a_small_multiple_of_one(postgres_server):
     """With 25 ms each way between the bot and PostgreSQL, 30 moves at once in 30 channels cost a few times one
     move (the pool's waves), not thirty times (their sum, as under one lock of the whole installation)."""
+    from local_postgres.delay_proxy import delay_proxy
     from rules.mma.ai import choose_action
     from rules.mma.engine import apply_in_place, new_game, replay_rng
     from storage.mma import MmaRepository
     from storage.postgres import PostgresDatabase
     from tests.conftest import fresh_postgres_database
-    from tests.storage.delay_proxy import delay_proxy
 
     url = await fresh_postgres_database(postgres_server)
     direct = await PostgresDatabase.open(url)  # migrated and set up without the delay

@@ -22,8 +22,8 @@ async def test_a_throwaway_server_answers_on_its_port_and_takes_a_schema(postgre
 def test_a_missing_server_skips_on_a_laptop_and_fails_where_it_is_required(monkeypatch):
     import pytest
 
+    from local_postgres.server import INSTALL_HINT, PostgresMissing
     from tests.conftest import REQUIRE_POSTGRES, without_postgres
-    from tests.storage.postgres import INSTALL_HINT, PostgresMissing
 
     monkeypatch.delenv(REQUIRE_POSTGRES, raising=False)
     with pytest.raises(pytest.skip.Exception, match="^" + INSTALL_HINT[:30]):
