@@ -20,6 +20,7 @@ from discord.shard import EventItem, Shard
 from prometheus_client.parser import text_string_to_metric_families
 from yarl import URL
 
+from local_postgres.server import PostgresMissing, PostgresServer
 from observability import JsonLogFormatter, MetricsUnavailable
 from observability.build import build_labels
 from observability.discord_http import route_kind, status_label
@@ -28,7 +29,6 @@ from tests.cogs.fake_discord import RateLimits
 from tests.cogs.harness import CHANNEL_ID, GUILD_ID, FakeDiscord, FakeGateway, Harness, make_settings, start_bot
 from tests.cogs.test_mfd import HEROES, VILLAINS
 from tests.conftest import fresh_postgres_database
-from tests.storage.postgres import PostgresMissing, PostgresServer
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 

@@ -7,11 +7,11 @@ import logging
 
 import pytest
 
+from local_postgres.server import PostgresMissing, PostgresServer
 from observability import MeasuredStorage
 from storage.database import DATABASE_UNREACHABLE, STORAGE_FULL, Database, required
 from storage.postgres import PostgresDatabase
 from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
-from tests.storage.postgres import PostgresMissing, PostgresServer
 
 
 @pytest.fixture(autouse=True)
