@@ -390,6 +390,9 @@ class FakeDiscord:
             }
         )
 
+    def everyone_of(self, guild_id: int) -> discord.Permissions:
+        return self.everyone.get(guild_id, EVERYONE_DEFAULT)
+
     def bot_permissions(self, channel_id: int) -> discord.Permissions:
         """What the bot may do in the channel, computed as Discord does: the server's @everyone and the bot's
         role, then the channel's overwrites (a thread's are its channel's): @everyone's, then the role's."""
@@ -398,8 +401,7 @@ class FakeDiscord:
         channel = self.channel(channel_id)
         guild = channel.guild_id
         base = discord.Permissions(
-            self.everyone.get(guild, EVERYONE_DEFAULT).value
-            | self.bot_role.get(guild, discord.Permissions(INVITE_PERMISSIONS)).value
+            self.everyone_of(guild).value | self.bot_role.get(guild, discord.Permissions(INVITE_PERMISSIONS)).value
         )
         if base.administrator:
             return discord.Permissions.all()

@@ -176,6 +176,80 @@ class Harness:
             )
         )
 
+    # --- the gateway: servers and channels that come and go --------------------------------------------
+
+    def guild_create(self, guild_id: int = GUILD_ID, *, unavailable: bool | None = False) -> discord.Guild:
+        """GUILD_CREATE, as Discord sends it when the bot connects (`unavailable=False`: a server it was in) or
+        is added to a server (`unavailable=None`): the server with its channels and active threads as the
+        fake Discord holds them, and the bot among its members."""
+        channels = [c for c in self.fake.channels.values() if c.guild_id == guild_id]
+        data: dict[str, Any] = {
+            "id": str(guild_id),
+            "name": "Arena test server",
+            "owner_id": str(self.gm.id),
+            "roles": [
+                {
+                    "id": str(guild_id),
+                    "name": "@everyone",
+                    "permissions": str(self.fake.everyone_of(guild_id).value),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                },
+            ],
+            "channels": [c.payload() for c in channels if not c.is_thread],
+            "threads": [c.payload() for c in channels if c.is_thread],
+            "members": [
+                {"user": BOT_USER, "roles": [], "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0}
+            ],
+            "member_count": 3,
+            "large": False,
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "joined_at": TIMESTAMP,
+        }
+        if unavailable is not None:
+            data["unavailable"] = unavailable
+        self.bot._connection.parse_guild_create(cast(Any, data))
+        guild = self.bot.get_guild(guild_id)
+        assert guild is not None
+        return guild
+
+    def delete_channel(self, channel_id: int) -> None:
+        """A channel (or thread) deleted by the server's staff: gone from the fake Discord (a request about it
+        is answered 404), and CHANNEL_DELETE (THREAD_DELETE) dispatched to the bot."""
+        channel = self.fake.channels.pop(channel_id)
+        if self.bot.get_guild(channel.guild_id) is None:
+            self.guild_create(channel.guild_id)
+        if channel.is_thread:
+            data = {
+                "id": str(channel.id),
+                "guild_id": str(channel.guild_id),
+                "parent_id": str(channel.parent_id),
+                "type": channel.type,
+            }
+            self.bot._connection.parse_thread_delete(cast(Any, data))
+        else:
+            self.bot._connection.parse_channel_delete(cast(Any, channel.payload()))
+
+    def guild_delete(self, guild_id: int = GUILD_ID, *, unavailable: bool) -> None:
+        """GUILD_DELETE: the server is out of reach for a while (`unavailable=True`: an outage on Discord's
+        side), or the bot was removed from it (`unavailable=False`)."""
+        if self.bot.get_guild(guild_id) is None:
+            self.guild_create(guild_id)
+        data: dict[str, Any] = {"id": str(guild_id)}
+        if unavailable:
+            data["unavailable"] = True
+        self.bot._connection.parse_guild_delete(cast(Any, data))
+
     # --- payloads ----------------------------------------------------------------------------------------
 
     def _base_payload(

@@ -232,3 +232,40 @@ async def test_a_message_is_found_only_in_its_own_channel(harness):
         await harness.bot.get_partial_messageable(other.id).fetch_message(message.id)
     fetched = await harness.bot.get_partial_messageable(CHANNEL_ID).fetch_message(message.id)
     assert fetched.id == message.id
+
+
+async def test_servers_and_channels_come_and_go_as_gateway_events(harness):
+    """The gateway's GUILD_CREATE, CHANNEL_DELETE, THREAD_DELETE and both kinds of GUILD_DELETE reach the bot
+    through discord.py's own parsing, and a deleted channel is gone from the fake Discord's API too."""
+    events: list[str] = []
+
+    async def channel_deleted(channel: discord.abc.GuildChannel) -> None:
+        events.append(f"channel {channel.id}")
+
+    async def thread_deleted(payload: discord.RawThreadDeleteEvent) -> None:
+        events.append(f"thread {payload.thread_id}")
+
+    async def unavailable(guild: discord.Guild) -> None:
+        events.append(f"unavailable {guild.id}")
+
+    async def removed(guild: discord.Guild) -> None:
+        events.append(f"removed {guild.id}")
+
+    harness.bot.add_listener(channel_deleted, "on_guild_channel_delete")
+    harness.bot.add_listener(thread_deleted, "on_raw_thread_delete")
+    harness.bot.add_listener(unavailable, "on_guild_unavailable")
+    harness.bot.add_listener(removed, "on_guild_remove")
+    thread = harness.fake.thread(CHANNEL_ID)
+    other = harness.fake.channel(CHANNEL_ID + 1, GUILD_ID)
+    guild = harness.guild_create()
+    assert {c.id for c in guild.channels} == {CHANNEL_ID, other.id} and [t.id for t in guild.threads] == [thread.id]
+    harness.delete_channel(thread.id)
+    harness.delete_channel(other.id)
+    harness.guild_delete(unavailable=True)
+    harness.guild_create()
+    harness.guild_delete(unavailable=False)
+    await asyncio.sleep(0)  # listeners run as tasks
+    await harness.settle()
+    assert events == [f"thread {thread.id}", f"channel {other.id}", f"unavailable {GUILD_ID}", f"removed {GUILD_ID}"]
+    with pytest.raises(discord.NotFound):
+        await harness.bot.get_partial_messageable(other.id).send("into a deleted channel")
