@@ -8,6 +8,7 @@ Each click loads the fight, plays the move through the engine with the engine's 
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,6 +17,7 @@ from discord import app_commands
 from cogs.andor.items import COG_NAME, FightButton, TargetSelect
 from cogs.andor.render import (
     CHART_FILE,
+    already_in_a_fight,
     bestiary_embed,
     character_embed,
     fight_embed,
@@ -341,26 +343,23 @@ class Andor(
         message is gone (or unknown, for a fight started before messages were kept) is it posted again, and the
         new copy becomes the fight's: a click on any other copy retires that copy (`FightMove`)."""
         embed, view = fight_embed(fight, interaction.user.display_name), fight_view(fight)
-        if fight.message_id is not None:
-            channel = self.bot.get_partial_messageable(fight.channel_id, guild_id=fight.guild_id)
-            message = channel.get_partial_message(fight.message_id)
-            try:
-                await message.edit(embed=embed, view=view)
-            except discord.HTTPException:
-                pass  # gone, or no longer ours to edit: posted again below
-            else:
-                await interaction.response.send_message(
-                    f"You are already in a fight: {fight_link(fight)} (it now shows the fight as it is). "
-                    "Finish it (or flee) before starting another.",
-                    ephemeral=True,
-                )
-                return
-        await interaction.response.send_message(
-            "You are already in a fight: here it is again. Finish it (or flee) before starting another.",
-            embed=embed,
-            view=view,
-        )
-        await self.repo.set_message(fight.id, channel_id(interaction), (await interaction.original_response()).id)
+        again = "You are already in a fight: here it is again. Finish it (or flee) before starting another."
+        if fight.message_id is None:
+            await interaction.response.send_message(again, embed=embed, view=view)
+            await self.repo.set_message(fight.id, channel_id(interaction), (await interaction.original_response()).id)
+            return
+        # Answered first: the edit of the fight's message may wait on Discord's rate limits past the 3 s.
+        await interaction.response.send_message(already_in_a_fight(fight), ephemeral=True)
+        channel = self.bot.get_partial_messageable(fight.channel_id, guild_id=fight.guild_id)
+        try:
+            await channel.get_partial_message(fight.message_id).edit(embed=embed, view=view)
+            return
+        except discord.HTTPException:
+            pass  # gone, or no longer ours to edit: posted again here
+        sent = await interaction.followup.send(again, embed=embed, view=view, wait=True)
+        await self.repo.set_message(fight.id, channel_id(interaction), sent.id)
+        moved = replace(fight, channel_id=channel_id(interaction), message_id=sent.id)
+        await interaction.edit_original_response(content=already_in_a_fight(moved))
 
     async def click(
         self, interaction: discord.Interaction, fight_id: int, version: int, action: str, value: str | None = None

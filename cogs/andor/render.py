@@ -173,6 +173,14 @@ def fight_link(fight: Fight) -> str:
     return f"https://discord.com/channels/{fight.guild_id}/{fight.channel_id}/{fight.message_id}"
 
 
+def already_in_a_fight(fight: Fight) -> str:
+    """Said privately to a member who starts a fight during one: where it is (its message now up to date)."""
+    return (
+        f"You are already in a fight: {fight_link(fight)} (it now shows the fight as it is). "
+        "Finish it (or flee) before starting another."
+    )
+
+
 def fight_view(fight: Fight) -> discord.ui.View:
     """The fight's buttons (and the target select against several monsters standing); none once it is over."""
     view = discord.ui.View(timeout=None)

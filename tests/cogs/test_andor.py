@@ -350,13 +350,43 @@ async def test_a_fight_posted_again_in_another_channel_is_linked_and_kept_there(
     (first,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
     h.fake.messages.pop(first.id)  # its message deleted
     other = CHANNEL_ID + 7
-    (again,) = await h.run("andor fight", h.alice, monster="Tiny rat", channel_id=other)
-    assert again.content.startswith("You are already in a fight: here it is again.")
+    # Answered privately first (the edit of the lost message comes after), then posted again here, linked.
+    told, again = await h.run("andor fight", h.alice, monster="Tiny rat", channel_id=other)
+    assert again.content.startswith("You are already in a fight: here it is again.") and not again.ephemeral
+    assert told.ephemeral and told.content == (
+        f"You are already in a fight: https://discord.com/channels/{GUILD_ID}/{other}/{again.id} "
+        "(it now shows the fight as it is). Finish it (or flee) before starting another."
+    )
     row = await h.bot.db.fetch_one("SELECT channel_id, message_id FROM andor_fights WHERE user_id = ?", (h.alice.id,))
     assert row is not None and (row["channel_id"], row["message_id"]) == (other, again.id)  # where it is shown now
     (pointer,) = await h.run("andor fight", h.alice, monster="Tiny rat", channel_id=other)
     assert pointer.ephemeral and not pointer.embeds  # brought up to date there: no third board
     assert f"https://discord.com/channels/{GUILD_ID}/{other}/{again.id} " in pointer.content
+
+
+async def test_a_fight_shown_again_is_answered_before_its_message_is_edited(harness, monkeypatch):
+    """The edit of the fight's message can wait on Discord's rate limits for seconds: the member's answer
+    does not wait for it."""
+    h = harness
+    await h.run("andor fight", h.alice, monster="Wolf", seed=1)
+    order: list[str] = []
+    send_channel, send_webhook = h.fake.http_request, h.fake.request
+
+    async def channel_edit(route, *args, **kwargs):
+        order.append(f"{route.method} {route.path}")
+        return await send_channel(route, *args, **kwargs)
+
+    async def webhook(route, *args, **kwargs):
+        order.append(f"{route.method} {route.path}")
+        return await send_webhook(route, *args, **kwargs)
+
+    monkeypatch.setattr(h.fake, "http_request", channel_edit)
+    monkeypatch.setattr(h.fake, "request", webhook)
+    (pointer,) = await h.run("andor fight", h.alice, monster="Tiny rat")
+    assert pointer.ephemeral and order == [
+        "POST /interactions/{webhook_id}/{webhook_token}/callback",
+        "PATCH /channels/{channel_id}/messages/{message_id}",
+    ]
 
 
 async def test_a_fight_clicked_before_its_message_id_is_stored_plays_and_is_not_retired(harness):
