@@ -68,6 +68,7 @@ class User:
     name: str
     permissions: discord.Permissions = PLAYER
     role_ids: tuple[int, ...] = ()
+    bot: bool = False  # another application's bot user, as a member option can name one
 
     @property
     def mention(self) -> str:
@@ -270,7 +271,7 @@ class Harness:
             "channel_id": str(channel_id),
             "channel": channel.payload(),
             "member": {
-                "user": user_payload(user.id, user.name),
+                "user": user_payload(user.id, user.name, bot=user.bot),
                 "roles": [str(r) for r in user.role_ids],
                 "joined_at": TIMESTAMP,
                 "deaf": False,
@@ -321,7 +322,7 @@ class Harness:
                 value = str(attachment_id)
             elif kind in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
                 member: User = value
-                resolved.setdefault("users", {})[str(member.id)] = user_payload(member.id, member.name)
+                resolved.setdefault("users", {})[str(member.id)] = user_payload(member.id, member.name, bot=member.bot)
                 resolved.setdefault("members", {})[str(member.id)] = {
                     "roles": [],
                     "joined_at": TIMESTAMP,

@@ -849,6 +849,13 @@ async def test_a_match_in_a_thread_pings_where_members_may_not_post_in_threads(h
     )
 
 
+async def test_a_bot_cannot_be_challenged_and_nothing_is_stored(h):
+    helper_bot = User(1200000000000000042, "Helper Bot", bot=True)
+    (refusal,) = await h.run("mma challenge", h.alice, opponent=helper_bot)
+    assert refusal.ephemeral and refusal.content == "❌ Bots cannot accept challenges; use `/mma ai` to fight the AI."
+    assert await h.bot.db.fetch_all("SELECT id FROM mma_matches") == []
+
+
 async def test_no_one_is_pinged_in_a_match_against_the_ai(h):
     posted = await h.run("mma ai", h.alice)
     (match,) = [m for m in posted if m.embeds]
