@@ -3,8 +3,8 @@ followups and edits (through discord.py's own webhook adapter), channel messages
 client and its rate limiter) and the CDN. It remembers every request and every message it
 "posted", and refuses what Discord would refuse (`tests.cogs.discord_limits`), recording a violation.
 
-A first followup after a deferred "thinking" response is shown with the deferral's visibility, whatever it
-asks, as Discord does; a channel-route edit of an ephemeral message gets Discord's 404.
+A first followup after a deferred "thinking" response becomes that response (the placeholder, same id), shown
+with the deferral's visibility whatever it asks, as Discord does; a channel-route edit of an ephemeral message gets Discord's 404.
 """
 
 from __future__ import annotations
@@ -77,7 +77,6 @@ class Message:
     data: dict
     files: dict[str, bytes] = field(default_factory=dict)
     ephemeral: bool = False
-    replaced: bool = False  # a deferral's placeholder that its first followup replaced, in Discord's eyes
 
     @property
     def content(self) -> str:
@@ -550,8 +549,10 @@ class FakeDiscord:
             self.token_expired.append(f"{method} {path}")  # what a job that outlives its token meets
             raise discord_error(401, 50027, "Invalid Webhook Token")
         if method == "POST":  # followup
-            if token in self.thinking:
+            if token in self.thinking:  # Discord makes it the response: the placeholder shows it, same id
                 payload = self._first_followup(token, payload or {})
+                placeholder = self.original_by_token[token]
+                return self._edit(placeholder, {**payload, "flags": payload.get("flags") or 0}, sent_files).data
             message = self._post(self.channel_of_token.get(token, CHANNEL_ID), payload, sent_files)
             self.original_by_token.setdefault(token, message.id)
             return message.data
@@ -570,15 +571,12 @@ class FakeDiscord:
         raise AssertionError(f"unexpected webhook request {method} {path}")
 
     def _first_followup(self, token: str, payload: dict) -> dict:
-        """Discord turns the first followup after a deferred response into that response: it keeps the
-        visibility chosen when deferring, whatever the followup asks. Asking otherwise is a violation.
-
-        (The harness still records the followup as its own message beside the placeholder, where Discord
-        shows one message; tests count on that shape.)"""
+        """Discord turns the first followup after a deferred response into that response: the placeholder shows
+        it (same message, same id), with the visibility chosen when deferring, whatever the followup asks.
+        Asking otherwise is a violation."""
         self.thinking.discard(token)
         placeholder = self.messages[self.original_by_token[token]]
         placeholder.data["flags"] &= ~LOADING  # the response is given
-        placeholder.replaced = True
         asked = bool((payload.get("flags") or 0) & EPHEMERAL)
         if asked != placeholder.ephemeral:
             shown = "privately" if placeholder.ephemeral else "publicly"

@@ -149,11 +149,6 @@ class Harness:
     def messages(self) -> list[Message]:
         return list(self.fake.messages.values())
 
-    @staticmethod
-    def seen(messages: list[Message]) -> list[Message]:
-        """The messages as a user sees them: without the placeholders that first followups replaced."""
-        return [m for m in messages if not m.replaced]
-
     def add_role(self, role_id: int, name: str) -> None:
         guild = self.bot._connection._get_or_create_unavailable_guild(GUILD_ID)
         self.bot._connection._add_guild(guild)  # as the gateway's GUILD_CREATE would

@@ -403,13 +403,13 @@ async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
     upload = f"{MONSTER_HEADER},crit_chance\nImp,8,10,5,70,1,3,5,12,10\nwolf,99,10,5,70,1,3,5,12,\n".encode()
     (refusal,) = await h.run("andor monsters upload", h.alice, csv=("m.csv", upload))
     assert refusal.content == "❌ Only a game master can do that: it needs the Manage Server permission."
-    (done,) = h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
+    (done,) = await h.run("andor monsters upload", h.gm, csv=("m.csv", upload))
     assert done.embed.title == "Bestiary updated: 2 monsters saved (2 of this server's own)"
     (book,) = await h.run("andor bestiary", h.alice)
     assert book.embed.title == "Bestiary (12)"
     assert "**Imp** (this server): HP 8, AC 70, damage 1-3, BC 5, DR 0, XP 12" in book.embed.description
     assert "**wolf** (this server): HP 99" in book.embed.description
-    (imp,) = h.seen(await h.run("andor bestiary", h.alice, name="imp"))
+    (imp,) = await h.run("andor bestiary", h.alice, name="imp")
     assert imp.field("Critical") == "10% x1.5"
     # AC 60 vs BC 5 hits 53% for 1; AC 70 vs BC 9 hits 58% for 1-3, critical x1.5 for 1-4:
     # 0.58 x (0.9 x 2 + 0.1 x (1 + 3 + 4) / 3) = 1.20 per attack
@@ -422,15 +422,13 @@ async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
     (fight,) = await h.run("andor fight", h.alice, monster="WOLF", seed=2)
     assert fight.embed.fields[0].value == "██████████ 99/99"
 
-    (bad,) = h.seen(
-        await h.run(
-            "andor monsters upload", h.gm, csv=("bad.csv", f"{MONSTER_HEADER}\nOgre,x,10,5,70,1,3,5,12\n".encode())
-        )
+    (bad,) = await h.run(
+        "andor monsters upload", h.gm, csv=("bad.csv", f"{MONSTER_HEADER}\nOgre,x,10,5,70,1,3,5,12\n".encode())
     )
     assert bad.content == "❌ bad.csv, row 2, column 'hp': 'x' is not a number"
     (removed,) = await h.run("andor monsters remove", h.gm, name="Wolf")
     assert removed.content == "✅ Removed wolf. The built-in Wolf is back in the bestiary."  # as uploaded
-    (wolf,) = h.seen(await h.run("andor bestiary", h.alice, name="wolf"))
+    (wolf,) = await h.run("andor bestiary", h.alice, name="wolf")
     assert wolf.embed.description.startswith("**Wolf**: HP 30")
     rows = await h.bot.db.fetch_all("SELECT guild_id, name_key FROM guild_uploads WHERE kind = 'monster'")
     assert [tuple(r) for r in rows] == [(GUILD_ID, "imp")]
@@ -439,14 +437,12 @@ async def test_gm_uploads_monsters_and_everyone_sees_them(harness):
 async def test_a_gm_upload_past_the_server_limit_saves_nothing(harness, monkeypatch):
     h = harness
     monkeypatch.setattr(h.bot.get_cog("Andor").monsters_roster, "limit", 2)
-    (done,) = h.seen(
-        await h.run(
-            "andor monsters upload", h.gm, csv=("a.csv", f"{MONSTER_HEADER}\nImp,8,10,5,70,1,3,5,12\n".encode())
-        )
+    (done,) = await h.run(
+        "andor monsters upload", h.gm, csv=("a.csv", f"{MONSTER_HEADER}\nImp,8,10,5,70,1,3,5,12\n".encode())
     )
     assert done.embed.title == "Bestiary updated: 1 monster saved (1 of this server's own)"
     two_more = f"{MONSTER_HEADER}\nOgre,30,10,5,70,1,3,5,12\nTroll,30,10,5,70,1,3,5,12\n".encode()
-    (refusal,) = h.seen(await h.run("andor monsters upload", h.gm, csv=("b.csv", two_more)))
+    (refusal,) = await h.run("andor monsters upload", h.gm, csv=("b.csv", two_more))
     assert refusal.ephemeral and refusal.content == (
         "❌ With b.csv this server would have 3 uploaded monsters; the limit is 2. "
         "Nothing was saved; remove some with `/andor monsters remove` first."
@@ -515,7 +511,7 @@ async def test_every_command_and_option_has_help(harness):
 
 
 async def test_counts_of_one_read_as_one(harness):
-    (rat,) = harness.seen(await harness.run("andor bestiary", harness.alice, name="Tiny rat"))
+    (rat,) = await harness.run("andor bestiary", harness.alice, name="Tiny rat")
     assert rat.field("AP / attack cost") == "10 / 9 (1 attack a turn)"
     assert rat.field("Per attack").endswith("1 attack a turn")
 
@@ -523,7 +519,7 @@ async def test_counts_of_one_read_as_one(harness):
 async def test_names_from_an_uploaded_bestiary_are_shown_as_written(harness):
     h = harness
     upload = f"{MONSTER_HEADER}\n*Grim* _Rat_,8,10,5,70,1,3,5,12\n".encode()
-    h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
+    await h.run("andor monsters upload", h.gm, csv=("m.csv", upload))
     (fight,) = await h.run("andor fight", h.alice, monster="*Grim* _Rat_", count=2, seed=3)
     assert fight.embed.title == "⚔️ Alice vs \\*Grim\\* \\_Rat\\_ ×2"
     assert [f.name for f in fight.embed.fields] == ["🎯 \\*Grim\\* \\_Rat\\_ 1", "\\*Grim\\* \\_Rat\\_ 2"]
@@ -544,7 +540,7 @@ async def test_the_monsters_can_take_the_first_turn_and_aggressive_ones_always_d
     assert feed[-1] == "Round 1: your turn, 10 AP"
     await play(h, fight, h.alice, "Attack")
     upload = f"{MONSTER_HEADER},aggressive\nAmbusher,8,10,5,70,1,1,5,12,Y\n".encode()
-    h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
+    await h.run("andor monsters upload", h.gm, csv=("m.csv", upload))
     (ambush,) = await h.run("andor fight", h.alice, monster="Ambusher", seed=4)
     assert ambush.description.split("**Latest**\n")[1].startswith("The monsters' turn\n")
 
@@ -554,7 +550,7 @@ async def test_a_fight_the_opening_turn_ends_is_stored_ended_and_settled_at_once
 
     h = harness
     upload = f"{MONSTER_HEADER},aggressive\nAmbusher,500,10,1,1000,100,100,0,5,Y\n".encode()  # kills at once
-    h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
+    await h.run("andor monsters upload", h.gm, csv=("m.csv", upload))
 
     async def broken(*args, **kwargs):
         raise RuntimeError("disk on fire")
@@ -575,7 +571,7 @@ async def test_a_fight_the_opening_turn_ends_is_stored_ended_and_settled_at_once
 async def test_kills_give_xp_and_gold_at_once_and_a_flight_keeps_them(harness):
     h = harness
     strong = {"attack_chance": 1000, "damage_min": 5, "damage_max": 5, "ap": 8, "attack_cost": 4, "hp_bonus": 500}
-    h.seen(await h.run("andor character set", h.alice, **strong))
+    await h.run("andor character set", h.alice, **strong)
     (fight,) = await h.run("andor fight", h.alice, monster="Tiny rat", count=2, seed=6)
     assert await h.click(fight, "Attack Tiny rat 1", h.alice) == []  # a sure hit for 5: rat 1 falls
     kill = next(line for line in fight.description.splitlines() if "**killed**" in line)
@@ -594,7 +590,7 @@ async def test_kills_give_xp_and_gold_at_once_and_a_flight_keeps_them(harness):
 
 async def test_a_potion_drunk_in_a_fight_is_spent_however_the_fight_ends(harness):
     h = harness
-    h.seen(await h.run("andor character set", h.alice, hp_bonus=100, potions=3))
+    await h.run("andor character set", h.alice, hp_bonus=100, potions=3)
     (fight,) = await h.run("andor fight", h.alice, monster="Wolf", seed=1)
     assert await h.click(fight, "End turn", h.alice) == []  # the wolf's turn: hurt, so a potion can be drunk
     assert await h.click(fight, "Potion (3)", h.alice) == []
@@ -611,7 +607,7 @@ async def test_a_potion_drunk_in_a_fight_is_spent_however_the_fight_ends(harness
     assert shown.embed.footer.text.endswith("Every fight starts at full HP; a potion drunk in it is spent.")
     (next_fight,) = await h.run("andor fight", h.alice, monster="Tiny rat", seed=2)
     assert "Potion (2)" in labels(next_fight)
-    h.seen(await h.run("andor character set", h.alice, potions=9))  # it mirrors the game's character
+    await h.run("andor character set", h.alice, potions=9)  # it mirrors the game's character
     assert (await stored_character(h, h.alice)).potions == 9
 
 
@@ -634,7 +630,7 @@ async def test_gold_buys_potions_and_a_purse_too_light_is_refused_with_the_price
     assert (stored.gold, stored.potions) == (5, 4)
     (refusal,) = await h.run("andor shop", h.alice, potions=1)
     assert refusal.content == "❌ 1 potion costs 10 gold (10 each); you have 5."
-    h.seen(await h.run("andor character set", h.alice, potions=99))
+    await h.run("andor character set", h.alice, potions=99)
     await h.bot.get_cog("Andor").repo.update_character(
         GUILD_ID, h.alice.id, lambda c: c.model_copy(update={"gold": 99})
     )
@@ -645,7 +641,7 @@ async def test_gold_buys_potions_and_a_purse_too_light_is_refused_with_the_price
 async def test_twenty_rounds_without_damage_end_the_fight_as_a_draw(harness):
     h = harness
     upload = f"{MONSTER_HEADER},damage_resistance\nStone golem,50,10,5,70,0,0,5,12,99\n".encode()
-    h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
+    await h.run("andor monsters upload", h.gm, csv=("m.csv", upload))
     (fight,) = await h.run("andor fight", h.alice, monster="Stone golem", seed=1)
     for _ in range(19):
         assert await h.click(fight, "End turn", h.alice) == []
@@ -660,7 +656,7 @@ async def test_twenty_rounds_without_damage_end_the_fight_as_a_draw(harness):
 async def test_a_fight_you_cannot_hurt_says_so_before_the_first_click_and_can_be_called_a_draw(harness):
     h = harness
     upload = f"{MONSTER_HEADER},damage_resistance\nStone golem,50,10,5,70,0,0,5,12,99\n".encode()
-    h.seen(await h.run("andor monsters upload", h.gm, csv=("m.csv", upload)))
+    await h.run("andor monsters upload", h.gm, csv=("m.csv", upload))
     (fight,) = await h.run("andor fight", h.alice, monster="Stone golem", count=2, seed=1)
     # your best hit of 1 against DR 99 is 0, and the golems hit for 0: only a draw (or a flight) can end it
     assert (
@@ -696,15 +692,15 @@ async def test_a_fight_you_cannot_hurt_says_so_before_the_first_click_and_can_be
 
 async def test_the_bestiary_gives_your_odds_and_says_when_you_cannot_hurt_a_monster(harness):
     h = harness
-    (rat,) = h.seen(await h.run("andor bestiary", h.alice, name="Tiny rat"))
+    (rat,) = await h.run("andor bestiary", h.alice, name="Tiny rat")
     odds = rat.field("Your odds against one")
     assert odds.startswith("won ") and "% of 1,000 fights, " in odds and "cannot hurt" not in odds
     assert rat.embed.footer.text.startswith("seed ") and "1,000 fights played by the AI" in rat.embed.footer.text
     seed = int(rat.embed.footer.text.split()[1])
-    (again,) = h.seen(await h.run("andor bestiary", h.alice, name="Tiny rat", seed=seed))  # the same fights
+    (again,) = await h.run("andor bestiary", h.alice, name="Tiny rat", seed=seed)  # the same fights
     assert again.field("Your odds against one") == odds and again.embed.footer.text == rat.embed.footer.text
-    h.seen(await h.run("andor character set", h.alice, damage_min=1, damage_max=2, crit_chance=0))
-    (gargoyle,) = h.seen(await h.run("andor bestiary", h.alice, name="Gargoyle"))  # DR 2 against a best hit of 2
+    await h.run("andor character set", h.alice, damage_min=1, damage_max=2, crit_chance=0)
+    (gargoyle,) = await h.run("andor bestiary", h.alice, name="Gargoyle")  # DR 2 against a best hit of 2
     assert gargoyle.field("Your odds against one").endswith(
         "⚠️ You cannot hurt it: its damage resistance (2) takes all of your best hit."
     )

@@ -24,7 +24,7 @@ FIELDS = ["🥊 MMA Warriors", "🐉 Boss raids", "🗺️ Andor's Trail", "🃏
 
 async def profile(h, viewer: User, member: User | None = None):
     options = {} if member is None else {"member": member}
-    (reply,) = h.seen(await h.run("arena profile", viewer, **options))
+    (reply,) = await h.run("arena profile", viewer, **options)
     assert [f.name for f in reply.embed.fields] == FIELDS
     return reply
 
@@ -65,7 +65,7 @@ async def test_mma_record_and_rating_are_the_games_own(harness):
     record = await MmaRepository(h.bot.db).record(GUILD_ID, h.alice.id)
     assert (record.wins, record.losses, record.draws, record.wins_vs_ai, record.losses_vs_ai) == (1, 1, 0, 0, 1)
 
-    (stats,) = h.seen(await h.run("mma stats", h.bob, member=h.alice))
+    (stats,) = await h.run("mma stats", h.bob, member=h.alice)
     reply = await profile(h, h.bob, h.alice)
     assert reply.embed.title == "🏟️ Alice in this server" and reply.embed.description is None
     assert reply.field("🥊 MMA Warriors") == (
@@ -83,7 +83,7 @@ async def test_raid_damage_and_bosses_felled_add_up_the_raids_leaderboards(harne
     await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     await h.run("bossfight attack", h.bob, deck=("deck.csv", DECK_400))
     await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400))  # 200 left: 200 credited, the final blow
-    (history,) = h.seen(await h.run("bossfight history", h.alice))
+    (history,) = await h.run("bossfight history", h.alice)
     assert f"Final blow: <@{h.alice.id}>" in history.embed.description
     assert f"<@{h.alice.id}>: 600 damage dealt (2 attacks; overkill 200 not counted)" in history.embed.description
     await spawn(h)  # a second raid, still live
@@ -103,16 +103,14 @@ async def test_raid_damage_and_bosses_felled_add_up_the_raids_leaderboards(harne
         "**400** damage dealt in 1 attack over 1 raid\n**0** bosses felled (final blows) · knocked out 0 times"
     )
     # Another server's raids are its own.
-    elsewhere = h.seen(
-        await h.run("arena profile", h.alice, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
-    )
+    elsewhere = await h.run("arena profile", h.alice, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
     assert elsewhere[0].field("🐉 Boss raids") == "No attacks yet."
 
 
 async def test_andor_level_gold_potions_and_kills_are_the_stored_ones(harness):
     h = harness
     strong = {"attack_chance": 1000, "damage_min": 5, "damage_max": 5, "ap": 8, "attack_cost": 4, "hp_bonus": 500}
-    h.seen(await h.run("andor character set", h.alice, **strong))
+    await h.run("andor character set", h.alice, **strong)
     # Two rats: one killed, then away (a kill in a fight that was not won).
     (fled,) = await h.run("andor fight", h.alice, monster="Tiny rat", count=2, seed=6)
     assert await h.click(fled, "Attack Tiny rat 1", h.alice) == []
@@ -139,10 +137,10 @@ async def test_andor_level_gold_potions_and_kills_are_the_stored_ones(harness):
     assert shown.field("Level") == f"{character.level} ({character.xp}/{character.xp_to_next_level} XP)"
 
     # A character set but never fought, and fights whose character was reset since.
-    h.seen(await h.run("andor character set", h.bob, potions=1))
+    await h.run("andor character set", h.bob, potions=1)
     bob = await profile(h, h.alice, h.bob)
     assert bob.field("🗺️ Andor's Trail") == "Level **1** (0/55 XP) · **0** gold · **1** potion\nNo fights yet."
-    h.seen(await h.run("andor character reset", h.alice))
+    await h.run("andor character reset", h.alice)
     reply = await profile(h, h.alice)
     assert reply.field("🗺️ Andor's Trail") == (
         "No character stored (reset): the next fight starts a level 1 one.\n**2** kills in 2 fights: 1 won, 1 fled"
@@ -175,7 +173,7 @@ async def test_the_best_deck_winrate_is_the_best_result_an_optimization_showed(h
 async def test_names_are_shown_as_written_and_nobody_is_pinged(harness):
     h = harness
     sly = User(1200000000000000009, "*Sly* @everyone <@1200000000000000002>")
-    (reply,) = h.seen(await h.run("arena profile", h.alice, member=sly))
+    (reply,) = await h.run("arena profile", h.alice, member=sly)
     assert reply.embed.title == "🏟️ \\*Sly\\* @\u200beveryone <@\u200b1200000000000000002> in this server"
     (sent,) = [r.payload.get("data", r.payload) for r in h.fake.requests if r.payload]
     assert sent["allowed_mentions"] == {"parse": []}
@@ -199,7 +197,7 @@ async def test_a_result_the_database_cannot_keep_is_still_shown_and_the_member_i
         raise StorageOutage(DATABASE_UNREACHABLE)
 
     monkeypatch.setattr(h.bot.get_cog("DeckOptimizer").results, "record_result", unreachable)
-    shown, told = h.seen(await h.run("deck optimize", h.alice, iterations=5, games=10, seed=1))
+    shown, told = await h.run("deck optimize", h.alice, iterations=5, games=10, seed=1)
     assert shown.embed.title.startswith("🃏 ") and "deck-1.csv" in shown.files
     assert told.ephemeral and told.content == f"⚠️ {DATABASE_UNREACHABLE}"
     assert await h.bot.db.fetch_all("SELECT * FROM deck_results") == []

@@ -28,8 +28,8 @@ DECK_400 = csv(DECK_HEADER, "Fox,Bite,Fire,500,300,N,Y,0,N,N", "Owl,Hoot,Air,700
 
 
 async def run(h, path: str, user: User, **options):
-    """What the user sees of one command: a deferral's placeholder replaced by its answer counts once."""
-    return h.seen(await h.run(path, user, **options))
+    """One command of `user`: the messages it posted (a deferral's answer is its placeholder, as on Discord)."""
+    return await h.run(path, user, **options)
 
 
 async def spawn(h, boss: str = "Inu Dogemon", **options):
@@ -37,7 +37,7 @@ async def spawn(h, boss: str = "Inu Dogemon", **options):
 
 
 def public(h):
-    return [m for m in h.seen(h.messages) if not m.ephemeral]
+    return [m for m in h.messages if not m.ephemeral]
 
 
 async def test_spawn_attack_twice_status_and_the_fall(harness):
@@ -557,10 +557,8 @@ async def test_preview_of_the_live_boss_uses_it_as_spawned(harness):
     assert "600/1000" in preview.embed.description
     (partly_named,) = await run(h, "bossfight preview", h.bob, boss="dogemon", deck=("deck.csv", DECK_400))
     assert "600/1000" in partly_named.embed.description
-    (elsewhere,) = h.seen(
-        await h.run(
-            "bossfight preview", h.bob, boss="Inu Dogemon", deck=("deck.csv", DECK_400), channel_id=1383596870860809999
-        )
+    (elsewhere,) = await h.run(
+        "bossfight preview", h.bob, boss="Inu Dogemon", deck=("deck.csv", DECK_400), channel_id=1383596870860809999
     )
     assert "99999" in elsewhere.embed.description
 

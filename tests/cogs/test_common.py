@@ -185,7 +185,7 @@ async def test_quick_engine_work_never_waits_behind_long_jobs(harness):
     release = threading.Event()
     busy = [harness.bot.long_job_executor.submit(release.wait, 30) for _ in range(LONG_JOB_WORKERS)]
     try:
-        (saved,) = harness.seen(await harness.run("bossfight deck save", harness.alice, deck=("deck.csv", DECK_400)))
+        (saved,) = await harness.run("bossfight deck save", harness.alice, deck=("deck.csv", DECK_400))
         assert saved.content.startswith("✅ Saved deck.csv")
         assert not any(job.done() for job in busy)
     finally:
@@ -442,7 +442,7 @@ async def test_an_attachment_the_network_fails_to_bring_is_a_failed_download(har
         raise failure  # a network error on the way from Discord's CDN, not an answer of Discord's
 
     monkeypatch.setattr(harness.bot.http, "get_from_cdn", failing_cdn)
-    (reply,) = harness.seen(await harness.run("bossfight deck save", harness.alice, deck=("my_deck.csv", b"x")))
+    (reply,) = await harness.run("bossfight deck save", harness.alice, deck=("my_deck.csv", b"x"))
     assert reply.ephemeral
     assert reply.content == (
         "❌ my\\_deck.csv could not be downloaded from Discord (network error); try attaching it again."

@@ -58,7 +58,7 @@ async def battles(h) -> list[tuple]:
 
 async def test_battle_with_attachments_replies_with_outcome_files_and_stores_the_battle(harness):
     h = harness
-    _, reply = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (reply,) = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     assert not reply.ephemeral
     assert reply.embed.title == "⏸️ After round 1 both sides still stand"
     assert reply.embed.description == (
@@ -85,7 +85,7 @@ async def test_continue_with_a_replaced_side(harness):
     h = harness
     await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     reinforcements = b"Name,XP,BonusHP\nFresh Ogre,6000,3\nFresh Imp,1000,\n"
-    _, reply = await h.run("mfd continue", h.gm, rounds=1, villains=("Villains-final.csv", reinforcements))
+    (reply,) = await h.run("mfd continue", h.gm, rounds=1, villains=("Villains-final.csv", reinforcements))
     log = reply.files["BattleLog.txt"].decode()
     assert log.startswith("Marked for Death: battle log, continued from round 2 (seed 1)")
     assert "Villains (2), from Villains-final.csv:" in log and "Boss" not in log
@@ -98,14 +98,14 @@ async def test_continue_with_a_replaced_side(harness):
 async def test_continuing_through_the_bot_equals_running_on(harness):
     h = harness
     await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
-    _, continued = await h.run("mfd continue", h.gm)
-    _, whole = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, seed=1, channel_id=OTHER_CHANNEL)
+    (continued,) = await h.run("mfd continue", h.gm)
+    (whole,) = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, seed=1, channel_id=OTHER_CHANNEL)
     assert EXPECTED_ROUND_2 in continued.files["BattleLog.txt"].decode()
     assert EXPECTED_ROUND_2 in whole.files["BattleLog.txt"].decode()
     assert continued.embed.title == whole.embed.title == "🤝 Draw: both sides fell in round 2"
     assert continued.components == []  # the battle is over: no button
     assert sorted(await battles(h)) == [(CHANNEL_ID, 2, "draw", 0, 0, 2, 1), (OTHER_CHANNEL, 2, "draw", 0, 0, 1, 1)]
-    _, replaced = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, seed=4, channel_id=OTHER_CHANNEL)
+    (replaced,) = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, seed=4, channel_id=OTHER_CHANNEL)
     assert "This replaces the channel's previous battle (seed 1, 2 rounds fought)." in replaced.embed.description
     assert sorted(r[6] for r in await battles(h)) == [1, 4]
     (over,) = [m for m in await h.run("mfd continue", h.gm) if m.content]
@@ -116,7 +116,7 @@ async def test_the_button_fights_one_round_once(harness):
     h = harness
     heroes = (EXAMPLES / "Heroes.csv").read_bytes()
     villains = (EXAMPLES / "Villains.csv").read_bytes()
-    _, first = await h.run(
+    (first,) = await h.run(
         "mfd battle", h.gm, heroes=("h.csv", heroes), villains=("v.csv", villains), max_rounds=1, seed=5
     )
     (refused,) = await h.click(first, "Fight one more round", h.alice)
@@ -142,7 +142,7 @@ async def test_a_round_stands_where_the_bot_may_not_edit_the_pressed_message(har
     """Answers reach a channel where the bot may not see or edit messages (they are the interaction's), but
     taking the button off the pressed message is a channel edit Discord refuses: logged, not the GM's error."""
     h = harness
-    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=5)
+    (first,) = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=5)
     h.fake.overwrite(CHANNEL_ID, "bot", deny=discord.Permissions(view_channel=True))
     (second,) = await h.click(first, "Fight one more round", h.gm)
     assert second.embed.description.startswith("Round 2 fought (continued)") and not second.ephemeral
@@ -201,7 +201,7 @@ async def test_the_button_takes_the_gm_role_setting_and_names_it(harness):
     h.bot.settings.gm_role = "Raid Leader"
     h.add_role(555, "raid leader")
     leader = User(1200000000000000009, "Leader", role_ids=(555,))
-    _, first = await h.run("mfd battle", leader, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (first,) = await h.run("mfd battle", leader, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     (refused,) = await h.click(first, "Fight one more round", h.alice)
     assert refused.content == (
         "❌ Only a game master can do that: it needs the Manage Server permission or the 'Raid Leader' role."
@@ -215,14 +215,14 @@ async def test_game_masters_with_ids_of_todays_size_fight_rounds_with_the_button
     h = harness
     nineteen = User(1234567890123456789, "Nineteen", permissions=h.gm.permissions)
     largest = User(2**63 - 1, "Largest", permissions=h.gm.permissions)
-    _, first = await h.run("mfd battle", nineteen, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (first,) = await h.run("mfd battle", nineteen, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     (second,) = await h.click(first, "Fight one more round", largest)
     assert second.embed.title == "🤝 Draw: both sides fell in round 2"
 
 
 async def test_two_clicks_at_once_fight_one_round(harness, monkeypatch):
     h = harness
-    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (first,) = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     before = len(h.messages)
     rounds = HeldCall(monkeypatch, h.cog_module("MarkedForDeath"), "fight_on")
     await h.click(first, "Fight one more round", h.gm, wait=False)
@@ -289,7 +289,7 @@ async def test_a_20000_vs_20000_battle_fits_in_one_message(harness):
         ]
         rosters.append(write_roster(fighters).encode())
     assert all(1024 * 1024 < len(r) < 3 * 1024 * 1024 for r in rosters)  # over the shared 1 MiB limit
-    _, reply = await h.run(
+    (reply,) = await h.run(
         "mfd battle",
         h.gm,
         heroes=("Heroes.csv", rosters[0]),
@@ -310,7 +310,7 @@ async def test_a_safety_stop_is_told_and_the_battle_goes_on(harness, monkeypatch
     h = harness
     monkeypatch.setattr(engine, "MAX_ATTACKS_PER_RUN", 6)
     wall = ("W.csv", b"Name,XP,BonusToDefend\nWall,1000,1000\n")
-    _, first = await h.run("mfd battle", h.gm, heroes=wall, villains=wall, seed=1)
+    (first,) = await h.run("mfd battle", h.gm, heroes=wall, villains=wall, seed=1)
     assert first.embed.title == "⏸️ After round 3 both sides still stand"
     assert "This run stopped at the safety limit of 6 attacks a run." in first.embed.description
     (second,) = await h.click(first, "Fight one more round", h.gm)
@@ -360,7 +360,7 @@ def test_the_fallen_of_a_round_are_one_line_cut_with_a_count():
 async def test_warnings_are_shown_but_the_battle_runs(harness):
     h = harness
     heroes = ("H.csv", b"Name,XP,LinkedTo\nSolo,5000,Ghost\n")
-    _, reply = await h.run("mfd battle", h.gm, heroes=heroes, villains=VILLAINS, seed=2)
+    (reply,) = await h.run("mfd battle", h.gm, heroes=heroes, villains=VILLAINS, seed=2)
     warnings = reply.field("⚠️ Warnings (1)")
     assert "H.csv, row 2, column 'LinkedTo': LinkedTo names 'Ghost', who is not in this file; ignored" in warnings
 
@@ -379,11 +379,11 @@ def warning_fields(reply) -> list[str]:
 
 async def test_the_original_rosters_continued_from_their_final_csvs_warn_only_about_their_slips(harness):
     h = harness
-    _, first = await h.run("mfd battle", h.gm, heroes=ORIGINAL_HEROES, villains=ORIGINAL_VILLAINS, max_rounds=1, seed=1)
+    (first,) = await h.run("mfd battle", h.gm, heroes=ORIGINAL_HEROES, villains=ORIGINAL_VILLAINS, max_rounds=1, seed=1)
     # Twelve names never on the side, one line for each kind of them.
     assert first.field("⚠️ Warnings (3)") == "\n".join(ORIGINAL_WARNINGS)
     # Attached again, the final CSVs name the fallen 59 times: none is warned about, the slips still are.
-    _, second = await h.run("mfd continue", h.gm, rounds=1, **final_files(first))
+    (second,) = await h.run("mfd continue", h.gm, rounds=1, **final_files(first))
     assert second.embed.description.startswith("Round 2 fought (continued)")
     assert second.field("⚠️ Warnings (3)") == "\n".join(AFTER_ROUND_1_WARNINGS)
     log = second.files["BattleLog.txt"].decode()
@@ -398,14 +398,14 @@ async def test_the_original_rosters_continued_from_their_final_csvs_warn_only_ab
 
 async def test_a_beaten_side_gets_its_template_and_only_a_typo_in_it_warns(harness):
     h = harness
-    _, won = await h.run("mfd battle", h.gm, heroes=ORIGINAL_HEROES, villains=ORIGINAL_VILLAINS, max_rounds=3, seed=1)
+    (won,) = await h.run("mfd battle", h.gm, heroes=ORIGINAL_HEROES, villains=ORIGINAL_VILLAINS, max_rounds=3, seed=1)
     assert won.embed.title == "🏆 Heroes win in round 3"
     template = FINAL_HEADER + BUFF_GROUP * 2 + "\n"
     assert won.files["Villains-final.csv"].decode() == template
     (status,) = await h.run("mfd status", h.alice)
     assert status.files["Villains-final.csv"].decode() == template
     # The GM fills the template with reinforcements naming the fallen Summoner, Mook A, Conjura, and 'Sumoner'.
-    _, more = await h.run(
+    (more,) = await h.run(
         "mfd continue",
         h.gm,
         rounds=1,
@@ -419,7 +419,7 @@ async def test_a_beaten_side_gets_its_template_and_only_a_typo_in_it_warns(harne
 
 async def test_a_buff_lasts_to_the_end_of_the_round_its_provider_falls_in(harness):
     h = harness
-    _, reply = await h.run(
+    (reply,) = await h.run(
         "mfd battle",
         h.gm,
         heroes=("Heroes.csv", FOCUS_HEROES_CSV.encode()),
@@ -458,11 +458,11 @@ EXHAUSTION_NOTE_TEXT = (
 async def test_the_final_csvs_exhaustion_in_bonus_to_defend_is_said_where_they_are_handed_out(harness):
     # issue 24: the final CSVs quietly carried exhaustion in BonusToDefend
     h = harness
-    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (first,) = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     # the Dragon came in with BonusToDefend 0.1 and survived a round: 0 in the file, -0.1 a round from now on
     assert first.files["Heroes-final.csv"].decode().splitlines()[1].startswith("Dragon,13000,1500,-1,0.9,0,")
     assert first.embed.footer.text.endswith(EXHAUSTION_NOTE_TEXT)
-    (pressed,) = h.seen(await h.click(first, "Fight one more round", h.gm))
+    (pressed,) = await h.click(first, "Fight one more round", h.gm)
     assert pressed.embed.footer.text.endswith(EXHAUSTION_NOTE_TEXT)
     (status,) = await h.run("mfd status", h.alice)
     assert status.embed.footer.text.endswith(EXHAUSTION_NOTE_TEXT)
@@ -509,7 +509,7 @@ async def test_concurrent_continues_cannot_both_apply(harness, monkeypatch):
 async def test_rounds_that_take_long_never_hold_up_another_players_click(harness, monkeypatch):
     """A round can be a million attacks (seconds): pressed twice, it must not take both quick workers."""
     h = harness
-    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (first,) = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     (board,) = [m for m in await h.run("mma ai", h.alice, seed=5) if m.embeds]
     rounds = HeldCall(monkeypatch, h.cog_module("MarkedForDeath"), "fight_on")
     for _ in range(2):
@@ -524,9 +524,9 @@ async def test_rounds_that_take_long_never_hold_up_another_players_click(harness
 
 async def test_a_button_or_run_of_a_replaced_battle_never_acts_on_the_new_one(harness, monkeypatch):
     h = harness
-    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (first,) = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=2)
-    (refusal,) = h.seen(await h.click(first, "Fight one more round", h.gm))
+    (refusal,) = await h.click(first, "Fight one more round", h.gm)
     assert refusal.ephemeral
     rows = await h.bot.db.fetch_all("SELECT seed, rounds_fought FROM mfd_battles")
     assert [tuple(r) for r in rows] == [(2, 1)]
@@ -546,7 +546,7 @@ async def test_a_button_or_run_of_a_replaced_battle_never_acts_on_the_new_one(ha
 
 async def test_restart_keeps_the_battle_and_its_button(harness):
     h = harness
-    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (first,) = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     await h.restart()
     (after,) = await h.click(first, "Fight one more round", h.gm)
     assert EXPECTED_ROUND_2 in after.files["BattleLog.txt"].decode()
@@ -560,12 +560,12 @@ async def test_every_battle_reply_carries_its_chart_beside_the_log(harness):
         assert reply.embed.image.url == "attachment://battle-chart.png"
         assert {"BattleLog.txt", "Heroes-final.csv", "Villains-final.csv"} <= set(reply.files)
 
-    _, battle = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (battle,) = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     charted(battle)
-    (pressed,) = h.seen(await h.click(battle, "Fight one more round", h.gm))
+    (pressed,) = await h.click(battle, "Fight one more round", h.gm)
     charted(pressed)
     await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
-    _, continued = await h.run("mfd continue", h.gm)
+    (continued,) = await h.run("mfd continue", h.gm)
     charted(continued)
 
 
@@ -583,12 +583,12 @@ async def test_the_chart_after_the_button_or_continue_draws_the_whole_battle_so_
 
     files = {"heroes": ("h.csv", (EXAMPLES / "Heroes.csv").read_bytes())}
     files["villains"] = ("v.csv", (EXAMPLES / "Villains.csv").read_bytes())
-    _, first = await h.run("mfd battle", h.gm, **files, max_rounds=1, seed=5)
+    (first,) = await h.run("mfd battle", h.gm, **files, max_rounds=1, seed=5)
     assert first.files["battle-chart.png"] == chart_of_rounds(1)
-    (pressed,) = h.seen(await h.click(first, "Fight one more round", h.gm))
+    (pressed,) = await h.click(first, "Fight one more round", h.gm)
     assert pressed.files["battle-chart.png"] == chart_of_rounds(2)
     await h.restart()  # the history is stored with the battle
-    _, continued = await h.run("mfd continue", h.gm, rounds=1)
+    (continued,) = await h.run("mfd continue", h.gm, rounds=1)
     assert continued.files["battle-chart.png"] == chart_of_rounds(3)
 
 
@@ -596,7 +596,7 @@ async def test_a_round_that_takes_longer_than_discords_3_seconds_still_shows_its
     import sys
 
     h = harness
-    _, first = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (first,) = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     cog_module = sys.modules[type(h.bot.get_cog("MarkedForDeath")).__module__]
     run_long_engine = cog_module.run_long_engine
 
@@ -606,14 +606,14 @@ async def test_a_round_that_takes_longer_than_discords_3_seconds_still_shows_its
         return await run_long_engine(*args, **kwargs)
 
     monkeypatch.setattr(cog_module, "run_long_engine", stalled)
-    (second,) = h.seen(await h.click(first, "Fight one more round", h.gm))  # deferred first: the answer arrives
+    (second,) = await h.click(first, "Fight one more round", h.gm)  # deferred first: the answer arrives
     assert second.embed.description.startswith("Round 2 fought (continued)")
     assert (await battles(h))[0][1] == 2 and not h.fake.expired
 
 
 async def test_a_click_replayed_in_another_server_or_channel_is_refused_and_fights_nothing(harness):
     h = harness
-    _, reply = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (reply,) = await h.run("mfd battle", h.gm, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
     before = [dict(r) for r in await h.bot.db.fetch_all("SELECT * FROM mfd_battles")]
     # the other server's GM, even with a battle of their own there
     await h.run(
@@ -627,12 +627,12 @@ async def test_a_click_replayed_in_another_server_or_channel_is_refused_and_figh
         channel_id=OTHER_GUILD_CHANNEL_ID,
     )
     theirs = await h.bot.db.fetch_one("SELECT * FROM mfd_battles WHERE channel_id = ?", (OTHER_GUILD_CHANNEL_ID,))
-    (refusal,) = h.seen(
-        await h.click(reply, "Fight one more round", h.gm, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
+    (refusal,) = await h.click(
+        reply, "Fight one more round", h.gm, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID
     )
     assert refusal.ephemeral
     assert refusal.content == "❌ This battle belongs to another server, so nothing was changed."
-    (refusal,) = h.seen(await h.click(reply, "Fight one more round", h.gm, channel_id=OTHER_CHANNEL))
+    (refusal,) = await h.click(reply, "Fight one more round", h.gm, channel_id=OTHER_CHANNEL)
     assert refusal.content == "❌ This battle belongs to another channel, so nothing was changed."
     rows = await h.bot.db.fetch_all("SELECT * FROM mfd_battles ORDER BY id")
     assert [dict(r) for r in rows] == [*before, dict(theirs)]
@@ -665,8 +665,8 @@ async def test_final_csvs_neutralize_formulas_and_continue_from_them_as_from_the
         "heroes": ("Heroes.csv", HOSTILE_HEROES.encode()),
         "villains": ("Villains.csv", b"Name,XP,HP\n=Boss,9000,1000000\n"),
     }
-    _, reply = await h.run("mfd battle", h.gm, **hostile, max_rounds=1, seed=3)
-    (status,) = h.seen(await h.run("mfd status", h.bob))
+    (reply,) = await h.run("mfd battle", h.gm, **hostile, max_rounds=1, seed=3)
+    (status,) = await h.run("mfd status", h.bob)
     for message in (reply, status):
         heroes, villains = message.files["Heroes-final.csv"], message.files["Villains-final.csv"]
         assert formulas(heroes) == [] and formulas(villains) == []
@@ -680,8 +680,8 @@ async def test_final_csvs_neutralize_formulas_and_continue_from_them_as_from_the
         "heroes": ("Heroes-final.csv", reply.files["Heroes-final.csv"]),
         "villains": ("Villains-final.csv", reply.files["Villains-final.csv"]),
     }
-    _, from_files = await h.run("mfd continue", h.gm, rounds=1, **files)
-    _, going_on = await h.run("mfd continue", h.gm, rounds=1, channel_id=OTHER_CHANNEL)
+    (from_files,) = await h.run("mfd continue", h.gm, rounds=1, **files)
+    (going_on,) = await h.run("mfd continue", h.gm, rounds=1, channel_id=OTHER_CHANNEL)
     for name in ("Heroes-final.csv", "Villains-final.csv"):
         assert from_files.files[name] == going_on.files[name], name
     # the log names the files the sides came from, and is otherwise the same

@@ -130,7 +130,7 @@ async def test_stats_show_the_rating_its_chart_and_the_record_against_each_oppon
     (ai,) = await h.run("mma ai", h.alice)
     await concede(h, ai, h.alice)
 
-    (stats,) = h.seen(await h.run("mma stats", h.bob, member=h.alice))
+    (stats,) = await h.run("mma stats", h.bob, member=h.alice)
     assert not stats.ephemeral and stats.embed.title == "📊 Alice: MMA Warriors record in this server"
     assert stats.description.startswith("**1** win · **1** loss · **0** draws (50% won)")
     assert "against players 1–0, against the AI 0–1" in stats.description
@@ -142,7 +142,7 @@ async def test_stats_show_the_rating_its_chart_and_the_record_against_each_oppon
     assert stats.field("Favourite fighters")
     assert stats.embed.image.url == "attachment://rating.png"
     assert stats.files["rating.png"].startswith(b"\x89PNG\r\n\x1a\n")
-    (bob,) = h.seen(await h.run("mma stats", h.bob))
+    (bob,) = await h.run("mma stats", h.bob)
     assert bob.field("Against members (rated)") == f"{h.alice.mention}: 0 W · 1 L · 0 D"
 
 
@@ -151,7 +151,7 @@ async def test_stats_of_a_member_whose_name_looks_like_a_formula_show_the_chart(
     (challenge,) = await h.run("mma challenge", cash, opponent=h.bob)
     assert not_pings(await h.click(challenge, "Accept", h.bob)) == []
     await concede(h, challenge, h.bob)
-    (stats,) = h.seen(await h.run("mma stats", h.alice, member=cash))
+    (stats,) = await h.run("mma stats", h.alice, member=cash)
     assert not stats.ephemeral and stats.embed.title == r"📊 $\_$ cash: MMA Warriors record in this server"
     assert stats.embed.image.url == "attachment://rating.png"
     assert stats.files["rating.png"].startswith(b"\x89PNG\r\n\x1a\n")

@@ -39,7 +39,7 @@ async def test_an_unreachable_postgresql_is_one_plain_reply_per_click_and_one_lo
             caplog.clear()
             for command, options in [("andor character set", {"attack_chance": 70}), ("andor character show", {})]:
                 for _ in range(2):
-                    (reply,) = h.seen(await h.run(command, h.alice, **options))
+                    (reply,) = await h.run(command, h.alice, **options)
                     assert reply.ephemeral and reply.content == f"⚠️ {DATABASE_UNREACHABLE}"
             (said,) = outage_lines(caplog)
             assert said.startswith(f"the PostgreSQL database postgresql://arena@127.0.0.1:{server.port}/postgres: ")
@@ -74,13 +74,13 @@ async def test_a_full_sqlite_disk_is_one_plain_reply_and_one_log_line_naming_the
         + b"".join(f"Token {i},Trait,Fire,10,{i},N,N,0,N,N\n".encode() for i in range(400))
     )
     for _ in range(2):
-        (refused,) = h.seen(await h.run("bossfight deck save", h.alice, deck=("deck.csv", deck)))
+        (refused,) = await h.run("bossfight deck save", h.alice, deck=("deck.csv", deck))
         assert refused.ephemeral and refused.content == f"⚠️ {STORAGE_FULL}"
     assert await database.fetch_one("SELECT 1 FROM bossfight_decks") is None
     (said,) = outage_lines(caplog)
     assert said.startswith(f"the SQLite database {database.path}: the disk holding {database.path} is full (")
 
     await database.connection.execute("PRAGMA max_page_count = 1073741823")
-    (saved,) = h.seen(await h.run("bossfight deck save", h.alice, deck=("deck.csv", deck)))
+    (saved,) = await h.run("bossfight deck save", h.alice, deck=("deck.csv", deck))
     assert saved.content.startswith("✅ Saved deck.csv: 400 tokens"), saved.content
     assert "answers again" in outage_lines(caplog)[-1]
