@@ -14,11 +14,10 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-import cogs
-from arena.discord_internals import interaction_handlers
+from arena.discord_internals import dynamic_items, interaction_handlers
 from arena.settings import Settings
+from arena.tree import ArenaTree
 from arena.watchdog import ANSWER_DEADLINE, see_answered, watch_response
-from cogs.common import ArenaTree
 from observability import Observer
 from storage import Database
 from storage.database import Storage
@@ -63,7 +62,7 @@ class ArenaBot(commands.Bot):
         self.answer_deadline = ANSWER_DEADLINE
         self._background: set[asyncio.Future[Any]] = set()
         self._stopping: asyncio.Future[None] | None = None
-        self.observer = Observer(self)
+        self.observer = Observer(self, settings, lambda: self.db, lambda: dynamic_items(self))
 
     @property
     def db(self) -> Storage:
@@ -99,6 +98,8 @@ class ArenaBot(commands.Bot):
         Not `load_extension`: that executes the package anew for every bot, which nothing here needs."""
         await self.observer.start()  # first: a port it cannot have stops the start before anything else opens
         await self.open_storage()
+        import cogs  # the one place the shell imports the games: it loads them (tests/test_layers.py)
+
         for module in pkgutil.iter_modules(cogs.__path__):
             if module.name != "common":
                 await importlib.import_module(f"cogs.{module.name}").setup(self)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from arena.discord_internals import has_component_handler, set_response
-from cogs.common import report_error
+from arena.tree import report_error
 from observability import answered
 
 if TYPE_CHECKING:

@@ -12,13 +12,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+
+from discord.ext import commands
 
 from observability.metrics import shard_states
 from observability.storage import MeasuredStorage
-
-if TYPE_CHECKING:
-    from arena.bot import ArenaBot
+from storage.database import Storage
 
 HEALTH_DATABASE_TIMEOUT = 1.0  # seconds the database has to answer the probes' query
 STOPPING = "stopping"
@@ -32,8 +31,15 @@ def shard_key(shard: int | str) -> str:
 class Health:
     """The problems of one bot, and since when each has lasted (`clock`: monotonic seconds; tests set it)."""
 
-    def __init__(self, bot: ArenaBot, grace: float, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        bot: commands.Bot,
+        storage: Callable[[], Storage],
+        grace: float,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.bot = bot
+        self.storage = storage
         self.grace = grace
         self.clock = clock
         started = clock()
@@ -56,7 +62,7 @@ class Health:
                 for shard_id, state in sorted(shard_states(self.bot).items())
                 if not state.connected
             }
-            problem = await database_problem(self.bot)
+            problem = await database_problem(self.storage)
             if problem is not None:
                 found[DATABASE] = problem
         now = self.clock()
@@ -79,9 +85,10 @@ class Health:
         ]
 
 
-async def database_problem(bot: ArenaBot) -> str | None:
+async def database_problem(opened: Callable[[], Storage]) -> str | None:
+    """What is wrong with the storage `opened` gives (RuntimeError: none is open yet), or None."""
     try:
-        storage = bot.db
+        storage = opened()
     except RuntimeError:
         return "the database is not open"
     # Asked directly, not through the measured storage: the probes would swamp the games' figures.

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import threading
 import time
 from collections import Counter as Tally
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 import discord
+from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 from prometheus_client import (
     CollectorRegistry,
@@ -35,13 +37,9 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from arena.discord_internals import dynamic_items
 from observability.build import build_labels
 from observability.discord_http import discord_http_tracing
 from observability.logs import InteractionContext, enter_interaction
-
-if TYPE_CHECKING:
-    from arena.bot import ArenaBot
 
 T = TypeVar("T")
 
@@ -56,6 +54,10 @@ OUTCOME_SEVERITY = {"answered": 0, "refused": 1, "error": 2}
 WATCH = "arena.metrics"  # the key of an interaction's InteractionWatch in `interaction.extras`
 OTHER = "other"  # a label value for whatever the bot does not know (a component of no game)
 
+# The dynamic items the bot routes clicks to, by their custom id pattern: given by the bot, which alone reads
+# discord.py's routing table (arena.discord_internals).
+ComponentRoutes = Callable[[], Mapping[re.Pattern[str], type[object]]]
+
 INTERACTION_KINDS = {
     discord.InteractionType.application_command: "command",
     discord.InteractionType.autocomplete: "autocomplete",
@@ -67,8 +69,9 @@ INTERACTION_KINDS = {
 class Metrics:
     """The metrics of one bot, in their own registry (`registry`, what /metrics serves)."""
 
-    def __init__(self, bot: ArenaBot):
+    def __init__(self, bot: commands.Bot, routes: ComponentRoutes):
         self.bot = bot
+        self.routes = routes
         self.registry = registry = CollectorRegistry(auto_describe=True)
         self.interactions = Counter(
             "arena_interactions",
@@ -150,7 +153,7 @@ class Metrics:
 
     def interaction_received(self, interaction: discord.Interaction) -> None:
         """Start watching an interaction discord.py has just parsed (before its handler runs)."""
-        game, kind, name = interaction_labels(self.bot, interaction)
+        game, kind, name = interaction_labels(self.bot, self.routes, interaction)
         interaction.extras[WATCH] = InteractionWatch(
             self, interaction, game, kind, name, shard_of(self.bot, interaction), time.perf_counter()
         )
@@ -162,7 +165,9 @@ class Metrics:
         return PoolJob(self, pool, call)
 
 
-def interaction_labels(bot: ArenaBot, interaction: discord.Interaction) -> tuple[str, str, str]:
+def interaction_labels(
+    bot: commands.Bot, routes: ComponentRoutes, interaction: discord.Interaction
+) -> tuple[str, str, str]:
     """(game, kind, name): a command's full name (`mma challenge`), a component's action (`hand`)."""
     kind = INTERACTION_KINDS.get(interaction.type, OTHER)
     if kind in ("command", "autocomplete"):
@@ -174,13 +179,13 @@ def interaction_labels(bot: ArenaBot, interaction: discord.Interaction) -> tuple
     game = custom_id.split(":", 1)[0]
     if game not in {command.name for command in bot.tree.get_commands()}:
         return OTHER, kind, OTHER
-    return game, kind, component_action(bot, custom_id)
+    return game, kind, component_action(routes, custom_id)
 
 
-def component_action(bot: ArenaBot, custom_id: str) -> str:
+def component_action(routes: ComponentRoutes, custom_id: str) -> str:
     """The action of a game's component (the `action` group of its template, without a value it carries,
     MMA's `play-<card>` is `play`), or the class that handles it; `other` for none."""
-    for pattern, item in dynamic_items(bot).items():
+    for pattern, item in routes().items():
         match = pattern.fullmatch(custom_id)
         if match is not None:
             action = match.groupdict().get("action")
@@ -188,7 +193,7 @@ def component_action(bot: ArenaBot, custom_id: str) -> str:
     return OTHER
 
 
-def shard_of(bot: ArenaBot, interaction: discord.Interaction) -> str:
+def shard_of(bot: commands.Bot, interaction: discord.Interaction) -> str:
     """The shard that delivered the interaction: Discord's rule, (guild id >> 22) % shard count; 0 for a DM."""
     if bot.shard_count and interaction.guild_id is not None:
         return str((interaction.guild_id >> 22) % bot.shard_count)
@@ -349,7 +354,7 @@ GATEWAY_EVENTS = {
 }
 
 
-def watch_gateway(bot: ArenaBot, seen: Callable[[str, str], None]) -> None:
+def watch_gateway(bot: commands.Bot, seen: Callable[[str, str], None]) -> None:
     """Call `seen(event, shard)` at every event of GATEWAY_EVENTS of any shard of the bot."""
     sharded = isinstance(bot, discord.AutoShardedClient)
 
@@ -369,7 +374,7 @@ class ShardState:
     latency: float  # seconds between a heartbeat and its acknowledgement; NaN before the first
 
 
-def shard_states(bot: ArenaBot) -> dict[int, ShardState]:
+def shard_states(bot: commands.Bot) -> dict[int, ShardState]:
     """Every shard this process serves (SHARD_IDS, all of SHARD_COUNT, or the one connection), connected or not."""
     if isinstance(bot, discord.AutoShardedClient):
         shards = bot.shards
@@ -392,7 +397,7 @@ def finite(seconds: float) -> float:
 class GatewayCollector(Collector):
     """Read at each scrape: the gateway's state and latency and the guilds of each shard."""
 
-    def __init__(self, bot: ArenaBot):
+    def __init__(self, bot: commands.Bot):
         self.bot = bot
 
     def collect(self) -> Iterator[GaugeMetricFamily]:

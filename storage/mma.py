@@ -11,7 +11,8 @@ from typing import Any
 import aiosqlite
 
 from rules.mma.cards import CARDS
-from rules.mma.state import OVER, Action, GameState
+from rules.mma.engine import outcome
+from rules.mma.state import Action, GameState, MatchOutcome
 from rules.rating import Rating, RatingChange, Result
 from storage.codec import StateCodec
 from storage.database import StaleUpdate, Storage, StorageTransaction, required, save_versioned
@@ -256,14 +257,14 @@ class MmaRepository:
     ) -> MatchRecord:
         """Save the state after `moves` (numbered from the state's move count before them) in one
         transaction, if nobody saved since `match` was read; a finished match also writes the records."""
-        over = state.phase == OVER
+        ended = outcome(state)
         changes = {
             "state_json": MATCH_STATE.to_text(state),
             "feed_json": json.dumps(feed),
             "last_move_at": now,
-            "status": MatchStatus.OVER if over else MatchStatus.LIVE,
-            "winner_slot": None if not over or state.winner < 0 else state.winner,
-            "result_reason": state.reason if over else None,
+            "status": MatchStatus.LIVE if ended is None else MatchStatus.OVER,
+            "winner_slot": None if ended is None else ended.winner,
+            "result_reason": None if ended is None else ended.termination.value,
         }
         async with self.db.transaction() as conn:
             row = await save_versioned(conn, "mma_matches", match.id, match.version, changes, status=MatchStatus.LIVE)
@@ -276,8 +277,8 @@ class MmaRepository:
                 ],
             )
             saved = _record(row)
-            if over:
-                await self._write_results(conn, match, state, now)
+            if ended is not None:
+                await self._write_results(conn, match, state, ended, now)
                 saved = await self._rate(conn, saved, now)
             return saved
 
@@ -299,21 +300,31 @@ class MmaRepository:
         )
         return replace(saved, rating_changes={first: rated.first, second: rated.second})
 
-    async def _write_results(self, conn: StorageTransaction, match: MatchRecord, state: GameState, now: float) -> None:
+    async def _write_results(
+        self, conn: StorageTransaction, match: MatchRecord, state: GameState, ended: MatchOutcome, now: float
+    ) -> None:
         for slot, user_id in enumerate(match.player_ids):
             if user_id is None:
                 continue
-            outcome = "draw" if state.winner < 0 else "win" if state.winner == slot else "loss"
+            result = Result.of_slot(slot, ended.winner)
             await conn.execute(
                 "INSERT INTO mma_results (guild_id, user_id, match_id, outcome, opponent_id, reason, finished_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (match.guild_id, user_id, match.id, outcome, match.player_ids[1 - slot], state.reason, now),
+                (
+                    match.guild_id,
+                    user_id,
+                    match.id,
+                    result.value,
+                    match.player_ids[1 - slot],
+                    ended.termination.value,
+                    now,
+                ),
             )
             await conn.execute_many(
                 "INSERT INTO mma_fielded (guild_id, user_id, match_id, fighter, won) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT DO NOTHING",
                 [
-                    (match.guild_id, user_id, match.id, CARDS[f].name, int(outcome == "win"))
+                    (match.guild_id, user_id, match.id, CARDS[f].name, int(result is Result.WIN))
                     for f in state.players[slot].fielded
                 ],
             )

@@ -1,35 +1,33 @@
-"""What every cog shares: attachments, the GM check, error replies, embeds within limits, progress, the executor."""
+"""What every cog shares: attachments, the GM check, error replies (the shell's, from arena.tree), embeds within
+limits, progress, the executor."""
 
+from arena.text import EmbedLimits, clip, markdown_safe
+from arena.tree import UserError, answer_shown, error_reply, report_error
 from cogs.common.attachments import MAX_ATTACHMENT_BYTES, defer_thinking, read_attachments, read_text_attachment
 from cogs.common.checks import gm_only, is_gm, require_gm
 from cogs.common.embeds import (
     COLOR_DEFEAT,
     COLOR_INFO,
     COLOR_VICTORY,
-    EmbedLimits,
     bold,
-    clip,
     fit_embed,
     hp_bar,
     hp_figure,
     lines_within,
-    markdown_safe,
     medal_lines,
     mention,
     seed_footer,
     tail_within,
     text_file,
 )
-from cogs.common.errors import ArenaTree, UserError, answer_shown, error_reply, report_error, told_if_stopped
 from cogs.common.executor import run_engine, run_long_engine
-from cogs.common.progress import ProgressMessage, progress_bar, show_result
+from cogs.common.progress import ProgressMessage, progress_bar, show_result, told_if_stopped
 
 __all__ = [
     "COLOR_DEFEAT",
     "COLOR_INFO",
     "COLOR_VICTORY",
     "MAX_ATTACHMENT_BYTES",
-    "ArenaTree",
     "EmbedLimits",
     "ProgressMessage",
     "UserError",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import aiohttp
 import discord
 
-from cogs.common.embeds import markdown_safe
-from cogs.common.errors import UserError
+from arena.text import markdown_safe
+from arena.tree import UserError
 
 MAX_ATTACHMENT_BYTES = 1024 * 1024
 

@@ -23,8 +23,8 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 import discord
 from discord.ext import commands
 
+from arena.tree import UserError, error_reply
 from cogs.common.cog import GameCog
-from cogs.common.errors import UserError, error_reply
 
 MAX_ID = 2**63 - 1  # the databases' signed 64-bit integers; Discord's snowflakes (19 digits since 2022) fit
 

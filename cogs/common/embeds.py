@@ -8,35 +8,12 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
+from arena.text import EmbedLimits, clip
 from rules.text import format_number
 
 COLOR_INFO = discord.Color.blurple()
 COLOR_VICTORY = discord.Color.green()
 COLOR_DEFEAT = discord.Color.red()
-
-
-class EmbedLimits:
-    TITLE = 256
-    DESCRIPTION = 4096
-    FIELDS = 25
-    FIELD_NAME = 256
-    FIELD_VALUE = 1024
-    FOOTER = 2048
-    TOTAL = 6000
-    MESSAGE = 2000
-    FILE_BYTES = 10 * 1024 * 1024
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def markdown_safe(text: str, limit: int | None = None) -> str:
-    """A user's text shown as written, not as markdown nor as a mention (`<@id>`, `@everyone` would render as
-    one, pinging or not): clipped to `limit` first, so that a cut never leaves a lone backslash escaping what
-    follows."""
-    text = clip(text, limit) if limit is not None else text
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 def bold(text: str) -> str:

@@ -1,4 +1,5 @@
-"""Progress of long work shown by editing one message, at most once per interval."""
+"""Progress of long work shown by editing one message, at most once per interval, and the word shown when the bot
+stops during it."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import contextvars
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager, suppress
 from typing import Generic, ParamSpec
 
 import discord
@@ -134,3 +136,24 @@ async def show_result(
             interaction.channel_id,
             refused.text or refused.status,
         )
+
+
+@asynccontextmanager
+async def told_if_stopped(
+    interaction: discord.Interaction, what: str, *, stopped: Callable[[], discord.Embed] | None = None
+) -> AsyncGenerator[None, None]:
+    """Wrap long work after a deferral: when the bot stops while it runs (its shutdown cancels the handler once
+    the grace is over), the reply says so instead of "thinking…" (or its last progress) until Discord gives up
+    on it. `stopped` builds the embed to show instead of the plain sentence. Close a ProgressMessage inside."""
+    try:
+        yield
+    except asyncio.CancelledError:
+        sentence = f"⏹️ The bot restarted during {what}, which ended it; run it again."
+        with suppress(discord.HTTPException):
+            await interaction.edit_original_response(
+                content=None if stopped else sentence,
+                embed=stopped() if stopped else None,
+                attachments=[],
+                view=None,
+            )
+        raise

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import discord
 
-from cogs.common.errors import UserError
+from arena.tree import UserError
 from cogs.common.executor import run_engine
 from storage.database import CONFLICT_ATTEMPTS, StaleUpdate
 

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 import discord
 from discord import app_commands
 
+from arena.text import EmbedLimits, clip, markdown_safe
+from arena.tree import UserError
 from cogs.common.attachments import read_attachments
 from cogs.common.bot import guild_id
-from cogs.common.embeds import COLOR_VICTORY, EmbedLimits, clip, fit_embed, lines_within, markdown_safe
-from cogs.common.errors import UserError
+from cogs.common.embeds import COLOR_VICTORY, fit_embed, lines_within
 from cogs.common.executor import run_engine
 from rules.roster import N, Named, NotInRoster, find, merge, name_key
 from rules.text import plural

@@ -12,7 +12,7 @@ from cogs.mma.render import both_called, called
 from rules.mma.cards import CARDS
 from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, MAX_ENERGY, card_options
 from rules.mma.preview import preview
-from rules.mma.state import DRAW_PHASE, NO_ONE, OVER, REPLACE_PHASE
+from rules.mma.state import DRAW_PHASE, OVER, REPLACE_PHASE
 from storage.mma import MatchRecord
 
 SELECT_DESCRIPTION = 100
@@ -109,7 +109,7 @@ def hand_message(
         status = "Your fighter was knocked out: choose who comes in."
     elif state.phase == DRAW_PHASE:
         status = "Draw or skip the draw on the match message first."
-        if me.fighter == NO_ONE:
+        if not me.has_fighter:
             status += " Then choose your next fighter here."
     else:
         status = f"Your move: {me.energy} energy to spend."

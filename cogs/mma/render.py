@@ -27,8 +27,9 @@ from rules.mma.engine import (
     IDLE_SECONDS,
     MAX_ENERGY,
     idle_minutes_left,
+    outcome,
 )
-from rules.mma.state import DRAW_PHASE, MAIN_PHASE, NO_ONE, OVER, REPLACE_PHASE, GameState
+from rules.mma.state import DRAW_PHASE, MAIN_PHASE, OVER, REPLACE_PHASE, GameState, MatchOutcome
 from rules.mma.text import rules_summary
 from rules.text import plural
 from storage.mma import MatchRecord
@@ -53,7 +54,7 @@ def both_called(record: MatchRecord) -> tuple[str, str]:
 def fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
     me = state.players[slot]
     lines: list[str] = []
-    if me.fighter == NO_ONE:
+    if not me.has_fighter:
         if state.phase == OVER:
             lines.append("*No fighter left*")
         elif state.phase == DRAW_PHASE:
@@ -75,7 +76,7 @@ def fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
         statuses.append(f"🩸 Bleeding ({plural(me.bleed, 'turn')})")
     if me.staggered:
         statuses.append("💫 Staggered: skips next turn")
-    if me.guard != NO_ONE:
+    if me.has_guard:
         statuses.append(f"🛡️ {CARDS[me.guard].name} ready")
     if statuses:
         lines.append(" · ".join(statuses))
@@ -89,7 +90,7 @@ def _status_line(record: MatchRecord, state: GameState) -> str:
     if state.phase == REPLACE_PHASE:
         return f"💥 {name}: pick your next fighter from **My hand**."
     if state.phase == DRAW_PHASE:
-        if state.players[mover].fighter == NO_ONE:
+        if not state.players[mover].has_fighter:
             return (
                 f"💥 {name}, turn {turn}: your fighter bled out. **Draw** or **Skip draw**, then pick "
                 "your next fighter from **My hand**."
@@ -99,21 +100,22 @@ def _status_line(record: MatchRecord, state: GameState) -> str:
 
 
 def _position_line(record: MatchRecord, state: GameState) -> str:
-    if state.advantage == NO_ONE:
+    on_top = state.on_top
+    if on_top is None:
         return "🧍 Both fighters standing"
-    return f"🤼 On the ground: {called(record, state.advantage)} on top"
+    return f"🤼 On the ground: {called(record, on_top)} on top"
 
 
-def end_title(record: MatchRecord, state: GameState) -> tuple[str, str, discord.Color]:
-    reason = state.reason
-    if state.winner == NO_ONE:
+def end_title(record: MatchRecord, ended: MatchOutcome) -> tuple[str, str, discord.Color]:
+    reason, winner_slot = ended.termination, ended.winner
+    if winner_slot is None:
         return "🤝 DRAW 🤝", f"Nobody won: {reason}.", COLOR_INFO
-    winner, loser = called(record, state.winner), called(record, 1 - state.winner)
+    winner, loser = called(record, winner_slot), called(record, 1 - winner_slot)
     if record.vs_ai:
-        if state.winner == 0:
+        if winner_slot == 0:
             return "🏆 VICTORY! 🏆", f"{winner} defeated the AI! {reason}.", COLOR_VICTORY
         return "💀 DEFEAT 💀", f"{loser} was defeated! {reason}.", COLOR_DEFEAT
-    return f"🏆 {record.names[state.winner]} wins! 🏆", f"{loser} was defeated! {reason}.", COLOR_VICTORY
+    return f"🏆 {record.names[winner_slot]} wins! 🏆", f"{loser} was defeated! {reason}.", COLOR_VICTORY
 
 
 def _claim_line(record: MatchRecord, state: GameState, now: float) -> str:
@@ -129,8 +131,9 @@ def _claim_line(record: MatchRecord, state: GameState, now: float) -> str:
 def match_embed(record: MatchRecord, now: float) -> discord.Embed:
     """The match's message; `now` (seconds since the epoch) places the idle claim."""
     state = record.game
-    if state.phase == OVER:
-        title, head, color = end_title(record, state)
+    ended = outcome(state)
+    if ended is not None:
+        title, head, color = end_title(record, ended)
     else:
         title, color = f"🥊 {record.names[0]} vs {record.names[1]}", COLOR_INFO
         head = f"{_status_line(record, state)}\n{_position_line(record, state)}"
@@ -170,7 +173,7 @@ def match_view(record: MatchRecord, now: float) -> discord.ui.View:
     )
     view.add_item(match_button(record.id, v, "skip", label="Skip draw", disabled=not drawing, row=0))
     # A fighter who bled out at the turn's start is replaced after the draw step, before the turn can end.
-    can_end = state.phase == MAIN_PHASE or (drawing and state.players[state.current].fighter != NO_ONE)
+    can_end = state.phase == MAIN_PHASE or (drawing and state.players[state.current].has_fighter)
     view.add_item(match_button(record.id, v, "end", label="End turn", disabled=not can_end, row=0))
     view.add_item(match_button(record.id, v, "concede", label="Concede", style=discord.ButtonStyle.danger, row=0))
     if not record.vs_ai:

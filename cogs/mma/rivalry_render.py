@@ -11,6 +11,7 @@ from cogs.common import COLOR_INFO, EmbedLimits, bold, fit_embed, lines_within, 
 from cogs.mma import render
 from cogs.mma.rivalry_items import FIRST, LAST, history_button, replay_button
 from rules.mma.cards import CARDS
+from rules.mma.engine import outcome
 from rules.mma.replay import ReplayStep
 from rules.mma.state import CONCEDE, DEPLOY, DRAW, END_TURN, OVER, PLAY, SKIP_DRAW, Action
 from rules.mma.text import describe
@@ -157,8 +158,9 @@ def replay_message(record: MatchRecord, step: ReplayStep, last: int) -> tuple[di
     state = step.state
     lines = [f"**Step {step.number} of {last}**: {_step_head(record, step, last)}"]
     lines += [line for line in (describe(e, render.both_called(record), strong=bold) for e in step.events) if line]
-    if state.phase == OVER:
-        lines.append(render.end_title(record, state)[1] + render.rating_change_lines(record))
+    ended = outcome(state)
+    if ended is not None:
+        lines.append(render.end_title(record, ended)[1] + render.rating_change_lines(record))
     body = lines_within(lines, EmbedLimits.DESCRIPTION - len(HANDS_SHOWN) - 2)
     embed = discord.Embed(
         title=f"📼 Replay of match #{record.id}: {record.names[0]} vs {record.names[1]}",

@@ -117,6 +117,15 @@ class PlayerState:
         self.fielded: list[int] = []  # fighters deployed this match, in order
         self.knockouts = 0  # own fighters knocked out
 
+    @property
+    def has_fighter(self) -> bool:
+        return self.fighter != NO_ONE
+
+    @property
+    def has_guard(self) -> bool:
+        """Whether a defense card waits for the next attack (`guard`)."""
+        return self.guard != NO_ONE
+
     # Effective stats of the active fighter.
     @property
     def striking(self) -> int:
@@ -186,6 +195,11 @@ class GameState:
         self.seed = seed
         self.winner = NO_ONE  # once OVER: 0, 1 or NO_ONE for a draw
         self.reason = ""
+
+    @property
+    def on_top(self) -> int | None:
+        """The player with positional advantage, None while both fighters stand."""
+        return None if self.advantage == NO_ONE else self.advantage
 
     @property
     def to_move(self) -> int:

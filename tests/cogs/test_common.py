@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from arena.tree import user_message
 from cogs.common import (
     EmbedLimits,
     ProgressMessage,
@@ -26,7 +27,6 @@ from cogs.common import (
     seed_footer,
 )
 from cogs.common.components import component_template, custom_id
-from cogs.common.errors import user_message
 from rules.errors import InputProblem, RuleInputError
 
 

@@ -1,4 +1,5 @@
-"""One mapping from errors to replies, for slash commands, views and dynamic buttons alike.
+"""The app-command tree and its one mapping from errors to replies, for slash commands, views and dynamic buttons
+alike (the cogs' component callbacks run inside `error_reply`; the watchdog reports through `report_error`).
 
 A user's mistake (UserError, RuleInputError, failed checks, bad option values) gets its specific message,
 ephemeral. A database that is down or full (StorageOutage) gets what to do, and the database logs the outage
@@ -8,16 +9,15 @@ Anything else gets a short error id the user can quote; the traceback goes to th
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager, suppress
 
 import discord
 from discord import app_commands
 
-from cogs.common.embeds import EmbedLimits, clip, markdown_safe
+from arena.text import EmbedLimits, clip, markdown_safe
 from observability import ended_with, handling, interaction_context, log_fields
 from rules.errors import RuleInputError
 from storage.codec import DamagedState
@@ -135,28 +135,9 @@ async def error_reply(interaction: discord.Interaction) -> AsyncGenerator[None, 
         await report_error(interaction, exc)
 
 
-@asynccontextmanager
-async def told_if_stopped(
-    interaction: discord.Interaction, what: str, *, stopped: Callable[[], discord.Embed] | None = None
-) -> AsyncGenerator[None, None]:
-    """Wrap long work after a deferral: when the bot stops while it runs (its shutdown cancels the handler once
-    the grace is over), the reply says so instead of "thinking…" (or its last progress) until Discord gives up
-    on it. `stopped` builds the embed to show instead of the plain sentence. Close a ProgressMessage inside."""
-    try:
-        yield
-    except asyncio.CancelledError:
-        sentence = f"⏹️ The bot restarted during {what}, which ended it; run it again."
-        with suppress(discord.HTTPException):
-            await interaction.edit_original_response(
-                content=None if stopped else sentence,
-                embed=stopped() if stopped else None,
-                attachments=[],
-                view=None,
-            )
-        raise
-
-
 class ArenaTree(app_commands.CommandTree):
+    """The bot's command tree: every command's task is made known to observability, and every error reported."""
+
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         handling(interaction)  # the first thing discord.py runs in a command's or autocomplete's task
         return True
