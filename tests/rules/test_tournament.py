@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -103,6 +104,25 @@ def test_worked_example_pairings_and_table() -> None:
     assert [row.player.name for row in podium(state)] == ["Gus", "Fay", "Ben"]
     with pytest.raises(RuleInputError, match="over"):
         pair_next_round(state)
+
+
+def test_worked_example_is_the_one_the_rules_page_shows() -> None:
+    page = (Path(__file__).parents[2] / "docs" / "rules" / "tournament.md").read_text(encoding="utf-8")
+    rows = page.split("| rank | player | points | Buchholz | Sonneborn-Berger | rating |")[1].split("\n\n")[0]
+    cells = [[cell.strip() for cell in line.strip("|").split("|")] for line in rows.strip().splitlines()[1:]]
+    names = {index + 1: name for index, name in enumerate(NAMES)}
+    assert [(int(c[0]), c[1], float(c[2]), float(c[3]), float(c[4]), int(c[5])) for c in cells] == [
+        (rank, names[player], points, buchholz, sb, rating)
+        for rank, player, points, buchholz, sb, rating in EXAMPLE_TABLE
+    ]
+    for number, (pairings, results) in enumerate(zip(EXAMPLE_PAIRINGS, EXAMPLE_RESULTS, strict=True), start=1):
+        section = (
+            page.split(f"### Round {number}")[1].split("| board | challenger | opponent | result |")[1].split("\n\n")[0]
+        )
+        lines = [[cell.strip() for cell in line.strip("|").split("|")] for line in section.strip().splitlines()[1:]]
+        assert [(names[a], names[b], result.value) for (a, b), result in zip(pairings, results, strict=True)] == [
+            (line[1], line[2], line[3]) for line in lines
+        ]
 
 
 def test_worked_example_scores_after_each_round() -> None:
