@@ -370,3 +370,32 @@ def test_random_tournaments_keep_the_swiss_rules(count: int, data: st.DataObject
     assert sum(row.points for row in table) == games + len(byes)
     keys = [row.key for row in table]
     assert keys == sorted(keys, reverse=True)
+
+
+@settings(deadline=None, max_examples=60)
+@given(count=st.integers(4, 12), data=st.data())
+def test_withdrawn_players_are_never_paired_again(count: int, data: st.DataObject) -> None:
+    state = new_tournament(field(count))
+    left: dict[int, int] = {}  # player -> the round they withdrew in
+    while not is_finished(state):
+        try:
+            state = with_next_round(state)
+        except RuleInputError as error:  # a field thinned by withdrawals may have no pairing left
+            assert "rematch" in str(error) or "bye" in str(error)
+            break
+        number = state.rounds[-1].number
+        seated = {p for pairing in state.rounds[-1].pairings for p in (pairing.challenger, pairing.opponent)}
+        assert not seated & set(left) and state.rounds[-1].bye not in left
+        for player in data.draw(st.lists(st.sampled_from(sorted(seated)), max_size=2, unique=True)):
+            if len(state.active) > 2:
+                state = withdraw(state, player)
+                left[player] = number
+        for board, pairing in enumerate(state.rounds[-1].pairings, start=1):
+            if pairing.result is None:
+                state = record_result(state, number, board, data.draw(st.sampled_from(PLAYED_RESULTS)))
+    byes = Counter(round_.bye for round_ in state.rounds if round_.bye is not None)
+    assert all(times == 1 for times in byes.values())
+    met = Counter(frozenset((p.challenger, p.opponent)) for round_ in state.rounds for p in round_.pairings)
+    assert not met or max(met.values()) == 1
+    for player, number in left.items():
+        assert [game.round for game in games_of(state, player)][-1] == number
