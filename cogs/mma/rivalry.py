@@ -35,7 +35,7 @@ from cogs.mma.rivalry_render import (
 )
 from rules.mma.replay import ReplayIndex, ReplayStep, replay_index, replay_match
 from rules.mma.state import EndReason
-from rules.rating_chart import rating_chart_png
+from rules.rating_chart import ChartGame, rating_chart_png
 from rules.text import plural
 from storage.mma import MatchRecord, MatchStatus, MmaRepository
 from storage.ratings import RatingRepository
@@ -67,7 +67,8 @@ async def stats(bot: ArenaBot, interaction: discord.Interaction, member: discord
     await defer_thinking(interaction, ephemeral=False)  # matplotlib's first chart can outlast 3 s
     # The image is not markdown: the display name goes in as it reads, without the escapes `name` carries.
     title = f"{member.display_name[:40]}: MMA Warriors rating"
-    png = await run_engine(bot, rating_chart_png, [game.change for game in reversed(changes)], title)
+    games = [ChartGame(game.change, game.result, game.rated_at) for game in reversed(changes)]
+    png = await run_engine(bot, rating_chart_png, games, title)
     await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE))
 
 

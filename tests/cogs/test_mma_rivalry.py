@@ -527,3 +527,40 @@ async def test_each_history_line_opens_as_the_clickers_own_replay(h):
     assert [o["value"] for o in select["options"]] == ["1"]
     (replay,) = await h.click(history, "Open a match of this page as your own replay", h.bob, values=["1"])
     assert replay.ephemeral and replay.embed.title == "📼 Replay of match #1: Alice vs Bob"
+
+
+@pytest.mark.one_backend
+async def test_stats_chart_is_drawn_for_discord_from_the_members_rated_games(h, monkeypatch):
+    """The chart /mma stats attaches, read off its Figure: the rated games (not the AI's) on the x axis ending at
+    the last, each marked by its result, the peak, Discord's dark theme; the PNG is 1200 x 660."""
+    import struct
+
+    import rules.rating_chart as chart
+
+    drawn = []
+
+    def figure_kept(games, title):
+        drawn.append(figure := real(games, title))
+        return figure
+
+    real = chart.rating_figure
+    monkeypatch.setattr(chart, "rating_figure", figure_kept)
+    match = await start_pvp(h)
+    await concede(h, match, h.bob)  # Alice wins: rated
+    (ai,) = await h.run("mma ai", h.alice)
+    await concede(h, ai, h.alice)  # not rated: not charted
+    match = await start_pvp(h)
+    await concede(h, match, h.alice)  # Alice loses: rated
+    (stats,) = h.seen(await h.run("mma stats", h.bob, member=h.alice))
+    png = stats.files["rating.png"]
+    assert struct.unpack(">II", png[16:24]) == (1200, 660)
+    (figure,) = drawn
+    axes = figure.axes[0]
+    assert axes.get_xlim() == (0, 2)
+    marks = {line.get_marker(): list(line.get_xdata()) for line in axes.get_lines() if line.get_marker() in "^v*"}
+    assert marks == {"^": [1], "v": [2], "*": [1]}
+    peak = ALICE_WINS.first.after
+    now = rate_match(peak, ALICE_WINS.second.after, Result.LOSS).first.after
+    assert [t.get_text() for t in axes.texts] == [f"peak {peak.text()}", now.text()]
+    assert axes.get_xlabel().startswith("rated games (") and axes.title.get_text() == "Alice: MMA Warriors rating"
+    assert figure.get_facecolor()[:3] != (1.0, 1.0, 1.0)
