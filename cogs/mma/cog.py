@@ -25,7 +25,7 @@ from cogs.mma.claims import ClaimOpenings
 from cogs.mma.hands import HandViews
 from cogs.mma.items import COG_NAME, COMPONENTS, HandSelect, MatchButton
 from cogs.mma.notes import display_name
-from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, ReplayButton
+from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, ReplayButton, RivalrySelect
 from rules.seeds import MAX_SEED
 from storage.database import StorageOutage
 from storage.mma import MmaRepository
@@ -37,7 +37,9 @@ log = logging.getLogger("arena.mma")
 
 MAX_MATCH_ID = 2**53 - 1  # the largest integer a Discord option carries exactly
 
-MmaComponent = MatchButton | HandSelect | HistoryButton | ReplayButton
+MAX_TURNS = 1000  # more than any match has (100 turns each, then the judges)
+
+MmaComponent = MatchButton | HandSelect | HistoryButton | ReplayButton | RivalrySelect
 
 
 @app_commands.guild_only()
@@ -75,7 +77,7 @@ class Mma(
         self.claim_openings.close_all()
 
     async def on_component(self, interaction: discord.Interaction, component: MmaComponent) -> None:
-        if isinstance(component, HistoryButton | ReplayButton):
+        if isinstance(component, HistoryButton | ReplayButton | RivalrySelect):
             await rivalry.on_component(self.bot, interaction, component)
             return
         await clicks.on_click(self, interaction, component.click())
@@ -119,10 +121,24 @@ class Mma(
     async def history(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         await rivalry.history(self.bot, interaction, (member or interaction.user).id)
 
-    @app_commands.command(name="replay", description="Step through a finished match of this server.")
-    @app_commands.describe(match="The match's number (its footer shows it: match #…)")
-    async def replay(self, interaction: discord.Interaction, match: app_commands.Range[int, 1, MAX_MATCH_ID]) -> None:
-        await rivalry.replay(self.bot, interaction, match)
+    async def match_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await rivalry.match_choices(self.bot, interaction, current)
+
+    @app_commands.command(name="replay", description="Step through a finished match of this server, privately.")
+    @app_commands.describe(
+        match="The match's number (its title shows it: match #…); your recent matches are offered",
+        turn="Open at the start of this turn, counted across both players (default: the deal)",
+    )
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        match: app_commands.Range[int, 1, MAX_MATCH_ID],
+        turn: app_commands.Range[int, 1, MAX_TURNS] | None = None,
+    ) -> None:
+        await rivalry.replay(self.bot, interaction, match, turn)
 
     @app_commands.command(name="rules", description="The MMA Warriors rules in short.")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -7,23 +7,36 @@ import io
 from typing import TYPE_CHECKING
 
 import discord
+from discord import app_commands
 
-from cogs.common import UserError, defer_thinking, run_engine
+from cogs.common import UserError, clip, defer_thinking, run_engine
 from cogs.common.bot import guild_id
-from cogs.mma.rivalry_items import FIRST, LAST, HistoryButton, ReplayButton
+from cogs.common.uploads import MAX_CHOICES, NAME_LIMIT
+from cogs.mma.rivalry_items import (
+    FIRST,
+    HISTORY_REPLAY,
+    LAST,
+    REPLAY_RANGE,
+    REPLAY_TURN,
+    HistoryButton,
+    ReplayButton,
+    RivalrySelect,
+)
 from cogs.mma.rivalry_render import (
     CHART_FILE,
     HISTORY_PAGE,
     add_rating,
     history_message,
     leaderboard_embed,
+    match_choice_label,
     page_count,
     replay_message,
     stats_embed,
 )
-from rules.mma.replay import ReplayStep, replay_match
+from rules.mma.replay import ReplayIndex, ReplayStep, replay_index, replay_match
 from rules.mma.state import EndReason
-from rules.rating_chart import rating_chart_png
+from rules.rating_chart import ChartGame, rating_chart_png
+from rules.text import plural
 from storage.mma import MatchRecord, MatchStatus, MmaRepository
 from storage.ratings import RatingRepository
 
@@ -54,7 +67,8 @@ async def stats(bot: ArenaBot, interaction: discord.Interaction, member: discord
     await defer_thinking(interaction, ephemeral=False)  # matplotlib's first chart can outlast 3 s
     # The image is not markdown: the display name goes in as it reads, without the escapes `name` carries.
     title = f"{member.display_name[:40]}: MMA Warriors rating"
-    png = await run_engine(bot, rating_chart_png, [game.change for game in reversed(changes)], title)
+    games = [ChartGame(game.change, game.result, game.rated_at) for game in reversed(changes)]
+    png = await run_engine(bot, rating_chart_png, games, title)
     await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE))
 
 
@@ -103,25 +117,75 @@ async def replay_steps(bot: ArenaBot, record: MatchRecord) -> list[ReplayStep]:
     )
 
 
-async def replay(bot: ArenaBot, interaction: discord.Interaction, match_id: int) -> None:
+def chosen_step(record: MatchRecord, index: ReplayIndex, component: ReplayButton | RivalrySelect) -> int:
+    """The step a replay's button or jump leads to; a refusal for one the match does not have."""
+    last = len(index.turns) - 1
+    if isinstance(component, RivalrySelect) and component.action in (REPLAY_TURN, REPLAY_RANGE):
+        return turn_step(record, index, component.chosen)
+    if isinstance(component, RivalrySelect):
+        number = component.chosen
+    else:
+        wanted = {FIRST: 0, LAST: last}.get(component.step)
+        number = int(component.step) if wanted is None else wanted
+    if number > last:
+        raise UserError(f"Match #{record.id} has {last} steps: there is no step {number}.")
+    return number
+
+
+def turn_step(record: MatchRecord, index: ReplayIndex, turn: int) -> int:
+    if not 1 <= turn <= index.last_turn:
+        raise UserError(f"Match #{record.id} has {plural(index.last_turn, 'turn')}: there is no turn {turn}.")
+    return index.turn_start(turn)
+
+
+async def replay(bot: ArenaBot, interaction: discord.Interaction, match_id: int, turn: int | None = None) -> None:
+    """The replay, the viewer's own (ephemeral), from the deal or from the start of `turn`."""
     record = await finished_match(bot, interaction, match_id)
     steps = await replay_steps(bot, record)
-    embed, view = replay_message(record, steps[0], len(steps) - 1)
-    await interaction.response.send_message(embed=embed, view=view)
+    index = replay_index(steps)
+    number = 0 if turn is None else turn_step(record, index, turn)
+    embed, view = replay_message(record, steps, index, number)
+    await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
-async def on_component(bot: ArenaBot, interaction: discord.Interaction, component: HistoryButton | ReplayButton):
-    """A page turned by anyone: the message is public, and the page shows what the command shows anyone."""
+async def match_choices(
+    bot: ArenaBot, interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    """Autocomplete of /mma replay's match: the member's recent finished matches here, newest first, those whose
+    words hold what is typed: a number (with or without its #) is the start of a match's, other text is looked
+    for in the choice's words (an opponent's name, Win, a day)."""
+    repo = MmaRepository(bot.db)
+    recent = await repo.finished(guild_id(interaction), interaction.user.id, limit=MAX_CHOICES)
+    typed = str(current).strip().removeprefix("#").casefold()
+    choices: list[app_commands.Choice[int]] = []
+    for match in recent:
+        record = await repo.get(match.match_id)
+        if record is None:  # cannot happen: finished matches are never deleted
+            continue
+        opponent = record.names[1 - (record.slot_of(interaction.user.id) or 0)]
+        label = clip(match_choice_label(match, opponent), NAME_LIMIT)
+        if str(match.match_id).startswith(typed) if typed.isdecimal() else typed in label.casefold():
+            choices.append(app_commands.Choice(name=label, value=match.match_id))
+    return choices
+
+
+async def on_component(
+    bot: ArenaBot, interaction: discord.Interaction, component: HistoryButton | ReplayButton | RivalrySelect
+) -> None:
+    """A history's page turned by anyone (the message is public, the page what the command shows anyone); a
+    match opened from a history as the clicker's own replay; a replay moved by its viewer."""
     if isinstance(component, HistoryButton):
         embed, view = await history_page(bot, interaction, component.numeric_id, component.page)
         await interaction.response.edit_message(embed=embed, view=view)
         return
+    if isinstance(component, RivalrySelect) and component.action == HISTORY_REPLAY:
+        await replay(bot, interaction, component.chosen)
+        return
     record = await finished_match(bot, interaction, component.numeric_id)
     steps = await replay_steps(bot, record)
-    last = len(steps) - 1
-    wanted = {FIRST: 0, LAST: last}.get(component.step)
-    number = int(component.step) if wanted is None else wanted
-    if number > last:
-        raise UserError(f"Match #{record.id} has {last} steps: there is no step {number}.")
-    embed, view = replay_message(record, steps[number], last)
-    await interaction.response.edit_message(embed=embed, view=view)
+    index = replay_index(steps)
+    embed, view = replay_message(record, steps, index, chosen_step(record, index, component))
+    if interaction.message is not None and interaction.message.flags.ephemeral:
+        await interaction.response.edit_message(embed=embed, view=view)
+    else:  # a replay posted for everyone before replays were private: the clicker gets one of their own
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)

@@ -1,13 +1,16 @@
-"""The persistent buttons of /mma history and /mma replay, registered with the match buttons (`cogs.mma.items`).
+"""The persistent components of /mma history and /mma replay, registered with the match buttons (`cogs.mma.items`).
 
 - History pages: `mma:<member>:0:history-<page>`. The id is the member whose history it is; the history is read
   again on every click, in the server of the click, so there is no earlier moment to refuse (version 0).
+  The page's select, `mma:<member>:0:history-replay`, opens the chosen match (its number the value) as a replay
+  of the clicker's own.
 - Replay steps: `mma:<match>:<version>:replay-<step>`, `replay-first` and `replay-last` (the first and last step
   have words of their own, so no two buttons of one message share a custom id). The version is the finished
-  match's, which no longer changes.
+  match's, which no longer changes. The jumps are selects: `replay-range` and `replay-turn` (the value a turn:
+  two turns may begin at one step) and `replay-moment` (the value a step: a knockout or the end).
 
-Anyone may press them: a history and a replay are public messages, and a press only turns their page for
-everyone, as the command would show it to anyone who ran it.
+The state of a replay is its step, carried by the component itself, so every viewer's replay is their own: a
+replay is ephemeral, seen and clicked by its viewer alone. A history is public, and anyone may turn its pages.
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from cogs.common.components import GameButton, component_template
+import discord
+
+from cogs.common import UserError
+from cogs.common.components import GameButton, GameSelect, component_template, stored_id
 from cogs.mma.items import COG_NAME, GAME, GAME_TITLE
 
 HISTORY = "history"
@@ -23,6 +29,10 @@ REPLAY = "replay"
 FIRST = "first"
 LAST = "last"
 HISTORY_PAGE = re.compile(rf"{HISTORY}-(?P<page>[0-9]{{1,6}})")
+REPLAY_RANGE = f"{REPLAY}-range"  # value: the first turn of a range of turns
+REPLAY_TURN = f"{REPLAY}-turn"  # value: a turn
+REPLAY_MOMENT = f"{REPLAY}-moment"  # value: a step (a knockout, the end)
+HISTORY_REPLAY = f"{HISTORY}-replay"  # value: a match
 REPLAY_STEP = re.compile(rf"{REPLAY}-(?P<step>[0-9]{{1,6}}|{FIRST}|{LAST})")
 
 
@@ -45,6 +55,23 @@ class ReplayButton(GameButton, template=component_template(GAME, [], extra_actio
         return self.action.removeprefix(f"{REPLAY}-")  # the template matched REPLAY_STEP
 
 
+class RivalrySelect(
+    GameSelect, template=component_template(GAME, [REPLAY_RANGE, REPLAY_TURN, REPLAY_MOMENT, HISTORY_REPLAY])
+):
+    cog_name: ClassVar[str] = COG_NAME
+    game_title: ClassVar[str] = GAME_TITLE
+
+    @property
+    def chosen(self) -> int:
+        """The number chosen (a turn, a step or a match, as the action says); a value no option carries is refused
+        as an unknown step or match would be."""
+        values = self.values
+        number = stored_id(values[0]) if values else None
+        if number is None:
+            raise UserError("Choose one of the list's options.")
+        return number
+
+
 def history_button(member_id: int, page: int, *, label: str, disabled: bool) -> HistoryButton:
     return HistoryButton.make(GAME, member_id, 0, f"{HISTORY}-{page}", label=label, disabled=disabled)
 
@@ -53,14 +80,26 @@ def replay_button(match_id: int, version: int, step: int | str, *, label: str, d
     return ReplayButton.make(GAME, match_id, version, f"{REPLAY}-{step}", label=label, disabled=disabled)
 
 
-RIVALRY_COMPONENTS = (HistoryButton, ReplayButton)
+def rivalry_select(
+    item_id: int, version: int, action: str, options: list[discord.SelectOption], placeholder: str
+) -> RivalrySelect:
+    return RivalrySelect.make(GAME, item_id, version, action, options, placeholder=placeholder)
+
+
+RIVALRY_COMPONENTS = (HistoryButton, ReplayButton, RivalrySelect)
 
 __all__ = [
     "FIRST",
+    "HISTORY_REPLAY",
     "LAST",
+    "REPLAY_MOMENT",
+    "REPLAY_RANGE",
+    "REPLAY_TURN",
     "RIVALRY_COMPONENTS",
     "HistoryButton",
     "ReplayButton",
+    "RivalrySelect",
     "history_button",
     "replay_button",
+    "rivalry_select",
 ]

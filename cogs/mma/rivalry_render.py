@@ -7,13 +7,24 @@ import datetime
 
 import discord
 
-from cogs.common import COLOR_INFO, EmbedLimits, bold, fit_embed, lines_within, medal_lines, mention, seed_footer
+from cogs.common import COLOR_INFO, EmbedLimits, bold, clip, fit_embed, lines_within, medal_lines, mention, seed_footer
 from cogs.mma import render
-from cogs.mma.rivalry_items import FIRST, LAST, history_button, replay_button
+from cogs.mma.rivalry_items import (
+    FIRST,
+    HISTORY_REPLAY,
+    LAST,
+    REPLAY_MOMENT,
+    REPLAY_RANGE,
+    REPLAY_TURN,
+    RivalrySelect,
+    history_button,
+    replay_button,
+    rivalry_select,
+)
 from rules.mma.cards import CARDS
 from rules.mma.engine import outcome
-from rules.mma.replay import ReplayStep
-from rules.mma.state import CONCEDE, DEPLOY, DRAW, END_TURN, OVER, PLAY, SKIP_DRAW, Action
+from rules.mma.replay import ReplayIndex, ReplayStep
+from rules.mma.state import END_TURN, OVER
 from rules.mma.text import describe
 from rules.rating import PROVISIONAL_GAMES, Rating, Result
 from rules.text import noun_for, plural
@@ -22,7 +33,10 @@ from storage.ratings import HeadToHead, Leaderboard, RatedMember
 
 HISTORY_PAGE = 10  # matches a history page lists
 CHART_FILE = "rating.png"
+OPEN_REPLAY = "Open a match of this page as your own replay"
 RESULT_WORDS = {Result.WIN: "Win", Result.LOSS: "Loss", Result.DRAW: "Draw"}
+SELECT_OPTIONS = 25  # Discord's most options in a select
+TURNS_LISTED = SELECT_OPTIONS  # turns one select lists; more go in ranges of as many
 HANDS_SHOWN = "🂠 The match is over, so both players' hands are shown to everyone."
 
 
@@ -97,11 +111,30 @@ def add_rating(embed: discord.Embed, rating: Rating, against: list[HeadToHead], 
     return fit_embed(embed)
 
 
+def day(timestamp: float) -> str:
+    """A unix time's day (UTC), for plain text where a Discord timestamp does not render (options, choices)."""
+    return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).date().isoformat()
+
+
 def history_line(match: FinishedMatch) -> str:
     opponent = "the AI" if match.opponent_id is None else mention(match.opponent_id)
     when = discord.utils.format_dt(datetime.datetime.fromtimestamp(match.finished_at, datetime.UTC), "d")
     change = match.change.text() if match.change is not None else "not rated"
     return f"`#{match.match_id}` {when} vs {opponent}: **{RESULT_WORDS[match.result]}** ({match.reason}) · {change}"
+
+
+def _replay_option(match: FinishedMatch) -> discord.SelectOption:
+    """A line of the history as an option of the page's select (plain text: no mention, no markdown)."""
+    return discord.SelectOption(
+        label=f"#{match.match_id} · {RESULT_WORDS[match.result]} · {day(match.finished_at)}",
+        value=str(match.match_id),
+        description=clip(match.reason, 100),
+    )
+
+
+def match_choice_label(match: FinishedMatch, opponent: str) -> str:
+    """An autocomplete choice for a member's finished match; `opponent` as the match keeps names (escaped)."""
+    return f"#{match.match_id} · {RESULT_WORDS[match.result]} vs {opponent} · {day(match.finished_at)} · {match.reason}"
 
 
 def page_count(total: int) -> int:
@@ -123,28 +156,25 @@ def history_message(
     view = discord.ui.View(timeout=None)
     view.add_item(history_button(member_id, max(page - 1, 0), label="◀ Newer", disabled=page == 0))
     view.add_item(history_button(member_id, page + 1, label="Older ▶", disabled=page + 1 >= pages))
+    view.add_item(rivalry_select(member_id, 0, HISTORY_REPLAY, [_replay_option(m) for m in matches], OPEN_REPLAY))
     return fit_embed(embed), view
 
 
-def move_text(record: MatchRecord, move: Action) -> str:
-    who = render.called(record, move.player)
-    card = CARDS[move.card].name if move.card >= 0 else ""
-    return {
-        DRAW: f"{who} draws",
-        SKIP_DRAW: f"{who} skips the draw",
-        PLAY: f"{who} plays **{card}**",
-        DEPLOY: f"{who} sends in **{card}**",
-        END_TURN: f"{who} ends the turn",
-        CONCEDE: f"{who} concedes",
-    }[move.kind]
-
-
-def _step_head(record: MatchRecord, step: ReplayStep, last: int) -> str:
-    if step.number == 0:
-        return "the deal"
-    if step.move is None:
-        return f"{render.called(record, step.state.winner)} claims the win: the opponent went idle"
-    return move_text(record, step.move)
+def _step_lines(record: MatchRecord, step: ReplayStep, index: ReplayIndex) -> list[str]:
+    """What happened in one step, each fact once: where it is (the turn and the step), the move where no event
+    line tells it (an end of turn), the events, and the end. The feed's turn line is left out (the headline
+    has the turn, the ▶ whose it is, the board the energy), and so is its end line (the end lines say it)."""
+    last = len(index.turns) - 1
+    head = f"**Turn {index.turns[step.number]} of {index.last_turn}** · step {step.number} of {last}"
+    lines = [head + (": the deal" if step.number == 0 else "")]
+    if step.move is not None and step.move.kind == END_TURN:
+        lines.append(f"{render.called(record, step.move.player)} ends the turn")
+    shown = (e for e in step.events if e.kind not in ("turn", "over"))
+    lines += [line for line in (describe(e, render.both_called(record), strong=bold) for e in shown) if line]
+    ended = outcome(step.state)
+    if ended is not None:
+        lines.append(render.end_title(record, ended)[1] + render.rating_change_lines(record))
+    return lines
 
 
 def _hand_line(step: ReplayStep, slot: int) -> str:
@@ -152,16 +182,64 @@ def _hand_line(step: ReplayStep, slot: int) -> str:
     return "🂠 Hand: " + (", ".join(CARDS[card].name for card in hand) if hand else "empty")
 
 
-def replay_message(record: MatchRecord, step: ReplayStep, last: int) -> tuple[discord.Embed, discord.ui.View]:
-    """One step of a finished match's replay: the board as it was after the move that led there, both hands
-    open, and buttons to the first, the previous, the next and the last step."""
+def _turn_option(record: MatchRecord, index: ReplayIndex, steps: list[ReplayStep], turn: int) -> discord.SelectOption:
+    start = index.turn_start(turn)
+    whose = record.names[steps[start].state.current]  # plain text: a select renders no markdown
+    return discord.SelectOption(label=clip(f"Turn {turn} · {whose}", 100), value=str(turn), description=f"step {start}")
+
+
+def _turn_range(turn: int) -> range:
+    """The turns listed with `turn` in the select of turns (TURNS_LISTED of them, from 1)."""
+    first = (turn - 1) // TURNS_LISTED * TURNS_LISTED + 1
+    return range(first, first + TURNS_LISTED)
+
+
+def _jumps(record: MatchRecord, steps: list[ReplayStep], index: ReplayIndex, number: int) -> list[RivalrySelect]:
+    """The selects that jump: to a knockout or the end, to a turn (of the current step's range of turns) and,
+    when the turns do not fit one select, to a range of turns: any turn in two clicks at most."""
+    selects: list[RivalrySelect] = []
+    last_turn, last = index.last_turn, len(steps) - 1
+    if last_turn > TURNS_LISTED:
+        ranges = [
+            discord.SelectOption(
+                label=f"Turns {first}–{min(first + TURNS_LISTED - 1, last_turn)}",
+                value=str(first),
+                description=f"from step {index.turn_start(first)}",
+            )
+            for first in range(1, last_turn + 1, TURNS_LISTED)
+        ]
+        selects.append(rivalry_select(record.id, record.version, REPLAY_RANGE, ranges, "Jump to a range of turns"))
+    listed = [t for t in _turn_range(index.turns[number]) if t <= last_turn]
+    turns = [_turn_option(record, index, steps, turn) for turn in listed]
+    selects.append(rivalry_select(record.id, record.version, REPLAY_TURN, turns, "Jump to a turn"))
+    moments = [
+        discord.SelectOption(
+            label=clip(f"💥 KO: {CARDS[ko.fighter].name} ({record.names[ko.player]})", 100),
+            value=str(ko.step),
+            description=f"turn {index.turns[ko.step]} · step {ko.step}",
+        )
+        for ko in index.knockouts
+        if ko.step != last
+    ][: SELECT_OPTIONS - 1]
+    moments.append(
+        discord.SelectOption(
+            label=f"🏁 The end: {clip(steps[last].state.reason, 80)}",
+            value=str(last),
+            description=f"turn {last_turn} · step {last}",
+        )
+    )
+    selects.append(rivalry_select(record.id, record.version, REPLAY_MOMENT, moments, "Jump to a knockout or the end"))
+    return selects
+
+
+def replay_message(
+    record: MatchRecord, steps: list[ReplayStep], index: ReplayIndex, number: int
+) -> tuple[discord.Embed, discord.ui.View]:
+    """Step `number` of a finished match's replay: the board as it was after the move that led there, both hands
+    open, buttons to the first, the previous, the next and the last step, and selects that jump."""
+    step, last = steps[number], len(steps) - 1
     state = step.state
-    lines = [f"**Step {step.number} of {last}**: {_step_head(record, step, last)}"]
-    lines += [line for line in (describe(e, render.both_called(record), strong=bold) for e in step.events) if line]
-    ended = outcome(state)
-    if ended is not None:
-        lines.append(render.end_title(record, ended)[1] + render.rating_change_lines(record))
-    body = lines_within(lines, EmbedLimits.DESCRIPTION - len(HANDS_SHOWN) - 2)
+    body = lines_within(_step_lines(record, step, index), EmbedLimits.DESCRIPTION - len(HANDS_SHOWN) - 2)
     embed = discord.Embed(
         title=f"📼 Replay of match #{record.id}: {record.names[0]} vs {record.names[1]}",
         description=f"{body}\n\n{HANDS_SHOWN}",
@@ -175,13 +253,13 @@ def replay_message(record: MatchRecord, step: ReplayStep, last: int) -> tuple[di
             value=lines_within([board, _hand_line(step, slot)], EmbedLimits.FIELD_VALUE),
             inline=True,
         )
-    embed.set_footer(text=seed_footer(record.seed, f"match #{record.id}", f"step {step.number} of {last}"))
+    embed.set_footer(text=seed_footer(record.seed))
     view = discord.ui.View(timeout=None)
-    at_start, at_end = step.number == 0, step.number == last
+    at_start, at_end = number == 0, number == last
     view.add_item(replay_button(record.id, record.version, FIRST, label="⏮ Start", disabled=at_start))
-    view.add_item(replay_button(record.id, record.version, max(step.number - 1, 0), label="◀ Back", disabled=at_start))
-    view.add_item(
-        replay_button(record.id, record.version, min(step.number + 1, last), label="Forward ▶", disabled=at_end)
-    )
+    view.add_item(replay_button(record.id, record.version, max(number - 1, 0), label="◀ Back", disabled=at_start))
+    view.add_item(replay_button(record.id, record.version, min(number + 1, last), label="Forward ▶", disabled=at_end))
     view.add_item(replay_button(record.id, record.version, LAST, label="End ⏭", disabled=at_end))
+    for select in _jumps(record, steps, index, number):
+        view.add_item(select)
     return fit_embed(embed), view

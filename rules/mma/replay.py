@@ -62,4 +62,48 @@ def replay_match(
     return steps
 
 
-__all__ = ["ReplayStep", "replay_match"]
+@dataclass(frozen=True)
+class Knockout:
+    """A fighter knocked out in a replay: the step it happened in and the fighter's owner."""
+
+    step: int
+    player: int
+    fighter: int  # the card
+
+
+@dataclass(frozen=True)
+class ReplayIndex:
+    """Where a replay's turns begin and its knockouts fall, for jumping through it.
+
+    Turns are counted across both players (the match's turn 5 is the first player's third): the turn of a step is
+    the number of turns begun by then, and turn T begins at the first step where T turns have begun. A turn
+    skipped by a stagger begins and ends in one step, so two turns may begin at the same step.
+    """
+
+    turns: tuple[int, ...]  # the turn of each step
+    knockouts: tuple[Knockout, ...]
+
+    @property
+    def last_turn(self) -> int:
+        return self.turns[-1]
+
+    def turn_start(self, turn: int) -> int:
+        """The step at which `turn` (1 to last_turn) begins."""
+        if not 1 <= turn <= self.last_turn:
+            raise ValueError(f"turn {turn} is not one of turns 1 to {self.last_turn}")
+        return next(step for step, begun in enumerate(self.turns) if begun >= turn)
+
+
+def replay_index(steps: Sequence[ReplayStep]) -> ReplayIndex:
+    """The turns and knockouts of a replay's steps."""
+    turns = tuple(max(1, sum(player.turns for player in step.state.players)) for step in steps)
+    knockouts = tuple(
+        Knockout(step.number, event.player, event.card)
+        for step in steps
+        for event in step.events
+        if event.kind == "knockout"
+    )
+    return ReplayIndex(turns, knockouts)
+
+
+__all__ = ["Knockout", "ReplayIndex", "ReplayStep", "replay_index", "replay_match"]

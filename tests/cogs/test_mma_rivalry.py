@@ -4,13 +4,20 @@ writes, the change on its final board, the leaderboard by rating, /mma stats wit
 
 from __future__ import annotations
 
+import copy
+import random
+
 import pytest
 
+from rules.mma.ai import choose_action
+from rules.mma.engine import apply_in_place, replay_rng
 from rules.mma.replay import replay_match
+from rules.mma.state import OVER
 from rules.rating import Rating, Result, rate_match
-from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
+from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 from tests.cogs.test_mma import (
     CAROL,
+    fix_deals,
     h,
     match_row,
     not_pings,
@@ -174,7 +181,7 @@ async def test_history_lists_finished_matches_newest_first_paged_with_buttons(h)
     assert lines[2].startswith("`#11` <t:") and lines[2].endswith(":d> vs the AI: **Loss** (Conceded) · not rated")
     assert len(lines) == 2 + 10 and lines[-1].startswith("`#2` ")
     assert history.embed.footer.text == "page 1 of 2 · rating change where rated (members only)"
-    assert [(c["label"], c["disabled"]) for c in history.components] == [("◀ Newer", True), ("Older ▶", False)]
+    assert [(c["label"], c["disabled"]) for c in history.components[:2]] == [("◀ Newer", True), ("Older ▶", False)]
     assert history.component("Older ▶")["custom_id"] == f"mma:{h.alice.id}:0:history-1"
 
     # Anyone may turn the pages of a public history.
@@ -182,7 +189,7 @@ async def test_history_lists_finished_matches_newest_first_paged_with_buttons(h)
     (line,) = history.description.splitlines()[2:]
     assert line.startswith("`#1` <t:")
     assert line.endswith(f":d> vs {h.bob.mention}: **Win** (Conceded) · {ALICE_WINS.first.text()}")
-    assert [(c["label"], c["disabled"]) for c in history.components] == [("◀ Newer", False), ("Older ▶", True)]
+    assert [(c["label"], c["disabled"]) for c in history.components[:2]] == [("◀ Newer", False), ("Older ▶", True)]
     await h.restart()
     assert await h.click(history, "◀ Newer", h.bob) == []
     assert history.description.splitlines()[2].startswith("`#11` ")
@@ -220,11 +227,11 @@ async def test_a_replay_shows_every_step_as_the_live_match_showed_it(h):
     last = len(steps) - 1
 
     (replay,) = await h.run("mma replay", CAROL, match=row["id"])
-    assert not replay.ephemeral
+    assert replay.ephemeral
     assert replay.embed.title == "📼 Replay of match #1: Alice vs Bob"
-    assert replay.description.startswith(f"**Step 0 of {last}**: the deal\n")
+    assert replay.description.startswith(f"**Turn 1 of 3** · step 0 of {last}: the deal\n")
     assert replay.description.endswith("🂠 The match is over, so both players' hands are shown to everyone.")
-    assert [(c["label"], c["disabled"]) for c in replay.components] == [
+    assert [(c.get("label"), c["disabled"]) for c in replay.components][:4] == [
         ("⏮ Start", True),
         ("◀ Back", True),
         ("Forward ▶", False),
@@ -234,7 +241,8 @@ async def test_a_replay_shows_every_step_as_the_live_match_showed_it(h):
     for number in range(last + 1):
         if number:
             assert await h.click(replay, "Forward ▶", CAROL) == []
-        assert replay.embed.footer.text == f"seed {row['seed']} · match #1 · step {number} of {last}"
+        assert replay.embed.footer.text == f"seed {row['seed']}"
+        assert f"· step {number} of {last}" in replay.description.splitlines()[0]
         hand = ", ".join(
             __import__("rules.mma.cards").mma.cards.CARDS[c].name for c in steps[number].state.players[0].hand
         )
@@ -245,13 +253,15 @@ async def test_a_replay_shows_every_step_as_the_live_match_showed_it(h):
             assert replay.field("🔵 Bob").startswith(live[1] + "\n🂠 Hand: ")
             compared += 1
     assert compared == len(boards) >= 10
-    assert replay.description.startswith(f"**Step {last} of {last}**: {h.alice.mention} concedes")
-    assert f"{h.alice.mention} was defeated! Conceded." in replay.description
+    assert replay.description.splitlines()[:2] == [
+        f"**Turn 3 of 3** · step {last} of {last}",
+        f"{h.alice.mention} was defeated! Conceded.",
+    ]
     assert replay.component("Forward ▶")["disabled"] is True
-    await h.click(replay, "⏮ Start", h.bob)
-    assert replay.description.startswith(f"**Step 0 of {last}**")
-    await h.click(replay, "End ⏭", h.bob)
-    assert replay.description.startswith(f"**Step {last} of {last}**")
+    await h.click(replay, "⏮ Start", CAROL)
+    assert replay.description.startswith(f"**Turn 1 of 3** · step 0 of {last}: the deal")
+    await h.click(replay, "End ⏭", CAROL)
+    assert replay.description.startswith(f"**Turn 3 of 3** · step {last} of {last}\n")
 
 
 async def test_replay_refuses_unknown_unfinished_and_foreign_matches_privately(h):
@@ -270,7 +280,7 @@ async def test_replay_refuses_unknown_unfinished_and_foreign_matches_privately(h
     (replay,) = await h.run("mma replay", h.alice, match=1)
     (refusal,) = await h.click(replay, "End ⏭", h.alice, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
     assert refusal.content == "❌ Match #1 was played in another server: it can only be replayed there."
-    assert replay.description.startswith("**Step 0 of ")
+    assert replay.description.startswith("**Turn 1 of 1** · step 0 of 1: the deal")
 
 
 @pytest.mark.one_backend
@@ -284,7 +294,9 @@ async def test_an_idle_claim_replays_as_its_last_step(h):
     await h.click(match, "Claim win (opponent idle)", h.alice)
     (replay,) = await h.run("mma replay", h.bob, match=1)
     await h.click(replay, "End ⏭", h.bob)
-    assert replay.description.startswith(f"**Step 3 of 3**: {h.alice.mention} claims the win: the opponent went idle")
+    assert replay.description.startswith(
+        f"**Turn 2 of 2** · step 3 of 3\n{h.bob.mention} was defeated! Opponent idle.\n"
+    )
 
 
 # Discord's ids have 19 digits since 2022, up to the largest 64-bit integer.
@@ -313,5 +325,242 @@ async def test_members_with_ids_of_todays_size_play_page_their_history_and_repla
 
     (replay,) = await h.run("mma replay", LARGEST, match=1)
     assert replay.embed.title == "📼 Replay of match #1: Nineteen vs Largest"
-    assert await h.click(replay, "End ⏭", NINETEEN) == []
+    assert await h.click(replay, "End ⏭", LARGEST) == []
     assert f"{LARGEST.mention} was defeated! Conceded." in replay.description
+
+
+# A long match: seed 3 played out by the AI's choices for both members (as clicks would make them) lasts 269
+# steps and 89 turns (counted across both players), with 8 knockouts before the last step's.
+LONG_SEED, LONG_STEPS, LONG_TURNS = 3, 269, 89
+
+
+async def long_match(h) -> None:
+    """Match #1: Alice vs Bob from LONG_SEED, played to its end and saved as the moves of members."""
+    fix_deals(h, LONG_SEED)
+    await start_pvp(h)
+    cog = h.bot.get_cog("MMA")
+    record = await cog.repo.get(1)
+    state, moves = record.game, []
+    while state.phase != OVER:
+        action = choose_action(state, state.to_move, random.Random(len(moves)))  # a member's choice
+        apply_in_place(state, action, replay_rng(state))
+        moves.append(action)
+    await cog.repo.save_moves(record, state, list(record.feed), moves, cog.clock())
+
+
+def headline(replay) -> str:
+    return replay.description.splitlines()[0]
+
+
+def options(replay, placeholder: str) -> list[tuple[str, str, str]]:
+    return [(o["label"], o.get("description", ""), o["value"]) for o in replay.component(placeholder)["options"]]
+
+
+@pytest.mark.one_backend
+async def test_a_replay_is_its_viewers_own_and_says_each_fact_once(h):
+    await long_match(h)
+    (alices,) = await h.run("mma replay", h.alice, match=1)
+    (bobs,) = await h.run("mma replay", h.bob, match=1)
+    assert alices.ephemeral and bobs.ephemeral
+    assert alices.embed.footer.text == "seed 3"  # the match's number is in the title, the step in the headline
+    assert alices.description == (
+        f"**Turn 1 of {LONG_TURNS}** · step 0 of {LONG_STEPS}: the deal\n"
+        f"{h.alice.mention} sends in **Tom Aspinall** (38 stamina)\n"
+        f"{h.bob.mention} sends in **Tom Aspinall** (38 stamina)\n\n"
+        "🂠 The match is over, so both players' hands are shown to everyone."
+    )
+    # The draw is told once (not "Step 1: Alice draws", then "Alice draws (69 left in deck)").
+    assert await h.click(alices, "Forward ▶", h.alice) == []
+    assert alices.description.splitlines()[:2] == [
+        f"**Turn 1 of {LONG_TURNS}** · step 1 of {LONG_STEPS}",
+        f"{h.alice.mention} draws (69 left in deck)",
+    ]
+    # An end of turn has no feed line of its own: the step says it. The next turn's line is left out (the
+    # headline has the turn, the ▶ whose it is, the board the energy).
+    await h.click(alices, "Forward ▶", h.alice)
+    await h.click(alices, "Forward ▶", h.alice)
+    assert alices.description.splitlines()[:2] == [
+        f"**Turn 2 of {LONG_TURNS}** · step 3 of {LONG_STEPS}",
+        f"{h.alice.mention} ends the turn",
+    ]
+    assert "turn 2:" not in alices.description and alices.embed.fields[1].name == "🔵 Bob ▶"
+    # Bob's replay did not move.
+    assert headline(bobs) == f"**Turn 1 of {LONG_TURNS}** · step 0 of {LONG_STEPS}: the deal"
+    # The end: the knockout that ended it, the end once (not the feed's "🏆 Alice wins" as well), the ratings.
+    await h.click(bobs, "End ⏭", h.bob)
+    lines = bobs.description.splitlines()
+    assert lines[0] == f"**Turn {LONG_TURNS} of {LONG_TURNS}** · step {LONG_STEPS} of {LONG_STEPS}"
+    assert lines[2] == f"💥 **KO!** Ilia Topuria is out; {h.bob.mention} loses 20 health (0 left)"
+    assert lines[3:5] == [
+        f"{h.bob.mention} was defeated! Health depleted.",
+        f"📈 {h.alice.mention}: 1500? → 1658? (+158)",
+    ]
+    assert "🏆" not in bobs.description
+    assert headline(alices) == f"**Turn 2 of {LONG_TURNS}** · step 3 of {LONG_STEPS}"
+
+
+@pytest.mark.one_backend
+async def test_another_member_cannot_move_a_replay_shown_to_everyone(h):
+    """A replay posted publicly (before replays were private) is not moved by a click: the clicker gets their own."""
+    await long_match(h)
+    (private,) = await h.run("mma replay", h.alice, match=1)
+    public = Message(private.id, private.channel_id, copy.deepcopy(private.data) | {"flags": 0}, ephemeral=False)
+    (own,) = await h.click(public, "End ⏭", CAROL)
+    assert own.ephemeral and headline(own).endswith(f"step {LONG_STEPS} of {LONG_STEPS}")
+    assert headline(public).endswith(f"step 0 of {LONG_STEPS}: the deal")
+    assert headline(private).endswith(f"step 0 of {LONG_STEPS}: the deal")
+
+
+@pytest.mark.one_backend
+async def test_any_turn_is_two_clicks_away_and_any_knockout_or_the_end_one(h):
+    await long_match(h)
+    (replay,) = await h.run("mma replay", h.alice, match=1)
+    assert len(replay.components) == 4 + 3  # the buttons, then one select a row: ranges, turns, moments
+    # 89 turns do not fit one select (25 options at most): ranges of 25 turns, then the turns of one.
+    assert options(replay, "Jump to a range of turns") == [
+        ("Turns 1–25", "from step 0", "1"),
+        ("Turns 26–50", "from step 75", "26"),
+        ("Turns 51–75", "from step 155", "51"),
+        ("Turns 76–89", "from step 232", "76"),
+    ]
+    turns = options(replay, "Jump to a turn")
+    assert turns[:3] == [
+        ("Turn 1 · Alice", "step 0", "1"),
+        ("Turn 2 · Bob", "step 3", "2"),
+        ("Turn 3 · Alice", "step 7", "3"),
+    ]
+    assert len(turns) == 25
+    assert options(replay, "Jump to a knockout or the end") == [
+        ("💥 KO: Tom Aspinall (Alice)", "turn 8 · step 26", "26"),
+        ("💥 KO: Tom Aspinall (Bob)", "turn 15 · step 48", "48"),
+        ("💥 KO: Islam Makhachev (Alice)", "turn 30 · step 90", "90"),
+        ("💥 KO: Max Holloway (Bob)", "turn 33 · step 101", "101"),
+        ("💥 KO: Dricus Du Plessis (Alice)", "turn 50 · step 153", "153"),
+        ("💥 KO: Islam Makhachev (Bob)", "turn 51 · step 159", "159"),
+        ("💥 KO: Ilia Topuria (Alice)", "turn 75 · step 230", "230"),
+        ("💥 KO: Jack Della Maddalena (Bob)", "turn 83 · step 250", "250"),
+        ("🏁 The end: Health depleted", f"turn 89 · step {LONG_STEPS}", str(LONG_STEPS)),
+    ]
+    # A knockout in one click.
+    assert await h.click(replay, "Jump to a knockout or the end", h.alice, values=["101"]) == []
+    assert headline(replay) == f"**Turn 33 of {LONG_TURNS}** · step 101 of {LONG_STEPS}"
+    assert f"💥 **KO!** Max Holloway is out; {h.bob.mention} loses 20 health" in replay.description
+    # Every turn in two clicks: its range, then the turn; each range lists the turns it names.
+    listed = []
+    for first in ("1", "26", "51", "76"):
+        await h.click(replay, "Jump to a range of turns", h.alice, values=[first])
+        assert headline(replay).startswith(f"**Turn {first} of {LONG_TURNS}**")
+        listed += [int(value) for _, _, value in options(replay, "Jump to a turn")]
+    assert listed == list(range(1, LONG_TURNS + 1))
+    await h.click(replay, "Jump to a range of turns", h.alice, values=["51"])
+    await h.click(replay, "Jump to a turn", h.alice, values=["60"])
+    assert headline(replay).startswith(f"**Turn 60 of {LONG_TURNS}** · step ")
+    await h.click(replay, "Jump to a knockout or the end", h.alice, values=[str(LONG_STEPS)])
+    assert replay.component("End ⏭")["disabled"] and replay.component("Forward ▶")["disabled"]
+    # A value no option carries changes nothing.
+    (refusal,) = await h.click(replay, "Jump to a turn", h.alice, values=["90"])
+    assert refusal.content == "❌ Match #1 has 89 turns: there is no turn 90."
+
+
+@pytest.mark.one_backend
+async def test_the_turn_option_opens_a_replay_at_that_turn(h):
+    await long_match(h)
+    (replay,) = await h.run("mma replay", h.bob, match=1, turn=60)
+    assert replay.ephemeral and headline(replay) == f"**Turn 60 of {LONG_TURNS}** · step 183 of {LONG_STEPS}"
+    turns = options(replay, "Jump to a turn")  # the turns of its range, where the select would have led
+    assert turns[0][0] == "Turn 51 · Alice" and turns[9] == ("Turn 60 · Bob", "step 183", "60")
+    (refusal,) = await h.run("mma replay", h.bob, match=1, turn=90)
+    assert refusal.ephemeral and refusal.content == "❌ Match #1 has 89 turns: there is no turn 90."
+    # A short match: its turns fit one select, without ranges.
+    match = await start_pvp(h)
+    await concede(h, match, h.bob)
+    (short,) = await h.run("mma replay", h.bob, match=2)
+    assert [c.get("placeholder") for c in short.components[4:]] == ["Jump to a turn", "Jump to a knockout or the end"]
+    assert options(short, "Jump to a turn") == [("Turn 1 · Alice", "step 0", "1")]
+
+
+async def test_match_autocomplete_offers_the_members_recent_matches_newest_first(h):
+    cash = User(800000000000000005, "$_$ cash")
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=cash)
+    assert not_pings(await h.click(challenge, "Accept", cash)) == []
+    await concede(h, challenge, cash)  # match 1: Alice beats "$_$ cash"
+    match = await start_pvp(h)
+    await concede(h, match, h.alice)  # match 2: Alice loses to Bob
+    (choices,) = [await h.autocomplete("mma replay", "match", "")]
+    assert [c["value"] for c in choices] == [2, 1]
+    day = choices[0]["name"].split(" · ")[2]
+    assert choices == [
+        {"name": f"#2 · Loss vs Bob · {day} · Conceded", "value": 2},
+        {"name": f"#1 · Win vs $\\_$ cash · {day} · Conceded", "value": 1},  # as the match keeps names
+    ]
+    assert [c["value"] for c in await h.autocomplete("mma replay", "match", "cash")] == [1]
+    assert [c["value"] for c in await h.autocomplete("mma replay", "match", "#2")] == [2]
+    assert await h.autocomplete("mma replay", "match", "", user=CAROL) == []  # Carol played none
+    for _ in range(25):  # matches 3 to 27: more than a list of choices holds
+        (ai,) = await h.run("mma ai", h.alice)
+        await concede(h, ai, h.alice)
+    choices = await h.autocomplete("mma replay", "match", "")
+    assert [c["value"] for c in choices] == list(range(27, 2, -1))
+    assert choices[0]["name"] == f"#27 · Loss vs AI · {day} · Conceded"
+
+
+async def test_each_history_line_opens_as_the_clickers_own_replay(h):
+    match = await start_pvp(h)
+    await concede(h, match, h.bob)  # match 1
+    for _ in range(10):  # matches 2 to 11
+        (ai,) = await h.run("mma ai", h.alice)
+        await concede(h, ai, h.alice)
+    (history,) = await h.run("mma history", CAROL, member=h.alice)
+    assert not history.ephemeral
+    select = history.component("Open a match of this page as your own replay")
+    assert select["custom_id"] == f"mma:{h.alice.id}:0:history-replay"
+    assert [o["value"] for o in select["options"]] == [str(n) for n in range(11, 1, -1)]
+    assert (
+        select["options"][0]["label"].startswith("#11 · Loss · ") and select["options"][0]["description"] == "Conceded"
+    )
+    shown = copy.deepcopy(history.data)
+    (replay,) = await h.click(history, "Open a match of this page as your own replay", CAROL, values=["5"])
+    assert replay.ephemeral and replay.embed.title == "📼 Replay of match #5: Alice vs AI"
+    assert history.data == shown  # the public history is as it was
+    await h.click(history, "Older ▶", CAROL)
+    select = history.component("Open a match of this page as your own replay")
+    assert [o["value"] for o in select["options"]] == ["1"]
+    (replay,) = await h.click(history, "Open a match of this page as your own replay", h.bob, values=["1"])
+    assert replay.ephemeral and replay.embed.title == "📼 Replay of match #1: Alice vs Bob"
+
+
+@pytest.mark.one_backend
+async def test_stats_chart_is_drawn_for_discord_from_the_members_rated_games(h, monkeypatch):
+    """The chart /mma stats attaches, read off its Figure: the rated games (not the AI's) on the x axis ending at
+    the last, each marked by its result, the peak, Discord's dark theme; the PNG is 1200 x 660."""
+    import struct
+
+    import rules.rating_chart as chart
+
+    drawn = []
+
+    def figure_kept(games, title):
+        drawn.append(figure := real(games, title))
+        return figure
+
+    real = chart.rating_figure
+    monkeypatch.setattr(chart, "rating_figure", figure_kept)
+    match = await start_pvp(h)
+    await concede(h, match, h.bob)  # Alice wins: rated
+    (ai,) = await h.run("mma ai", h.alice)
+    await concede(h, ai, h.alice)  # not rated: not charted
+    match = await start_pvp(h)
+    await concede(h, match, h.alice)  # Alice loses: rated
+    (stats,) = await h.run("mma stats", h.bob, member=h.alice)
+    png = stats.files["rating.png"]
+    assert struct.unpack(">II", png[16:24]) == (1200, 660)
+    (figure,) = drawn
+    axes = figure.axes[0]
+    assert axes.get_xlim() == (0, 2)
+    marks = {line.get_marker(): list(line.get_xdata()) for line in axes.get_lines() if line.get_marker() in "^v*"}
+    assert marks == {"^": [1], "v": [2], "*": [1]}
+    peak = ALICE_WINS.first.after
+    now = rate_match(peak, ALICE_WINS.second.after, Result.LOSS).first.after
+    assert [t.get_text() for t in axes.texts] == [f"peak {peak.text()}", now.text()]
+    assert axes.get_xlabel().startswith("rated games (") and axes.title.get_text() == "Alice: MMA Warriors rating"
+    assert figure.get_facecolor()[:3] != (1.0, 1.0, 1.0)

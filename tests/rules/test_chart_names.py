@@ -15,7 +15,7 @@ from rules.andor.chart import hp_left_figure
 from rules.andor.models import Character
 from rules.andor.simulate import simulate
 from rules.rating import Rating, Result, rate_match
-from rules.rating_chart import rating_figure
+from rules.rating_chart import ChartGame, rating_figure
 
 HOSTILE_NAMES = [
     "$_$ cash",
@@ -44,8 +44,8 @@ pytestmark = pytest.mark.filterwarnings("ignore:Glyph .* missing from font")
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
 def test_the_rating_chart_draws_the_members_name_as_typed(name):
-    changes = [rate_match(Rating(), Rating(), Result.WIN).first]
-    figure = rating_figure(changes, f"{name}: MMA Warriors rating")
+    games = [ChartGame(rate_match(Rating(), Rating(), Result.WIN).first, Result.WIN, 1767225600)]
+    figure = rating_figure(games, f"{name}: MMA Warriors rating")
     rendered(figure)
     drawn_as_typed(figure.axes[0].title, f"{name}: MMA Warriors rating")
 

@@ -11,7 +11,7 @@ import pytest
 from rules.errors import RuleInputError
 from rules.mma.ai import choose_action, play_move_in_place
 from rules.mma.engine import claimed_idle, new_game, replay_rng
-from rules.mma.replay import replay_match
+from rules.mma.replay import replay_index, replay_match
 from rules.mma.state import CONCEDE, END_TURN, OVER, Action, GameState
 
 
@@ -148,3 +148,22 @@ def test_damaged_moves_are_refused_naming_the_move():
 
     with pytest.raises(RuleInputError, match="ended by its moves, not by an idle claim"):
         replay_match(12, conceded[:2], claimed_by=1)
+
+
+def test_the_index_of_a_replay_finds_each_turns_first_step_and_the_knockouts():
+    state, _ = new_game(3)
+    chooser, moves = random.Random(4), []
+    while state.phase != OVER:
+        moves += play_move_in_place(state, member_move(state, chooser), None)[0]
+    steps = replay_match(3, stored(moves))
+    index = replay_index(steps)
+    assert index.turns[0] == 1 and index.last_turn == sum(p.turns for p in steps[-1].state.players)
+    assert list(index.turns) == sorted(index.turns)  # turns only go on
+    for turn in range(1, index.last_turn + 1):
+        start = index.turn_start(turn)
+        assert index.turns[start] >= turn and (start == 0 or index.turns[start - 1] < turn)
+    assert [(k.step, k.player, k.fighter) for k in index.knockouts] == [
+        (s.number, e.player, e.card) for s in steps for e in s.events if e.kind == "knockout"
+    ]
+    with pytest.raises(ValueError):
+        index.turn_start(index.last_turn + 1)
