@@ -7,6 +7,7 @@ import discord
 from cogs.common import COLOR_INFO, fit_embed, markdown_safe
 from cogs.deck.render import measured
 from rules.text import format_number, noun_for, plural
+from storage.guild_settings import GuildSettings
 from storage.profile import Profile
 
 NAME_LIMIT = 40
@@ -95,4 +96,22 @@ def profile_embed(display_name: str, profile: Profile) -> discord.Embed:
     embed.add_field(name="🗺️ Andor's Trail", value=andor_text(profile), inline=False)
     embed.add_field(name="🃏 Deck optimizer", value=deck_text(profile), inline=False)
     embed.add_field(name="See more", value=SEE_MORE, inline=False)
+    return fit_embed(embed)
+
+
+def gm_role_text(settings: GuildSettings, default_role: str | None) -> str:
+    """Who counts as a game master here: the server's role (a mention: Discord shows its name, and embeds never
+    ping), else the bot's GM_ROLE by name, else Manage Server alone."""
+    if settings.gm_role_id is not None:
+        return f"<@&{settings.gm_role_id}> (set for this server)"
+    if default_role:
+        return f"**{markdown_safe(default_role)}** (by name: the bot's default, GM_ROLE, as this server set none)"
+    return "None set: only members with Manage Server (the bot has no default GM_ROLE)"
+
+
+def settings_embed(settings: GuildSettings, default_role: str | None, done: str | None = None) -> discord.Embed:
+    """The server's settings; `done` says what the command just changed."""
+    embed = discord.Embed(title="⚙️ Arena settings in this server", description=done, color=COLOR_INFO)
+    embed.add_field(name="Game-master role", value=gm_role_text(settings, default_role), inline=False)
+    embed.set_footer(text="Members with Manage Server are always game masters.")
     return fit_embed(embed)

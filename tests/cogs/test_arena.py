@@ -3,6 +3,7 @@ are compared with what that game's own commands show and its rows hold."""
 
 from __future__ import annotations
 
+import discord
 import pytest
 
 from cogs.deck.render import measured
@@ -183,7 +184,7 @@ async def test_names_are_shown_as_written_and_nobody_is_pinged(harness):
 
 async def test_the_command_and_its_option_have_help(harness):
     group = harness.bot.tree.get_command("arena")
-    (command,) = group.walk_commands()
+    command = group.get_command("profile")
     assert command.qualified_name == "arena profile" and command.description
     (member,) = command.parameters
     assert member.name == "member" and member.description == "Whose profile (default: yours)"
@@ -204,3 +205,104 @@ async def test_a_result_the_database_cannot_keep_is_still_shown_and_the_member_i
     assert told.ephemeral and told.content == f"⚠️ {DATABASE_UNREACHABLE}"
     assert await h.bot.db.fetch_all("SELECT * FROM deck_results") == []
     assert (await profile(h, h.alice)).field("🃏 Deck optimizer") == "No optimization yet."
+
+
+# --- /arena-settings: a server's own game-master role (RULINGS 8, "Servers") ---------------------------------
+
+RAID_LEADERS = (777, "Raid *Leaders*")
+RAIDER = User(1200000000000000021, "Raider", role_ids=(777,))
+NAMED_LEADER = User(1200000000000000022, "Named", role_ids=(555,))  # has the role GM_ROLE names, not the server's
+
+
+async def settings(h, user: User, **options):
+    (reply,) = h.seen(await h.run("arena-settings", user, **options))
+    assert reply.ephemeral
+    return reply
+
+
+async def spawn_as(h, user: User):
+    (reply,) = h.seen(await h.run("bossfight spawn", user, boss="Inu Dogemon", replace=True))
+    return reply
+
+
+@pytest.mark.one_backend
+async def test_the_command_is_shown_to_members_with_manage_server_only(harness):
+    command = harness.bot.tree.get_command("arena-settings")
+    payload = command.to_dict(harness.bot.tree)
+    assert payload["default_member_permissions"] == discord.Permissions(manage_guild=True).value
+    assert [p.name for p in command.parameters] == ["gm_role", "clear_gm_role"]
+
+
+async def test_a_server_sets_shows_and_clears_its_game_master_role(harness):
+    h = harness
+    h.bot.settings.gm_role = "Raid Leader"
+    h.add_role(555, "raid leader")
+    h.add_role(777, "Raid *Leaders*")
+
+    shown = await settings(h, h.gm)
+    assert shown.embed.title == "⚙️ Arena settings in this server" and shown.embed.description is None
+    assert shown.field("Game-master role") == (
+        "**Raid Leader** (by name: the bot's default, GM_ROLE, as this server set none)"
+    )
+    assert shown.embed.footer.text == "Members with Manage Server are always game masters."
+    assert (await spawn_as(h, NAMED_LEADER)).embed.title == "◽ Inu Dogemon appears!"  # the default applies
+
+    done = await settings(h, h.gm, gm_role=RAID_LEADERS)
+    assert done.embed.description == "✅ Members with the **Raid \\*Leaders\\*** role are game masters here now."
+    assert done.field("Game-master role") == "<@&777> (set for this server)"
+    rows = await h.bot.db.fetch_all("SELECT guild_id, gm_role_id FROM guild_settings")
+    assert [tuple(r) for r in rows] == [(GUILD_ID, 777)]
+
+    # The server's role, by id, and no longer GM_ROLE's; Manage Server always.
+    assert (await spawn_as(h, RAIDER)).embed.title == "◽ Inu Dogemon appears!"
+    refused = await spawn_as(h, NAMED_LEADER)
+    assert refused.ephemeral and refused.content == (
+        "❌ Only a game master can do that: it needs the Manage Server permission or the <@&777> role."
+    )
+    refused = await spawn_as(h, h.alice)
+    assert refused.content.endswith("the <@&777> role.")
+    assert (await spawn_as(h, h.gm)).embed.title == "◽ Inu Dogemon appears!"
+
+    # Another server keeps the default.
+    (elsewhere,) = h.seen(
+        await h.run("arena-settings", h.gm, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
+    )
+    assert elsewhere.field("Game-master role").startswith("**Raid Leader** (by name")
+
+    cleared = await settings(h, h.gm, clear_gm_role=True)
+    assert cleared.embed.description == (
+        "✅ This server's game-master role is cleared: the bot's default applies here again."
+    )
+    assert cleared.field("Game-master role").startswith("**Raid Leader** (by name")
+    assert (await spawn_as(h, NAMED_LEADER)).embed.title == "◽ Inu Dogemon appears!"
+    assert (await spawn_as(h, RAIDER)).content.endswith("or the 'Raid Leader' role.")
+
+
+async def test_the_servers_role_runs_gm_buttons_and_outlives_a_restart(harness):
+    from tests.cogs.test_mfd import HEROES, VILLAINS
+
+    h = harness
+    await settings(h, h.gm, gm_role=RAID_LEADERS)
+    await h.restart()
+    h.add_role(777, "Raid *Leaders*")  # the new process's cache, as the gateway brings it
+    assert (await settings(h, h.gm)).field("Game-master role") == "<@&777> (set for this server)"
+    _, first = await h.run("mfd battle", RAIDER, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (refused,) = await h.click(first, "Fight one more round", h.alice)
+    assert refused.content.endswith("the Manage Server permission or the <@&777> role.")
+    (second,) = await h.click(first, "Fight one more round", RAIDER)
+    assert second.embed.title == "🤝 Draw: both sides fell in round 2"
+
+
+async def test_only_manage_server_sees_or_changes_the_settings(harness):
+    h = harness
+    for options in ({}, {"gm_role": RAID_LEADERS}, {"clear_gm_role": True}):
+        refused = await settings(h, h.alice, **options)
+        assert refused.content == (
+            "❌ Only members with the Manage Server permission can see or change this server's Arena settings."
+        )
+    assert (await settings(h, h.gm, gm_role=(GUILD_ID, "@everyone"))).content == (
+        "❌ @everyone cannot be the game-master role: every member would be a game master."
+    )
+    both = await settings(h, h.gm, gm_role=RAID_LEADERS, clear_gm_role=True)
+    assert both.content == "❌ Give a game-master role or clear it, not both."
+    assert await h.bot.db.fetch_all("SELECT * FROM guild_settings") == []
