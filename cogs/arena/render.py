@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import discord
 
-from cogs.common import COLOR_INFO, fit_embed, markdown_safe
+from cogs.arena.items import FORGET, GAME, KEEP, ForgetButton
+from cogs.common import COLOR_DEFEAT, COLOR_INFO, fit_embed, markdown_safe
 from cogs.deck.render import measured
 from rules.text import format_number, noun_for, plural
+from storage.guild_settings import GuildSettings
+from storage.member_data import FORMER_MEMBER_NAME, MemberData
 from storage.profile import Profile
 
 NAME_LIMIT = 40
@@ -95,4 +98,91 @@ def profile_embed(display_name: str, profile: Profile) -> discord.Embed:
     embed.add_field(name="🗺️ Andor's Trail", value=andor_text(profile), inline=False)
     embed.add_field(name="🃏 Deck optimizer", value=deck_text(profile), inline=False)
     embed.add_field(name="See more", value=SEE_MORE, inline=False)
+    return fit_embed(embed)
+
+
+def gm_role_text(settings: GuildSettings, default_role: str | None) -> str:
+    """Who counts as a game master here: the server's role (a mention: Discord shows its name, and embeds never
+    ping), else the bot's GM_ROLE by name, else Manage Server alone."""
+    if settings.gm_role_id is not None:
+        return f"<@&{settings.gm_role_id}> (set for this server)"
+    if default_role:
+        return f"**{markdown_safe(default_role)}** (by name: the bot's default, GM_ROLE, as this server set none)"
+    return "None set: only members with Manage Server (the bot has no default GM_ROLE)"
+
+
+def settings_embed(settings: GuildSettings, default_role: str | None, done: str | None = None) -> discord.Embed:
+    """The server's settings; `done` says what the command just changed."""
+    embed = discord.Embed(title="⚙️ Arena settings in this server", description=done, color=COLOR_INFO)
+    embed.add_field(name="Game-master role", value=gm_role_text(settings, default_role), inline=False)
+    embed.set_footer(text="Members with Manage Server are always game masters.")
+    return fit_embed(embed)
+
+
+MY_DATA_FILE = "arena-my-data.json"
+KEPT_FOR_OTHERS = (
+    "Matches, raids and battles you shared stay for the others, with you shown as "
+    f'"{FORMER_MEMBER_NAME}", and the rating changes your matches gave your opponents stand.'
+)
+
+
+def stored_lines(data: MemberData) -> str:
+    return "\n".join(f"- {label}: **{count:,}**" for label, count in data.counts())
+
+
+def my_data_summary(data: MemberData) -> str:
+    """The message beside /arena my-data's file."""
+    if data.empty:
+        return "Arena keeps nothing about you in this server."
+    rows = sum(count for _, count in data.counts())
+    return (
+        f"📦 Everything Arena keeps about you in this server, {plural(rows, 'row')} in `{MY_DATA_FILE}`:\n"
+        f"{stored_lines(data)}\nRows you share with others (a match, a battle) are in it whole. "
+        "`/arena forget-me` erases yours."
+    )
+
+
+def live_games_text(matches: int, fights: int) -> str:
+    going = [
+        plural(matches, "MMA match or challenge", "MMA matches or challenges") if matches else "",
+        plural(fights, "Andor fight") if fights else "",
+    ]
+    return (
+        f"You have {' and '.join(g for g in going if g)} going in this server, so nothing was erased: finish "
+        "them first (a match's Concede button, a fight's Flee, or decline the challenge), then run "
+        "`/arena forget-me` again."
+    )
+
+
+def forget_embed(data: MemberData) -> discord.Embed:
+    """The confirmation: what would be erased, and what stays for the others."""
+    embed = discord.Embed(
+        title="🗑️ Erase what Arena keeps about you in this server?",
+        description=(
+            f"{stored_lines(data)}\n\nYour rating, records, character, saved deck, results and uploads are deleted "
+            f"(bosses and monsters you uploaded leave this server's roster). {KEPT_FOR_OTHERS} "
+            "This cannot be undone; `/arena my-data` gives you a copy first."
+        ),
+        color=COLOR_DEFEAT,
+    )
+    return fit_embed(embed)
+
+
+def forget_view(user_id: int, fingerprint: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        ForgetButton.make(
+            GAME, user_id, fingerprint, FORGET, label="Erase my data here", style=discord.ButtonStyle.danger
+        )
+    )
+    view.add_item(ForgetButton.make(GAME, user_id, fingerprint, KEEP, label="Keep it"))
+    return view
+
+
+def erased_embed(erased: MemberData) -> discord.Embed:
+    embed = discord.Embed(
+        title="✅ Erased what Arena kept about you in this server",
+        description=f"{stored_lines(erased)}\n\n{KEPT_FOR_OTHERS}",
+        color=COLOR_INFO,
+    )
     return fit_embed(embed)

@@ -10,6 +10,7 @@ import discord
 
 from arena.text import EmbedLimits, clip
 from rules.text import format_number
+from storage.member_data import FORMER_MEMBER, FORMER_MEMBER_NAME
 
 COLOR_INFO = discord.Color.blurple()
 COLOR_VICTORY = discord.Color.green()
@@ -115,8 +116,9 @@ def medal_lines(rows: Iterable[str]) -> list[str]:
 def mention(user_id: int) -> str:
     """How a player is named wherever Discord renders mentions (content, descriptions, field values): a mention,
     which shows their current name and never pings (replies are sent with no allowed mentions). Titles, footers
-    and files do not render mentions; they name a player by `markdown_safe(display name)`."""
-    return f"<@{user_id}>"
+    and files do not render mentions; they name a player by `markdown_safe(display name)`. A member who erased
+    their data (`/arena forget-me`) is "a former member" in the rows others keep (RULINGS 8)."""
+    return FORMER_MEMBER_NAME if user_id == FORMER_MEMBER else f"<@{user_id}>"
 
 
 def seed_footer(seed: int, *notes: str) -> str:

@@ -269,7 +269,7 @@ class MarkedForDeath(
 
     async def next_round(self, interaction: discord.Interaction, battle_id: int, version: int) -> None:
         """The button: one more round of the battle, if the button is the battle's newest."""
-        require_gm(interaction)
+        await require_gm(interaction)
         stored = await self.repo.battle_by_id(battle_id)
         if stored is None:  # replaced by a newer battle of its channel
             raise UserError("This battle is no longer this channel's battle; `/mfd status` shows the current one.")

@@ -108,7 +108,9 @@ class Mma(
 
     @app_commands.command(name="stats", description="Rating, record, rivals and favourite fighters in this server.")
     @app_commands.describe(member="Whose record (default: yours)")
-    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+    async def stats(
+        self, interaction: discord.Interaction, member: discord.Member | discord.User | None = None
+    ) -> None:
         who = member or interaction.user
         await rivalry.stats(self.bot, interaction, who, display_name(who))
 
@@ -118,7 +120,9 @@ class Mma(
 
     @app_commands.command(name="history", description="A member's finished matches here, newest first.")
     @app_commands.describe(member="Whose matches (default: yours)")
-    async def history(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+    async def history(
+        self, interaction: discord.Interaction, member: discord.Member | discord.User | None = None
+    ) -> None:
         await rivalry.history(self.bot, interaction, (member or interaction.user).id)
 
     async def match_autocomplete(

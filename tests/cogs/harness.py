@@ -62,6 +62,19 @@ SETTLE_LIMIT = 30.0  # seconds: a hung handler fails its test instead of hanging
 HOLD_LIMIT = 10.0  # seconds a HeldCall waits for its release before it fails
 
 
+def role_payload(role_id: int, name: str) -> dict:
+    return {
+        "id": str(role_id),
+        "name": name,
+        "permissions": "0",
+        "position": 1,
+        "color": 0,
+        "hoist": False,
+        "managed": False,
+        "mentionable": False,
+    }
+
+
 @dataclass
 class User:
     id: int
@@ -69,6 +82,7 @@ class User:
     permissions: discord.Permissions = PLAYER
     role_ids: tuple[int, ...] = ()
     bot: bool = False  # another application's bot user, as a member option can name one
+    left: bool = False  # left the server: a member option resolves them as a user only
 
     @property
     def mention(self) -> str:
@@ -153,23 +167,7 @@ class Harness:
         guild = self.bot._connection._get_or_create_unavailable_guild(GUILD_ID)
         self.bot._connection._add_guild(guild)  # as the gateway's GUILD_CREATE would
         guild._add_role(
-            discord.Role(
-                guild=guild,
-                state=self.bot._connection,
-                data=cast(
-                    Any,
-                    {
-                        "id": str(role_id),
-                        "name": name,
-                        "permissions": "0",
-                        "position": 1,
-                        "color": 0,
-                        "hoist": False,
-                        "managed": False,
-                        "mentionable": False,
-                    },
-                ),
-            )
+            discord.Role(guild=guild, state=self.bot._connection, data=cast(Any, role_payload(role_id, name)))
         )
 
     # --- the gateway: servers and channels that come and go --------------------------------------------
@@ -315,17 +313,22 @@ class Harness:
                     "content_type": "text/csv",
                 }
                 value = str(attachment_id)
+            elif kind is discord.AppCommandOptionType.role:
+                role_id, role_name = value  # a role option takes (id, name)
+                resolved.setdefault("roles", {})[str(role_id)] = role_payload(role_id, role_name)
+                value = str(role_id)
             elif kind in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
                 member: User = value
                 resolved.setdefault("users", {})[str(member.id)] = user_payload(member.id, member.name, bot=member.bot)
-                resolved.setdefault("members", {})[str(member.id)] = {
-                    "roles": [],
-                    "joined_at": TIMESTAMP,
-                    "deaf": False,
-                    "mute": False,
-                    "flags": 0,
-                    "permissions": str(member.permissions.value),
-                }
+                if not member.left:  # a member who left resolves as a user without member data
+                    resolved.setdefault("members", {})[str(member.id)] = {
+                        "roles": [],
+                        "joined_at": TIMESTAMP,
+                        "deaf": False,
+                        "mute": False,
+                        "flags": 0,
+                        "permissions": str(member.permissions.value),
+                    }
                 value = str(member.id)
             leaf_options.append({"name": name, "type": kind.value, "value": value})
         nested: list[dict] = leaf_options

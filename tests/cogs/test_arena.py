@@ -3,6 +3,10 @@ are compared with what that game's own commands show and its rows hold."""
 
 from __future__ import annotations
 
+import copy
+import json
+
+import discord
 import pytest
 
 from cogs.deck.render import measured
@@ -12,12 +16,13 @@ from storage.andor import AndorRepository
 from storage.bossfight import BossfightRepository
 from storage.database import DATABASE_UNREACHABLE, StorageOutage
 from storage.deck import DeckRepository
+from storage.member_data import MemberDataRepository
 from storage.mma import MmaRepository
 from storage.ratings import RatingRepository
 from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
 from tests.cogs.test_andor import play, stored_character
 from tests.cogs.test_bossfight import DECK_400, spawn
-from tests.cogs.test_mma import fix_deals, not_pings, start_pvp
+from tests.cogs.test_mma import CAROL, fix_deals, not_pings, start_pvp
 
 FIELDS = ["🥊 MMA Warriors", "🐉 Boss raids", "🗺️ Andor's Trail", "🃏 Deck optimizer", "See more"]
 
@@ -181,10 +186,12 @@ async def test_names_are_shown_as_written_and_nobody_is_pinged(harness):
 
 async def test_the_command_and_its_option_have_help(harness):
     group = harness.bot.tree.get_command("arena")
-    (command,) = group.walk_commands()
+    command = group.get_command("profile")
     assert command.qualified_name == "arena profile" and command.description
     (member,) = command.parameters
-    assert member.name == "member" and member.description == "Whose profile (default: yours)"
+    assert member.name == "member"
+    assert member.description == "Whose profile (default: yours); a member who left can be given by id"
+    assert {c.name for c in group.walk_commands()} == {"profile", "my-data", "forget-me"}
 
 
 @pytest.mark.one_backend
@@ -202,3 +209,263 @@ async def test_a_result_the_database_cannot_keep_is_still_shown_and_the_member_i
     assert told.ephemeral and told.content == f"⚠️ {DATABASE_UNREACHABLE}"
     assert await h.bot.db.fetch_all("SELECT * FROM deck_results") == []
     assert (await profile(h, h.alice)).field("🃏 Deck optimizer") == "No optimization yet."
+
+
+# --- /arena-settings: a server's own game-master role (RULINGS 8, "Servers") ---------------------------------
+
+RAID_LEADERS = (777, "Raid *Leaders*")
+RAIDER = User(1200000000000000021, "Raider", role_ids=(777,))
+NAMED_LEADER = User(1200000000000000022, "Named", role_ids=(555,))  # has the role GM_ROLE names, not the server's
+
+
+async def settings(h, user: User, **options):
+    (reply,) = await h.run("arena-settings", user, **options)
+    assert reply.ephemeral
+    return reply
+
+
+async def spawn_as(h, user: User):
+    (reply,) = await h.run("bossfight spawn", user, boss="Inu Dogemon", replace=True)
+    return reply
+
+
+@pytest.mark.one_backend
+async def test_the_command_is_shown_to_members_with_manage_server_only(harness):
+    command = harness.bot.tree.get_command("arena-settings")
+    payload = command.to_dict(harness.bot.tree)
+    assert payload["default_member_permissions"] == discord.Permissions(manage_guild=True).value
+    assert [p.name for p in command.parameters] == ["gm_role", "clear_gm_role"]
+
+
+async def test_a_server_sets_shows_and_clears_its_game_master_role(harness):
+    h = harness
+    h.bot.settings.gm_role = "Raid Leader"
+    h.add_role(555, "raid leader")
+    h.add_role(777, "Raid *Leaders*")
+
+    shown = await settings(h, h.gm)
+    assert shown.embed.title == "⚙️ Arena settings in this server" and shown.embed.description is None
+    assert shown.field("Game-master role") == (
+        "**Raid Leader** (by name: the bot's default, GM_ROLE, as this server set none)"
+    )
+    assert shown.embed.footer.text == "Members with Manage Server are always game masters."
+    assert (await spawn_as(h, NAMED_LEADER)).embed.title == "◽ Inu Dogemon appears!"  # the default applies
+
+    done = await settings(h, h.gm, gm_role=RAID_LEADERS)
+    assert done.embed.description == "✅ Members with the **Raid \\*Leaders\\*** role are game masters here now."
+    assert done.field("Game-master role") == "<@&777> (set for this server)"
+    rows = await h.bot.db.fetch_all("SELECT guild_id, gm_role_id FROM guild_settings")
+    assert [tuple(r) for r in rows] == [(GUILD_ID, 777)]
+
+    # The server's role, by id, and no longer GM_ROLE's; Manage Server always.
+    assert (await spawn_as(h, RAIDER)).embed.title == "◽ Inu Dogemon appears!"
+    refused = await spawn_as(h, NAMED_LEADER)
+    assert refused.ephemeral and refused.content == (
+        "❌ Only a game master can do that: it needs the Manage Server permission or the <@&777> role."
+    )
+    refused = await spawn_as(h, h.alice)
+    assert refused.content.endswith("the <@&777> role.")
+    assert (await spawn_as(h, h.gm)).embed.title == "◽ Inu Dogemon appears!"
+
+    # Another server keeps the default.
+    (elsewhere,) = await h.run("arena-settings", h.gm, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
+    assert elsewhere.field("Game-master role").startswith("**Raid Leader** (by name")
+
+    cleared = await settings(h, h.gm, clear_gm_role=True)
+    assert cleared.embed.description == (
+        "✅ This server's game-master role is cleared: the bot's default applies here again."
+    )
+    assert cleared.field("Game-master role").startswith("**Raid Leader** (by name")
+    assert (await spawn_as(h, NAMED_LEADER)).embed.title == "◽ Inu Dogemon appears!"
+    assert (await spawn_as(h, RAIDER)).content.endswith("or the 'Raid Leader' role.")
+
+
+async def test_the_servers_role_runs_gm_buttons_and_outlives_a_restart(harness):
+    from tests.cogs.test_mfd import HEROES, VILLAINS
+
+    h = harness
+    await settings(h, h.gm, gm_role=RAID_LEADERS)
+    await h.restart()
+    h.add_role(777, "Raid *Leaders*")  # the new process's cache, as the gateway brings it
+    assert (await settings(h, h.gm)).field("Game-master role") == "<@&777> (set for this server)"
+    (first,) = await h.run("mfd battle", RAIDER, heroes=HEROES, villains=VILLAINS, max_rounds=1, seed=1)
+    (refused,) = await h.click(first, "Fight one more round", h.alice)
+    assert refused.content.endswith("the Manage Server permission or the <@&777> role.")
+    (second,) = await h.click(first, "Fight one more round", RAIDER)
+    assert second.embed.title == "🤝 Draw: both sides fell in round 2"
+
+
+async def test_only_manage_server_sees_or_changes_the_settings(harness):
+    h = harness
+    for options in ({}, {"gm_role": RAID_LEADERS}, {"clear_gm_role": True}):
+        refused = await settings(h, h.alice, **options)
+        assert refused.content == (
+            "❌ Only members with the Manage Server permission can see or change this server's Arena settings."
+        )
+    assert (await settings(h, h.gm, gm_role=(GUILD_ID, "@everyone"))).content == (
+        "❌ @everyone cannot be the game-master role: every member would be a game master."
+    )
+    both = await settings(h, h.gm, gm_role=RAID_LEADERS, clear_gm_role=True)
+    assert both.content == "❌ Give a game-master role or clear it, not both."
+    assert await h.bot.db.fetch_all("SELECT * FROM guild_settings") == []
+
+
+# --- members who leave, members who ask (RULINGS 8: "a former member") -----------------------------------------
+
+ALICE_ELSEWHERE = {"guild_id": OTHER_GUILD_ID, "channel_id": OTHER_GUILD_CHANNEL_ID}
+
+
+async def test_a_member_who_left_is_still_shown_by_stats_history_and_profile(harness):
+    h = harness
+    fix_deals(h)
+    pvp = await start_pvp(h)
+    await concede(h, pvp, h.bob)
+    gone = User(h.alice.id, "*Alice*", left=True)  # resolved as a user without member data
+    (stats,) = await h.run("mma stats", h.bob, member=gone)
+    assert stats.embed.title == "📊 \\*Alice\\*: MMA Warriors record in this server"
+    assert stats.embed.description.startswith("**1** win")
+    (history,) = await h.run("mma history", h.bob, member=gone)
+    assert history.embed.description.startswith(f"<@{h.alice.id}>: 1 finished match")
+    reply = await profile(h, h.bob, gone)
+    assert reply.embed.title == "🏟️ \\*Alice\\* in this server"
+    assert reply.field("🥊 MMA Warriors").endswith("**1** win · **0** losses · **0** draws; against the AI 0–0")
+
+
+async def alice_and_bob_play_here_and_alice_elsewhere(h) -> None:
+    """Alice beats Bob (rated), loses to the AI, saves a raid deck and attacks a raid Bob also attacks, fights in
+    Andor's Trail, has a /deck result and an upload, and saves a raid deck in another server too."""
+    fix_deals(h)
+    pvp = await start_pvp(h)
+    await concede(h, pvp, h.bob)
+    (ai_match,) = await h.run("mma ai", h.alice)
+    await concede(h, ai_match, h.alice)
+    await spawn(h)
+    for user in (h.alice, h.bob):
+        await h.run("bossfight deck save", user, deck=("deck.csv", DECK_400))
+        await h.run("bossfight attack", user)
+    await h.run("bossfight deck save", h.alice, deck=("mine.csv", DECK_400), **ALICE_ELSEWHERE)
+    (fight,) = await h.run("andor fight", h.alice, monster="Tiny rat", seed=7)
+    await play(h, fight, h.alice, "Attack Tiny rat")
+    async with h.bot.db.transaction() as conn:  # a /deck result each and Alice's upload, as their commands store them
+        for user in (h.alice, h.bob):
+            await conn.execute(
+                "INSERT INTO deck_results (guild_id, user_id, seed, iterations, iterations_done, games, "
+                "opponent_file, wins, losses, ties, winrate, finished_at) "
+                "VALUES (?, ?, 1, 10, 10, 10, NULL, 5, 5, 0, 0.5, 'x')",
+                (GUILD_ID, user.id),
+            )
+        await conn.execute(
+            "INSERT INTO guild_uploads (guild_id, kind, name_key, entry_json, uploaded_by) VALUES (?, 'boss', ?, '{}', ?)",
+            (GUILD_ID, "alices boss", h.alice.id),
+        )
+
+
+async def rows_about(h, user: User, guild: int = GUILD_ID) -> dict:
+    return (await MemberDataRepository(h.bot.db).export(guild, user.id)).rows
+
+
+async def test_forget_me_erases_the_members_rows_here_and_opponents_keep_a_former_member(harness):
+    h = harness
+    await alice_and_bob_play_here_and_alice_elsewhere(h)
+    before = await rows_about(h, h.alice)
+    assert set(before) == {
+        "mma_ratings", "mma_rating_changes", "mma_results", "mma_fielded", "mma_matches", "bossfight_decks",
+        "bossfight_attacks", "bossfight_players", "andor_characters", "andor_fights", "deck_results", "guild_uploads",
+    }  # fmt: skip
+    bobs = await rows_about(h, h.bob)
+    elsewhere = await rows_about(h, h.alice, OTHER_GUILD_ID)
+    credited = await h.bot.db.fetch_one("SELECT sum(credited) AS c FROM bossfight_attacks")
+
+    (ask,) = await h.run("arena forget-me", h.alice)
+    assert ask.ephemeral and ask.embed.title == "🗑️ Erase what Arena keeps about you in this server?"
+    assert "- MMA results: **2**" in ask.embed.description and "- saved raid deck: **1**" in ask.embed.description
+    assert [c["label"] for c in ask.components] == ["Erase my data here", "Keep it"]
+    stale_copy = copy.deepcopy(ask)
+    (refused,) = await h.click(ask, "Erase my data here", h.bob)
+    assert (
+        refused.content
+        == "❌ This confirmation is someone else's, so nothing was changed: `/arena forget-me` is yours."
+    )
+    assert await rows_about(h, h.alice) == before
+
+    assert await h.click(ask, "Erase my data here", h.alice) == []  # the confirmation becomes the receipt
+    assert ask.embed.title == "✅ Erased what Arena kept about you in this server" and ask.components == []
+    assert await rows_about(h, h.alice) == {}
+    # The other server's rows and Bob's own rows are untouched, but for Alice's id in them.
+    assert await rows_about(h, h.alice, OTHER_GUILD_ID) == elsewhere
+    bobs_now = await rows_about(h, h.bob)
+    assert bobs_now.keys() == bobs.keys()
+    for table in ("mma_ratings", "bossfight_decks", "bossfight_players", "deck_results", "mma_fielded"):
+        assert bobs_now[table] == bobs[table], table
+    assert [r["opponent_id"] for r in bobs_now["mma_results"]] == [0]  # a former member
+    assert [r["opponent_id"] for r in bobs_now["mma_rating_changes"]] == [0]
+    assert [r["mu_after"] for r in bobs_now["mma_rating_changes"]] == [
+        r["mu_after"] for r in bobs["mma_rating_changes"]
+    ]
+    (match,) = bobs_now["mma_matches"]  # the AI match was Alice's alone, and is gone
+    assert (match["player0_id"], match["player0_name"]) == (0, "a former member")
+    assert f"<@{h.alice.id}>" not in match["feed_json"] and "a former member" in match["feed_json"]
+    attackers = await h.bot.db.fetch_all("SELECT user_id FROM bossfight_attacks ORDER BY id")
+    assert [r["user_id"] for r in attackers] == [0, h.bob.id]
+    assert (await h.bot.db.fetch_one("SELECT sum(credited) AS c FROM bossfight_attacks"))["c"] == credited["c"]
+    assert await h.bot.db.fetch_all("SELECT * FROM guild_uploads") == []
+
+    (history,) = await h.run("mma history", h.bob)
+    assert "vs a former member: **Loss** (Conceded)" in history.embed.description
+    (board,) = await h.run("mma leaderboard", h.bob)
+    assert f"<@{h.alice.id}>" not in board.text()
+    assert (await profile(h, h.bob, h.alice)).embed.description.startswith("Alice has not played here yet.")
+
+    (again,) = await h.click(stale_copy, "Erase my data here", h.alice)
+    assert again.content == "❌ Arena keeps nothing about you in this server now, so nothing was changed."
+    (nothing,) = await h.run("arena forget-me", h.alice)
+    assert nothing.content == "❌ Arena keeps nothing about you in this server: there is nothing to erase."
+
+
+async def test_forget_me_waits_for_live_games_and_for_a_fresh_confirmation(harness):
+    h = harness
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    (refused,) = await h.run("arena forget-me", h.alice)
+    assert refused.content == (
+        "❌ You have 1 MMA match or challenge going in this server, so nothing was erased: finish them first (a "
+        "match's Concede button, a fight's Flee, or decline the challenge), then run `/arena forget-me` again."
+    )
+    await h.click(challenge, "Decline", h.bob)
+    await h.run("bossfight deck save", h.alice, deck=("deck.csv", DECK_400))
+    (ask,) = await h.run("arena forget-me", h.alice)
+    earlier = copy.deepcopy(ask)
+    assert await h.click(ask, "Keep it", h.alice) == []
+    assert ask.content == "Nothing was erased: Arena keeps your data here as it was." and ask.components == []
+    await h.run("bossfight deck save", h.alice, deck=("other.csv", DECK_400))  # changed since it asked
+    (changed,) = await h.click(earlier, "Erase my data here", h.alice)
+    assert changed.content == (
+        "❌ Your data here changed since this confirmation was shown, so nothing was erased: run `/arena forget-me` "
+        "again to see it as it is."
+    )
+    assert (await rows_about(h, h.alice))["bossfight_decks"][0]["file_name"] == "other.csv"
+    await h.restart()  # the confirmation's buttons outlive a restart
+    (ask,) = await h.run("arena forget-me", h.alice)
+    assert await h.click(ask, "Erase my data here", h.alice) == []
+    assert await rows_about(h, h.alice) == {}
+
+
+async def test_my_data_is_the_members_rows_here_and_nothing_of_others(harness):
+    h = harness
+    await alice_and_bob_play_here_and_alice_elsewhere(h)
+    (reply,) = await h.run("arena my-data", h.alice)
+    assert reply.ephemeral
+    assert reply.content.startswith("📦 Everything Arena keeps about you in this server, ")
+    assert "- MMA results: **2**" in reply.content
+    data = json.loads(reply.files["arena-my-data.json"])
+    assert (data["guild_id"], data["user_id"]) == (GUILD_ID, h.alice.id)
+    assert data["tables"] == json.loads(json.dumps(await rows_about(h, h.alice), default=str))
+    tables = data["tables"]
+    for table in ("mma_ratings", "mma_rating_changes", "mma_results", "mma_fielded", "bossfight_decks",
+                  "bossfight_attacks", "bossfight_players", "andor_characters", "andor_fights", "deck_results"):  # fmt: skip
+        assert tables[table] and all(row["user_id"] == h.alice.id for row in tables[table]), table
+    assert all(row.get("guild_id", GUILD_ID) == GUILD_ID for rows in tables.values() for row in rows)
+    assert [r["file_name"] for r in tables["bossfight_decks"]] == ["deck.csv"]  # not the other server's
+    assert all(h.alice.id in (m["player0_id"], m["player1_id"]) for m in tables["mma_matches"])
+
+    (empty,) = await h.run("arena my-data", CAROL)
+    assert empty.content == "Arena keeps nothing about you in this server." and empty.files == {}

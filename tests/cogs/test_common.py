@@ -95,13 +95,18 @@ async def test_a_click_on_a_dead_button_gets_an_answer(harness):
     assert reply.content == "⌛ These buttons are no longer active. Run the command again for fresh ones."
 
 
+def commands_of(top_level):
+    """The commands of a top-level group, or the top-level command itself (/arena-settings)."""
+    return list(top_level.walk_commands()) if isinstance(top_level, discord.app_commands.Group) else [top_level]
+
+
 async def test_every_command_and_option_has_help(harness):
     groups = harness.bot.tree.get_commands()
-    assert {g.name for g in groups} >= {"bossfight", "mfd", "mma", "andor", "deck"}
+    assert {g.name for g in groups} >= {"bossfight", "mfd", "mma", "andor", "deck", "arena-settings"}
     for group in groups:
         # Every game keeps per-server state except the deck optimizer, which also works in direct messages.
         assert group.guild_only == (group.name != "deck"), group.name
-        for command in group.walk_commands():
+        for command in commands_of(group):
             assert command.description and command.description != "…", command.qualified_name
             for param in getattr(command, "parameters", []):
                 assert param.description and param.description != "…", f"{command.qualified_name} {param.name}"
@@ -171,7 +176,7 @@ async def test_a_click_discord_py_drops_silently_still_gets_an_error_id(harness,
 async def test_no_help_text_is_cut_by_discord(harness):
     # discord.py shortens help over Discord's 100 characters, ending it with an ellipsis.
     for group in harness.bot.tree.get_commands():
-        for command in group.walk_commands():
+        for command in commands_of(group):
             texts = [command.description] + [p.description for p in getattr(command, "parameters", [])]
             assert not any(str(text).endswith("…") for text in texts), (command.qualified_name, texts)
 

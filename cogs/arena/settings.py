@@ -1,0 +1,59 @@
+"""/arena-settings: a server's own Arena settings, for members with Manage Server. A top-level command, because
+Discord keeps default member permissions (who sees a command) on top-level commands only: as a subcommand of
+/arena it would show to every member. The handler checks the permission too, since a server can change who
+sees a command."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.arena.render import settings_embed
+from cogs.common import UserError, markdown_safe
+from cogs.common.bot import guild_id
+from storage.guild_settings import GuildSettingsRepository
+
+if TYPE_CHECKING:
+    from arena.bot import ArenaBot
+
+MANAGE_SERVER_ONLY = "Only members with the Manage Server permission can see or change this server's Arena settings."
+
+
+class ServerSettings(commands.Cog, name="Arena settings"):
+    def __init__(self, bot: ArenaBot):
+        self.bot = bot
+        self.settings = GuildSettingsRepository(bot.db)
+
+    @app_commands.command(
+        name="arena-settings",
+        description="This server's Arena settings (Manage Server only): show them, or set the game-master role.",
+    )
+    @app_commands.describe(
+        gm_role="Members with this role count as game masters here (besides members with Manage Server)",
+        clear_gm_role="True: this server goes back to the bot's default game-master role (GM_ROLE)",
+    )
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    async def arena_settings(
+        self, interaction: discord.Interaction, gm_role: discord.Role | None = None, clear_gm_role: bool = False
+    ) -> None:
+        if not interaction.permissions.manage_guild:
+            raise UserError(MANAGE_SERVER_ONLY)
+        here = guild_id(interaction)
+        if gm_role is not None and clear_gm_role:
+            raise UserError("Give a game-master role or clear it, not both.")
+        if gm_role is not None and gm_role.is_default():
+            raise UserError("@everyone cannot be the game-master role: every member would be a game master.")
+        if gm_role is not None:
+            stored = await self.settings.set_gm_role(here, gm_role.id)
+            done = f"✅ Members with the **{markdown_safe(gm_role.name)}** role are game masters here now."
+        elif clear_gm_role:
+            stored = await self.settings.set_gm_role(here, None)
+            done = "✅ This server's game-master role is cleared: the bot's default applies here again."
+        else:
+            stored, done = await self.settings.get(here), None
+        embed = settings_embed(stored, self.bot.settings.gm_role, done)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
