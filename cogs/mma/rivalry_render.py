@@ -99,6 +99,8 @@ def add_rating(embed: discord.Embed, rating: Rating, against: list[HeadToHead], 
 def history_line(match: FinishedMatch) -> str:
     opponent = "the AI" if match.opponent_id is None else mention(match.opponent_id)
     when = discord.utils.format_dt(datetime.datetime.fromtimestamp(match.finished_at, datetime.UTC), "d")
+    if match.result is None:  # RULINGS 8
+        return f"`#{match.match_id}` {when} vs {opponent}: **Abandoned**: its channel was deleted · not rated"
     change = match.change.text() if match.change is not None else "not rated"
     return f"`#{match.match_id}` {when} vs {opponent}: **{RESULT_WORDS[match.result]}** ({match.reason}) · {change}"
 
