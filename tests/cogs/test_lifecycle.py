@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 import discord
 
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
 from tests.cogs.test_mfd import HEROES, VILLAINS
 from tests.cogs.test_mma import CAROL, fix_deals
 
@@ -126,3 +127,94 @@ async def test_a_channel_deleted_while_the_bot_was_down_is_noticed_when_its_serv
     asked = [r.path for r in h.fake.requests if r.method == "GET" and r.path == "/channels/{channel_id}"]
     assert len(asked) == 3  # only the channels the server's news did not name
     assert [r.levelname for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+DAY = 86400.0
+
+
+async def rows_of(h, guild_id: int) -> dict[str, int]:
+    tables = ("mma_matches", "mma_moves", "mma_results", "bossfight_raids", "andor_characters", "guild_departures")
+    counted = {}
+    for table in tables:
+        where = (
+            f"match_id IN (SELECT id FROM mma_matches WHERE guild_id = {guild_id})"
+            if table == "mma_moves"
+            else f"guild_id = {guild_id}"
+        )
+        (row,) = await stored(h, f"SELECT count(*) FROM {table} WHERE {where}")
+        counted[table] = row[0]
+    return counted
+
+
+async def play_here_and_elsewhere(h) -> None:
+    """A finished match against the AI, a raid and a character, in the server and in another one."""
+    for guild_id, channel_id in ((GUILD_ID, CHANNEL_ID), (OTHER_GUILD_ID, OTHER_GUILD_CHANNEL_ID)):
+        (ai,) = await h.run("mma ai", h.alice, seed=3, guild_id=guild_id, channel_id=channel_id)
+        (confirm,) = await h.click(ai, "Concede", h.alice, guild_id=guild_id)
+        await h.click(confirm, "Yes, concede", h.alice, guild_id=guild_id)
+        await h.run("bossfight spawn", h.gm, boss="Inu Dogemon", guild_id=guild_id, channel_id=channel_id)
+        await h.run("andor character set", h.alice, armor=50, guild_id=guild_id, channel_id=channel_id)
+
+
+async def test_a_server_that_removed_the_bot_is_erased_once_the_retention_is_over(harness, caplog):
+    h = harness
+    caplog.set_level(logging.INFO)
+    cog = h.bot.get_cog("Lifecycle")
+    await play_here_and_elsewhere(h)
+    kept = await rows_of(h, GUILD_ID)
+    assert kept == {
+        "mma_matches": 1,
+        "mma_moves": 1,
+        "mma_results": 1,
+        "bossfight_raids": 1,
+        "andor_characters": 1,
+        "guild_departures": 0,
+    }
+    elsewhere = await rows_of(h, OTHER_GUILD_ID)
+
+    h.guild_delete(GUILD_ID, unavailable=True)  # out of reach for a while: not a removal
+    await gateway_settled(h)
+    assert (await rows_of(h, GUILD_ID))["guild_departures"] == 0
+
+    cog.clock = lambda: 1_000_000.0
+    h.guild_delete(GUILD_ID, unavailable=False)  # removed
+    await gateway_settled(h)
+    assert await stored(h, "SELECT guild_id, left_at FROM guild_departures") == [(GUILD_ID, 1_000_000.0)]
+
+    cog.clock = lambda: 1_000_000.0 + 30 * DAY - 1  # the retention (GUILD_RETENTION_DAYS, 30 by default) runs
+    await cog.erase_departed()
+    assert await rows_of(h, GUILD_ID) == {**kept, "guild_departures": 1}
+
+    cog.clock = lambda: 1_000_000.0 + 30 * DAY  # and is over
+    await cog.erase_departed()
+    assert set((await rows_of(h, GUILD_ID)).values()) == {0}
+    assert await rows_of(h, OTHER_GUILD_ID) == elsewhere
+    assert [r.levelname for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+async def test_a_server_that_invites_the_bot_again_keeps_everything(harness):
+    h = harness
+    cog = h.bot.get_cog("Lifecycle")
+    await play_here_and_elsewhere(h)
+    kept = await rows_of(h, GUILD_ID)
+    cog.clock = lambda: 1_000_000.0
+    h.guild_delete(GUILD_ID, unavailable=False)
+    await gateway_settled(h)
+    h.guild_create(GUILD_ID, unavailable=None)  # GUILD_CREATE of a server that adds the bot: on_guild_join
+    await gateway_settled(h)
+    cog.clock = lambda: 1_000_000.0 + 365 * DAY
+    await cog.erase_departed()
+    assert await rows_of(h, GUILD_ID) == kept
+
+
+async def test_the_retention_ended_while_the_bot_was_down_is_erased_at_start_up(harness):
+    h = harness
+    await play_here_and_elsewhere(h)
+    cog = h.bot.get_cog("Lifecycle")
+    cog.clock = lambda: time.time() - 31 * DAY
+    h.guild_delete(GUILD_ID, unavailable=False)
+    await gateway_settled(h)
+    elsewhere = await rows_of(h, OTHER_GUILD_ID)
+    await h.restart()
+    assert set((await rows_of(h, GUILD_ID)).values()) == {0}
+    assert await rows_of(h, OTHER_GUILD_ID) == elsewhere
