@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     # seconds a shard may be disconnected (or the database unanswering) before /healthz says 503: Discord asks
     # every bot to reconnect now and then, which heals in seconds and is no reason to restart it
     health_grace_seconds: float = Field(default=60.0, ge=0)
+    # days a server's data is kept after it removed the bot (a re-invite meanwhile keeps it), then erased
+    guild_retention_days: float = Field(default=30, ge=0)
     # Discord's gateway shards this process serves, for a bot split over processes ("Running for many servers").
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: str | None = None  # e.g. "0,1"; with shard_count

@@ -6,17 +6,20 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 import aiosqlite
 
-from rules.andor.engine import summary
-from rules.andor.models import Character, FightState
+from rules.andor.engine import abandoned, settle, summary
+from rules.andor.models import Character, FightState, FightSummary
 from storage.codec import StateCodec
 from storage.database import (
+    StaleUpdate,
     Storage,
     StorageTransaction,
     from_row,
+    required,
     retried_on_conflict,
     save_versioned,
     utc_now_text,
@@ -112,6 +115,10 @@ class FightAlreadyLive(Exception):
 Settle = Callable[[Character | None], tuple[Character, int]]
 
 
+def _settle_fled(fled: FightSummary, stored: Character | None) -> tuple[Character, int]:
+    return settle(stored or Character(), fled)
+
+
 def _fight(row: aiosqlite.Row) -> Fight:
     return from_row(
         Fight, row, state=FIGHT_STATE.from_text(row["state_json"], row["id"]), status=FightStatus(row["status"])
@@ -190,6 +197,25 @@ class AndorRepository:
         return EndedFights(
             tuple((row["id"], FightStatus(row["status"]), row["kills"], row["state_json"]) for row in rows)
         )
+
+    async def end_channel(self, channel_id: int) -> list[Fight]:
+        """The channel was deleted: each live fight there ends as if its player fled (`abandoned`), settled like
+        any fled fight. A click saved meanwhile wins the race, and the fight is ended as that click left it."""
+        ended: list[Fight] = []
+        rows = await self.db.fetch_all(
+            "SELECT * FROM andor_fights WHERE channel_id = ? AND status = ? ORDER BY id", (channel_id, FightStatus.LIVE)
+        )
+        for row in rows:
+            fight: Fight | None = _fight(row)
+            while fight is not None and fight.status is FightStatus.LIVE:
+                state = abandoned(fight.state)
+                try:
+                    ended.append(await self.update_fight(fight, state, partial(_settle_fled, required(summary(state)))))
+                except StaleUpdate:
+                    fight = await self.fight(fight.id)
+                else:
+                    break
+        return ended
 
     async def live_fight(self, guild_id: int, user_id: int) -> Fight | None:
         row = await self.db.fetch_one(

@@ -29,6 +29,7 @@ class RaidStatus(StrEnum):
     LIVE = "live"
     DEFEATED = "defeated"  # the boss fell
     REPLACED = "replaced"  # a GM spawned another boss in the channel first
+    CLOSED = "closed"  # its channel was deleted before the boss fell (kept, with its attacks)
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,17 @@ class BossfightRepository:
             "SELECT * FROM bossfight_raids WHERE channel_id = ? AND status = ?", (channel_id, RaidStatus.LIVE)
         )
         return _raid(row) if row else None
+
+    async def end_channel(self, channel_id: int) -> list[Raid]:
+        """The channel was deleted: its live raid (if any) is closed and kept, with its attacks. Attacks take the
+        raid's row lock and find it no longer live."""
+        async with self.db.transaction() as conn:
+            await conn.lock("bossfight channel", channel_id)
+            rows = await conn.fetch_all(
+                "UPDATE bossfight_raids SET status = ?, ended_at = ? WHERE channel_id = ? AND status = ? RETURNING *",
+                (RaidStatus.CLOSED, utc_now_text(), channel_id, RaidStatus.LIVE),
+            )
+        return [_raid(row) for row in rows]
 
     @retried_on_conflict
     async def spawn(

@@ -358,13 +358,25 @@ class Database:
     async def migrate(self) -> None:
         current = await self.schema_version()
         check_not_newer(current, str(self.path))
-        for number, path in discover_migrations():
-            if number <= current:
-                continue
-            log.info("applying migration %s", path.name)
-            script = path.read_text(encoding="utf-8")
-            # executescript commits on its own, so the version bump rides in the same script.
-            await self.connection.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+        # Foreign keys are off while migrating, as SQLite's way of rebuilding a table asks (a DROP TABLE would
+        # otherwise delete the rows that reference it); each migration checks them before it commits.
+        await self.connection.execute("PRAGMA foreign_keys=OFF")
+        try:
+            for number, path in discover_migrations():
+                if number > current:
+                    log.info("applying migration %s", path.name)
+                    await self._apply(number, path.name, path.read_text(encoding="utf-8"))
+        finally:
+            await self.connection.execute("PRAGMA foreign_keys=ON")
+
+    async def _apply(self, number: int, name: str, script: str) -> None:
+        # executescript leaves the transaction it began open, with the version bump in it.
+        await self.connection.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};")
+        broken = await self.connection.execute_fetchall("PRAGMA foreign_key_check")
+        if broken:
+            await self.connection.execute("ROLLBACK")
+            raise RuntimeError(f"migration {name} breaks foreign keys: {[tuple(row) for row in broken]}")
+        await self.connection.execute("COMMIT")
 
     @asynccontextmanager
     async def transaction(self) -> AsyncGenerator[Transaction, None]:

@@ -37,6 +37,7 @@ class StoredBattle:
     updated_by: int
     updated_at: str
     state_zlib: bytes
+    closed_at: str | None = None  # when its channel was deleted: the battle is kept, and goes on no more
 
     def state(self) -> BattleState:
         return BATTLE_STATE.from_bytes(self.state_zlib, self.id)
@@ -97,6 +98,18 @@ class MfdRepository:
                     ),
                 )
             )
+
+    async def end_channel(self, channel_id: int) -> list[StoredBattle]:
+        """The channel was deleted: its battle (if any) is closed and kept; a run saved meanwhile finds the version
+        moved on."""
+        async with self.db.transaction() as conn:
+            await conn.lock("mfd channel", channel_id)
+            rows = await conn.fetch_all(
+                "UPDATE mfd_battles SET closed_at = ?, version = version + 1 WHERE channel_id = ? AND closed_at IS NULL "
+                "RETURNING *",
+                (utc_now_text(), channel_id),
+            )
+        return [_battle(row) for row in rows]
 
     async def save(self, battle: StoredBattle, state: BattleState, state_zlib: bytes, user_id: int) -> StoredBattle:
         """Store the battle's next state if nobody saved it (or replaced it) since `battle` was read;

@@ -32,7 +32,11 @@ class MatchStatus(StrEnum):
     LIVE = "live"
     OVER = "over"
     DECLINED = "declined"
-    EXPIRED = "expired"  # a challenge left unanswered
+    EXPIRED = "expired"  # a challenge left unanswered (or whose channel was deleted)
+    ABANDONED = "abandoned"  # a live match whose channel was deleted: not rated (RULINGS 8)
+
+
+CHANNEL_DELETED = "channel deleted"  # the result_reason of an abandoned match
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,7 @@ class FinishedMatch:
 
     match_id: int
     opponent_id: int | None  # None: the AI
-    result: Result  # the member's
+    result: Result | None  # the member's; None: abandoned, its channel deleted (RULINGS 8)
     reason: str  # how the match ended
     finished_at: float  # unix time
     change: RatingChange | None  # the member's rating change; None for a match not rated (against the AI)
@@ -357,20 +361,51 @@ class MmaRepository:
         )
         return [FighterUse(r["fighter"], r["matches"], r["wins"]) for r in rows]
 
+    async def end_channel(self, channel_id: int, now: float) -> list[MatchRecord]:
+        """The channel was deleted: its live matches are abandoned (not rated: RULINGS 8) and its pending
+        challenges expire. Returns them as they are now; a move saved meanwhile finds the version moved on."""
+        async with self.db.transaction() as conn:
+            await conn.lock("mma channel", channel_id)
+            rows = await conn.fetch_all(
+                "UPDATE mma_matches SET status = CASE WHEN status = ? THEN ? ELSE ? END, result_reason = CASE "
+                "WHEN status = ? THEN ? END, last_move_at = ?, version = version + 1 "
+                "WHERE channel_id = ? AND status IN (?, ?) RETURNING *",
+                (
+                    MatchStatus.LIVE,
+                    MatchStatus.ABANDONED,
+                    MatchStatus.EXPIRED,
+                    MatchStatus.LIVE,
+                    CHANNEL_DELETED,
+                    now,
+                    channel_id,
+                    MatchStatus.LIVE,
+                    MatchStatus.PENDING,
+                ),
+            )
+        return sorted((_record(row) for row in rows), key=lambda record: record.id)
+
+    # A member's history: their finished matches (mma_results) and their abandoned ones (RULINGS 8), which
+    # have no result.
+    _HISTORY = (
+        "SELECT r.match_id, r.opponent_id, r.outcome, r.reason, r.finished_at, c.mu_before, c.sigma_before, "
+        "c.mu_after, c.sigma_after, c.games_after FROM mma_results r LEFT JOIN mma_rating_changes c "
+        "ON c.match_id = r.match_id AND c.user_id = r.user_id WHERE r.guild_id = ? AND r.user_id = ? "
+        "UNION ALL SELECT m.id, CASE WHEN m.player0_id = ? THEN m.player1_id ELSE m.player0_id END, NULL, "
+        "m.result_reason, m.last_move_at, NULL, NULL, NULL, NULL, NULL FROM mma_matches m "
+        "WHERE m.guild_id = ? AND m.status = 'abandoned' AND (m.player0_id = ? OR m.player1_id = ?)"
+    )
+
     async def finished(self, guild_id: int, user_id: int, *, limit: int, offset: int = 0) -> list[FinishedMatch]:
-        """A page of the member's finished matches here, newest first, each with its rating change where rated."""
+        """A page of the member's history here, newest first, each with its rating change where rated."""
         rows = await self.db.fetch_all(
-            "SELECT r.match_id, r.opponent_id, r.outcome, r.reason, r.finished_at, c.mu_before, c.sigma_before, "
-            "c.mu_after, c.sigma_after, c.games_after FROM mma_results r LEFT JOIN mma_rating_changes c "
-            "ON c.match_id = r.match_id AND c.user_id = r.user_id WHERE r.guild_id = ? AND r.user_id = ? "
-            "ORDER BY r.finished_at DESC, r.match_id DESC LIMIT ? OFFSET ?",
-            (guild_id, user_id, limit, offset),
+            f"SELECT * FROM ({self._HISTORY}) history ORDER BY finished_at DESC, match_id DESC LIMIT ? OFFSET ?",
+            (guild_id, user_id, user_id, guild_id, user_id, user_id, limit, offset),
         )
         return [
             FinishedMatch(
                 r["match_id"],
                 r["opponent_id"],
-                Result(r["outcome"]),
+                None if r["outcome"] is None else Result(r["outcome"]),
                 r["reason"],
                 r["finished_at"],
                 None
@@ -385,12 +420,14 @@ class MmaRepository:
 
     async def finished_count(self, guild_id: int, user_id: int) -> int:
         row = await self.db.fetch_one(
-            "SELECT count(*) AS matches FROM mma_results WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            f"SELECT count(*) AS matches FROM ({self._HISTORY}) history",
+            (guild_id, user_id, user_id, guild_id, user_id, user_id),
         )
         return required(row)["matches"]
 
 
 __all__ = [
+    "CHANNEL_DELETED",
     "MATCH_STATE",
     "FighterUse",
     "FinishedMatch",

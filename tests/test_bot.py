@@ -197,7 +197,9 @@ def test_the_bot_starts_without_the_heavy_libraries_that_only_some_commands_use(
     )
     assert result.returncode == 0, result.stderr
     cogs, heavy = result.stdout.strip().splitlines()
-    assert cogs == "['Andor', 'Arena', 'Arena settings', 'Bossfight', 'DeckOptimizer', 'MMA', 'MarkedForDeath']"
+    assert cogs == (
+        "['Andor', 'Arena', 'Arena settings', 'Bossfight', 'DeckOptimizer', 'Lifecycle', 'MMA', 'MarkedForDeath']"
+    )
     assert heavy == "[]"
 
 

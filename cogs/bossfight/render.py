@@ -227,8 +227,10 @@ HISTORY_LISTED = 10  # earlier raids named under the one shown
 
 
 def ended_text(raid: Raid) -> str:
-    """'felled' or 'replaced', with the day it ended (UTC), for lists and autocomplete."""
-    outcome = "felled" if raid.status is RaidStatus.DEFEATED else "replaced by a GM"
+    """'felled', 'replaced' or 'closed', with the day it ended (UTC), for lists and autocomplete."""
+    outcome = {RaidStatus.DEFEATED: "felled", RaidStatus.CLOSED: "closed: its channel was deleted"}.get(
+        raid.status, "replaced by a GM"
+    )
     return f"{outcome} {(raid.ended_at or raid.spawned_at)[:10]}"
 
 
@@ -250,7 +252,10 @@ def history_embed(record: RaidRecord, others: list[Raid], total: int) -> discord
     how many finished raids the channel has."""
     raid = record.raid
     felled = raid.status is RaidStatus.DEFEATED
-    outcome = "has fallen" if felled else "was replaced by a GM before it fell"
+    outcome = {
+        RaidStatus.DEFEATED: "has fallen",
+        RaidStatus.CLOSED: "was closed when its channel was deleted",
+    }.get(raid.status, "was replaced by a GM before it fell")
     head = [
         f"Raid #{raid.id} in this channel: started {timestamp(raid.spawned_at)}, ended {timestamp(raid.ended_at)}",
         f"**HP** {hp_bar(raid.hp, raid.max_hp)}",

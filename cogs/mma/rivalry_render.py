@@ -34,7 +34,7 @@ from storage.ratings import HeadToHead, Leaderboard, RatedMember
 HISTORY_PAGE = 10  # matches a history page lists
 CHART_FILE = "rating.png"
 OPEN_REPLAY = "Open a match of this page as your own replay"
-RESULT_WORDS = {Result.WIN: "Win", Result.LOSS: "Loss", Result.DRAW: "Draw"}
+RESULT_WORDS = {Result.WIN: "Win", Result.LOSS: "Loss", Result.DRAW: "Draw", None: "Abandoned"}  # None: RULINGS 8
 SELECT_OPTIONS = 25  # Discord's most options in a select
 TURNS_LISTED = SELECT_OPTIONS  # turns one select lists; more go in ranges of as many
 HANDS_SHOWN = "🂠 The match is over, so both players' hands are shown to everyone."
@@ -119,6 +119,8 @@ def day(timestamp: float) -> str:
 def history_line(match: FinishedMatch) -> str:
     opponent = "the AI" if match.opponent_id is None else mention(match.opponent_id)
     when = discord.utils.format_dt(datetime.datetime.fromtimestamp(match.finished_at, datetime.UTC), "d")
+    if match.result is None:  # RULINGS 8
+        return f"`#{match.match_id}` {when} vs {opponent}: **Abandoned**: its channel was deleted · not rated"
     change = match.change.text() if match.change is not None else "not rated"
     return f"`#{match.match_id}` {when} vs {opponent}: **{RESULT_WORDS[match.result]}** ({match.reason}) · {change}"
 

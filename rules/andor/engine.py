@@ -341,6 +341,23 @@ def applied(state: FightState, action: Action, rng: random.Random) -> tuple[Figh
     return new, apply_in_place(new, action, rng)
 
 
+def abandon_in_place(state: FightState) -> list[Event]:
+    """The fight's channel was deleted: the fight ends as if the player fled, on `state` itself (no roll and no
+    move: the kills' XP and gold so far stand, as after an escape). A fight already over is left as it is."""
+    events: list[Event] = []
+    if state.phase == "player":
+        _finish(state, "fled", events)
+        _remember(state, events)
+    return events
+
+
+def abandoned(state: FightState) -> FightState:
+    """`abandon_in_place` on a copy; `state` is left as it was."""
+    new = state.model_copy(deep=True)
+    abandon_in_place(new)
+    return new
+
+
 def aim_in_place(state: FightState, index: int) -> None:
     """Aim the player's attacks at monster `index`, on `state` itself (a move: the next move's randomness
     changes with it)."""

@@ -23,6 +23,7 @@ class RaidEnd(StrEnum):
 
     FELLED = "defeated"  # the boss fell
     REPLACED = "replaced"  # a GM started another raid in the channel before the boss fell
+    CLOSED = "closed"  # the raid's channel was deleted before the boss fell
 
 
 RaidOutcome = Outcome[RaidEnd]

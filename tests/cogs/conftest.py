@@ -4,7 +4,15 @@ from tests.cogs.harness import FakeDiscord, Harness, HeldCall, make_settings, st
 from tests.conftest import emptied
 
 # The games whose commands store things run on both backends (issue 15); the others on SQLite alone.
-STORING_MODULES = {"test_andor", "test_arena", "test_bossfight", "test_mfd", "test_mma", "test_mma_rivalry"}
+STORING_MODULES = {
+    "test_andor",
+    "test_arena",
+    "test_bossfight",
+    "test_lifecycle",
+    "test_mfd",
+    "test_mma",
+    "test_mma_rivalry",
+}
 
 
 def pytest_generate_tests(metafunc):

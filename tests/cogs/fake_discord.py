@@ -239,6 +239,7 @@ _ROUTES = [
         r"/webhooks/(?P<webhook_id>\d+)/(?P<webhook_token>[^/]+)/messages/\d+",
         "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
     ),
+    ("GET", r"/channels/(?P<channel_id>\d+)", "/channels/{channel_id}"),
     ("POST", r"/channels/(?P<channel_id>\d+)/messages", "/channels/{channel_id}/messages"),
     (None, r"/channels/(?P<channel_id>\d+)/messages/\d+", "/channels/{channel_id}/messages/{message_id}"),
 ]
@@ -275,6 +276,7 @@ class Channel:
     type: int = TEXT_CHANNEL
     parent_id: int | None = None  # a thread's channel, whose overwrites it follows
     overwrites: list[dict] = field(default_factory=list)  # Discord's permission_overwrites
+    archived: bool = False  # an archived thread: not in GUILD_CREATE's active threads, nor in the bot's cache
 
     @property
     def is_thread(self) -> bool:
@@ -293,7 +295,7 @@ class Channel:
         }
         if self.is_thread:
             data["thread_metadata"] = {
-                "archived": False,
+                "archived": self.archived,
                 "auto_archive_duration": 1440,
                 "archive_timestamp": TIMESTAMP,
                 "locked": False,
@@ -632,6 +634,10 @@ class FakeDiscord:
         if channel_id not in self.channels:
             raise discord_error(404, 10003, "Unknown Channel")
         channel = self.channels[channel_id]
+        if route.method == "GET" and route.path == "/channels/{channel_id}":
+            if not self.bot_permissions(channel_id).view_channel:
+                raise discord_error(403, 50001, "Missing Access")
+            return channel.payload()
         if route.method == "POST" and route.path.endswith("/messages"):
             speak = "send_messages_in_threads" if channel.is_thread else "send_messages"
             self._require(channel_id, view_channel=True, **{speak: True}, attach_files=bool(sent_files))

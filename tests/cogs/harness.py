@@ -194,7 +194,7 @@ class Harness:
                 },
             ],
             "channels": [c.payload() for c in channels if not c.is_thread],
-            "threads": [c.payload() for c in channels if c.is_thread],
+            "threads": [c.payload() for c in channels if c.is_thread and not c.archived],
             "members": [
                 {"user": BOT_USER, "roles": [], "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0}
             ],
