@@ -57,6 +57,19 @@ EPHEMERAL = 64  # the flag of a message only its interaction's member sees
 LOADING = 128  # the flag of a deferred response's "thinking" placeholder
 
 
+# Display names as members really choose them (Discord allows any 1-32 characters): mathtext, markdown, mentions,
+# right-to-left text, emoji, the longest and widest.
+HOSTILE_NAMES = (
+    "$_$ cash",
+    "**bold** __under__ ~~gone~~ `code` ||spoiler||",
+    "<@1200000000000000002> @everyone @here",
+    "\u202eevil\u202c عربي",
+    "🦊🔥✨👩‍👩‍👧",
+    "# heading [link](https://a.test)",
+    "﷽" * 32,
+)
+
+
 def next_id() -> int:
     return next(_ids)
 
@@ -348,7 +361,7 @@ class FakeDiscord:
         self.rate_limits = RateLimits()
         self.token_expired: list[str] = []  # webhook requests refused because their interaction's token had expired
         self.rate_limited: list[str] = []  # requests answered 429: discord.py should have waited
-        self.failing_downloads: set[str] = set()  # CDN URLs whose download breaks off
+        self.failing_downloads: set[str] = set()  # names of attachments whose download breaks off
         self.channels: dict[int, Channel] = {}  # made on first use (`channel`)
         self.everyone: dict[int, discord.Permissions] = {}  # a server's @everyone role (default EVERYONE_DEFAULT)
         # the bot's role in each server: what the invite link granted (arena.bot.INVITE_PERMISSIONS by default)
@@ -514,7 +527,7 @@ class FakeDiscord:
 
     async def _serve_cdn(self, request: web.Request) -> web.StreamResponse:
         url = f"{self.base_url}{request.path}"
-        if url in self.failing_downloads:  # the connection drops: aiohttp raises, not discord.py
+        if request.path.rsplit("/", 1)[-1] in self.failing_downloads:  # the connection drops: aiohttp raises
             assert request.transport is not None
             request.transport.close()
             return web.Response(status=500)

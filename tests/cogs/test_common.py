@@ -438,6 +438,17 @@ async def test_the_bot_logs_its_invite_link_when_it_logs_in(harness, caplog):
     assert f"client_id={harness.bot.application_id}&scope=bot+applications.commands&permissions=" in caplog.text
 
 
+async def test_a_download_whose_connection_breaks_off_is_a_failed_download(harness, caplog):
+    """The offline Discord's CDN drops the connection mid-download, as a network does: aiohttp raises (not
+    discord.py), through discord.py's own CDN request."""
+    harness.fake.failing_downloads.add("my_deck.csv")
+    (reply,) = await harness.run("bossfight deck save", harness.alice, deck=("my_deck.csv", b"x"))
+    assert reply.ephemeral and reply.content == (
+        "❌ my\\_deck.csv could not be downloaded from Discord (network error); try attaching it again."
+    )
+    assert not [r for r in caplog.records if r.name == "arena.errors"]  # no error id was logged
+
+
 @pytest.mark.parametrize(
     "failure",
     [aiohttp.ClientConnectionError("Connection reset by peer"), TimeoutError(), ConnectionResetError(104, "reset")],

@@ -7,7 +7,9 @@ import pytest
 from discord import app_commands
 from discord.http import Route
 
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID
+from arena.text import markdown_safe
+from tests.cogs.fake_discord import HOSTILE_NAMES
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID, User
 
 
 def add_command(harness, name: str, callback, **describe) -> None:
@@ -269,3 +271,23 @@ async def test_servers_and_channels_come_and_go_as_gateway_events(harness):
     assert events == [f"thread {thread.id}", f"channel {other.id}", f"unavailable {GUILD_ID}", f"removed {GUILD_ID}"]
     with pytest.raises(discord.NotFound):
         await harness.bot.get_partial_messageable(other.id).send("into a deleted channel")
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+async def test_members_named_anything_play_and_are_shown_as_written(harness, name):
+    """Names as members choose them reach every reply escaped, ping no one and break nothing."""
+    member = User(1200000000000000077, name)
+    (profile,) = await harness.run("arena profile", member)
+    title = profile.embed.title or ""
+    assert title.startswith("🏟️ ") and title.endswith(" in this server")
+    shown = title.removeprefix("🏟️ ").removesuffix(" in this server")
+    assert shown == markdown_safe(name) or markdown_safe(name).startswith(shown.removesuffix("…"))  # or clipped
+    (challenge,) = await harness.run("mma challenge", member, opponent=harness.alice)
+    assert not challenge.ephemeral and challenge.content.startswith(f"{member.mention} challenges")
+    await harness.click(challenge, "Accept", harness.alice)
+    (ask,) = await harness.click(challenge, "Concede", member)
+    await harness.click(ask, "Yes, concede", member)
+    (stats,) = await harness.run("mma stats", harness.bob, member=member)
+    assert not stats.ephemeral and stats.files  # the chart, its title the name as written
+    sent = [r.payload for r in harness.fake.requests if r.payload]
+    assert all((p.get("data", p).get("allowed_mentions") or {}).get("parse", []) == [] for p in sent)
