@@ -10,7 +10,8 @@ from rules.bossfight import BUILTIN_BOSSES
 from rules.bossfight.raid import RAIDERS, RaidEnd
 from rules.contract import Outcome
 from storage.bossfight import BossfightRepository, PlayerUpdate, RaidStatus
-from storage.database import Database, discover_migrations
+from storage.database import Database
+from tests.storage.migrated import migrate_before
 
 GUILD, CHANNEL = 10, 20
 DOGEMON = BUILTIN_BOSSES[0]  # 1000 HP
@@ -96,10 +97,7 @@ async def test_a_replaced_raid_is_finished_without_a_final_blow(database):
 async def test_migration_0009_credits_the_attacks_made_before_it(tmp_path):
     path = tmp_path / "arena.sqlite3"
     with sqlite3.connect(path) as old:
-        for number, migration in discover_migrations():
-            if number < 9:
-                old.executescript(migration.read_text(encoding="utf-8"))
-        old.execute("PRAGMA user_version = 8")
+        migrate_before(old, 9)
         old.execute(
             "INSERT INTO bossfight_raids (id, guild_id, channel_id, boss_json, max_hp, hp, status, spawned_by) "
             "VALUES (1, ?, ?, ?, 1000, 0, 'defeated', 1), (2, ?, ?, ?, 1000, 0, 'defeated', 1)",

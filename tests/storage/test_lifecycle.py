@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from storage.database import Database, discover_migrations
+from storage.database import Database
 from storage.lifecycle import ERASED, LifecycleRepository
+from tests.storage.migrated import migrate_before
 
 GUILD, CHANNEL = 10, 20
 
@@ -16,10 +17,7 @@ async def test_migration_0018_rebuilds_two_tables_and_keeps_the_rows_that_refere
     path = tmp_path / "arena.sqlite3"
     with sqlite3.connect(path) as old:
         old.execute("PRAGMA foreign_keys=ON")
-        for number, migration in discover_migrations():
-            if number < 18:
-                old.executescript(migration.read_text(encoding="utf-8"))
-        old.execute("PRAGMA user_version = 17")
+        migrate_before(old, 18)
         old.execute(
             "INSERT INTO mma_matches (id, guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
             "status, seed, state_json, last_move_at, ping_message_id) "

@@ -19,6 +19,7 @@ from storage.andor import AndorRepository, FightAlreadyLive
 from storage.bossfight import BossfightRepository, PlayerUpdate
 from storage.database import StaleUpdate
 from storage.mma import MmaRepository
+from tests.storage.migrated import migrate_before
 
 GUILD, CHANNEL = 10, 20
 # andor_fights after migration 0014: no `target` (the fight's state holds the Attack button's monster)
@@ -143,15 +144,12 @@ async def test_migration_0014_drops_the_andor_fight_target_column_the_state_hold
 async def test_migration_0014_keeps_the_fights_stored_before_it(tmp_path):
     import sqlite3
 
-    from storage.database import Database, discover_migrations
+    from storage.database import Database
 
     state, _ = start_fight(Character(), Monster(name="Rat", hp=5, xp=1), seed=4)
     path = tmp_path / "arena.sqlite3"
     with sqlite3.connect(path) as old:
-        for number, migration in discover_migrations():
-            if number < 14:
-                old.executescript(migration.read_text(encoding="utf-8"))
-        old.execute("PRAGMA user_version = 13")
+        migrate_before(old, 14)
         old.execute(
             "INSERT INTO andor_fights (id, guild_id, channel_id, user_id, seed, status, target, state_json) "
             "VALUES (3, ?, ?, 7, 4, 'live', 1, ?)",
