@@ -174,4 +174,4 @@ class ChallengeAnswer(MatchMessageClick, TurnMove[MatchRecord, Answer]):
         await interaction.response.edit_message(content=content, embed=embed, view=None)
 
     async def call_next(self, before: MatchRecord, saved: MatchRecord) -> None:
-        await pings.call_next(self.cog, saved, None)  # a challenge waited for no move
+        await pings.call_next(self.cog, saved, None, self.interaction)  # a challenge waited for no move

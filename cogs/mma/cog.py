@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 
 from cogs.common.cog import GameCog
+from cogs.common.permissions import PermissionNotices
 from cogs.mma import boards, challenges, clicks, render, rivalry
 from cogs.mma.claims import ClaimOpenings
 from cogs.mma.hands import HandViews
@@ -55,6 +56,7 @@ class Mma(
         super().__init__(bot)
         self.repo = MmaRepository(bot.db)
         self.hands = HandViews()
+        self.permission_notices = PermissionNotices()  # who was told what the bot may not post, and where
         self.claim_openings = ClaimOpenings(
             lambda match_id, version: boards.redraw_as_claim_opens(self, match_id, version)
         )

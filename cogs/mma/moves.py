@@ -93,7 +93,7 @@ class MatchMove(PlayerClick, TurnMove[MatchRecord, Played]):
         return await self.cog.repo.save_moves(record, played.state, feed[-FEED_KEEP:], played.actions, self.cog.clock())
 
     async def call_next(self, before: MatchRecord, saved: MatchRecord) -> None:
-        await pings.call_next(self.cog, saved, pings.waiting_for(before))
+        await pings.call_next(self.cog, saved, pings.waiting_for(before), self.interaction)
         await self.cog.hands.refresh(
             saved.id, lambda s: hand_render.hand_message(saved, s, note=notes.MOVED), skip=self.interaction
         )

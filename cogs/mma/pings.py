@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.common.permissions import in_thread, missing_to_post
 from cogs.mma import render
 from storage.mma import MatchRecord
 
@@ -24,13 +25,21 @@ def waiting_for(record: MatchRecord) -> int | None:
     return record.state.to_move
 
 
-async def call_next(cog: Mma, saved: MatchRecord, waited_for: int | None) -> None:
+async def call_next(
+    cog: Mma, saved: MatchRecord, waited_for: int | None, interaction: discord.Interaction | None = None
+) -> None:
     """Ping the player the match now waits for, when that changed (`waited_for`: whom it waited for before
     the change): a short new message that mentions only them, replacing the match's previous ping so the
-    channel stays clean. No pings against the AI. A ping Discord refuses is logged; the move stands."""
+    channel stays clean. No pings against the AI. Where the bot may not post (the `interaction` of the member
+    who acted says so), that member is told what to give it; a ping Discord refuses is logged; the move stands."""
     waiting = waiting_for(saved)
     if waiting == waited_for and (waiting is None or saved.ping_message_id is not None):
         return
+    if waiting is not None and interaction is not None and interaction.channel_id == saved.channel_id:
+        missing = missing_to_post(interaction.app_permissions, in_thread=in_thread(interaction))
+        if missing:
+            await cog.permission_notices.tell(interaction, saved.channel_id, "ping the next player", missing)
+            return
     channel = cog.bot.get_partial_messageable(saved.channel_id, guild_id=saved.guild_id)
     try:
         if saved.ping_message_id is not None:
@@ -43,7 +52,7 @@ async def call_next(cog: Mma, saved: MatchRecord, waited_for: int | None) -> Non
                 render.ping_text(saved, user_id),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
             )
-    except discord.HTTPException:
-        log.warning("could not ping the next player of match %s", saved.id, exc_info=True)
+    except discord.HTTPException as refused:
+        log.warning("could not ping the next player of match %s: %s", saved.id, refused.text or refused.status)
         return
     await cog.repo.set_ping(saved.id, sent.id if sent is not None else None)

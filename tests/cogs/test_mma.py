@@ -856,6 +856,32 @@ async def test_a_bot_cannot_be_challenged_and_nothing_is_stored(h):
     assert await h.bot.db.fetch_all("SELECT id FROM mma_matches") == []
 
 
+async def test_where_the_bot_may_not_post_the_member_who_acted_is_told_once_and_the_match_goes_on(h, caplog):
+    """Answers arrive without Send Messages (they are the interactions'), but the ping is the bot's own post:
+    the member who acted is told privately which permission to give, once; each skipped ping is one warning."""
+    h.fake.overwrite(CHANNEL_ID, "bot", deny=discord.Permissions(send_messages=True))
+    told = f"I can't post in <#{CHANNEL_ID}>, so I can't ping the next player: give me Send Messages there."
+    (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    (notice,) = await h.click(challenge, "Accept", h.bob)  # the match starts and waits for Alice: no ping
+    assert notice.ephemeral and notice.content == told
+    assert (await match_row(h))["status"] == "live" and (await match_row(h))["ping_message_id"] is None
+
+    def notices(posted: list[Message]) -> list[bool]:
+        return [m.ephemeral for m in posted if m.content == told]
+
+    # Alice's first click tries the ping again (none was posted): she is told, once, and never again.
+    assert notices(await h.click(challenge, "Draw", h.alice)) == [True]
+    assert notices(await h.click(challenge, "End turn", h.alice)) == []
+    assert notices(await h.click(challenge, "Draw", h.bob)) == []  # Bob was told at Accept
+    assert notices(await h.click(challenge, "End turn", h.bob)) == []
+    warnings = [r for r in caplog.records if r.name == "arena.permissions"]
+    assert [r.getMessage() for r in warnings] == [
+        f"cannot ping the next player in channel {CHANNEL_ID}: the bot lacks Send Messages"
+    ] * 5  # every click that would have pinged
+    assert all(r.levelname == "WARNING" and r.exc_info is None for r in warnings)
+    assert not [m for m in h.messages if is_ping(m)]
+
+
 async def test_no_one_is_pinged_in_a_match_against_the_ai(h):
     posted = await h.run("mma ai", h.alice)
     (match,) = [m for m in posted if m.embeds]
