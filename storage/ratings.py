@@ -5,6 +5,9 @@ readings built on them (leaderboard, history, record against each opponent).
 transaction: a match is rated exactly when it ends, once. A second rating of the same match (a retry, a restart)
 finds its changes stored and returns them, changing nothing; the (match_id, user_id) key is the invariant
 should a path forget that check.
+
+`recompute` rebuilds every rating and change from the rated matches in order when the model changes (migration
+0017, run once at start-up and recorded in mma_rating_models).
 """
 
 from __future__ import annotations
@@ -13,12 +16,12 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from rules.rating import PROVISIONAL_GAMES, PROVISIONAL_SIGMA, RatedMatch, Rating, RatingChange, Result, rate_match
+from rules.rating import MODEL_NAME, PROVISIONAL_SIGMA, RatedMatch, Rating, RatingChange, Result, rate_match
 from storage.database import Storage, StorageTransaction, required, retried_on_conflict
 
-# A provisional rating (rules.rating.Rating.provisional) as SQL: too few games, or too wide a deviation.
-_PROVISIONAL = "(games < ? OR sigma > ?)"
-_PROVISIONAL_PARAMS = (PROVISIONAL_GAMES, PROVISIONAL_SIGMA)
+# A provisional rating (rules.rating.Rating.provisional) as SQL: too wide a deviation.
+_PROVISIONAL = "(sigma > ?)"
+_PROVISIONAL_PARAMS = (PROVISIONAL_SIGMA,)
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,55 @@ class RatingRepository:
                 ),
             )
         return rated
+
+    async def recompute(self, now: float) -> int | None:
+        """Rebuild every server's ratings and every stored change with the current model (rules.rating.MODEL_NAME),
+        from the rated matches in the order they were rated, unless done already for this model; the number of
+        matches recomputed (None: nothing to do). One transaction: a rating is never seen half recomputed. The
+        results stored stand (who won each match); only the numbers follow the model, so the history's changes
+        add up to the new ratings. A match whose other player erased their data keeps its remaining change, worked
+        out with that player's rating as their matches made it."""
+        async with self.db.transaction() as conn:
+            await conn.lock("mma rating model", 0)  # one process recomputes; the others find it recorded
+            if await conn.fetch_one("SELECT model FROM mma_rating_models WHERE model = ?", (MODEL_NAME,)):
+                return None
+            rows = await conn.fetch_all(
+                "SELECT match_id, user_id, guild_id, opponent_id, result FROM mma_rating_changes "
+                "ORDER BY rated_at, match_id, user_id"
+            )
+            ratings: dict[tuple[int, int], Rating] = {}
+            changes: list[tuple[float, float, float, float, int, int, int]] = []
+            done: set[int] = set()
+            for row in rows:
+                if row["match_id"] in done:
+                    continue  # the match's other row: rated with its first
+                done.add(row["match_id"])
+                guild, players = row["guild_id"], (row["user_id"], row["opponent_id"])
+                rated = rate_match(
+                    ratings.get((guild, players[0]), Rating()),
+                    ratings.get((guild, players[1]), Rating()),
+                    Result(row["result"]),
+                )
+                for user_id, change in zip(players, (rated.first, rated.second), strict=True):
+                    ratings[guild, user_id] = change.after
+                    before, after = change.before, change.after
+                    changes.append(
+                        (before.mu, before.sigma, after.mu, after.sigma, after.games, row["match_id"], user_id)
+                    )
+            await conn.execute_many(
+                "UPDATE mma_rating_changes SET mu_before = ?, sigma_before = ?, mu_after = ?, sigma_after = ?, "
+                "games_after = ? WHERE match_id = ? AND user_id = ?",
+                changes,
+            )
+            await conn.execute_many(
+                "UPDATE mma_ratings SET mu = ?, sigma = ?, games = ? WHERE guild_id = ? AND user_id = ?",
+                [(r.mu, r.sigma, r.games, guild, user_id) for (guild, user_id), r in ratings.items()],
+            )
+            await conn.execute(
+                "INSERT INTO mma_rating_models (model, recomputed_at, matches) VALUES (?, ?, ?)",
+                (MODEL_NAME, now, len(done)),
+            )
+            return len(done)
 
     @retried_on_conflict
     async def rate(

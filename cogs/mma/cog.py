@@ -26,9 +26,11 @@ from cogs.mma.hands import HandViews
 from cogs.mma.items import COG_NAME, COMPONENTS, HandSelect, MatchButton
 from cogs.mma.notes import display_name
 from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, ReplayButton
+from rules.rating import MODEL_NAME
 from rules.seeds import MAX_SEED
 from storage.database import StorageOutage
 from storage.mma import MmaRepository
+from storage.ratings import RatingRepository
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
@@ -59,6 +61,14 @@ class Mma(
 
     async def cog_load(self) -> None:
         await super().cog_load()
+        # Ratings computed with an earlier model are recomputed with this one, once (migration 0017).
+        try:
+            recomputed = await RatingRepository(self.bot.db).recompute(self.clock())
+        except StorageOutage:
+            log.warning("could not recompute the ratings with the current model; the next start-up does")
+        else:
+            if recomputed is not None:
+                log.info("ratings recomputed with %s: %s rated matches", MODEL_NAME, recomputed)
         # The boards drawn before a restart still wait for their claim to open.
         try:
             waiting = await self.repo.live_between_members()

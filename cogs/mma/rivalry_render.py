@@ -14,7 +14,7 @@ from rules.mma.cards import CARDS
 from rules.mma.replay import ReplayStep
 from rules.mma.state import CONCEDE, DEPLOY, DRAW, END_TURN, OVER, PLAY, SKIP_DRAW, Action
 from rules.mma.text import describe
-from rules.rating import PROVISIONAL_GAMES, Rating, Result
+from rules.rating import Rating, Result
 from rules.text import noun_for, plural
 from storage.mma import FighterUse, FinishedMatch, MatchRecord, Record
 from storage.ratings import HeadToHead, Leaderboard, RatedMember
@@ -57,7 +57,7 @@ def leaderboard_embed(board: Leaderboard) -> discord.Embed:
         return fit_embed(embed)
     lines = medal_lines(_rated_line(member) for member in board.established)
     embed.description = lines_within(lines, EmbedLimits.DESCRIPTION) or (
-        f"No established ratings yet: a rating is provisional for its first {PROVISIONAL_GAMES} rated games."
+        "No established ratings yet: a rating is provisional for its first dozen or so rated games."
     )
     if board.provisional:
         embed.add_field(
@@ -74,7 +74,7 @@ def rating_field(rating: Rating) -> str:
         return f"**{rating.text()}**: no rated matches yet (matches between members are rated)"
     text = f"**{rating.text()}** after {plural(rating.games, 'rated game')}"
     if rating.provisional:
-        text += f" · provisional until at least {PROVISIONAL_GAMES} rated games and a settled rating"
+        text += " · provisional until it settles (about 12 rated games)"
     return text
 
 

@@ -91,8 +91,10 @@ async def test_leaderboard_ranks_by_rating_with_provisional_players_apart(h):
     match = await start_pvp(h)
     await concede(h, match, h.bob)
     (board,) = await h.run("mma leaderboard", h.alice)
-    # Two rated games make no established rating (10 are needed): both are provisional, highest first.
-    assert board.description == "No established ratings yet: a rating is provisional for its first 10 rated games."
+    # Two rated games make no established rating (about 12 are needed): both are provisional, highest first.
+    assert board.description == (
+        "No established ratings yet: a rating is provisional for its first dozen or so rated games."
+    )
     won, lost = ALICE_WINS.first.after, ALICE_WINS.second.after
     assert board.field("Provisional (?)") == (
         f"{h.alice.mention}: **{won.shown}?** · 1 game\n{h.bob.mention}: **{lost.shown}?** · 1 game"
@@ -100,12 +102,12 @@ async def test_leaderboard_ranks_by_rating_with_provisional_players_apart(h):
 
 
 async def test_leaderboard_shows_established_ratings_ranked_with_medals(h):
-    # Ratings as twelve matches (ten at least, and sigma at most 400) and one match left them.
+    # Established ratings (deviation at most 130), and provisional ones.
     rows = [
-        (h.alice.id, 2258.5161, 397.78, 12),
-        (h.bob.id, 741.4839, 397.78, 12),
-        (CAROL.id, 1658.1234, 483.95, 1),
-        (h.gm.id, 1900.0, 401.0, 30),  # many games, but a deviation still above 400: provisional
+        (h.alice.id, 2258.5161, 97.78, 12),
+        (h.bob.id, 741.4839, 130.0, 12),
+        (CAROL.id, 1658.1234, 212.18, 1),
+        (h.gm.id, 1900.0, 131.0, 30),  # many games, but a deviation still above 130: provisional
     ]
     async with h.bot.db.transaction() as conn:
         await conn.execute_many(
@@ -136,7 +138,7 @@ async def test_stats_show_the_rating_its_chart_and_the_record_against_each_oppon
     assert "against players 1–0, against the AI 0–1" in stats.description
     won = ALICE_WINS.first.after
     assert stats.field("Rating") == (
-        f"**{won.shown}?** after 1 rated game · provisional until at least 10 rated games and a settled rating"
+        f"**{won.shown}?** after 1 rated game · provisional until it settles (about 12 rated games)"
     )
     assert stats.field("Against members (rated)") == f"{h.bob.mention}: 1 W · 0 L · 0 D"
     assert stats.field("Favourite fighters")
@@ -315,3 +317,25 @@ async def test_members_with_ids_of_todays_size_play_page_their_history_and_repla
     assert replay.embed.title == "📼 Replay of match #1: Nineteen vs Largest"
     assert await h.click(replay, "End ⏭", NINETEEN) == []
     assert f"{LARGEST.mention} was defeated! Conceded." in replay.description
+
+
+async def test_ratings_of_an_earlier_scale_are_recomputed_at_start_up_and_the_history_agrees(h):
+    match = await start_pvp(h)
+    await concede(h, match, h.bob)
+    expected = await ratings(h)
+    # As the earlier scale (OpenSkill's defaults times 60) left them: Alice 1658? after her win, Bob 1342?.
+    async with h.bot.db.transaction() as conn:
+        await conn.execute("UPDATE mma_ratings SET mu = 3000 - mu - 184, sigma = 483.9541")
+        await conn.execute("UPDATE mma_rating_changes SET mu_before = 1500, sigma_before = 500, sigma_after = 483.9541")
+        await conn.execute("UPDATE mma_rating_changes SET mu_after = 1658.1234 WHERE result = 'win'")
+        await conn.execute("UPDATE mma_rating_changes SET mu_after = 1341.8766 WHERE result = 'loss'")
+        await conn.execute("DELETE FROM mma_rating_models")
+
+    await h.restart()
+
+    assert await ratings(h) == expected
+    (models,) = await h.bot.db.fetch_all("SELECT model, matches FROM mma_rating_models")
+    assert tuple(models) == ("openskill-plackett-luce mu=1500 sigma=225 beta=80 tau=4 gamma=1", 1)
+    (history,) = await h.run("mma history", h.alice)
+    assert f"**Win** (Conceded) · {ALICE_WINS.first.text()}" in history.embed.description
+    assert ALICE_WINS.first.text() == "1500? → 1575? (+75)"

@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 from matplotlib.lines import Line2D
 
-from rules.rating import PROVISIONAL_GAMES, Rating, RatingChange, Result, rate_match
+from rules.rating import Rating, RatingChange, Result, rate_match
 from rules.rating_chart import rating_chart_png, rating_figure, rating_points
 
 ROOT = Path(__file__).resolve().parents[2]
+ESTABLISHED_AFTER = 14  # games of `a_season` (against newcomers, who tell less) until the rating is established
 
 
 def xs(line: Line2D) -> list[float]:
@@ -40,16 +41,16 @@ def test_the_points_are_the_rating_before_the_first_game_then_after_each():
 
 
 def test_the_chart_draws_each_rating_with_its_deviation_and_hollow_provisional_points():
-    changes = a_season(PROVISIONAL_GAMES + 2)
+    changes = a_season(ESTABLISHED_AFTER + 2)
     points = rating_points(changes)
     axes = rating_figure(changes, "Ann: MMA rating").axes[0]
 
     rating_line, provisional, established = axes.get_lines()[1:]  # the first is the new player's 1500
-    assert xs(rating_line) == list(range(PROVISIONAL_GAMES + 3))
+    assert xs(rating_line) == list(range(ESTABLISHED_AFTER + 3))
     assert ys(rating_line) == [p.mu for p in points]
-    assert xs(provisional) == list(range(PROVISIONAL_GAMES))  # 0..9 games: provisional
+    assert xs(provisional) == list(range(ESTABLISHED_AFTER))  # 0..13 games: provisional
     assert provisional.get_markerfacecolor() == "white"
-    assert xs(established) == [PROVISIONAL_GAMES, PROVISIONAL_GAMES + 1, PROVISIONAL_GAMES + 2]
+    assert xs(established) == [ESTABLISHED_AFTER, ESTABLISHED_AFTER + 1, ESTABLISHED_AFTER + 2]
     assert ys(axes.get_lines()[0]) == [1500.0, 1500.0]
     band = np.asarray(axes.collections[0].get_paths()[0].vertices)
     assert min(band[:, 1]) == min(p.mu - p.sigma for p in points)
