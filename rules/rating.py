@@ -148,6 +148,17 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"{value}" if value < 0 else "±0"
 
 
+def competition_ranks(shown: Sequence[int]) -> list[int]:
+    """The ranks of ratings listed highest first, as chess sites rank ties: the same shown rating, the same rank,
+    and the next one after them counts them all (`[1712, 1650, 1650, 1600]` ranks 1, 2, 2, 4)."""
+    ranks: list[int] = []
+    for position, value in enumerate(shown):
+        if position and value > shown[position - 1]:
+            raise ValueError("competition_ranks takes ratings highest first")
+        ranks.append(ranks[-1] if position and value == shown[position - 1] else position + 1)
+    return ranks
+
+
 def rate_match(first: Rating, second: Rating, result: Result) -> RatedMatch:
     """Rate one match between two members; `result` is the first player's. Each comes out with one more game."""
     ranks = {Result.WIN: [1.0, 2.0], Result.LOSS: [2.0, 1.0], Result.DRAW: [1.0, 1.0]}[result]
@@ -172,6 +183,7 @@ __all__ = [
     "Rating",
     "RatingChange",
     "Result",
+    "competition_ranks",
     "rate_match",
     "signed",
 ]

@@ -16,7 +16,16 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from rules.rating import MODEL_NAME, PROVISIONAL_SIGMA, RatedMatch, Rating, RatingChange, Result, rate_match
+from rules.rating import (
+    MODEL_NAME,
+    PROVISIONAL_SIGMA,
+    RatedMatch,
+    Rating,
+    RatingChange,
+    Result,
+    competition_ranks,
+    rate_match,
+)
 from storage.database import Storage, StorageTransaction, required, retried_on_conflict
 
 # A provisional rating (rules.rating.Rating.provisional) as SQL: too wide a deviation.
@@ -29,14 +38,29 @@ class RatedMember:
     user_id: int
     rating: Rating
     updated_at: float  # unix time of the last rated match
+    rank: int  # among the established, or apart among the provisional; the same shown rating, the same rank
 
 
 @dataclass(frozen=True)
 class Leaderboard:
-    """The rated members of a server, highest rating first: established ratings, and provisional ones apart."""
+    """Every rated member of a server, highest rating first: the established ranked, and the provisional ranked
+    apart. A member who erased their data has no rating, so is not here (RULINGS 8)."""
 
     established: list[RatedMember]
     provisional: list[RatedMember]
+
+    @property
+    def everyone(self) -> list[RatedMember]:
+        """The established, then the provisional: the order the leaderboard's pages show."""
+        return self.established + self.provisional
+
+    def standing(self, user_id: int) -> RatedMember | None:
+        """The member's row (None: no rated match here)."""
+        return next((member for member in self.everyone if member.user_id == user_id), None)
+
+    def of_kind(self, member: RatedMember) -> list[RatedMember]:
+        """The members ranked with `member`: the established, or the provisional."""
+        return self.provisional if member.rating.provisional else self.established
 
 
 @dataclass(frozen=True)
@@ -80,8 +104,13 @@ def _rated_game(row: aiosqlite.Row) -> RatedGame:
     )
 
 
-def _rated_member(row: aiosqlite.Row) -> RatedMember:
-    return RatedMember(row["user_id"], Rating(row["mu"], row["sigma"], row["games"]), row["updated_at"])
+def _ranked(rows: list[aiosqlite.Row]) -> list[RatedMember]:
+    ratings = [Rating(row["mu"], row["sigma"], row["games"]) for row in rows]
+    ranks = competition_ranks([rating.shown for rating in ratings])
+    return [
+        RatedMember(row["user_id"], rating, row["updated_at"], rank)
+        for row, rating, rank in zip(rows, ratings, ranks, strict=True)
+    ]
 
 
 class RatingRepository:
@@ -233,19 +262,19 @@ class RatingRepository:
         """A rated match's changes by member (empty for a match not rated), for its final board."""
         return await self._changes(self.db, match_id)
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> Leaderboard:
-        """The `limit` highest established ratings, and apart the `limit` highest provisional ones; ties go to
-        the member with more rated games, then to the one who got there first."""
-        order = "ORDER BY mu DESC, games DESC, updated_at, user_id LIMIT ?"
+    async def leaderboard(self, guild_id: int) -> Leaderboard:
+        """Every rated member here: the established ranked by rating, the provisional apart. Members with the same
+        shown rating share a rank; the list runs by the unrounded rating, then more rated games, then who got
+        there first."""
+        order = "ORDER BY mu DESC, games DESC, updated_at, user_id"
         established = await self.db.fetch_all(
             f"SELECT * FROM mma_ratings WHERE guild_id = ? AND NOT {_PROVISIONAL} {order}",
-            (guild_id, *_PROVISIONAL_PARAMS, limit),
+            (guild_id, *_PROVISIONAL_PARAMS),
         )
         provisional = await self.db.fetch_all(
-            f"SELECT * FROM mma_ratings WHERE guild_id = ? AND {_PROVISIONAL} {order}",
-            (guild_id, *_PROVISIONAL_PARAMS, limit),
+            f"SELECT * FROM mma_ratings WHERE guild_id = ? AND {_PROVISIONAL} {order}", (guild_id, *_PROVISIONAL_PARAMS)
         )
-        return Leaderboard([_rated_member(r) for r in established], [_rated_member(r) for r in provisional])
+        return Leaderboard(_ranked(established), _ranked(provisional))
 
     async def history(
         self, guild_id: int, user_id: int, *, limit: int | None = None, offset: int = 0

@@ -25,7 +25,7 @@ from cogs.mma.claims import ClaimOpenings
 from cogs.mma.hands import HandViews
 from cogs.mma.items import COG_NAME, COMPONENTS, HandSelect, MatchButton
 from cogs.mma.notes import display_name
-from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, ReplayButton
+from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, LeaderboardButton, ReplayButton
 from rules.rating import MODEL_NAME
 from rules.seeds import MAX_SEED
 from storage.database import StorageOutage
@@ -39,7 +39,7 @@ log = logging.getLogger("arena.mma")
 
 MAX_MATCH_ID = 2**53 - 1  # the largest integer a Discord option carries exactly
 
-MmaComponent = MatchButton | HandSelect | HistoryButton | ReplayButton
+MmaComponent = MatchButton | HandSelect | LeaderboardButton | HistoryButton | ReplayButton
 
 
 @app_commands.guild_only()
@@ -85,7 +85,7 @@ class Mma(
         self.claim_openings.close_all()
 
     async def on_component(self, interaction: discord.Interaction, component: MmaComponent) -> None:
-        if isinstance(component, HistoryButton | ReplayButton):
+        if isinstance(component, LeaderboardButton | HistoryButton | ReplayButton):
             await rivalry.on_component(self.bot, interaction, component)
             return
         await clicks.on_click(self, interaction, component.click())
@@ -120,7 +120,9 @@ class Mma(
         who = member or interaction.user
         await rivalry.stats(self.bot, interaction, who, display_name(who))
 
-    @app_commands.command(name="leaderboard", description="The server's MMA Warriors players by rating.")
+    @app_commands.command(
+        name="leaderboard", description="Every rated MMA Warriors player here by rating, with your own rank."
+    )
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         await rivalry.leaderboard(self.bot, interaction)
 

@@ -10,13 +10,15 @@ import discord
 
 from cogs.common import UserError, defer_thinking, run_engine
 from cogs.common.bot import guild_id
-from cogs.mma.rivalry_items import FIRST, LAST, HistoryButton, ReplayButton
+from cogs.mma.notes import display_name
+from cogs.mma.rivalry_items import FIRST, LAST, HistoryButton, LeaderboardButton, ReplayButton
 from cogs.mma.rivalry_render import (
     CHART_FILE,
     HISTORY_PAGE,
     add_rating,
     history_message,
-    leaderboard_embed,
+    leaderboard_message,
+    leaderboard_pages,
     page_count,
     replay_message,
     stats_embed,
@@ -58,9 +60,20 @@ async def stats(bot: ArenaBot, interaction: discord.Interaction, member: discord
     await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE))
 
 
-async def leaderboard(bot: ArenaBot, interaction: discord.Interaction) -> None:
+async def leaderboard_page(bot: ArenaBot, interaction: discord.Interaction, page: int):
+    """A page of the leaderboard of the interaction's server, with the standing of the member who asked; a page
+    past the end shows the last one."""
     board = await RatingRepository(bot.db).leaderboard(guild_id(interaction))
-    await interaction.response.send_message(embed=leaderboard_embed(board))
+    page = min(page, leaderboard_pages(board) - 1)
+    return leaderboard_message(board, page, interaction.user.id, display_name(interaction.user))
+
+
+async def leaderboard(bot: ArenaBot, interaction: discord.Interaction) -> None:
+    embed, view = await leaderboard_page(bot, interaction, 0)
+    if view is None:
+        await interaction.response.send_message(embed=embed)
+    else:
+        await interaction.response.send_message(embed=embed, view=view)
 
 
 async def history_page(bot: ArenaBot, interaction: discord.Interaction, member_id: int, page: int):
@@ -110,8 +123,15 @@ async def replay(bot: ArenaBot, interaction: discord.Interaction, match_id: int)
     await interaction.response.send_message(embed=embed, view=view)
 
 
-async def on_component(bot: ArenaBot, interaction: discord.Interaction, component: HistoryButton | ReplayButton):
-    """A page turned by anyone: the message is public, and the page shows what the command shows anyone."""
+async def on_component(
+    bot: ArenaBot, interaction: discord.Interaction, component: LeaderboardButton | HistoryButton | ReplayButton
+):
+    """A page turned by anyone: the message is public, and the page shows what the command shows anyone (the
+    leaderboard: with the standing of the member who turned it)."""
+    if isinstance(component, LeaderboardButton):
+        embed, view = await leaderboard_page(bot, interaction, component.page)
+        await interaction.response.edit_message(embed=embed, view=view)
+        return
     if isinstance(component, HistoryButton):
         embed, view = await history_page(bot, interaction, component.numeric_id, component.page)
         await interaction.response.edit_message(embed=embed, view=view)

@@ -7,19 +7,26 @@ import datetime
 
 import discord
 
-from cogs.common import COLOR_INFO, EmbedLimits, bold, fit_embed, lines_within, medal_lines, mention, seed_footer
+from cogs.common import COLOR_INFO, EmbedLimits, bold, fit_embed, lines_within, mention, seed_footer
+from cogs.common.embeds import MEDALS
 from cogs.mma import render
-from cogs.mma.rivalry_items import FIRST, LAST, history_button, replay_button
+from cogs.mma.rivalry_items import FIRST, LAST, history_button, leaderboard_button, replay_button
 from rules.mma.cards import CARDS
 from rules.mma.replay import ReplayStep
 from rules.mma.state import CONCEDE, DEPLOY, DRAW, END_TURN, OVER, PLAY, SKIP_DRAW, Action
 from rules.mma.text import describe
-from rules.rating import Rating, Result
+from rules.rating import PROVISIONAL_SIGMA, Rating, Result
 from rules.text import noun_for, plural
 from storage.mma import FighterUse, FinishedMatch, MatchRecord, Record
 from storage.ratings import HeadToHead, Leaderboard, RatedMember
 
 HISTORY_PAGE = 10  # matches a history page lists
+LEADERBOARD_PAGE = 15  # members a leaderboard page lists
+NO_ESTABLISHED = (
+    f"No established ratings yet: a rating is provisional (`?`) until its deviation is {PROVISIONAL_SIGMA:g} or "
+    "less, after about 12 rated games."
+)
+PROVISIONAL_HEAD = f"**Provisional** (`?`, ranked apart until the deviation is {PROVISIONAL_SIGMA:g} or less)"
 CHART_FILE = "rating.png"
 RESULT_WORDS = {Result.WIN: "Win", Result.LOSS: "Loss", Result.DRAW: "Draw"}
 HANDS_SHOWN = "🂠 The match is over, so both players' hands are shown to everyone."
@@ -43,30 +50,68 @@ def stats_embed(name: str, record: Record, favourites: list[FighterUse]) -> disc
     return fit_embed(embed)
 
 
+def place(rank: int) -> str:
+    """A rank as the leaderboard shows it: the top three with their medal, then the number."""
+    return f"{MEDALS[rank - 1]} **#{rank}**" if rank <= len(MEDALS) else f"**#{rank}**"
+
+
+def standing_text(member: RatedMember) -> str:
+    """`1712 ±61 · 40 games`: a member's rating with its deviation, and how many rated games made it."""
+    return f"**{member.rating.text()}** ±{member.rating.deviation} · {plural(member.rating.games, 'game')}"
+
+
 def _rated_line(member: RatedMember) -> str:
-    return f"{mention(member.user_id)}: **{member.rating.text()}** · {plural(member.rating.games, 'game')}"
+    return f"{place(member.rank)} {mention(member.user_id)}: {standing_text(member)}"
 
 
-def leaderboard_embed(board: Leaderboard) -> discord.Embed:
-    """Established ratings ranked; provisional ones apart, with their `?`."""
+def leaderboard_pages(board: Leaderboard) -> int:
+    return max(1, -(-len(board.everyone) // LEADERBOARD_PAGE))
+
+
+def your_standing(board: Leaderboard, user_id: int) -> str:
+    """Where a member stands: their rank among the established (or apart, among the provisional), and rating."""
+    member = board.standing(user_id)
+    if member is None:
+        return "No rated matches here yet: matches between members (`/mma challenge`) are rated."
+    ranked = board.of_kind(member)
+    kind = "provisional" if member.rating.provisional else "established"
+    return f"**#{member.rank}** of {len(ranked)} {kind} · {standing_text(member)}"
+
+
+def leaderboard_message(
+    board: Leaderboard, page: int, asker_id: int, asker_name: str
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """A page of every rated member (`page` from 0): the established ranked, then the provisional ranked apart,
+    ties sharing a rank; the member who asked (or turned the page) sees their own standing on every page."""
     embed = discord.Embed(title="🏆 MMA Warriors leaderboard", color=COLOR_INFO)
-    if not board.established and not board.provisional:
+    everyone = board.everyone
+    if not everyone:
         embed.description = (
             "No rated matches in this server yet: ratings come from matches between members (`/mma challenge`)."
         )
-        return fit_embed(embed)
-    lines = medal_lines(_rated_line(member) for member in board.established)
-    embed.description = lines_within(lines, EmbedLimits.DESCRIPTION) or (
-        "No established ratings yet: a rating is provisional for its first dozen or so rated games."
+        return fit_embed(embed), None
+    pages = leaderboard_pages(board)
+    first = page * LEADERBOARD_PAGE
+    shown = everyone[first : first + LEADERBOARD_PAGE]
+    lines: list[str] = []
+    if page == 0 and not board.established:
+        lines.append(NO_ESTABLISHED)
+    for index, member in enumerate(shown, start=first):
+        if index == len(board.established):
+            lines += ["", PROVISIONAL_HEAD]
+        lines.append(_rated_line(member))
+    embed.description = lines_within(lines, EmbedLimits.DESCRIPTION)
+    embed.add_field(name=f"📍 {asker_name}", value=your_standing(board, asker_id), inline=False)
+    embed.set_footer(
+        text=f"page {page + 1} of {pages} · {plural(len(everyone), 'rated member')} · "
+        "rated by matches between members (not against the AI) · ? marks a provisional rating"
     )
-    if board.provisional:
-        embed.add_field(
-            name="Provisional (?)",
-            value=lines_within((_rated_line(member) for member in board.provisional), EmbedLimits.FIELD_VALUE),
-            inline=False,
-        )
-    embed.set_footer(text="Rated by matches between members (not against the AI) · ? marks a provisional rating")
-    return fit_embed(embed)
+    if pages == 1:
+        return fit_embed(embed), None
+    view = discord.ui.View(timeout=None)
+    view.add_item(leaderboard_button(max(page - 1, 0), label="◀ Higher", disabled=page == 0))
+    view.add_item(leaderboard_button(page + 1, label="Lower ▶", disabled=page + 1 >= pages))
+    return fit_embed(embed), view
 
 
 def rating_field(rating: Rating) -> str:

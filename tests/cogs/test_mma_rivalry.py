@@ -83,42 +83,88 @@ async def test_a_match_against_the_ai_leaves_ratings_alone(h):
     assert await h.bot.db.fetch_all("SELECT * FROM mma_rating_changes") == []
 
 
-async def test_leaderboard_ranks_by_rating_with_provisional_players_apart(h):
+async def test_leaderboard_after_one_match_ranks_both_provisional_players(h):
     (board,) = await h.run("mma leaderboard", h.alice)
     assert board.description == (
         "No rated matches in this server yet: ratings come from matches between members (`/mma challenge`)."
     )
+    assert board.components == []
     match = await start_pvp(h)
     await concede(h, match, h.bob)
-    (board,) = await h.run("mma leaderboard", h.alice)
-    # Two rated games make no established rating (about 12 are needed): both are provisional, highest first.
+    (board,) = await h.run("mma leaderboard", h.bob)
+    won, lost = ALICE_WINS.first.after, ALICE_WINS.second.after  # 1575? ±212 and 1425? ±212
     assert board.description == (
-        "No established ratings yet: a rating is provisional for its first dozen or so rated games."
+        "No established ratings yet: a rating is provisional (`?`) until its deviation is 130 or less, after about "
+        "12 rated games.\n\n"
+        "**Provisional** (`?`, ranked apart until the deviation is 130 or less)\n"
+        f"🥇 **#1** {h.alice.mention}: **{won.shown}?** ±212 · 1 game\n"
+        f"🥈 **#2** {h.bob.mention}: **{lost.shown}?** ±212 · 1 game"
     )
-    won, lost = ALICE_WINS.first.after, ALICE_WINS.second.after
-    assert board.field("Provisional (?)") == (
-        f"{h.alice.mention}: **{won.shown}?** · 1 game\n{h.bob.mention}: **{lost.shown}?** · 1 game"
-    )
+    assert board.field("📍 Bob") == f"**#2** of 2 provisional · **{lost.shown}?** ±212 · 1 game"
+    assert board.components == []  # one page
 
 
-async def test_leaderboard_shows_established_ratings_ranked_with_medals(h):
-    # Established ratings (deviation at most 130), and provisional ones.
-    rows = [
-        (h.alice.id, 2258.5161, 97.78, 12),
-        (h.bob.id, 741.4839, 130.0, 12),
-        (CAROL.id, 1658.1234, 212.18, 1),
-        (h.gm.id, 1900.0, 131.0, 30),  # many games, but a deviation still above 130: provisional
-    ]
+def member(number: int) -> User:
+    return User(1300000000000000000 + number, f"Member {number}")
+
+
+async def test_leaderboard_reaches_everyone_on_pages_with_ties_and_the_askers_standing_on_each(h):
+    # 18 established members (deviation at most 130), from 2000 down by 10, Member 2 and Member 3 tied at 1990
+    # (1990.4 and 1989.6 both show 1990), Alice (in Member 17's place) tied with Member 18 at 1830; and 3
+    # provisional ones, Bob among them. The GM is not rated.
+    rows = [(member(n).id, 2010.0 - 10 * n, 80.0, 30, float(n)) for n in range(1, 19)]
+    rows[1] = (member(2).id, 1990.4, 80.0, 30, 2.0)
+    rows[2] = (member(3).id, 1989.6, 80.0, 30, 3.0)
+    rows[16] = (h.alice.id, 1830.0, 130.0, 14, 17.0)
+    rows += [(h.bob.id, 1700.2, 131.0, 9, 20.0), (CAROL.id, 1550.0, 212.18, 1, 21.0)]
+    rows += [(member(19).id, 1400.0, 190.0, 2, 22.0)]
     async with h.bot.db.transaction() as conn:
         await conn.execute_many(
-            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, 0)",
+            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
             [(GUILD_ID, *row) for row in rows],
         )
-    (board,) = await h.run("mma leaderboard", CAROL)
-    assert board.description == f"🥇 {h.alice.mention}: **2259** · 12 games\n🥈 {h.bob.mention}: **741** · 12 games"
-    assert (
-        board.field("Provisional (?)") == f"{h.gm.mention}: **1900?** · 30 games\n{CAROL.mention}: **1658?** · 1 game"
+
+    (board,) = await h.run("mma leaderboard", h.alice)
+
+    lines = board.description.split("\n")
+    assert len(lines) == 15
+    assert lines[:5] == [
+        f"🥇 **#1** {member(1).mention}: **2000** ±80 · 30 games",
+        f"🥈 **#2** {member(2).mention}: **1990** ±80 · 30 games",  # a tie: the same rank
+        f"🥈 **#2** {member(3).mention}: **1990** ±80 · 30 games",
+        f"**#4** {member(4).mention}: **1970** ±80 · 30 games",
+        f"**#5** {member(5).mention}: **1960** ±80 · 30 games",
+    ]
+    assert lines[-1] == f"**#15** {member(15).mention}: **1860** ±80 · 30 games"
+    assert board.field("📍 Alice") == "**#17** of 18 established · **1830** ±130 · 14 games"  # on page 2
+    assert board.embed.footer.text == (
+        "page 1 of 2 · 21 rated members · rated by matches between members (not against the AI) · "
+        "? marks a provisional rating"
     )
+    assert [(c["label"], c["disabled"]) for c in board.components] == [("◀ Higher", True), ("Lower ▶", False)]
+    assert board.component("Lower ▶")["custom_id"] == "mma:0:0:leaderboard-1"
+
+    # Anyone may turn the page; it shows their own standing.
+    assert await h.click(board, "Lower ▶", h.bob) == []
+    assert board.description.split("\n") == [
+        f"**#16** {member(16).mention}: **1850** ±80 · 30 games",
+        f"**#17** {member(18).mention}: **1830** ±80 · 30 games",  # tied: the one with more games listed first
+        f"**#17** {h.alice.mention}: **1830** ±130 · 14 games",
+        "",
+        "**Provisional** (`?`, ranked apart until the deviation is 130 or less)",
+        f"🥇 **#1** {h.bob.mention}: **1700?** ±131 · 9 games",
+        f"🥈 **#2** {CAROL.mention}: **1550?** ±212 · 1 game",
+        f"🥉 **#3** {member(19).mention}: **1400?** ±190 · 2 games",
+    ]
+    assert board.field("📍 Bob") == "**#1** of 3 provisional · **1700?** ±131 · 9 games"
+    assert board.embed.footer.text.startswith("page 2 of 2 · 21 rated members")
+    assert [(c["label"], c["disabled"]) for c in board.components] == [("◀ Higher", False), ("Lower ▶", True)]
+    await h.click(board, "◀ Higher", h.gm)
+    assert board.field("📍 GameMaster") == (
+        "No rated matches here yet: matches between members (`/mma challenge`) are rated."
+    )
+    assert board.description.startswith(f"🥇 **#1** {member(1).mention}")
+    # Each server ranks its own members.
     (elsewhere,) = await h.run("mma leaderboard", h.alice, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
     assert elsewhere.description.startswith("No rated matches in this server yet")
 

@@ -9,6 +9,7 @@ from rules.rating import (
     Rating,
     RatingChange,
     Result,
+    competition_ranks,
     rate_match,
     signed,
 )
@@ -127,3 +128,10 @@ def test_results_seen_from_each_side():
     ]
     assert [r.opposite for r in Result] == [Result.LOSS, Result.WIN, Result.DRAW]
     assert [signed(16), signed(-9), signed(0)] == ["+16", "-9", "±0"]
+
+
+def test_ties_share_a_rank_and_the_next_rank_counts_them():
+    assert competition_ranks([1712, 1650, 1650, 1600, 1600, 1600, 1400]) == [1, 2, 2, 4, 4, 4, 7]
+    assert competition_ranks([]) == []
+    with pytest.raises(ValueError, match="highest first"):
+        competition_ranks([1500, 1600])

@@ -116,7 +116,7 @@ async def test_matches_ending_at_once_each_start_from_the_rating_the_last_one_le
     assert history[0].change.before == Rating()
 
 
-async def test_the_leaderboard_ranks_established_ratings_and_keeps_provisional_ones_apart(database):
+async def test_the_leaderboard_ranks_everyone_established_and_provisional_apart(database):
     repo = RatingRepository(database)
     for game in range(12):  # Ann and Ben: twelve games (established after eleven), Ann wins eight
         await play(repo, database, (ANN, BEN), 0 if game % 3 else 1, at=1000.0 + game)
@@ -135,7 +135,10 @@ async def test_the_leaderboard_ranks_established_ratings_and_keeps_provisional_o
     assert board.established[0].updated_at == 1011.0
     other = await repo.leaderboard(OTHER_GUILD)
     assert (other.established, [m.user_id for m in other.provisional]) == ([], [ANN, CAL])
-    assert [m.user_id for m in (await repo.leaderboard(GUILD, limit=1)).provisional] == [CAL]
+    assert [m.rank for m in board.established] == [1, 2] and [m.rank for m in board.provisional] == [1, 2]
+    assert board.everyone == board.established + board.provisional
+    assert board.standing(DOT) == board.provisional[1] and board.standing(999) is None
+    assert board.of_kind(board.provisional[1]) == board.provisional
 
 
 async def test_history_is_newest_first_with_opponent_result_reason_date_and_change(database):
