@@ -159,6 +159,39 @@ def competition_ranks(shown: Sequence[int]) -> list[int]:
     return ranks
 
 
+LATEST_RESULTS = 10  # the results a member's form lists
+
+
+@dataclass(frozen=True)
+class Form:
+    """A member's rated results as a chess site's profile shows them: the win streak going on, the longest one,
+    and the latest results (newest first, at most LATEST_RESULTS)."""
+
+    streak: int
+    best_streak: int
+    latest: tuple[Result, ...]
+
+
+def form(results: Sequence[Result]) -> Form:
+    """The form of a member's rated results, given newest first. A draw or a loss ends a streak."""
+    best = run = 0
+    for result in reversed(results):
+        run = run + 1 if result == Result.WIN else 0
+        best = max(best, run)
+    streak = next((index for index, result in enumerate(results) if result != Result.WIN), len(results))
+    return Form(streak, best, tuple(results[:LATEST_RESULTS]))
+
+
+def peak(ratings: Sequence[Rating]) -> int | None:
+    """Where, in a member's ratings after each rated game (oldest first), their highest established rating is:
+    the first time it showed that high. None while no rating was established (a provisional one has no peak)."""
+    best: int | None = None
+    for index, rating in enumerate(ratings):
+        if not rating.provisional and (best is None or rating.shown > ratings[best].shown):
+            best = index
+    return best
+
+
 def rate_match(first: Rating, second: Rating, result: Result) -> RatedMatch:
     """Rate one match between two members; `result` is the first player's. Each comes out with one more game."""
     ranks = {Result.WIN: [1.0, 2.0], Result.LOSS: [2.0, 1.0], Result.DRAW: [1.0, 1.0]}[result]
@@ -173,17 +206,21 @@ def rate_match(first: Rating, second: Rating, result: Result) -> RatedMatch:
 
 __all__ = [
     "BETA",
+    "LATEST_RESULTS",
     "MODEL",
     "MODEL_NAME",
     "PROVISIONAL_SIGMA",
     "START_MU",
     "START_SIGMA",
     "TAU",
+    "Form",
     "RatedMatch",
     "Rating",
     "RatingChange",
     "Result",
     "competition_ranks",
+    "form",
+    "peak",
     "rate_match",
     "signed",
 ]

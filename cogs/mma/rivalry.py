@@ -40,16 +40,18 @@ NOT_PLAYED = {
 
 
 async def stats(bot: ArenaBot, interaction: discord.Interaction, member: discord.abc.User, name: str) -> None:
-    """The member's record and favourite fighters, their rating with its history as a chart, and their rated
-    record against each opponent."""
+    """The member's record and favourite fighters; their rating as a chess site's profile shows it (deviation,
+    rank, peak, streaks, latest results) with its history as a chart; and their rated record against each
+    opponent."""
     here = guild_id(interaction)
     matches, ratings = MmaRepository(bot.db), RatingRepository(bot.db)
     record = await matches.record(here, member.id)
     favourites = await matches.favourite_fighters(here, member.id)
     rating = await ratings.rating(here, member.id)
+    board = await ratings.leaderboard(here)
     against = await ratings.record_against(here, member.id)
     changes = await ratings.history(here, member.id)
-    embed = add_rating(stats_embed(name, record, favourites), rating, against, chart=bool(changes))
+    embed = add_rating(stats_embed(name, record, favourites), rating, board, member.id, changes, against)
     if not changes:
         await interaction.response.send_message(embed=embed)
         return

@@ -15,10 +15,10 @@ from rules.mma.cards import CARDS
 from rules.mma.replay import ReplayStep
 from rules.mma.state import CONCEDE, DEPLOY, DRAW, END_TURN, OVER, PLAY, SKIP_DRAW, Action
 from rules.mma.text import describe
-from rules.rating import PROVISIONAL_SIGMA, Rating, Result
-from rules.text import noun_for, plural
+from rules.rating import PROVISIONAL_SIGMA, Rating, Result, form, peak
+from rules.text import Mark, noun_for, plain, plural
 from storage.mma import FighterUse, FinishedMatch, MatchRecord, Record
-from storage.ratings import HeadToHead, Leaderboard, RatedMember
+from storage.ratings import HeadToHead, Leaderboard, RatedGame, RatedMember
 
 HISTORY_PAGE = 10  # matches a history page lists
 LEADERBOARD_PAGE = 15  # members a leaderboard page lists
@@ -29,6 +29,7 @@ NO_ESTABLISHED = (
 PROVISIONAL_HEAD = f"**Provisional** (`?`, ranked apart until the deviation is {PROVISIONAL_SIGMA:g} or less)"
 CHART_FILE = "rating.png"
 RESULT_WORDS = {Result.WIN: "Win", Result.LOSS: "Loss", Result.DRAW: "Draw"}
+RESULT_LETTERS = {Result.WIN: "**W**", Result.LOSS: "L", Result.DRAW: "D"}
 HANDS_SHOWN = "🂠 The match is over, so both players' hands are shown to everyone."
 
 
@@ -68,14 +69,18 @@ def leaderboard_pages(board: Leaderboard) -> int:
     return max(1, -(-len(board.everyone) // LEADERBOARD_PAGE))
 
 
+def rank_text(board: Leaderboard, member: RatedMember, strong: Mark = plain) -> str:
+    """`#3 of 12 established`, or `#2 of 5 provisional`: the rank among those ranked with the member."""
+    kind = "provisional" if member.rating.provisional else "established"
+    return f"{strong(f'#{member.rank}')} of {len(board.of_kind(member))} {kind}"
+
+
 def your_standing(board: Leaderboard, user_id: int) -> str:
     """Where a member stands: their rank among the established (or apart, among the provisional), and rating."""
     member = board.standing(user_id)
     if member is None:
         return "No rated matches here yet: matches between members (`/mma challenge`) are rated."
-    ranked = board.of_kind(member)
-    kind = "provisional" if member.rating.provisional else "established"
-    return f"**#{member.rank}** of {len(ranked)} {kind} · {standing_text(member)}"
+    return f"{rank_text(board, member, bold)} · {standing_text(member)}"
 
 
 def leaderboard_message(
@@ -114,12 +119,14 @@ def leaderboard_message(
     return fit_embed(embed), view
 
 
-def rating_field(rating: Rating) -> str:
-    if rating.games == 0:
-        return f"**{rating.text()}**: no rated matches yet (matches between members are rated)"
-    text = f"**{rating.text()}** after {plural(rating.games, 'rated game')}"
+def rating_field(rating: Rating, board: Leaderboard, user_id: int) -> str:
+    """The rating with its deviation, the rank in the server and the rated games behind it."""
+    member = board.standing(user_id)
+    if member is None:
+        return f"**{rating.text_with_deviation()}**: no rated matches yet (matches between members are rated)"
+    text = f"**{rating.text_with_deviation()}** · {rank_text(board, member)} · {plural(rating.games, 'rated game')}"
     if rating.provisional:
-        text += " · provisional until it settles (about 12 rated games)"
+        text += f"\nprovisional until its deviation is {PROVISIONAL_SIGMA:g} or less (about 12 rated games)"
     return text
 
 
@@ -127,23 +134,56 @@ def head_to_head_line(record: HeadToHead) -> str:
     return f"{mention(record.opponent_id)}: {record.wins} W · {record.losses} L · {record.draws} D"
 
 
-def add_rating(embed: discord.Embed, rating: Rating, against: list[HeadToHead], chart: bool) -> discord.Embed:
-    """The rating part of /mma stats, added to the record and favourite fighters it showed before."""
-    embed.add_field(name="Rating", value=rating_field(rating), inline=False)
+def _day(when: float) -> str:
+    return discord.utils.format_dt(datetime.datetime.fromtimestamp(when, datetime.UTC), "d")
+
+
+def peak_field(games: list[RatedGame]) -> str:
+    """The highest established rating and the day it was first reached."""
+    oldest_first = games[::-1]
+    at = peak([game.change.after for game in oldest_first])
+    if at is None:
+        return "none yet: the highest rating once established"
+    return f"**{oldest_first[at].change.after.text()}** on {_day(oldest_first[at].rated_at)}"
+
+
+def add_rating(
+    embed: discord.Embed,
+    rating: Rating,
+    board: Leaderboard,
+    user_id: int,
+    games: list[RatedGame],
+    against: list[HeadToHead],
+) -> discord.Embed:
+    """The rating part of /mma stats, as a chess site's profile has it (rating ± deviation, rank, peak, streaks,
+    the latest results; `games` newest first), and the rated record against each opponent; the chart once there
+    is a rated match."""
+    embed.add_field(name="Rating", value=rating_field(rating, board, user_id), inline=False)
+    if games:
+        played = form([game.result for game in games])
+        embed.add_field(name="Peak", value=peak_field(games), inline=True)
+        embed.add_field(
+            name="Win streak", value=f"**{played.streak}** now · best **{played.best_streak}**", inline=True
+        )
+        embed.add_field(
+            name=f"Last {len(played.latest)} rated, newest first",
+            value=" ".join(RESULT_LETTERS[result] for result in played.latest),
+            inline=False,
+        )
     if against:
         embed.add_field(
             name="Against members (rated)",
             value=lines_within((head_to_head_line(r) for r in against), EmbedLimits.FIELD_VALUE),
             inline=False,
         )
-    if chart:
+    if games:
         embed.set_image(url=f"attachment://{CHART_FILE}")
     return fit_embed(embed)
 
 
 def history_line(match: FinishedMatch) -> str:
     opponent = "the AI" if match.opponent_id is None else mention(match.opponent_id)
-    when = discord.utils.format_dt(datetime.datetime.fromtimestamp(match.finished_at, datetime.UTC), "d")
+    when = _day(match.finished_at)
     change = match.change.text() if match.change is not None else "not rated"
     return f"`#{match.match_id}` {when} vs {opponent}: **{RESULT_WORDS[match.result]}** ({match.reason}) · {change}"
 

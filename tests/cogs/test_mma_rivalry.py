@@ -8,7 +8,7 @@ import pytest
 
 from rules.mma.replay import replay_match
 from rules.rating import Rating, Result, rate_match
-from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
 from tests.cogs.test_mma import (
     CAROL,
     h,
@@ -46,9 +46,10 @@ async def test_a_match_between_members_is_rated_once_by_the_librarys_numbers(h):
     expected = [(h.alice.id, won.mu, won.sigma, 1), (h.bob.id, lost.mu, lost.sigma, 1)]
     assert await ratings(h) == expected
     assert won.shown > 1500 > lost.shown
-    # The final board shows each member's change.
-    assert f"📈 {h.alice.mention}: {ALICE_WINS.first.text()}" in match.description
-    assert f"📈 {h.bob.mention}: {ALICE_WINS.second.text()}" in match.description
+    # The final board shows each member's change: 📈 for the winner, 📉 for the loser.
+    assert match.description.endswith(
+        f"\n📈 {h.alice.mention}: 1500? → 1575? (+75)\n📉 {h.bob.mention}: 1500? → 1425? (-75)"
+    )
     assert ALICE_WINS.first.text() == f"1500? → {won.shown}? (+{won.shown - 1500})"
 
     # A second click on the concession, after a restart, rates nothing again.
@@ -71,14 +72,15 @@ async def test_a_board_redrawn_after_a_restart_shows_the_rating_changes(h):
     assert note.content.startswith("⌛ These buttons were from an earlier moment of this match")
     bob_wins = rate_match(Rating(), Rating(), Result.LOSS)
     assert match.embed.title == "🏆 Bob wins! 🏆"
-    assert f"📈 {h.alice.mention}: {bob_wins.first.text()}" in match.description
+    assert f"📉 {h.alice.mention}: {bob_wins.first.text()}" in match.description
     assert f"📈 {h.bob.mention}: {bob_wins.second.text()}" in match.description
 
 
 async def test_a_match_against_the_ai_leaves_ratings_alone(h):
     (match,) = await h.run("mma ai", h.alice)
     await concede(h, match, h.alice)
-    assert match.embed.title == "💀 DEFEAT 💀" and "📈" not in match.description
+    assert match.embed.title == "💀 DEFEAT 💀" and "📈" not in match.description and "📉" not in match.description
+    assert match.description.endswith("\n🤖 Not rated: matches against the AI never are.")
     assert await ratings(h) == []
     assert await h.bot.db.fetch_all("SELECT * FROM mma_rating_changes") == []
 
@@ -171,7 +173,7 @@ async def test_leaderboard_reaches_everyone_on_pages_with_ties_and_the_askers_st
 
 async def test_stats_show_the_rating_its_chart_and_the_record_against_each_opponent(h):
     (stats,) = await h.run("mma stats", h.alice)
-    assert stats.field("Rating") == "**1500?**: no rated matches yet (matches between members are rated)"
+    assert stats.field("Rating") == "**1500? ±225**: no rated matches yet (matches between members are rated)"
     assert stats.files == {}  # no history, no chart
     match = await start_pvp(h)
     await concede(h, match, h.bob)
@@ -182,16 +184,77 @@ async def test_stats_show_the_rating_its_chart_and_the_record_against_each_oppon
     assert not stats.ephemeral and stats.embed.title == "📊 Alice: MMA Warriors record in this server"
     assert stats.description.startswith("**1** win · **1** loss · **0** draws (50% won)")
     assert "against players 1–0, against the AI 0–1" in stats.description
-    won = ALICE_WINS.first.after
     assert stats.field("Rating") == (
-        f"**{won.shown}?** after 1 rated game · provisional until it settles (about 12 rated games)"
+        "**1575? ±212** · #1 of 2 provisional · 1 rated game\n"
+        "provisional until its deviation is 130 or less (about 12 rated games)"
     )
+    assert stats.field("Peak") == "none yet: the highest rating once established"
+    assert stats.field("Win streak") == "**1** now · best **1**"
+    assert stats.field("Last 1 rated, newest first") == "**W**"  # the match against the AI is not rated
     assert stats.field("Against members (rated)") == f"{h.bob.mention}: 1 W · 0 L · 0 D"
     assert stats.field("Favourite fighters")
     assert stats.embed.image.url == "attachment://rating.png"
     assert stats.files["rating.png"].startswith(b"\x89PNG\r\n\x1a\n")
     (bob,) = h.seen(await h.run("mma stats", h.bob))
     assert bob.field("Against members (rated)") == f"{h.alice.mention}: 0 W · 1 L · 0 D"
+    assert bob.field("Win streak") == "**0** now · best **0**"
+    assert bob.field("Rating").startswith("**1425? ±212** · #2 of 2 provisional")
+
+
+async def test_stats_read_like_a_chess_profile_rank_peak_streaks_and_the_last_ten(h):
+    # Alice's rated season against Bob, oldest first: six wins, a loss, a draw, a win, a loss, five wins. The ratings
+    # are the model's own: 1575, 1629, ... 1742 after six wins; established after the 14th game (deviation 128.8,
+    # at most 130), at 1667; 1681 ±125 after the 15th, her peak as an established player.
+    results = "WWWWWWLDWLWWWWW"
+    alice, bob, shown = Rating(), Rating(), []
+    for game, letter in enumerate(results):
+        rated = rate_match(alice, bob, {"W": Result.WIN, "L": Result.LOSS, "D": Result.DRAW}[letter])
+        alice, bob = rated.first.after, rated.second.after
+        shown.append((alice, rated.first.established_now))
+        await rated_game(h, h.alice, h.bob, rated, letter, 1_780_000_000.0 + 86400 * game)
+    assert [established for _, established in shown].index(True) == 13  # the 14th game
+    assert [rating.shown for rating, _ in shown][5:] == [1742, 1646, 1619, 1648, 1573, 1606, 1631, 1651, 1667, 1681]
+
+    (stats,) = h.seen(await h.run("mma stats", h.bob, member=h.alice))
+
+    assert stats.field("Rating") == "**1681 ±125** · #1 of 2 established · 15 rated games"
+    # 1742 came while provisional: the peak is the highest established rating, on the 15th day.
+    assert stats.field("Peak") == f"**1681** on <t:{1_780_000_000 + 86400 * 14}:d>"
+    assert stats.field("Win streak") == "**5** now · best **6**"
+    assert stats.field("Last 10 rated, newest first") == "**W** **W** **W** **W** **W** L **W** D L **W**"
+    assert stats.field("Against members (rated)") == f"{h.bob.mention}: 12 W · 2 L · 1 D"
+    (bob_stats,) = h.seen(await h.run("mma stats", h.alice, member=h.bob))
+    assert bob_stats.field("Rating") == "**1319 ±125** · #2 of 2 established · 15 rated games"
+    assert bob_stats.field("Win streak") == "**0** now · best **1**"
+
+
+async def rated_game(h, winner_side: User, other: User, rated, letter: str, at: float) -> None:
+    """One rated match between two members as the bot stores it, with the model's changes (`rated`)."""
+    async with h.bot.db.transaction() as conn:
+        row = await conn.fetch_required(
+            "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
+            "status, seed, last_move_at) VALUES (?, ?, ?, 'a', ?, 'b', 'over', 1, 0) RETURNING id",
+            (GUILD_ID, CHANNEL_ID, winner_side.id, other.id),
+        )
+        result = {"W": "win", "L": "loss", "D": "draw"}[letter]
+        opposite = {"W": "loss", "L": "win", "D": "draw"}[letter]
+        for user, opponent, outcome, change in (
+            (winner_side, other, result, rated.first),
+            (other, winner_side, opposite, rated.second),
+        ):
+            await conn.execute(
+                "INSERT INTO mma_rating_changes (match_id, user_id, guild_id, opponent_id, result, reason, mu_before, "
+                "sigma_before, mu_after, sigma_after, games_after, rated_at) "
+                "VALUES (?, ?, ?, ?, ?, 'Health depleted', ?, ?, ?, ?, ?, ?)",
+                (row["id"], user.id, GUILD_ID, opponent.id, outcome, change.before.mu, change.before.sigma,
+                 change.after.mu, change.after.sigma, change.after.games, at),
+            )  # fmt: skip
+            await conn.execute(
+                "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                "games = excluded.games, updated_at = excluded.updated_at",
+                (GUILD_ID, user.id, change.after.mu, change.after.sigma, change.after.games, at),
+            )
 
 
 async def test_stats_of_a_member_whose_name_looks_like_a_formula_show_the_chart(h):
@@ -385,3 +448,34 @@ async def test_ratings_of_an_earlier_scale_are_recomputed_at_start_up_and_the_hi
     (history,) = await h.run("mma history", h.alice)
     assert f"**Win** (Conceded) · {ALICE_WINS.first.text()}" in history.embed.description
     assert ALICE_WINS.first.text() == "1500? → 1575? (+75)"
+
+
+async def test_the_final_board_says_when_a_member_becomes_established(h):
+    # Alice at 1600? ±131 and Bob at 1500? ±140, both just provisional: Alice's win narrows hers to 125.5 (at most
+    # 130: established), Bob's to 133.3 (still provisional).
+    async with h.bot.db.transaction() as conn:
+        await conn.execute_many(
+            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, 13, 0)",
+            [(GUILD_ID, h.alice.id, 1600.0, 131.0), (GUILD_ID, h.bob.id, 1500.0, 140.0)],
+        )
+    rated = rate_match(Rating(1600.0, 131.0, 13), Rating(1500.0, 140.0, 13), Result.WIN)
+    assert rated.first.established_now and not rated.second.established_now
+    alice, bob = rated.first.after, rated.second.after
+    assert (alice.text_with_deviation(), bob.text_with_deviation()) == ("1630 ±126", "1466? ±133")
+    match = await start_pvp(h)
+    await concede(h, match, h.bob)
+    assert match.description.endswith(
+        f"\n📈 {h.alice.mention}: 1600? → 1630 (+30)"
+        f"\n🎖️ {h.alice.mention} is now established: 1630 ±126, no longer provisional."
+        f"\n📉 {h.bob.mention}: 1500? → 1466? (-34)"
+    )
+    assert await ratings(h) == [(h.alice.id, alice.mu, alice.sigma, 14), (h.bob.id, bob.mu, bob.sigma, 14)]
+
+
+async def test_the_rules_say_what_a_rating_means(h):
+    (rules,) = await h.run("mma rules", h.alice)
+    assert rules.field("Ratings") == (
+        "Matches between members are rated on the Elo scale, as on chess sites: everyone starts at 1500, and 200 "
+        "points ahead means winning about 3 games in 4 (400 points: about 10 in 11). A `?` marks a provisional "
+        "rating, for about the first 12 rated games; matches against the AI are not rated."
+    )

@@ -10,6 +10,8 @@ from rules.rating import (
     RatingChange,
     Result,
     competition_ranks,
+    form,
+    peak,
     rate_match,
     signed,
 )
@@ -135,3 +137,25 @@ def test_ties_share_a_rank_and_the_next_rank_counts_them():
     assert competition_ranks([]) == []
     with pytest.raises(ValueError, match="highest first"):
         competition_ranks([1500, 1600])
+
+
+def test_form_counts_the_win_streak_going_on_the_longest_and_the_last_ten():
+    W, L, D = Result.WIN, Result.LOSS, Result.DRAW
+    newest_first = [W, W, D, W, W, W, L, W, L, L, W, W, W, W]
+    played = form(newest_first)
+    assert (played.streak, played.best_streak) == (2, 4)  # a draw ends a streak too
+    assert played.latest == (W, W, D, W, W, W, L, W, L, L)
+    assert form([]) == form([]) and (form([]).streak, form([]).best_streak, form([]).latest) == (0, 0, ())
+    assert (form([L, W]).streak, form([L, W]).best_streak) == (0, 1)
+
+
+def test_the_peak_is_the_highest_established_rating_first_reached():
+    ratings = [
+        Rating(1740.0, 170.0, 6),  # higher, but provisional
+        Rating(1667.0, 128.8, 14),
+        Rating(1681.2, 125.4, 15),
+        Rating(1680.6, 122.0, 16),  # shows 1681 again: the first stays the peak
+        Rating(1650.0, 119.0, 17),
+    ]
+    assert peak(ratings) == 2
+    assert peak(ratings[:1]) is None and peak([]) is None
