@@ -181,6 +181,12 @@ class RatingRepository:
         results stored stand (who won each match); only the numbers follow the model, so the history's changes
         add up to the new ratings. A match whose other player erased their data keeps its remaining change, worked
         out with that player's rating as their matches made it."""
+        # Read first, so a start-up with nothing to do opens no transaction. A database with no rated match has
+        # nothing to recompute; its first ratings are the current model's, and recomputing them later changes nothing.
+        if await self.db.fetch_one("SELECT model FROM mma_rating_models WHERE model = ?", (MODEL_NAME,)):
+            return None
+        if await self.db.fetch_one("SELECT match_id FROM mma_rating_changes LIMIT 1") is None:
+            return None
         async with self.db.transaction() as conn:
             await conn.lock("mma rating model", 0)  # one process recomputes; the others find it recorded
             if await conn.fetch_one("SELECT model FROM mma_rating_models WHERE model = ?", (MODEL_NAME,)):

@@ -114,7 +114,9 @@ class Mma(
 
     # --- records and rules ----------------------------------------------------------------------------
 
-    @app_commands.command(name="stats", description="Rating, record, rivals and favourite fighters in this server.")
+    @app_commands.command(
+        name="stats", description="Rating with rank, peak and form; record, rivals and favourite fighters here."
+    )
     @app_commands.describe(member="Whose record (default: yours)")
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         who = member or interaction.user

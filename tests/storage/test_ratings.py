@@ -190,6 +190,8 @@ async def test_a_member_is_never_rated_against_themselves(database):
 
 async def test_ratings_of_an_earlier_model_are_recomputed_from_the_matches_in_order_once(database):
     repo = RatingRepository(database)
+    assert await repo.recompute(500.0) is None  # nothing rated: nothing to do, and no transaction for it
+    assert await database.fetch_all("SELECT * FROM mma_rating_models") == []
     await play(repo, database, (ANN, BEN), 0, at=1000.0)
     await play(repo, database, (BEN, CAL), None, reason=JUDGES, at=1100.0)
     await play(repo, database, (CAL, ANN), 1, at=1200.0)
