@@ -1,17 +1,26 @@
-"""Ratings of members' duels: OpenSkill's Weng-Lin Plackett-Luce model, on a scale where a new player is 1500.
+"""Ratings of members' duels on the Elo scale (RULINGS 8): OpenSkill's Weng-Lin Plackett-Luce model, calibrated so
+that its numbers mean what a chess site's do.
 
-The scale is the library's own defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300) times 60, so every ratio the
-model was tuned with is kept and a newcomer shows 1500:
+A new member starts at 1500, and between established players a gap of 200 points means the higher-rated one is
+expected to score about 76% (400 points: about 91%): Elo's 1 / (1 + 10^(-gap/400)). The model predicts a win as a
+logistic curve of gap / c, where c = sqrt(2 beta^2 + sigma_1^2 + sigma_2^2); Elo's curve is the same with
+c = 400 / ln 10 = 173.7. So the scale is set by beta and the deviations players reach, and the constants below were
+chosen by measurement (`python -m benchmarks.ratings`, the figures in docs/rules/mma.md): in simulated seasons
+between players of known Elo strength the shown gaps match the true ones (slope about 1), an established rating moves
+about 10 points a game, and a regular player is established after about 12 games.
 
-- mu 1500: the skill a new player is believed to have; the rating shown is mu, rounded.
-- sigma 500: the deviation of that belief (how far the true skill may be from mu); it shrinks as games are
-  rated.
-- beta 250: how much one match's performance varies around a player's skill.
-- tau 5: added to sigma (in quadrature) before every rating, so a rating never freezes.
+- mu 1500: a new member's rating; the rating shown is mu, rounded.
+- sigma 225: the deviation of that belief, about the spread of a server's players (shown as `±`); it shrinks as
+  games are rated.
+- beta 80: how much one match's performance varies around a player's skill.
+- tau 4: added to sigma (in quadrature) before every rating, so a rating never freezes (an active player's
+  deviation settles between 30 and 45 after some hundred games).
+- gamma 1 (the library's default is sigma / c): each game narrows the deviation by what it told the model, as
+  Glicko does, instead of less and less as the deviation falls; with the default a rating took 30 games and more to
+  settle.
 
-A rating is provisional, shown with a `?` (`1500?`), until it has at least PROVISIONAL_GAMES rated games and
-its sigma is at most PROVISIONAL_SIGMA: the count guarantees a minimum sample, the deviation that the games
-told the model something (about 10 games against players of one's own level).
+A rating is provisional, shown with a `?` (`1500?`), while its deviation is above PROVISIONAL_SIGMA; the game that
+brings it there makes the member established (`RatingChange.established_now`).
 
 RULINGS section 7: only member-versus-member matches are rated; a concession or a claimed win is a loss for the
 player who conceded or went idle; a judges' decision is rated as its decision, a draw as a draw. The caller
@@ -21,20 +30,36 @@ engine settled it: the engine already makes a concession or an idle claim a loss
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
-# The library's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300) times 60.
 START_MU = 1500.0
-START_SIGMA = 500.0
-BETA = 250.0
-TAU = 5.0
-PROVISIONAL_GAMES = 10
-PROVISIONAL_SIGMA = 400.0
+START_SIGMA = 225.0
+BETA = 80.0
+TAU = 4.0
+PROVISIONAL_SIGMA = 130.0
+# The model and its constants, by name: the stored ratings were computed with it (`storage.ratings` recomputes them
+# from the rated matches, in order, when this changes).
+MODEL_NAME = f"openskill-plackett-luce mu={START_MU:g} sigma={START_SIGMA:g} beta={BETA:g} tau={TAU:g} gamma=1"
 
-MODEL = PlackettLuce(mu=START_MU, sigma=START_SIGMA, beta=BETA, tau=TAU)
+
+def full_update(
+    c: float,
+    k: int,
+    mu: float,
+    sigma_squared: float,
+    team: Sequence[PlackettLuceRating],
+    rank: int,
+    weights: list[float] | None,
+) -> float:
+    """OpenSkill's gamma: 1, the whole of the information a game carries narrows the deviation."""
+    return 1.0
+
+
+MODEL = PlackettLuce(mu=START_MU, sigma=START_SIGMA, beta=BETA, tau=TAU, gamma=full_update)
 
 
 class Result(StrEnum):
@@ -71,12 +96,21 @@ class Rating:
         return round(self.mu)
 
     @property
+    def deviation(self) -> int:
+        """The deviation as players see it: sigma, rounded (`1512 ±64`)."""
+        return round(self.sigma)
+
+    @property
     def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES or self.sigma > PROVISIONAL_SIGMA
+        return self.sigma > PROVISIONAL_SIGMA
 
     def text(self) -> str:
         """`1512`, or `1500?` while provisional."""
         return f"{self.shown}?" if self.provisional else str(self.shown)
+
+    def text_with_deviation(self) -> str:
+        """`1512 ±64`, or `1500? ±225` while provisional."""
+        return f"{self.text()} ±{self.deviation}"
 
 
 @dataclass(frozen=True)
@@ -85,6 +119,11 @@ class RatingChange:
 
     before: Rating
     after: Rating
+
+    @property
+    def established_now(self) -> bool:
+        """Whether this match made the rating established (its deviation down to PROVISIONAL_SIGMA)."""
+        return self.before.provisional and not self.after.provisional
 
     @property
     def delta(self) -> int:
@@ -109,6 +148,50 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"{value}" if value < 0 else "±0"
 
 
+def competition_ranks(shown: Sequence[int]) -> list[int]:
+    """The ranks of ratings listed highest first, as chess sites rank ties: the same shown rating, the same rank,
+    and the next one after them counts them all (`[1712, 1650, 1650, 1600]` ranks 1, 2, 2, 4)."""
+    ranks: list[int] = []
+    for position, value in enumerate(shown):
+        if position and value > shown[position - 1]:
+            raise ValueError("competition_ranks takes ratings highest first")
+        ranks.append(ranks[-1] if position and value == shown[position - 1] else position + 1)
+    return ranks
+
+
+LATEST_RESULTS = 10  # the results a member's form lists
+
+
+@dataclass(frozen=True)
+class Form:
+    """A member's rated results as a chess site's profile shows them: the win streak going on, the longest one,
+    and the latest results (newest first, at most LATEST_RESULTS)."""
+
+    streak: int
+    best_streak: int
+    latest: tuple[Result, ...]
+
+
+def form(results: Sequence[Result]) -> Form:
+    """The form of a member's rated results, given newest first. A draw or a loss ends a streak."""
+    best = run = 0
+    for result in reversed(results):
+        run = run + 1 if result == Result.WIN else 0
+        best = max(best, run)
+    streak = next((index for index, result in enumerate(results) if result != Result.WIN), len(results))
+    return Form(streak, best, tuple(results[:LATEST_RESULTS]))
+
+
+def peak(ratings: Sequence[Rating]) -> int | None:
+    """Where, in a member's ratings after each rated game (oldest first), their highest established rating is:
+    the first time it showed that high. None while no rating was established (a provisional one has no peak)."""
+    best: int | None = None
+    for index, rating in enumerate(ratings):
+        if not rating.provisional and (best is None or rating.shown > ratings[best].shown):
+            best = index
+    return best
+
+
 def rate_match(first: Rating, second: Rating, result: Result) -> RatedMatch:
     """Rate one match between two members; `result` is the first player's. Each comes out with one more game."""
     ranks = {Result.WIN: [1.0, 2.0], Result.LOSS: [2.0, 1.0], Result.DRAW: [1.0, 1.0]}[result]
@@ -123,16 +206,21 @@ def rate_match(first: Rating, second: Rating, result: Result) -> RatedMatch:
 
 __all__ = [
     "BETA",
+    "LATEST_RESULTS",
     "MODEL",
-    "PROVISIONAL_GAMES",
+    "MODEL_NAME",
     "PROVISIONAL_SIGMA",
     "START_MU",
     "START_SIGMA",
     "TAU",
+    "Form",
     "RatedMatch",
     "Rating",
     "RatingChange",
     "Result",
+    "competition_ranks",
+    "form",
+    "peak",
     "rate_match",
     "signed",
 ]

@@ -51,6 +51,8 @@ ERASED = (
     ("guild_settings", _OF_GUILD),
     ("guild_departures", _OF_GUILD),
 )
+# Tables of the whole installation, holding nothing of any server: the rating model the stored ratings follow.
+OF_NO_SERVER = ("mma_rating_models",)
 
 
 @dataclass(frozen=True)
@@ -123,4 +125,4 @@ class LifecycleRepository:
             return True
 
 
-__all__ = ["ERASED", "EndedGames", "LifecycleRepository"]
+__all__ = ["ERASED", "OF_NO_SERVER", "EndedGames", "LifecycleRepository"]

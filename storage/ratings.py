@@ -5,6 +5,9 @@ readings built on them (leaderboard, history, record against each opponent).
 transaction: a match is rated exactly when it ends, once. A second rating of the same match (a retry, a restart)
 finds its changes stored and returns them, changing nothing; the (match_id, user_id) key is the invariant
 should a path forget that check.
+
+`recompute` rebuilds every rating and change from the rated matches in order when the model changes (migration
+0017, run once at start-up and recorded in mma_rating_models).
 """
 
 from __future__ import annotations
@@ -13,12 +16,21 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from rules.rating import PROVISIONAL_GAMES, PROVISIONAL_SIGMA, RatedMatch, Rating, RatingChange, Result, rate_match
+from rules.rating import (
+    MODEL_NAME,
+    PROVISIONAL_SIGMA,
+    RatedMatch,
+    Rating,
+    RatingChange,
+    Result,
+    competition_ranks,
+    rate_match,
+)
 from storage.database import Storage, StorageTransaction, required, retried_on_conflict
 
-# A provisional rating (rules.rating.Rating.provisional) as SQL: too few games, or too wide a deviation.
-_PROVISIONAL = "(games < ? OR sigma > ?)"
-_PROVISIONAL_PARAMS = (PROVISIONAL_GAMES, PROVISIONAL_SIGMA)
+# A provisional rating (rules.rating.Rating.provisional) as SQL: too wide a deviation.
+_PROVISIONAL = "(sigma > ?)"
+_PROVISIONAL_PARAMS = (PROVISIONAL_SIGMA,)
 
 
 @dataclass(frozen=True)
@@ -26,14 +38,29 @@ class RatedMember:
     user_id: int
     rating: Rating
     updated_at: float  # unix time of the last rated match
+    rank: int  # among the established, or apart among the provisional; the same shown rating, the same rank
 
 
 @dataclass(frozen=True)
 class Leaderboard:
-    """The rated members of a server, highest rating first: established ratings, and provisional ones apart."""
+    """Every rated member of a server, highest rating first: the established ranked, and the provisional ranked
+    apart. A member who erased their data has no rating, so is not here (RULINGS 8)."""
 
     established: list[RatedMember]
     provisional: list[RatedMember]
+
+    @property
+    def everyone(self) -> list[RatedMember]:
+        """The established, then the provisional: the order the leaderboard's pages show."""
+        return self.established + self.provisional
+
+    def standing(self, user_id: int) -> RatedMember | None:
+        """The member's row (None: no rated match here)."""
+        return next((member for member in self.everyone if member.user_id == user_id), None)
+
+    def of_kind(self, member: RatedMember) -> list[RatedMember]:
+        """The members ranked with `member`: the established, or the provisional."""
+        return self.provisional if member.rating.provisional else self.established
 
 
 @dataclass(frozen=True)
@@ -77,8 +104,13 @@ def _rated_game(row: aiosqlite.Row) -> RatedGame:
     )
 
 
-def _rated_member(row: aiosqlite.Row) -> RatedMember:
-    return RatedMember(row["user_id"], Rating(row["mu"], row["sigma"], row["games"]), row["updated_at"])
+def _ranked(rows: list[aiosqlite.Row]) -> list[RatedMember]:
+    ratings = [Rating(row["mu"], row["sigma"], row["games"]) for row in rows]
+    ranks = competition_ranks([rating.shown for rating in ratings])
+    return [
+        RatedMember(row["user_id"], rating, row["updated_at"], rank)
+        for row, rating, rank in zip(rows, ratings, ranks, strict=True)
+    ]
 
 
 class RatingRepository:
@@ -142,6 +174,61 @@ class RatingRepository:
             )
         return rated
 
+    async def recompute(self, now: float) -> int | None:
+        """Rebuild every server's ratings and every stored change with the current model (rules.rating.MODEL_NAME),
+        from the rated matches in the order they were rated, unless done already for this model; the number of
+        matches recomputed (None: nothing to do). One transaction: a rating is never seen half recomputed. The
+        results stored stand (who won each match); only the numbers follow the model, so the history's changes
+        add up to the new ratings. A match whose other player erased their data keeps its remaining change, worked
+        out with that player's rating as their matches made it."""
+        # Read first, so a start-up with nothing to do opens no transaction. A database with no rated match has
+        # nothing to recompute; its first ratings are the current model's, and recomputing them later changes nothing.
+        if await self.db.fetch_one("SELECT model FROM mma_rating_models WHERE model = ?", (MODEL_NAME,)):
+            return None
+        if await self.db.fetch_one("SELECT match_id FROM mma_rating_changes LIMIT 1") is None:
+            return None
+        async with self.db.transaction() as conn:
+            await conn.lock("mma rating model", 0)  # one process recomputes; the others find it recorded
+            if await conn.fetch_one("SELECT model FROM mma_rating_models WHERE model = ?", (MODEL_NAME,)):
+                return None
+            rows = await conn.fetch_all(
+                "SELECT match_id, user_id, guild_id, opponent_id, result FROM mma_rating_changes "
+                "ORDER BY rated_at, match_id, user_id"
+            )
+            ratings: dict[tuple[int, int], Rating] = {}
+            changes: list[tuple[float, float, float, float, int, int, int]] = []
+            done: set[int] = set()
+            for row in rows:
+                if row["match_id"] in done:
+                    continue  # the match's other row: rated with its first
+                done.add(row["match_id"])
+                guild, players = row["guild_id"], (row["user_id"], row["opponent_id"])
+                rated = rate_match(
+                    ratings.get((guild, players[0]), Rating()),
+                    ratings.get((guild, players[1]), Rating()),
+                    Result(row["result"]),
+                )
+                for user_id, change in zip(players, (rated.first, rated.second), strict=True):
+                    ratings[guild, user_id] = change.after
+                    before, after = change.before, change.after
+                    changes.append(
+                        (before.mu, before.sigma, after.mu, after.sigma, after.games, row["match_id"], user_id)
+                    )
+            await conn.execute_many(
+                "UPDATE mma_rating_changes SET mu_before = ?, sigma_before = ?, mu_after = ?, sigma_after = ?, "
+                "games_after = ? WHERE match_id = ? AND user_id = ?",
+                changes,
+            )
+            await conn.execute_many(
+                "UPDATE mma_ratings SET mu = ?, sigma = ?, games = ? WHERE guild_id = ? AND user_id = ?",
+                [(r.mu, r.sigma, r.games, guild, user_id) for (guild, user_id), r in ratings.items()],
+            )
+            await conn.execute(
+                "INSERT INTO mma_rating_models (model, recomputed_at, matches) VALUES (?, ?, ?)",
+                (MODEL_NAME, now, len(done)),
+            )
+            return len(done)
+
     @retried_on_conflict
     async def rate(
         self, guild_id: int, match_id: int, players: tuple[int, int], winner: int | None, reason: str, now: float
@@ -181,19 +268,19 @@ class RatingRepository:
         """A rated match's changes by member (empty for a match not rated), for its final board."""
         return await self._changes(self.db, match_id)
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> Leaderboard:
-        """The `limit` highest established ratings, and apart the `limit` highest provisional ones; ties go to
-        the member with more rated games, then to the one who got there first."""
-        order = "ORDER BY mu DESC, games DESC, updated_at, user_id LIMIT ?"
+    async def leaderboard(self, guild_id: int) -> Leaderboard:
+        """Every rated member here: the established ranked by rating, the provisional apart. Members with the same
+        shown rating share a rank; the list runs by the unrounded rating, then more rated games, then who got
+        there first."""
+        order = "ORDER BY mu DESC, games DESC, updated_at, user_id"
         established = await self.db.fetch_all(
             f"SELECT * FROM mma_ratings WHERE guild_id = ? AND NOT {_PROVISIONAL} {order}",
-            (guild_id, *_PROVISIONAL_PARAMS, limit),
+            (guild_id, *_PROVISIONAL_PARAMS),
         )
         provisional = await self.db.fetch_all(
-            f"SELECT * FROM mma_ratings WHERE guild_id = ? AND {_PROVISIONAL} {order}",
-            (guild_id, *_PROVISIONAL_PARAMS, limit),
+            f"SELECT * FROM mma_ratings WHERE guild_id = ? AND {_PROVISIONAL} {order}", (guild_id, *_PROVISIONAL_PARAMS)
         )
-        return Leaderboard([_rated_member(r) for r in established], [_rated_member(r) for r in provisional])
+        return Leaderboard(_ranked(established), _ranked(provisional))
 
     async def history(
         self, guild_id: int, user_id: int, *, limit: int | None = None, offset: int = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypedDict, Unpack
+from typing import TYPE_CHECKING, NotRequired, TypedDict, Unpack
 
 import discord
 
@@ -27,11 +27,29 @@ class BoardMessage(TypedDict, total=False):
     allowed_mentions: discord.AllowedMentions
 
 
+class BoardEdit(TypedDict):
+    """What a match's message is edited with: the board, and, once the match is over, no words beside it."""
+
+    embed: discord.Embed
+    view: discord.ui.View
+    content: NotRequired[None]
+
+
 def board(cog: Mma, record: MatchRecord) -> tuple[discord.Embed, discord.ui.View]:
     """The match's message as of now (the idle claim depends on the time), watching for its claim to open."""
     now = cog.clock()
     cog.claim_openings.watch(record, now)
     return render.match_embed(record, now), render.match_view(record, now)
+
+
+def edited(cog: Mma, record: MatchRecord) -> BoardEdit:
+    """The board as an edit of its message. Once the match is over the words above the board go: a board posted
+    again says "here it is again" only while there is a match to go back to."""
+    embed, view = board(cog, record)
+    edit: BoardEdit = {"embed": embed, "view": view}
+    if record.status != MatchStatus.LIVE:
+        edit["content"] = None
+    return edit
 
 
 async def post(
@@ -102,18 +120,18 @@ async def show_retired(interaction: discord.Interaction, record: MatchRecord) ->
 
 async def redraw(cog: Mma, record: MatchRecord) -> None:
     """Redraw the match message after a move made elsewhere (the hand view); repost it if it is gone."""
-    embed, view = board(cog, record)
+    edit = edited(cog, record)
     channel = cog.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
     # The move is saved and the player has their answer by now: a failure here is logged, not reported as
     # a failed move (the next click on the match redraws it anyway).
     try:
         if record.message_id is not None:
             try:
-                await channel.get_partial_message(record.message_id).edit(embed=embed, view=view)
+                await channel.get_partial_message(record.message_id).edit(**edit)
                 return
             except discord.NotFound:
                 log.info("match %s message %s is gone; posting it again", record.id, record.message_id)
-        sent = await channel.send(embed=embed, view=view)
+        sent = await channel.send(embed=edit["embed"], view=edit["view"])
     except discord.HTTPException:
         log.warning("could not redraw match %s in channel %s", record.id, record.channel_id, exc_info=True)
         return

@@ -26,10 +26,12 @@ from cogs.mma.claims import ClaimOpenings
 from cogs.mma.hands import HandViews
 from cogs.mma.items import COG_NAME, COMPONENTS, HandSelect, MatchButton
 from cogs.mma.notes import display_name
-from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, ReplayButton, RivalrySelect
+from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, LeaderboardButton, ReplayButton, RivalrySelect
+from rules.rating import MODEL_NAME
 from rules.seeds import MAX_SEED
 from storage.database import StorageOutage
 from storage.mma import MmaRepository
+from storage.ratings import RatingRepository
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
@@ -40,7 +42,7 @@ MAX_MATCH_ID = 2**53 - 1  # the largest integer a Discord option carries exactly
 
 MAX_TURNS = 1000  # more than any match has (100 turns each, then the judges)
 
-MmaComponent = MatchButton | HandSelect | HistoryButton | ReplayButton | RivalrySelect
+MmaComponent = MatchButton | HandSelect | LeaderboardButton | HistoryButton | ReplayButton | RivalrySelect
 
 
 @app_commands.guild_only()
@@ -63,6 +65,14 @@ class Mma(
 
     async def cog_load(self) -> None:
         await super().cog_load()
+        # Ratings computed with an earlier model are recomputed with this one, once (migration 0017).
+        try:
+            recomputed = await RatingRepository(self.bot.db).recompute(self.clock())
+        except StorageOutage:
+            log.warning("could not recompute the ratings with the current model; the next start-up does")
+        else:
+            if recomputed is not None:
+                log.info("ratings recomputed with %s: %s rated matches", MODEL_NAME, recomputed)
         # The boards drawn before a restart still wait for their claim to open.
         try:
             waiting = await self.repo.live_between_members()
@@ -79,7 +89,7 @@ class Mma(
         self.claim_openings.close_all()
 
     async def on_component(self, interaction: discord.Interaction, component: MmaComponent) -> None:
-        if isinstance(component, HistoryButton | ReplayButton | RivalrySelect):
+        if isinstance(component, LeaderboardButton | HistoryButton | ReplayButton | RivalrySelect):
             await rivalry.on_component(self.bot, interaction, component)
             return
         await clicks.on_click(self, interaction, component.click())
@@ -108,7 +118,9 @@ class Mma(
 
     # --- records and rules ----------------------------------------------------------------------------
 
-    @app_commands.command(name="stats", description="Rating, record, rivals and favourite fighters in this server.")
+    @app_commands.command(
+        name="stats", description="Rating with rank, peak and form; record, rivals and favourite fighters here."
+    )
     @app_commands.describe(member="Whose record (default: yours)")
     async def stats(
         self, interaction: discord.Interaction, member: discord.Member | discord.User | None = None
@@ -116,7 +128,9 @@ class Mma(
         who = member or interaction.user
         await rivalry.stats(self.bot, interaction, who, display_name(who))
 
-    @app_commands.command(name="leaderboard", description="The server's MMA Warriors players by rating.")
+    @app_commands.command(
+        name="leaderboard", description="Every rated MMA Warriors player here by rating, with your own rank."
+    )
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         await rivalry.leaderboard(self.bot, interaction)
 

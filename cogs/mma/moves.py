@@ -84,8 +84,7 @@ class MatchMove(PlayerClick, TurnMove[MatchRecord, Played]):
     async def show_stale(self, interaction: discord.Interaction, record: MatchRecord) -> None:
         # The board is behind the stored match (a double click, or a move saved before the board could show it):
         # bring it up to date, even when the match has ended since, then say what happened.
-        embed, view = boards.board(self.cog, record)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.response.edit_message(**boards.edited(self.cog, record))
         await interaction.followup.send(redrawn("match"), ephemeral=True)
 
     async def save(self, record: MatchRecord, played: Played) -> MatchRecord:
@@ -175,8 +174,7 @@ class CardMove(MatchMove):
                 cog.hands.shown(saved.id, slot, interaction)
             await boards.redraw(cog, saved)
             return
-        embed, view = boards.board(cog, saved)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.response.edit_message(**boards.edited(cog, saved))
         if action.kind == DRAW:
             note = notes.draw_note(events[0])
             if saved.game.phase == REPLACE_PHASE and saved.game.replacing == slot:  # bled out this turn
@@ -208,5 +206,4 @@ class IdleClaim(MatchMove):
     async def show_played(
         self, interaction: discord.Interaction, before: MatchRecord, saved: MatchRecord, played: Played
     ) -> None:
-        embed, view = boards.board(self.cog, saved)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.response.edit_message(**boards.edited(self.cog, saved))

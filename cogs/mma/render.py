@@ -31,10 +31,16 @@ from rules.mma.engine import (
 )
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, OVER, REPLACE_PHASE, GameState, MatchOutcome
 from rules.mma.text import rules_summary
+from rules.rating import Result
 from rules.text import plural
 from storage.mma import MatchRecord
 
 CORNER_MARKS = ("🔴", "🔵")
+RATINGS_MEANING = (
+    "Matches between members are rated on the Elo scale, as on chess sites: everyone starts at 1500, and 200 points "
+    "ahead means winning about 3 games in 4 (400 points: about 10 in 11). A `?` marks a provisional rating, for about "
+    "the first 12 rated games; matches against the AI are not rated."
+)
 
 
 def player_called(user_id: int | None, name: str) -> str:
@@ -237,16 +243,34 @@ def rules_embed() -> discord.Embed:
     embed = discord.Embed(
         title="📖 MMA Warriors: the rules in short", description=rules_summary(bold), color=COLOR_INFO
     )
+    embed.add_field(name="Ratings", value=RATINGS_MEANING, inline=False)
     embed.set_footer(text="/mma challenge @someone, or /mma ai to fight the AI.")
     return fit_embed(embed)
 
 
+RESULT_MARKS = {Result.WIN: "📈", Result.LOSS: "📉", Result.DRAW: "➖"}
+NOT_RATED = "\n🤖 Not rated: matches against the AI never are."
+
+
 def rating_change_lines(record: MatchRecord) -> str:
-    """The rating change of each member of a finished rated match, a line each (`1512 → 1528 (+16)`); nothing
-    for a match not rated (against the AI, or not over)."""
-    lines = [
-        f"\n📈 {called(record, slot)}: {record.rating_changes[user_id].text()}"
-        for slot, user_id in enumerate(record.player_ids)
-        if user_id is not None and user_id in record.rating_changes
-    ]
+    """What a finished match did to ratings: each member's change, a line each (`📈 @Alice: 1512 → 1528 (+16)`,
+    📉 for the loser, ➖ for a draw), and a line for a member it made established; that it was not rated, for a
+    match against the AI; nothing for a match not over."""
+    ended = outcome(record.game)
+    if ended is None:
+        return ""
+    if record.vs_ai:
+        return NOT_RATED
+    lines: list[str] = []
+    for slot, user_id in enumerate(record.player_ids):
+        change = record.rating_changes.get(user_id) if user_id is not None else None
+        if change is None:
+            continue
+        result = Result.of_slot(slot, ended.winner)
+        lines.append(f"\n{RESULT_MARKS[result]} {called(record, slot)}: {change.text()}")
+        if change.established_now:
+            lines.append(
+                f"\n🎖️ {called(record, slot)} is now established: {change.after.text_with_deviation()}, "
+                "no longer provisional."
+            )
     return "".join(lines)

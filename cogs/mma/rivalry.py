@@ -12,6 +12,7 @@ from discord import app_commands
 from cogs.common import UserError, clip, defer_thinking, run_engine
 from cogs.common.bot import guild_id
 from cogs.common.uploads import MAX_CHOICES, NAME_LIMIT
+from cogs.mma.notes import display_name
 from cogs.mma.rivalry_items import (
     FIRST,
     HISTORY_REPLAY,
@@ -19,6 +20,7 @@ from cogs.mma.rivalry_items import (
     REPLAY_RANGE,
     REPLAY_TURN,
     HistoryButton,
+    LeaderboardButton,
     ReplayButton,
     RivalrySelect,
 )
@@ -27,7 +29,8 @@ from cogs.mma.rivalry_render import (
     HISTORY_PAGE,
     add_rating,
     history_message,
-    leaderboard_embed,
+    leaderboard_message,
+    leaderboard_pages,
     match_choice_label,
     page_count,
     replay_message,
@@ -51,16 +54,18 @@ NOT_PLAYED = {
 
 
 async def stats(bot: ArenaBot, interaction: discord.Interaction, member: discord.abc.User, name: str) -> None:
-    """The member's record and favourite fighters, their rating with its history as a chart, and their rated
-    record against each opponent."""
+    """The member's record and favourite fighters; their rating as a chess site's profile shows it (deviation,
+    rank, peak, streaks, latest results) with its history as a chart; and their rated record against each
+    opponent."""
     here = guild_id(interaction)
     matches, ratings = MmaRepository(bot.db), RatingRepository(bot.db)
     record = await matches.record(here, member.id)
     favourites = await matches.favourite_fighters(here, member.id)
     rating = await ratings.rating(here, member.id)
+    board = await ratings.leaderboard(here)
     against = await ratings.record_against(here, member.id)
     changes = await ratings.history(here, member.id)
-    embed = add_rating(stats_embed(name, record, favourites), rating, against, chart=bool(changes))
+    embed = add_rating(stats_embed(name, record, favourites), rating, board, member.id, changes, against)
     if not changes:
         await interaction.response.send_message(embed=embed)
         return
@@ -72,9 +77,20 @@ async def stats(bot: ArenaBot, interaction: discord.Interaction, member: discord
     await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE))
 
 
-async def leaderboard(bot: ArenaBot, interaction: discord.Interaction) -> None:
+async def leaderboard_page(bot: ArenaBot, interaction: discord.Interaction, page: int):
+    """A page of the leaderboard of the interaction's server, with the standing of the member who asked; a page
+    past the end shows the last one."""
     board = await RatingRepository(bot.db).leaderboard(guild_id(interaction))
-    await interaction.response.send_message(embed=leaderboard_embed(board))
+    page = min(page, leaderboard_pages(board) - 1)
+    return leaderboard_message(board, page, interaction.user.id, display_name(interaction.user))
+
+
+async def leaderboard(bot: ArenaBot, interaction: discord.Interaction) -> None:
+    embed, view = await leaderboard_page(bot, interaction, 0)
+    if view is None:
+        await interaction.response.send_message(embed=embed)
+    else:
+        await interaction.response.send_message(embed=embed, view=view)
 
 
 async def history_page(bot: ArenaBot, interaction: discord.Interaction, member_id: int, page: int):
@@ -170,10 +186,17 @@ async def match_choices(
 
 
 async def on_component(
-    bot: ArenaBot, interaction: discord.Interaction, component: HistoryButton | ReplayButton | RivalrySelect
+    bot: ArenaBot,
+    interaction: discord.Interaction,
+    component: LeaderboardButton | HistoryButton | ReplayButton | RivalrySelect,
 ) -> None:
-    """A history's page turned by anyone (the message is public, the page what the command shows anyone); a
-    match opened from a history as the clicker's own replay; a replay moved by its viewer."""
+    """A page turned by anyone (the message is public, and the page shows what the command shows anyone; the
+    leaderboard: with the standing of the member who turned it); a match opened from a history as the clicker's
+    own replay; a replay moved by its viewer."""
+    if isinstance(component, LeaderboardButton):
+        embed, view = await leaderboard_page(bot, interaction, component.page)
+        await interaction.response.edit_message(embed=embed, view=view)
+        return
     if isinstance(component, HistoryButton):
         embed, view = await history_page(bot, interaction, component.numeric_id, component.page)
         await interaction.response.edit_message(embed=embed, view=view)

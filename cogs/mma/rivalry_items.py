@@ -1,5 +1,7 @@
 """The persistent components of /mma history and /mma replay, registered with the match buttons (`cogs.mma.items`).
 
+- Leaderboard pages: `mma:0:0:leaderboard-<page>`. The leaderboard is read again on every click, in the server of
+  the click, and shows the standing of whoever clicked.
 - History pages: `mma:<member>:0:history-<page>`. The id is the member whose history it is; the history is read
   again on every click, in the server of the click, so there is no earlier moment to refuse (version 0).
   The page's select, `mma:<member>:0:history-replay`, opens the chosen match (its number the value) as a replay
@@ -24,16 +26,27 @@ from cogs.common import UserError
 from cogs.common.components import GameButton, GameSelect, component_template, stored_id
 from cogs.mma.items import COG_NAME, GAME, GAME_TITLE
 
+LEADERBOARD = "leaderboard"
 HISTORY = "history"
 REPLAY = "replay"
 FIRST = "first"
 LAST = "last"
+LEADERBOARD_PAGE = re.compile(rf"{LEADERBOARD}-(?P<page>[0-9]{{1,6}})")
 HISTORY_PAGE = re.compile(rf"{HISTORY}-(?P<page>[0-9]{{1,6}})")
 REPLAY_RANGE = f"{REPLAY}-range"  # value: the first turn of a range of turns
 REPLAY_TURN = f"{REPLAY}-turn"  # value: a turn
 REPLAY_MOMENT = f"{REPLAY}-moment"  # value: a step (a knockout, the end)
 HISTORY_REPLAY = f"{HISTORY}-replay"  # value: a match
 REPLAY_STEP = re.compile(rf"{REPLAY}-(?P<step>[0-9]{{1,6}}|{FIRST}|{LAST})")
+
+
+class LeaderboardButton(GameButton, template=component_template(GAME, [], extra_actions=LEADERBOARD_PAGE.pattern)):
+    cog_name: ClassVar[str] = COG_NAME
+    game_title: ClassVar[str] = GAME_TITLE
+
+    @property
+    def page(self) -> int:
+        return int(self.action.removeprefix(f"{LEADERBOARD}-"))  # the template matched LEADERBOARD_PAGE
 
 
 class HistoryButton(GameButton, template=component_template(GAME, [], extra_actions=HISTORY_PAGE.pattern)):
@@ -72,6 +85,10 @@ class RivalrySelect(
         return number
 
 
+def leaderboard_button(page: int, *, label: str, disabled: bool) -> LeaderboardButton:
+    return LeaderboardButton.make(GAME, 0, 0, f"{LEADERBOARD}-{page}", label=label, disabled=disabled)
+
+
 def history_button(member_id: int, page: int, *, label: str, disabled: bool) -> HistoryButton:
     return HistoryButton.make(GAME, member_id, 0, f"{HISTORY}-{page}", label=label, disabled=disabled)
 
@@ -86,7 +103,7 @@ def rivalry_select(
     return RivalrySelect.make(GAME, item_id, version, action, options, placeholder=placeholder)
 
 
-RIVALRY_COMPONENTS = (HistoryButton, ReplayButton, RivalrySelect)
+RIVALRY_COMPONENTS = (LeaderboardButton, HistoryButton, ReplayButton, RivalrySelect)
 
 __all__ = [
     "FIRST",
@@ -97,9 +114,11 @@ __all__ = [
     "REPLAY_TURN",
     "RIVALRY_COMPONENTS",
     "HistoryButton",
+    "LeaderboardButton",
     "ReplayButton",
     "RivalrySelect",
     "history_button",
+    "leaderboard_button",
     "replay_button",
     "rivalry_select",
 ]

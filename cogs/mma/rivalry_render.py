@@ -7,7 +7,8 @@ import datetime
 
 import discord
 
-from cogs.common import COLOR_INFO, EmbedLimits, bold, clip, fit_embed, lines_within, medal_lines, mention, seed_footer
+from cogs.common import COLOR_INFO, EmbedLimits, bold, clip, fit_embed, lines_within, mention, seed_footer
+from cogs.common.embeds import MEDALS
 from cogs.mma import render
 from cogs.mma.rivalry_items import (
     FIRST,
@@ -18,6 +19,7 @@ from cogs.mma.rivalry_items import (
     REPLAY_TURN,
     RivalrySelect,
     history_button,
+    leaderboard_button,
     replay_button,
     rivalry_select,
 )
@@ -26,15 +28,22 @@ from rules.mma.engine import outcome
 from rules.mma.replay import ReplayIndex, ReplayStep
 from rules.mma.state import END_TURN, OVER
 from rules.mma.text import describe
-from rules.rating import PROVISIONAL_GAMES, Rating, Result
-from rules.text import noun_for, plural
+from rules.rating import PROVISIONAL_SIGMA, Rating, Result, form, peak
+from rules.text import Mark, noun_for, plain, plural
 from storage.mma import FighterUse, FinishedMatch, MatchRecord, Record
-from storage.ratings import HeadToHead, Leaderboard, RatedMember
+from storage.ratings import HeadToHead, Leaderboard, RatedGame, RatedMember
 
 HISTORY_PAGE = 10  # matches a history page lists
+LEADERBOARD_PAGE = 15  # members a leaderboard page lists
+NO_ESTABLISHED = (
+    f"No established ratings yet: a rating is provisional (`?`) until its deviation is {PROVISIONAL_SIGMA:g} or "
+    "less, after about 12 rated games."
+)
+PROVISIONAL_HEAD = f"**Provisional** (`?`, ranked apart until the deviation is {PROVISIONAL_SIGMA:g} or less)"
 CHART_FILE = "rating.png"
 OPEN_REPLAY = "Open a match of this page as your own replay"
 RESULT_WORDS = {Result.WIN: "Win", Result.LOSS: "Loss", Result.DRAW: "Draw", None: "Abandoned"}  # None: RULINGS 8
+RESULT_LETTERS = {Result.WIN: "**W**", Result.LOSS: "L", Result.DRAW: "D"}
 SELECT_OPTIONS = 25  # Discord's most options in a select
 TURNS_LISTED = SELECT_OPTIONS  # turns one select lists; more go in ranges of as many
 HANDS_SHOWN = "🂠 The match is over, so both players' hands are shown to everyone."
@@ -58,38 +67,82 @@ def stats_embed(name: str, record: Record, favourites: list[FighterUse]) -> disc
     return fit_embed(embed)
 
 
+def place(rank: int) -> str:
+    """A rank as the leaderboard shows it: the top three with their medal, then the number."""
+    return f"{MEDALS[rank - 1]} **#{rank}**" if rank <= len(MEDALS) else f"**#{rank}**"
+
+
+def standing_text(member: RatedMember) -> str:
+    """`1712 ±61 · 40 games`: a member's rating with its deviation, and how many rated games made it."""
+    return f"**{member.rating.text()}** ±{member.rating.deviation} · {plural(member.rating.games, 'game')}"
+
+
 def _rated_line(member: RatedMember) -> str:
-    return f"{mention(member.user_id)}: **{member.rating.text()}** · {plural(member.rating.games, 'game')}"
+    return f"{place(member.rank)} {mention(member.user_id)}: {standing_text(member)}"
 
 
-def leaderboard_embed(board: Leaderboard) -> discord.Embed:
-    """Established ratings ranked; provisional ones apart, with their `?`."""
+def leaderboard_pages(board: Leaderboard) -> int:
+    return max(1, -(-len(board.everyone) // LEADERBOARD_PAGE))
+
+
+def rank_text(board: Leaderboard, member: RatedMember, strong: Mark = plain) -> str:
+    """`#3 of 12 established`, or `#2 of 5 provisional`: the rank among those ranked with the member."""
+    kind = "provisional" if member.rating.provisional else "established"
+    return f"{strong(f'#{member.rank}')} of {len(board.of_kind(member))} {kind}"
+
+
+def your_standing(board: Leaderboard, user_id: int) -> str:
+    """Where a member stands: their rank among the established (or apart, among the provisional), and rating."""
+    member = board.standing(user_id)
+    if member is None:
+        return "No rated matches here yet: matches between members (`/mma challenge`) are rated."
+    return f"{rank_text(board, member, bold)} · {standing_text(member)}"
+
+
+def leaderboard_message(
+    board: Leaderboard, page: int, asker_id: int, asker_name: str
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """A page of every rated member (`page` from 0): the established ranked, then the provisional ranked apart,
+    ties sharing a rank; the member who asked (or turned the page) sees their own standing on every page."""
     embed = discord.Embed(title="🏆 MMA Warriors leaderboard", color=COLOR_INFO)
-    if not board.established and not board.provisional:
+    everyone = board.everyone
+    if not everyone:
         embed.description = (
             "No rated matches in this server yet: ratings come from matches between members (`/mma challenge`)."
         )
-        return fit_embed(embed)
-    lines = medal_lines(_rated_line(member) for member in board.established)
-    embed.description = lines_within(lines, EmbedLimits.DESCRIPTION) or (
-        f"No established ratings yet: a rating is provisional for its first {PROVISIONAL_GAMES} rated games."
+        return fit_embed(embed), None
+    pages = leaderboard_pages(board)
+    first = page * LEADERBOARD_PAGE
+    shown = everyone[first : first + LEADERBOARD_PAGE]
+    lines: list[str] = []
+    if page == 0 and not board.established:
+        lines.append(NO_ESTABLISHED)
+    for index, member in enumerate(shown, start=first):
+        if index == len(board.established):
+            lines += ["", PROVISIONAL_HEAD]
+        lines.append(_rated_line(member))
+    embed.description = lines_within(lines, EmbedLimits.DESCRIPTION)
+    embed.add_field(name=f"📍 {asker_name}", value=your_standing(board, asker_id), inline=False)
+    embed.set_footer(
+        text=f"page {page + 1} of {pages} · {plural(len(everyone), 'rated member')} · "
+        "rated by matches between members (not against the AI) · ? marks a provisional rating"
     )
-    if board.provisional:
-        embed.add_field(
-            name="Provisional (?)",
-            value=lines_within((_rated_line(member) for member in board.provisional), EmbedLimits.FIELD_VALUE),
-            inline=False,
-        )
-    embed.set_footer(text="Rated by matches between members (not against the AI) · ? marks a provisional rating")
-    return fit_embed(embed)
+    if pages == 1:
+        return fit_embed(embed), None
+    view = discord.ui.View(timeout=None)
+    view.add_item(leaderboard_button(max(page - 1, 0), label="◀ Higher", disabled=page == 0))
+    view.add_item(leaderboard_button(page + 1, label="Lower ▶", disabled=page + 1 >= pages))
+    return fit_embed(embed), view
 
 
-def rating_field(rating: Rating) -> str:
-    if rating.games == 0:
-        return f"**{rating.text()}**: no rated matches yet (matches between members are rated)"
-    text = f"**{rating.text()}** after {plural(rating.games, 'rated game')}"
+def rating_field(rating: Rating, board: Leaderboard, user_id: int) -> str:
+    """The rating with its deviation, the rank in the server and the rated games behind it."""
+    member = board.standing(user_id)
+    if member is None:
+        return f"**{rating.text_with_deviation()}**: no rated matches yet (matches between members are rated)"
+    text = f"**{rating.text_with_deviation()}** · {rank_text(board, member)} · {plural(rating.games, 'rated game')}"
     if rating.provisional:
-        text += f" · provisional until at least {PROVISIONAL_GAMES} rated games and a settled rating"
+        text += f"\nprovisional until its deviation is {PROVISIONAL_SIGMA:g} or less (about 12 rated games)"
     return text
 
 
@@ -97,16 +150,49 @@ def head_to_head_line(record: HeadToHead) -> str:
     return f"{mention(record.opponent_id)}: {record.wins} W · {record.losses} L · {record.draws} D"
 
 
-def add_rating(embed: discord.Embed, rating: Rating, against: list[HeadToHead], chart: bool) -> discord.Embed:
-    """The rating part of /mma stats, added to the record and favourite fighters it showed before."""
-    embed.add_field(name="Rating", value=rating_field(rating), inline=False)
+def _day(when: float) -> str:
+    return discord.utils.format_dt(datetime.datetime.fromtimestamp(when, datetime.UTC), "d")
+
+
+def peak_field(games: list[RatedGame]) -> str:
+    """The highest established rating and the day it was first reached."""
+    oldest_first = games[::-1]
+    at = peak([game.change.after for game in oldest_first])
+    if at is None:
+        return "none yet: the highest rating once established"
+    return f"**{oldest_first[at].change.after.text()}** on {_day(oldest_first[at].rated_at)}"
+
+
+def add_rating(
+    embed: discord.Embed,
+    rating: Rating,
+    board: Leaderboard,
+    user_id: int,
+    games: list[RatedGame],
+    against: list[HeadToHead],
+) -> discord.Embed:
+    """The rating part of /mma stats, as a chess site's profile has it (rating ± deviation, rank, peak, streaks,
+    the latest results; `games` newest first), and the rated record against each opponent; the chart once there
+    is a rated match."""
+    embed.add_field(name="Rating", value=rating_field(rating, board, user_id), inline=False)
+    if games:
+        played = form([game.result for game in games])
+        embed.add_field(name="Peak", value=peak_field(games), inline=True)
+        embed.add_field(
+            name="Win streak", value=f"**{played.streak}** now · best **{played.best_streak}**", inline=True
+        )
+        embed.add_field(
+            name=f"Last {len(played.latest)} rated, newest first",
+            value=" ".join(RESULT_LETTERS[result] for result in played.latest),
+            inline=False,
+        )
     if against:
         embed.add_field(
             name="Against members (rated)",
             value=lines_within((head_to_head_line(r) for r in against), EmbedLimits.FIELD_VALUE),
             inline=False,
         )
-    if chart:
+    if games:
         embed.set_image(url=f"attachment://{CHART_FILE}")
     return fit_embed(embed)
 
@@ -118,7 +204,7 @@ def day(timestamp: float) -> str:
 
 def history_line(match: FinishedMatch) -> str:
     opponent = "the AI" if match.opponent_id is None else mention(match.opponent_id)
-    when = discord.utils.format_dt(datetime.datetime.fromtimestamp(match.finished_at, datetime.UTC), "d")
+    when = _day(match.finished_at)
     if match.result is None:  # RULINGS 8
         return f"`#{match.match_id}` {when} vs {opponent}: **Abandoned**: its channel was deleted · not rated"
     change = match.change.text() if match.change is not None else "not rated"

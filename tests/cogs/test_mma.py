@@ -1180,6 +1180,34 @@ async def test_a_match_posted_again_keeps_one_live_board(h):
     assert (await match_row(h))["version"] == row["version"] + 1
 
 
+async def test_a_board_posted_again_drops_here_it_is_again_once_its_match_ends(h):
+    # Against the AI: conceded from the hand's question, so the board is redrawn on the channel's route.
+    [m for m in await h.run("mma ai", h.alice) if m.embeds]
+    (again,) = await h.run("mma ai", h.alice)
+    row = await match_row(h)
+    assert again.content == (
+        f"You already have a match going here (match #{row['id']}): here it is again. Finish it, or concede, "
+        "before starting another."
+    )
+    assert not_pings(await h.click(again, "Skip draw", h.alice)) == []  # while it goes on, the words stay
+    assert again.content.startswith("You already have a match going here")
+    (confirm,) = await h.click(again, "Concede", h.alice)
+    assert not_pings(await h.click(confirm, "Yes, concede", h.alice)) == []
+    assert again.content == "" and again.embed.title == "💀 DEFEAT 💀"
+    assert again.component("Play again")
+
+    # Between members: won from the board's own button (an idle claim), answered on the click.
+    match = await start_pvp(h)
+    await h.click(match, "End turn", h.alice)  # Bob's move now, and he stays idle
+    (board,) = await h.run("mma challenge", h.alice, opponent=h.bob)
+    assert board.content.startswith("You already have a match going here")
+    cog = h.bot.get_cog("MMA")
+    start = cog.clock()
+    cog.clock = lambda: start + 15 * 60 + 1
+    assert not_pings(await h.click(board, "Claim win (opponent idle)", h.alice)) == []
+    assert board.content == "" and board.embed.title == "🏆 Alice wins! 🏆"
+
+
 async def test_a_board_clicked_before_its_id_is_stored_plays_and_is_not_retired(h):
     (board,) = [m for m in await h.run("mma ai", h.alice) if m.embeds]
     row = await match_row(h)

@@ -14,7 +14,7 @@ from rules.mma.engine import apply_in_place, replay_rng
 from rules.mma.replay import replay_match
 from rules.mma.state import OVER
 from rules.rating import Rating, Result, rate_match
-from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 from tests.cogs.test_mma import (
     CAROL,
     fix_deals,
@@ -53,9 +53,10 @@ async def test_a_match_between_members_is_rated_once_by_the_librarys_numbers(h):
     expected = [(h.alice.id, won.mu, won.sigma, 1), (h.bob.id, lost.mu, lost.sigma, 1)]
     assert await ratings(h) == expected
     assert won.shown > 1500 > lost.shown
-    # The final board shows each member's change.
-    assert f"📈 {h.alice.mention}: {ALICE_WINS.first.text()}" in match.description
-    assert f"📈 {h.bob.mention}: {ALICE_WINS.second.text()}" in match.description
+    # The final board shows each member's change: 📈 for the winner, 📉 for the loser.
+    assert match.description.endswith(
+        f"\n📈 {h.alice.mention}: 1500? → 1575? (+75)\n📉 {h.bob.mention}: 1500? → 1425? (-75)"
+    )
     assert ALICE_WINS.first.text() == f"1500? → {won.shown}? (+{won.shown - 1500})"
 
     # A second click on the concession, after a restart, rates nothing again.
@@ -78,59 +79,108 @@ async def test_a_board_redrawn_after_a_restart_shows_the_rating_changes(h):
     assert note.content.startswith("⌛ These buttons were from an earlier moment of this match")
     bob_wins = rate_match(Rating(), Rating(), Result.LOSS)
     assert match.embed.title == "🏆 Bob wins! 🏆"
-    assert f"📈 {h.alice.mention}: {bob_wins.first.text()}" in match.description
+    assert f"📉 {h.alice.mention}: {bob_wins.first.text()}" in match.description
     assert f"📈 {h.bob.mention}: {bob_wins.second.text()}" in match.description
 
 
 async def test_a_match_against_the_ai_leaves_ratings_alone(h):
     (match,) = await h.run("mma ai", h.alice)
     await concede(h, match, h.alice)
-    assert match.embed.title == "💀 DEFEAT 💀" and "📈" not in match.description
+    assert match.embed.title == "💀 DEFEAT 💀" and "📈" not in match.description and "📉" not in match.description
+    assert match.description.endswith("\n🤖 Not rated: matches against the AI never are.")
     assert await ratings(h) == []
     assert await h.bot.db.fetch_all("SELECT * FROM mma_rating_changes") == []
 
 
-async def test_leaderboard_ranks_by_rating_with_provisional_players_apart(h):
+async def test_leaderboard_after_one_match_ranks_both_provisional_players(h):
     (board,) = await h.run("mma leaderboard", h.alice)
     assert board.description == (
         "No rated matches in this server yet: ratings come from matches between members (`/mma challenge`)."
     )
+    assert board.components == []
     match = await start_pvp(h)
     await concede(h, match, h.bob)
-    (board,) = await h.run("mma leaderboard", h.alice)
-    # Two rated games make no established rating (10 are needed): both are provisional, highest first.
-    assert board.description == "No established ratings yet: a rating is provisional for its first 10 rated games."
-    won, lost = ALICE_WINS.first.after, ALICE_WINS.second.after
-    assert board.field("Provisional (?)") == (
-        f"{h.alice.mention}: **{won.shown}?** · 1 game\n{h.bob.mention}: **{lost.shown}?** · 1 game"
+    (board,) = await h.run("mma leaderboard", h.bob)
+    won, lost = ALICE_WINS.first.after, ALICE_WINS.second.after  # 1575? ±212 and 1425? ±212
+    assert board.description == (
+        "No established ratings yet: a rating is provisional (`?`) until its deviation is 130 or less, after about "
+        "12 rated games.\n\n"
+        "**Provisional** (`?`, ranked apart until the deviation is 130 or less)\n"
+        f"🥇 **#1** {h.alice.mention}: **{won.shown}?** ±212 · 1 game\n"
+        f"🥈 **#2** {h.bob.mention}: **{lost.shown}?** ±212 · 1 game"
     )
+    assert board.field("📍 Bob") == f"**#2** of 2 provisional · **{lost.shown}?** ±212 · 1 game"
+    assert board.components == []  # one page
 
 
-async def test_leaderboard_shows_established_ratings_ranked_with_medals(h):
-    # Ratings as twelve matches (ten at least, and sigma at most 400) and one match left them.
-    rows = [
-        (h.alice.id, 2258.5161, 397.78, 12),
-        (h.bob.id, 741.4839, 397.78, 12),
-        (CAROL.id, 1658.1234, 483.95, 1),
-        (h.gm.id, 1900.0, 401.0, 30),  # many games, but a deviation still above 400: provisional
-    ]
+def member(number: int) -> User:
+    return User(1300000000000000000 + number, f"Member {number}")
+
+
+async def test_leaderboard_reaches_everyone_on_pages_with_ties_and_the_askers_standing_on_each(h):
+    # 18 established members (deviation at most 130), from 2000 down by 10, Member 2 and Member 3 tied at 1990
+    # (1990.4 and 1989.6 both show 1990), Alice (in Member 17's place) tied with Member 18 at 1830; and 3
+    # provisional ones, Bob among them. The GM is not rated.
+    rows = [(member(n).id, 2010.0 - 10 * n, 80.0, 30, float(n)) for n in range(1, 19)]
+    rows[1] = (member(2).id, 1990.4, 80.0, 30, 2.0)
+    rows[2] = (member(3).id, 1989.6, 80.0, 30, 3.0)
+    rows[16] = (h.alice.id, 1830.0, 130.0, 14, 17.0)
+    rows += [(h.bob.id, 1700.2, 131.0, 9, 20.0), (CAROL.id, 1550.0, 212.18, 1, 21.0)]
+    rows += [(member(19).id, 1400.0, 190.0, 2, 22.0)]
     async with h.bot.db.transaction() as conn:
         await conn.execute_many(
-            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, 0)",
+            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
             [(GUILD_ID, *row) for row in rows],
         )
-    (board,) = await h.run("mma leaderboard", CAROL)
-    assert board.description == f"🥇 {h.alice.mention}: **2259** · 12 games\n🥈 {h.bob.mention}: **741** · 12 games"
-    assert (
-        board.field("Provisional (?)") == f"{h.gm.mention}: **1900?** · 30 games\n{CAROL.mention}: **1658?** · 1 game"
+
+    (board,) = await h.run("mma leaderboard", h.alice)
+
+    lines = board.description.split("\n")
+    assert len(lines) == 15
+    assert lines[:5] == [
+        f"🥇 **#1** {member(1).mention}: **2000** ±80 · 30 games",
+        f"🥈 **#2** {member(2).mention}: **1990** ±80 · 30 games",  # a tie: the same rank
+        f"🥈 **#2** {member(3).mention}: **1990** ±80 · 30 games",
+        f"**#4** {member(4).mention}: **1970** ±80 · 30 games",
+        f"**#5** {member(5).mention}: **1960** ±80 · 30 games",
+    ]
+    assert lines[-1] == f"**#15** {member(15).mention}: **1860** ±80 · 30 games"
+    assert board.field("📍 Alice") == "**#17** of 18 established · **1830** ±130 · 14 games"  # on page 2
+    assert board.embed.footer.text == (
+        "page 1 of 2 · 21 rated members · rated by matches between members (not against the AI) · "
+        "? marks a provisional rating"
     )
+    assert [(c["label"], c["disabled"]) for c in board.components] == [("◀ Higher", True), ("Lower ▶", False)]
+    assert board.component("Lower ▶")["custom_id"] == "mma:0:0:leaderboard-1"
+
+    # Anyone may turn the page; it shows their own standing.
+    assert await h.click(board, "Lower ▶", h.bob) == []
+    assert board.description.split("\n") == [
+        f"**#16** {member(16).mention}: **1850** ±80 · 30 games",
+        f"**#17** {member(18).mention}: **1830** ±80 · 30 games",  # tied: the one with more games listed first
+        f"**#17** {h.alice.mention}: **1830** ±130 · 14 games",
+        "",
+        "**Provisional** (`?`, ranked apart until the deviation is 130 or less)",
+        f"🥇 **#1** {h.bob.mention}: **1700?** ±131 · 9 games",
+        f"🥈 **#2** {CAROL.mention}: **1550?** ±212 · 1 game",
+        f"🥉 **#3** {member(19).mention}: **1400?** ±190 · 2 games",
+    ]
+    assert board.field("📍 Bob") == "**#1** of 3 provisional · **1700?** ±131 · 9 games"
+    assert board.embed.footer.text.startswith("page 2 of 2 · 21 rated members")
+    assert [(c["label"], c["disabled"]) for c in board.components] == [("◀ Higher", False), ("Lower ▶", True)]
+    await h.click(board, "◀ Higher", h.gm)
+    assert board.field("📍 GameMaster") == (
+        "No rated matches here yet: matches between members (`/mma challenge`) are rated."
+    )
+    assert board.description.startswith(f"🥇 **#1** {member(1).mention}")
+    # Each server ranks its own members.
     (elsewhere,) = await h.run("mma leaderboard", h.alice, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
     assert elsewhere.description.startswith("No rated matches in this server yet")
 
 
 async def test_stats_show_the_rating_its_chart_and_the_record_against_each_opponent(h):
     (stats,) = await h.run("mma stats", h.alice)
-    assert stats.field("Rating") == "**1500?**: no rated matches yet (matches between members are rated)"
+    assert stats.field("Rating") == "**1500? ±225**: no rated matches yet (matches between members are rated)"
     assert stats.files == {}  # no history, no chart
     match = await start_pvp(h)
     await concede(h, match, h.bob)
@@ -141,16 +191,77 @@ async def test_stats_show_the_rating_its_chart_and_the_record_against_each_oppon
     assert not stats.ephemeral and stats.embed.title == "📊 Alice: MMA Warriors record in this server"
     assert stats.description.startswith("**1** win · **1** loss · **0** draws (50% won)")
     assert "against players 1–0, against the AI 0–1" in stats.description
-    won = ALICE_WINS.first.after
     assert stats.field("Rating") == (
-        f"**{won.shown}?** after 1 rated game · provisional until at least 10 rated games and a settled rating"
+        "**1575? ±212** · #1 of 2 provisional · 1 rated game\n"
+        "provisional until its deviation is 130 or less (about 12 rated games)"
     )
+    assert stats.field("Peak") == "none yet: the highest rating once established"
+    assert stats.field("Win streak") == "**1** now · best **1**"
+    assert stats.field("Last 1 rated, newest first") == "**W**"  # the match against the AI is not rated
     assert stats.field("Against members (rated)") == f"{h.bob.mention}: 1 W · 0 L · 0 D"
     assert stats.field("Favourite fighters")
     assert stats.embed.image.url == "attachment://rating.png"
     assert stats.files["rating.png"].startswith(b"\x89PNG\r\n\x1a\n")
     (bob,) = await h.run("mma stats", h.bob)
     assert bob.field("Against members (rated)") == f"{h.alice.mention}: 0 W · 1 L · 0 D"
+    assert bob.field("Win streak") == "**0** now · best **0**"
+    assert bob.field("Rating").startswith("**1425? ±212** · #2 of 2 provisional")
+
+
+async def test_stats_read_like_a_chess_profile_rank_peak_streaks_and_the_last_ten(h):
+    # Alice's rated season against Bob, oldest first: six wins, a loss, a draw, a win, a loss, five wins. The ratings
+    # are the model's own: 1575, 1629, ... 1742 after six wins; established after the 14th game (deviation 128.8,
+    # at most 130), at 1667; 1681 ±125 after the 15th, her peak as an established player.
+    results = "WWWWWWLDWLWWWWW"
+    alice, bob, shown = Rating(), Rating(), []
+    for game, letter in enumerate(results):
+        rated = rate_match(alice, bob, {"W": Result.WIN, "L": Result.LOSS, "D": Result.DRAW}[letter])
+        alice, bob = rated.first.after, rated.second.after
+        shown.append((alice, rated.first.established_now))
+        await rated_game(h, h.alice, h.bob, rated, letter, 1_780_000_000.0 + 86400 * game)
+    assert [established for _, established in shown].index(True) == 13  # the 14th game
+    assert [rating.shown for rating, _ in shown][5:] == [1742, 1646, 1619, 1648, 1573, 1606, 1631, 1651, 1667, 1681]
+
+    (stats,) = await h.run("mma stats", h.bob, member=h.alice)
+
+    assert stats.field("Rating") == "**1681 ±125** · #1 of 2 established · 15 rated games"
+    # 1742 came while provisional: the peak is the highest established rating, on the 15th day.
+    assert stats.field("Peak") == f"**1681** on <t:{1_780_000_000 + 86400 * 14}:d>"
+    assert stats.field("Win streak") == "**5** now · best **6**"
+    assert stats.field("Last 10 rated, newest first") == "**W** **W** **W** **W** **W** L **W** D L **W**"
+    assert stats.field("Against members (rated)") == f"{h.bob.mention}: 12 W · 2 L · 1 D"
+    (bob_stats,) = await h.run("mma stats", h.alice, member=h.bob)
+    assert bob_stats.field("Rating") == "**1319 ±125** · #2 of 2 established · 15 rated games"
+    assert bob_stats.field("Win streak") == "**0** now · best **1**"
+
+
+async def rated_game(h, winner_side: User, other: User, rated, letter: str, at: float) -> None:
+    """One rated match between two members as the bot stores it, with the model's changes (`rated`)."""
+    async with h.bot.db.transaction() as conn:
+        row = await conn.fetch_required(
+            "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
+            "status, seed, last_move_at) VALUES (?, ?, ?, 'a', ?, 'b', 'over', 1, 0) RETURNING id",
+            (GUILD_ID, CHANNEL_ID, winner_side.id, other.id),
+        )
+        result = {"W": "win", "L": "loss", "D": "draw"}[letter]
+        opposite = {"W": "loss", "L": "win", "D": "draw"}[letter]
+        for user, opponent, outcome, change in (
+            (winner_side, other, result, rated.first),
+            (other, winner_side, opposite, rated.second),
+        ):
+            await conn.execute(
+                "INSERT INTO mma_rating_changes (match_id, user_id, guild_id, opponent_id, result, reason, mu_before, "
+                "sigma_before, mu_after, sigma_after, games_after, rated_at) "
+                "VALUES (?, ?, ?, ?, ?, 'Health depleted', ?, ?, ?, ?, ?, ?)",
+                (row["id"], user.id, GUILD_ID, opponent.id, outcome, change.before.mu, change.before.sigma,
+                 change.after.mu, change.after.sigma, change.after.games, at),
+            )  # fmt: skip
+            await conn.execute(
+                "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                "games = excluded.games, updated_at = excluded.updated_at",
+                (GUILD_ID, user.id, change.after.mu, change.after.sigma, change.after.games, at),
+            )
 
 
 async def test_stats_of_a_member_whose_name_looks_like_a_formula_show_the_chart(h):
@@ -393,7 +504,7 @@ async def test_a_replay_is_its_viewers_own_and_says_each_fact_once(h):
     assert lines[2] == f"💥 **KO!** Ilia Topuria is out; {h.bob.mention} loses 20 health (0 left)"
     assert lines[3:5] == [
         f"{h.bob.mention} was defeated! Health depleted.",
-        f"📈 {h.alice.mention}: 1500? → 1658? (+158)",
+        f"📈 {h.alice.mention}: 1500? → 1575? (+75)",
     ]
     assert "🏆" not in bobs.description
     assert headline(alices) == f"**Turn 2 of {LONG_TURNS}** · step 3 of {LONG_STEPS}"
@@ -564,3 +675,56 @@ async def test_stats_chart_is_drawn_for_discord_from_the_members_rated_games(h, 
     assert [t.get_text() for t in axes.texts] == [f"peak {peak.text()}", now.text()]
     assert axes.get_xlabel().startswith("rated games (") and axes.title.get_text() == "Alice: MMA Warriors rating"
     assert figure.get_facecolor()[:3] != (1.0, 1.0, 1.0)
+
+
+async def test_ratings_of_an_earlier_scale_are_recomputed_at_start_up_and_the_history_agrees(h):
+    match = await start_pvp(h)
+    await concede(h, match, h.bob)
+    expected = await ratings(h)
+    # As the earlier scale (OpenSkill's defaults times 60) left them: Alice 1658? after her win, Bob 1342?.
+    async with h.bot.db.transaction() as conn:
+        await conn.execute("UPDATE mma_ratings SET mu = 3000 - mu - 184, sigma = 483.9541")
+        await conn.execute("UPDATE mma_rating_changes SET mu_before = 1500, sigma_before = 500, sigma_after = 483.9541")
+        await conn.execute("UPDATE mma_rating_changes SET mu_after = 1658.1234 WHERE result = 'win'")
+        await conn.execute("UPDATE mma_rating_changes SET mu_after = 1341.8766 WHERE result = 'loss'")
+        await conn.execute("DELETE FROM mma_rating_models")
+
+    await h.restart()
+
+    assert await ratings(h) == expected
+    (models,) = await h.bot.db.fetch_all("SELECT model, matches FROM mma_rating_models")
+    assert tuple(models) == ("openskill-plackett-luce mu=1500 sigma=225 beta=80 tau=4 gamma=1", 1)
+    (history,) = await h.run("mma history", h.alice)
+    assert f"**Win** (Conceded) · {ALICE_WINS.first.text()}" in history.embed.description
+    assert ALICE_WINS.first.text() == "1500? → 1575? (+75)"
+
+
+async def test_the_final_board_says_when_a_member_becomes_established(h):
+    # Alice at 1600? ±131 and Bob at 1500? ±140, both just provisional: Alice's win narrows hers to 125.5 (at most
+    # 130: established), Bob's to 133.3 (still provisional).
+    async with h.bot.db.transaction() as conn:
+        await conn.execute_many(
+            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, 13, 0)",
+            [(GUILD_ID, h.alice.id, 1600.0, 131.0), (GUILD_ID, h.bob.id, 1500.0, 140.0)],
+        )
+    rated = rate_match(Rating(1600.0, 131.0, 13), Rating(1500.0, 140.0, 13), Result.WIN)
+    assert rated.first.established_now and not rated.second.established_now
+    alice, bob = rated.first.after, rated.second.after
+    assert (alice.text_with_deviation(), bob.text_with_deviation()) == ("1630 ±126", "1466? ±133")
+    match = await start_pvp(h)
+    await concede(h, match, h.bob)
+    assert match.description.endswith(
+        f"\n📈 {h.alice.mention}: 1600? → 1630 (+30)"
+        f"\n🎖️ {h.alice.mention} is now established: 1630 ±126, no longer provisional."
+        f"\n📉 {h.bob.mention}: 1500? → 1466? (-34)"
+    )
+    assert await ratings(h) == [(h.alice.id, alice.mu, alice.sigma, 14), (h.bob.id, bob.mu, bob.sigma, 14)]
+
+
+async def test_the_rules_say_what_a_rating_means(h):
+    (rules,) = await h.run("mma rules", h.alice)
+    assert rules.field("Ratings") == (
+        "Matches between members are rated on the Elo scale, as on chess sites: everyone starts at 1500, and 200 "
+        "points ahead means winning about 3 games in 4 (400 points: about 10 in 11). A `?` marks a provisional "
+        "rating, for about the first 12 rated games; matches against the AI are not rated."
+    )

@@ -11,10 +11,11 @@ import numpy as np
 from matplotlib.colors import to_hex
 from matplotlib.lines import Line2D
 
-from rules.rating import PROVISIONAL_GAMES, Rating, Result, rate_match
+from rules.rating import Rating, Result, rate_match
 from rules.rating_chart import BACKGROUND, TEXT, ChartGame, rating_chart_png, rating_figure, rating_points
 
 ROOT = Path(__file__).resolve().parents[2]
+ESTABLISHED_AFTER = 14  # games of `a_season` (against newcomers, who tell less) until the rating is established
 
 
 def xs(line: Line2D) -> list[float]:
@@ -63,17 +64,17 @@ def test_the_chart_is_drawn_for_discords_dark_theme_and_a_phone():
 
 
 def test_the_x_axis_is_the_games_ending_at_the_last_one_with_their_days():
-    season = a_season(PROVISIONAL_GAMES + 2)
+    season = a_season(ESTABLISHED_AFTER + 2)
     axes = rating_figure(season, "Ann").axes[0]
-    assert axes.get_xlim() == (0, PROVISIONAL_GAMES + 2)  # not one game past the data
-    assert axes.get_xlabel() == "rated games (1 Jan 2026 to 12 Jan 2026)"
+    assert axes.get_xlim() == (0, ESTABLISHED_AFTER + 2)  # not one game past the data
+    assert axes.get_xlabel() == "rated games (1 Jan 2026 to 16 Jan 2026)"
     (rating_line,) = lines_labelled(axes, "rating")
-    assert xs(rating_line) == list(range(PROVISIONAL_GAMES + 3))
+    assert xs(rating_line) == list(range(ESTABLISHED_AFTER + 3))
     assert ys(rating_line) == [p.mu for p in rating_points(season)]
 
 
 def test_wins_and_losses_are_marked_hollow_while_provisional():
-    season = a_season(PROVISIONAL_GAMES + 2)  # wins on games 1, 3, 5 ... (even indexes), losses on 2, 4 ...
+    season = a_season(ESTABLISHED_AFTER + 2)  # wins on games 1, 3, 5 ... (even indexes), losses on 2, 4 ...
     points = rating_points(season)
     axes = rating_figure(season, "Ann").axes[0]
     marks = {
@@ -81,7 +82,7 @@ def test_wins_and_losses_are_marked_hollow_while_provisional():
         for line in axes.get_lines()
         if line.get_marker() in ("^", "v")
     }
-    games = range(1, PROVISIONAL_GAMES + 3)
+    games = range(1, ESTABLISHED_AFTER + 3)
     expected = {
         (marker, points[g].provisional): [
             h for h in games if (h % 2 == 1) == (marker == "^") and points[h].provisional == points[g].provisional
@@ -112,7 +113,7 @@ def test_the_peak_is_starred_and_labelled_and_the_rating_now_too():
 
 
 def test_the_deviation_is_a_faint_band_behind_the_line_which_sets_the_scale():
-    season = a_season(PROVISIONAL_GAMES + 2)
+    season = a_season(ESTABLISHED_AFTER + 2)
     points = rating_points(season)
     axes = rating_figure(season, "Ann").axes[0]
     band = axes.collections[0]

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from rules.rating import PROVISIONAL_GAMES, Rating, Result, rate_match
+from rules.rating import MODEL_NAME, Rating, Result, rate_match
 from storage.ratings import HeadToHead, RatingRepository
 
 GUILD, OTHER_GUILD = 10, 11
@@ -45,7 +45,7 @@ async def test_a_match_is_rated_in_the_transaction_given_with_the_rules_numbers(
 
     expected = rate_match(Rating(), Rating(), Result.LOSS)
     assert rated == expected
-    assert rated.first.text() == "1500? → 1342? (-158)" and rated.second.text() == "1500? → 1658? (+158)"
+    assert rated.first.text() == "1500? → 1425? (-75)" and rated.second.text() == "1500? → 1575? (+75)"
     assert await repo.rating(GUILD, ANN) == expected.first.after
     assert await repo.rating(GUILD, BEN) == expected.second.after
     assert await repo.rating(OTHER_GUILD, ANN) == Rating()  # per server
@@ -116,9 +116,9 @@ async def test_matches_ending_at_once_each_start_from_the_rating_the_last_one_le
     assert history[0].change.before == Rating()
 
 
-async def test_the_leaderboard_ranks_established_ratings_and_keeps_provisional_ones_apart(database):
+async def test_the_leaderboard_ranks_everyone_established_and_provisional_apart(database):
     repo = RatingRepository(database)
-    for game in range(PROVISIONAL_GAMES):  # Ann and Ben: ten games, Ann wins seven
+    for game in range(12):  # Ann and Ben: twelve games (established after eleven), Ann wins eight
         await play(repo, database, (ANN, BEN), 0 if game % 3 else 1, at=1000.0 + game)
     await play(repo, database, (CAL, DOT), 0, at=2000.0)
     await play(repo, database, (DOT, CAL), None, reason=JUDGES, at=2001.0)
@@ -126,16 +126,19 @@ async def test_the_leaderboard_ranks_established_ratings_and_keeps_provisional_o
 
     board = await repo.leaderboard(GUILD)
 
-    assert [(m.user_id, m.rating.games) for m in board.established] == [(ANN, 10), (BEN, 10)]
+    assert [(m.user_id, m.rating.games) for m in board.established] == [(ANN, 12), (BEN, 12)]
     assert [(m.user_id, m.rating.games) for m in board.provisional] == [(CAL, 2), (DOT, 2)]
     assert not any(m.rating.provisional for m in board.established)
     assert all(m.rating.provisional for m in board.provisional)
     assert board.established[0].rating.mu > board.established[1].rating.mu
     assert board.established[0].rating == await repo.rating(GUILD, ANN)
-    assert board.established[0].updated_at == 1009.0
+    assert board.established[0].updated_at == 1011.0
     other = await repo.leaderboard(OTHER_GUILD)
     assert (other.established, [m.user_id for m in other.provisional]) == ([], [ANN, CAL])
-    assert [m.user_id for m in (await repo.leaderboard(GUILD, limit=1)).provisional] == [CAL]
+    assert [m.rank for m in board.established] == [1, 2] and [m.rank for m in board.provisional] == [1, 2]
+    assert board.everyone == board.established + board.provisional
+    assert board.standing(DOT) == board.provisional[1] and board.standing(999) is None
+    assert board.of_kind(board.provisional[1]) == board.provisional
 
 
 async def test_history_is_newest_first_with_opponent_result_reason_date_and_change(database):
@@ -152,7 +155,7 @@ async def test_history_is_newest_first_with_opponent_result_reason_date_and_chan
         (first_id, BEN, Result.WIN, HEALTH, 1000.0),
     ]
     assert [g.change for g in history] == [third.first, second.second, first.first]
-    assert history[2].change.text() == "1500? → 1658? (+158)"
+    assert history[2].change.text() == "1500? → 1575? (+75)"
     assert await repo.history_count(GUILD, ANN) == 3
     page = await repo.history(GUILD, ANN, limit=2, offset=1)
     assert [g.match_id for g in page] == [second_id, first_id]
@@ -183,3 +186,34 @@ async def test_a_member_is_never_rated_against_themselves(database):
     with pytest.raises(ValueError, match="against themselves"):
         await repo.rate(GUILD, match_id, (ANN, ANN), 0, HEALTH, 1000.0)
     assert await table(database, "mma_ratings") == []
+
+
+async def test_ratings_of_an_earlier_model_are_recomputed_from_the_matches_in_order_once(database):
+    repo = RatingRepository(database)
+    assert await repo.recompute(500.0) is None  # nothing rated: nothing to do, and no transaction for it
+    assert await database.fetch_all("SELECT * FROM mma_rating_models") == []
+    await play(repo, database, (ANN, BEN), 0, at=1000.0)
+    await play(repo, database, (BEN, CAL), None, reason=JUDGES, at=1100.0)
+    await play(repo, database, (CAL, ANN), 1, at=1200.0)
+    await play(repo, database, (DOT, ANN), 0, at=1300.0)
+    await play(repo, database, (ANN, BEN), 1, at=900.0, guild=OTHER_GUILD)
+    ratings, changes = await table(database, "mma_ratings"), await table(database, "mma_rating_changes")
+    # As an earlier model left them: other numbers, the same matches and results. Dot has since erased their data:
+    # their rows are gone, Ann's change from their match stays.
+    async with database.transaction() as conn:
+        await conn.execute("UPDATE mma_ratings SET mu = mu * 3 - 3000, sigma = sigma + 200")
+        await conn.execute(
+            "UPDATE mma_rating_changes SET mu_before = mu_before + 7, sigma_before = 400, mu_after = 1, sigma_after = 2"
+        )
+        await conn.execute("DELETE FROM mma_ratings WHERE user_id = ?", (DOT,))
+        await conn.execute("DELETE FROM mma_rating_changes WHERE user_id = ?", (DOT,))
+
+    assert await repo.recompute(5000.0) == 5
+
+    assert await table(database, "mma_ratings") == [row for row in ratings if row[1] != DOT]
+    assert await table(database, "mma_rating_changes") == [row for row in changes if row[1] != DOT]
+    assert [tuple(row) for row in await database.fetch_all("SELECT * FROM mma_rating_models")] == [
+        (MODEL_NAME, 5000.0, 5)
+    ]
+    assert await repo.recompute(6000.0) is None  # once for a model
+    assert (await repo.history(GUILD, ANN))[0].change.before == (await repo.history(GUILD, ANN))[1].change.after
