@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from rules.rating import RatedMatch, Rating, RatingChange, Result, rate_match
+from rules.rating import RatedMatch, Rating, Result, rate_match
 
 LOW, HIGH = 1200.0, 1900.0
 SLOPE_TARGET = (0.8, 1.25)
@@ -52,15 +52,7 @@ class Scale:
 
 def _former_rate(first: Rating, second: Rating, result: Result) -> RatedMatch:
     """The scale Arena used before: OpenSkill's defaults times 60 (mu 1500, sigma 500, beta 250, tau 5)."""
-    model = FORMER_MODEL
-    ranks = {Result.WIN: [1.0, 2.0], Result.LOSS: [2.0, 1.0], Result.DRAW: [1.0, 1.0]}[result]
-    [[a], [b]] = model.rate(
-        [[model.rating(first.mu, first.sigma)], [model.rating(second.mu, second.sigma)]], ranks=ranks
-    )
-    return RatedMatch(
-        RatingChange(first, Rating(a.mu, a.sigma, first.games + 1)),
-        RatingChange(second, Rating(b.mu, b.sigma, second.games + 1)),
-    )
+    return rate_match(first, second, result, FORMER_MODEL)
 
 
 FORMER_MODEL = PlackettLuce(mu=1500, sigma=500, beta=250, tau=5)

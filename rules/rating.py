@@ -192,11 +192,12 @@ def peak(ratings: Sequence[Rating]) -> int | None:
     return best
 
 
-def rate_match(first: Rating, second: Rating, result: Result) -> RatedMatch:
-    """Rate one match between two members; `result` is the first player's. Each comes out with one more game."""
+def rate_match(first: Rating, second: Rating, result: Result, model: PlackettLuce = MODEL) -> RatedMatch:
+    """Rate one match between two members; `result` is the first player's. Each comes out with one more game.
+    (`model`: another calibration, for the benchmark that compares them.)"""
     ranks = {Result.WIN: [1.0, 2.0], Result.LOSS: [2.0, 1.0], Result.DRAW: [1.0, 1.0]}[result]
-    [[new_first], [new_second]] = MODEL.rate(
-        [[MODEL.rating(first.mu, first.sigma)], [MODEL.rating(second.mu, second.sigma)]], ranks=ranks
+    [[new_first], [new_second]] = model.rate(
+        [[model.rating(first.mu, first.sigma)], [model.rating(second.mu, second.sigma)]], ranks=ranks
     )
     return RatedMatch(
         RatingChange(first, Rating(new_first.mu, new_first.sigma, first.games + 1)),
