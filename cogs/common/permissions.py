@@ -11,13 +11,22 @@ log = logging.getLogger("arena.permissions")
 
 
 def missing_to_post(
-    permissions: discord.Permissions, *, in_thread: bool, embeds: bool = False, files: bool = False
+    permissions: discord.Permissions,
+    *,
+    in_thread: bool,
+    embeds: bool = False,
+    files: bool = False,
+    posting: bool = True,
 ) -> list[str]:
-    """The permissions, by the names Discord's settings show, that the bot lacks to post a message there."""
-    needs = [
-        ("view_channel", "View Channel"),
-        ("send_messages_in_threads", "Send Messages in Threads") if in_thread else ("send_messages", "Send Messages"),
-    ]
+    """The permissions, by the names Discord's settings show, that the bot lacks to post a message there (or,
+    `posting=False`, to edit its own: that needs no Send Messages)."""
+    needs = [("view_channel", "View Channel")]
+    if posting:
+        needs.append(
+            ("send_messages_in_threads", "Send Messages in Threads")
+            if in_thread
+            else ("send_messages", "Send Messages")
+        )
     if embeds:
         needs.append(("embed_links", "Embed Links"))
     if files:

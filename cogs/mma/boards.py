@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict, Unpack
 
 import discord
 
+from cogs.common.permissions import in_thread, missing_to_post
 from cogs.mma import render
 from storage.mma import MatchRecord, MatchStatus
 
@@ -118,24 +119,43 @@ async def show_retired(interaction: discord.Interaction, record: MatchRecord) ->
     )
 
 
-async def redraw(cog: Mma, record: MatchRecord) -> None:
-    """Redraw the match message after a move made elsewhere (the hand view); repost it if it is gone."""
+async def redraw(cog: Mma, record: MatchRecord, interaction: discord.Interaction | None = None) -> None:
+    """Redraw the match message after a move made elsewhere (the hand view); repost it if it is gone. Where
+    the bot may not (the `interaction` of the member who moved says so), that member is told what to give it."""
     edit = edited(cog, record)
     channel = cog.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
     # The move is saved and the player has their answer by now: a failure here is logged, not reported as
     # a failed move (the next click on the match redraws it anyway).
     try:
         if record.message_id is not None:
+            if await _lacking(cog, interaction, record, posting=False):
+                return
             try:
                 await channel.get_partial_message(record.message_id).edit(**edit)
                 return
             except discord.NotFound:
                 log.info("match %s message %s is gone; posting it again", record.id, record.message_id)
+        if await _lacking(cog, interaction, record, posting=True):
+            return
         sent = await channel.send(embed=edit["embed"], view=edit["view"])
-    except discord.HTTPException:
-        log.warning("could not redraw match %s in channel %s", record.id, record.channel_id, exc_info=True)
+    except discord.HTTPException as refused:
+        log.warning(
+            "could not redraw match %s in channel %s: %s", record.id, record.channel_id, refused.text or refused.status
+        )
         return
     await cog.repo.set_message(record.id, sent.id)
+
+
+async def _lacking(cog: Mma, interaction: discord.Interaction | None, record: MatchRecord, *, posting: bool) -> bool:
+    """Whether the bot lacks what it needs to edit (or post) the board where the member moved: they are told."""
+    if interaction is None or interaction.channel_id != record.channel_id:
+        return False
+    missing = missing_to_post(
+        interaction.app_permissions, in_thread=in_thread(interaction), embeds=True, posting=posting
+    )
+    if missing:
+        await cog.permission_notices.tell(interaction, record.channel_id, "show the match's board", missing)
+    return bool(missing)
 
 
 async def redraw_as_claim_opens(cog: Mma, match_id: int, version: int) -> None:

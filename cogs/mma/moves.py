@@ -172,7 +172,7 @@ class CardMove(MatchMove):
                 content, embed, view = hand_render.hand_message(saved, slot, note=notes.hand_note(slot, action, events))
                 await interaction.response.edit_message(content=content, embed=embed, view=view)
                 cog.hands.shown(saved.id, slot, interaction)
-            await boards.redraw(cog, saved)
+            await boards.redraw(cog, saved, interaction)
             return
         await interaction.response.edit_message(**boards.edited(cog, saved))
         if action.kind == DRAW:

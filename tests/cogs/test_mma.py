@@ -882,6 +882,34 @@ async def test_where_the_bot_may_not_post_the_member_who_acted_is_told_once_and_
     assert not [m for m in h.messages if is_ping(m)]
 
 
+async def test_a_move_from_the_hand_redraws_the_board_without_send_messages_but_not_without_embed_links(h, caplog):
+    """Redrawing the board is an edit of the bot's own message: it needs no Send Messages, but the board is an
+    embed. Where Embed Links is missing, the member who moved is told once, and the move stands."""
+    challenge = await start_pvp(h)
+    await h.click(challenge, "Draw", h.alice)
+    h.fake.overwrite(CHANNEL_ID, "bot", deny=discord.Permissions(send_messages=True))
+    shown = snapshot(challenge)
+    await play_first_card(h, h.alice, challenge)
+    assert challenge.embed.to_dict() != shown.embed.to_dict()  # redrawn: the move shows
+    board = "show the match's board"
+    assert not [r for r in caplog.records if board in r.getMessage()]
+
+    h.fake.overwrite(CHANNEL_ID, "bot", deny=discord.Permissions(embed_links=True))
+    version = (await match_row(h))["version"]
+    shown = snapshot(challenge)
+    (hand,) = await h.click(challenge, "My hand", h.alice)
+    value = hand.component("Choose a card to play")["options"][0]["value"]
+    await h.click(hand, "Choose a card to play", h.alice, values=[value])
+    posted = await h.click(hand, f"Play {CARDS[int(value)].name}", h.alice)
+    told = f"I can't post in <#{CHANNEL_ID}>, so I can't show the match's board: give me Embed Links there."
+    assert [m.content for m in posted if m.ephemeral] == [told]
+    assert (await match_row(h))["version"] > version  # the move stands
+    assert challenge.embed.to_dict() == shown.embed.to_dict()  # the board was left as it was
+    warnings = [r for r in caplog.records if board in r.getMessage()]
+    assert [r.getMessage() for r in warnings] == [f"cannot {board} in channel {CHANNEL_ID}: the bot lacks Embed Links"]
+    assert warnings[0].levelname == "WARNING" and warnings[0].exc_info is None
+
+
 async def test_no_one_is_pinged_in_a_match_against_the_ai(h):
     posted = await h.run("mma ai", h.alice)
     (match,) = [m for m in posted if m.embeds]
