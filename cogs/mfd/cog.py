@@ -43,6 +43,7 @@ from cogs.common import (
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
 from cogs.common.components import require_here, stale
+from cogs.common.permissions import PermissionNotices, in_thread, missing_to_post
 from cogs.mfd.items import COG_NAME, MfdButton
 from cogs.mfd.render import (
     next_round_view,
@@ -156,6 +157,7 @@ class MarkedForDeath(
     def __init__(self, bot: ArenaBot):
         super().__init__(bot)
         self.repo = MfdRepository(bot.db)
+        self.permission_notices = PermissionNotices()  # who was told what the bot may not edit, and where
 
     async def on_component(self, interaction: discord.Interaction, component: MfdButton) -> None:
         await self.next_round(interaction, component.numeric_id, component.version)  # "next" is the only action
@@ -287,7 +289,11 @@ class MarkedForDeath(
             view=next_round_view(saved, fought.run.state.over),
         )
         answer_shown(interaction)
-        if interaction.message is not None:
+        missing = missing_to_post(interaction.app_permissions, in_thread=in_thread(interaction), posting=False)
+        if missing:  # the round stands; the button is refused as stale anyway
+            channel_id = interaction.channel_id or 0
+            await self.permission_notices.tell(interaction, channel_id, "take the pressed button off", missing)
+        elif interaction.message is not None:
             try:
                 await interaction.message.edit(view=None)  # the pressed button is stale now
             except discord.HTTPException as refused:  # the round stands; the button is refused as stale anyway
