@@ -15,7 +15,6 @@ def missing_to_post(
     *,
     in_thread: bool,
     embeds: bool = False,
-    files: bool = False,
     posting: bool = True,
 ) -> list[str]:
     """The permissions, by the names Discord's settings show, that the bot lacks to post a message there (or,
@@ -29,8 +28,6 @@ def missing_to_post(
         )
     if embeds:
         needs.append(("embed_links", "Embed Links"))
-    if files:
-        needs.append(("attach_files", "Attach Files"))
     return [label for name, label in needs if not getattr(permissions, name)]
 
 

@@ -150,7 +150,8 @@ def head_to_head_line(record: HeadToHead) -> str:
     return f"{mention(record.opponent_id)}: {record.wins} W · {record.losses} L · {record.draws} D"
 
 
-def _day(when: float) -> str:
+def discord_day(when: float) -> str:
+    """A unix time's day as Discord's timestamp markup, shown in each reader's own format (embeds, content)."""
     return discord.utils.format_dt(datetime.datetime.fromtimestamp(when, datetime.UTC), "d")
 
 
@@ -160,7 +161,7 @@ def peak_field(games: list[RatedGame]) -> str:
     at = peak([game.change.after for game in oldest_first])
     if at is None:
         return "none yet: the highest rating once established"
-    return f"**{oldest_first[at].change.after.text()}** on {_day(oldest_first[at].rated_at)}"
+    return f"**{oldest_first[at].change.after.text()}** on {discord_day(oldest_first[at].rated_at)}"
 
 
 def add_rating(
@@ -204,7 +205,7 @@ def day(timestamp: float) -> str:
 
 def history_line(match: FinishedMatch) -> str:
     opponent = "the AI" if match.opponent_id is None else mention(match.opponent_id)
-    when = _day(match.finished_at)
+    when = discord_day(match.finished_at)
     if match.result is None:  # RULINGS 8
         return f"`#{match.match_id}` {when} vs {opponent}: **Abandoned**: its channel was deleted · not rated"
     change = match.change.text() if match.change is not None else "not rated"
