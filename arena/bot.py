@@ -19,8 +19,8 @@ from arena.settings import Settings
 from arena.tree import ArenaTree
 from arena.watchdog import ANSWER_DEADLINE, see_answered, watch_response
 from observability import Observer
-from storage import Database
-from storage.database import Storage
+from storage.protocol import Storage
+from storage.sqlite import Database
 
 log = logging.getLogger("arena")
 

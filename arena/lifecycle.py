@@ -14,7 +14,7 @@ import discord
 from arena.bot import ArenaBot, CommandSyncRefused, create_bot
 from arena.settings import TOKEN_HELP, Settings, load_settings, unknown_dotenv_names
 from observability import MetricsUnavailable, setup_logging
-from storage.database import StorageUnavailable
+from storage.errors import StorageUnavailable
 
 log = logging.getLogger("arena")
 

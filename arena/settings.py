@@ -11,7 +11,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from observability.logs import LogFormat
-from storage.database import DEFAULT_POOL_SIZE
+from storage.protocol import DEFAULT_POOL_SIZE
 
 TOKEN_HELP = """\
 Arena needs a Discord bot token to start, and {problem}.

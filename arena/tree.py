@@ -21,7 +21,7 @@ from arena.text import EmbedLimits, clip, markdown_safe
 from observability import ended_with, handling, interaction_context, log_fields
 from rules.errors import RuleInputError
 from storage.codec import DamagedState
-from storage.database import StorageOutage
+from storage.errors import StorageOutage
 
 log = logging.getLogger("arena.errors")
 

@@ -27,9 +27,11 @@ from rules.bossfight import BUILTIN_BOSSES
 from rules.mma.ai import choose_action
 from rules.mma.engine import apply_in_place, new_game, replay_rng
 from storage.bossfight import BossfightRepository, PlayerUpdate
-from storage.database import DEFAULT_POOL_SIZE, Database, StaleUpdate, Storage
 from storage.mma import MatchRecord, MmaRepository
 from storage.postgres import PostgresDatabase
+from storage.protocol import DEFAULT_POOL_SIZE, Storage
+from storage.sqlite import Database
+from storage.versioned import StaleUpdate
 
 GUILD, CHANNEL = 1, 2
 

@@ -27,7 +27,7 @@ from observability.storage import MeasuredStorage
 if TYPE_CHECKING:
     from discord.ext import commands
 
-    from storage.database import Storage
+    from storage.protocol import Storage
 
 
 class ObservedSettings(Protocol):

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from observability.metrics import shard_states
 from observability.storage import MeasuredStorage
-from storage.database import Storage
+from storage.protocol import Storage
 
 HEALTH_DATABASE_TIMEOUT = 1.0  # seconds the database has to answer the probes' query
 STOPPING = "stopping"

@@ -11,7 +11,8 @@ from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from storage.database import Params, Storage, StorageOutage, StorageTransaction, StorageUnavailable
+from storage.errors import StorageOutage, StorageUnavailable
+from storage.protocol import Params, Row, Storage, StorageTransaction
 
 if TYPE_CHECKING:
     from observability.metrics import Metrics
@@ -66,7 +67,7 @@ class MeasuredStorage:
         async with self._measuring("fetch_one"):
             return await self.inner.fetch_one(sql, params)
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._measuring("fetch_all"):
             return await self.inner.fetch_all(sql, params)
 

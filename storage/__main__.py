@@ -72,8 +72,9 @@ def backup(database: Path, target: Path) -> int:
 
 
 async def copy(source_path: Path, url: str) -> dict[str, int]:
-    from storage.database import Database, StorageUnavailable
+    from storage.errors import StorageUnavailable
     from storage.postgres import PostgresDatabase, TargetNotEmpty, copy_sqlite_to_postgres, shown_url
+    from storage.sqlite import Database
 
     try:
         source = await Database.open(source_path)

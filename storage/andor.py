@@ -9,21 +9,13 @@ from enum import StrEnum
 from functools import partial
 from typing import Any
 
-import aiosqlite
-
 from rules.andor.engine import abandoned, settle, summary
 from rules.andor.models import Character, FightState, FightSummary
 from storage.codec import StateCodec
-from storage.database import (
-    StaleUpdate,
-    Storage,
-    StorageTransaction,
-    from_row,
-    required,
-    retried_on_conflict,
-    save_versioned,
-    utc_now_text,
-)
+from storage.protocol import Row, Storage, StorageTransaction
+from storage.retry import retried_on_conflict
+from storage.rows import from_row, required, utc_now_text
+from storage.versioned import StaleUpdate, save_versioned
 
 
 def _fight_data(state: FightState) -> dict[str, Any]:
@@ -119,7 +111,7 @@ def _settle_fled(fled: FightSummary, stored: Character | None) -> tuple[Characte
     return settle(stored or Character(), fled)
 
 
-def _fight(row: aiosqlite.Row) -> Fight:
+def _fight(row: Row) -> Fight:
     return from_row(
         Fight, row, state=FIGHT_STATE.from_text(row["state_json"], row["id"]), status=FightStatus(row["status"])
     )
@@ -265,7 +257,7 @@ class AndorRepository:
 
     async def update_fight(self, fight: Fight, state: FightState, settle: Settle | None = None) -> Fight:
         """Save the fight's next state if it is still at `fight.version` (else StaleUpdate, nothing changed:
-        `storage.database.save_versioned`).
+        `storage.versioned.save_versioned`).
 
         When the state is over, `settle` updates the member's character in the same transaction.
         """
@@ -280,7 +272,7 @@ class AndorRepository:
             row = await save_versioned(conn, "andor_fights", fight.id, fight.version, changes, status=FightStatus.LIVE)
             return await self._settled(conn, row, settle) if status != FightStatus.LIVE and settle else _fight(row)
 
-    async def _settled(self, conn: StorageTransaction, row: aiosqlite.Row, settle: Settle) -> Fight:
+    async def _settled(self, conn: StorageTransaction, row: Row, settle: Settle) -> Fight:
         """The ended fight of `row` with `settle` applied to its member's character, within `conn`'s transaction."""
         fight = _fight(row)
         character, xp_change = settle(await self._get_character(conn, fight.guild_id, fight.user_id))

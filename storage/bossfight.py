@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-import aiosqlite
-
 from rules.bossfight.models import Boss, boss_hp_after, credited_damage
 from rules.bossfight.raid import RaidEnd, RaidOutcome, RaidPlayer, raid_outcome
-from storage.database import StaleUpdate, Storage, from_row, required, retried_on_conflict, utc_now_text
+from storage.protocol import Row, Storage
+from storage.retry import retried_on_conflict
+from storage.rows import from_row, required, utc_now_text
+from storage.versioned import StaleUpdate
 
 
 @dataclass(frozen=True)
@@ -128,11 +129,11 @@ class RaidAlreadyLive(Exception):
         self.raid = raid
 
 
-def _raid(row: aiosqlite.Row) -> Raid:
+def _raid(row: Row) -> Raid:
     return from_row(Raid, row, boss=Boss.model_validate_json(row["boss_json"]), status=RaidStatus(row["status"]))
 
 
-def _player(row: aiosqlite.Row) -> StoredPlayer:
+def _player(row: Row) -> StoredPlayer:
     standing = RaidPlayer(row["damage_taken"], bool(row["knocked_out"]), row["last_attack_at"])
     return StoredPlayer(standing, row["version"])
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import aiosqlite
-
 from rules.deck.optimize import Score
-from storage.database import Storage, utc_now_text
+from storage.protocol import Row, Storage
+from storage.rows import utc_now_text
 
 
 @dataclass(frozen=True)
@@ -25,7 +24,7 @@ class DeckResult:
     finished_at: str = ""  # utc_now_text's format; set when recorded
 
 
-def _result(row: aiosqlite.Row) -> DeckResult:
+def _result(row: Row) -> DeckResult:
     return DeckResult(
         guild_id=row["guild_id"],
         user_id=row["user_id"],

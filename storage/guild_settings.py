@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage.database import Storage, utc_now_text
+from storage.protocol import Storage
+from storage.rows import utc_now_text
 
 
 @dataclass(frozen=True)

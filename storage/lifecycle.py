@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 
 from storage.andor import AndorRepository, Fight
 from storage.bossfight import BossfightRepository, Raid
-from storage.database import Storage, retried_on_conflict
 from storage.mfd import MfdRepository, StoredBattle
 from storage.mma import MatchRecord, MmaRepository
+from storage.protocol import Storage
+from storage.retry import retried_on_conflict
 
 # The channels where a game is live: a pending or live MMA match, a live fight or raid, a battle not closed.
 CHANNELS_IN_PLAY = (

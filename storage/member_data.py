@@ -17,7 +17,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from storage.database import Storage, StorageTransaction, retried_on_conflict
+from storage.protocol import Storage, StorageTransaction
+from storage.retry import retried_on_conflict
 
 FORMER_MEMBER = 0  # no Discord id is 0: it stands for a member who erased their data, where others' rows keep them
 FORMER_MEMBER_NAME = "a former member"

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import aiosqlite
-
 from rules.mfd.models import BattleState, Ending
 from storage.codec import StateCodec
-from storage.database import StaleUpdate, Storage, from_row, retried_on_conflict, save_versioned, utc_now_text
+from storage.protocol import Row, Storage
+from storage.retry import retried_on_conflict
+from storage.rows import from_row, utc_now_text
+from storage.versioned import StaleUpdate, save_versioned
 
 BATTLE_STATE = StateCodec("Marked for Death battle", 1, BattleState.to_dict, BattleState.from_dict)
 
@@ -43,7 +44,7 @@ class StoredBattle:
         return BATTLE_STATE.from_bytes(self.state_zlib, self.id)
 
 
-def _battle(row: aiosqlite.Row) -> StoredBattle:
+def _battle(row: Row) -> StoredBattle:
     return from_row(StoredBattle, row, ending=Ending(row["outcome"]))
 
 

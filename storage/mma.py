@@ -8,15 +8,15 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-import aiosqlite
-
 from rules.mma.cards import CARDS
 from rules.mma.engine import outcome
 from rules.mma.state import Action, GameState, MatchOutcome
 from rules.rating import Rating, RatingChange, Result
 from storage.codec import StateCodec
-from storage.database import StaleUpdate, Storage, StorageTransaction, required, save_versioned
+from storage.protocol import Row, Storage, StorageTransaction
 from storage.ratings import RatingRepository
+from storage.rows import required
+from storage.versioned import StaleUpdate, save_versioned
 
 
 def _without_resume(data: dict[str, Any]) -> dict[str, Any]:
@@ -120,7 +120,7 @@ class MatchConflict(Exception):
         self.match = match
 
 
-def _record(row: aiosqlite.Row) -> MatchRecord:
+def _record(row: Row) -> MatchRecord:
     state = MATCH_STATE.from_text(row["state_json"], row["id"]) if row["state_json"] else None
     return MatchRecord(
         id=row["id"],

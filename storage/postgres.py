@@ -22,18 +22,10 @@ from typing import Any
 
 import asyncpg  # pyright: ignore[reportMissingTypeStubs]  # asyncpg ships no type information
 
-from storage.database import (
-    DATABASE_UNREACHABLE,
-    DEFAULT_POOL_SIZE,
-    OutageLog,
-    Params,
-    StorageOutage,
-    StorageUnavailable,
-    WriteConflict,
-    check_not_newer,
-    discover_migrations,
-    required,
-)
+from storage.errors import DATABASE_UNREACHABLE, OutageLog, StorageOutage, StorageUnavailable, WriteConflict
+from storage.protocol import DEFAULT_POOL_SIZE, Params, Row
+from storage.rows import required
+from storage.schema import check_not_newer, discover_migrations
 
 log = logging.getLogger("arena.storage")
 
@@ -56,8 +48,6 @@ def aggregate_key(aggregate: str, key: int) -> int:
     digest = hashlib.blake2b(f"{aggregate}:{key}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
-
-Row = asyncpg.Record
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\?")  # string literals are skipped, so a '?' inside one stays
 
@@ -126,7 +116,7 @@ ACQUIRE_TIMEOUT_SECONDS = 10
 
 
 class PostgresTransaction:
-    """`storage.database.Transaction` on an asyncpg connection."""
+    """A `StorageTransaction` on an asyncpg connection, as `storage.sqlite.Transaction` is on SQLite."""
 
     def __init__(self, connection: Any):
         self._connection = connection
@@ -157,7 +147,8 @@ class PostgresTransaction:
 
 
 class PostgresDatabase:
-    """`storage.database.Database` on a PostgreSQL server: a pool, not a single connection."""
+    """A `Storage` on a PostgreSQL server, as `storage.sqlite.Database` is on a file: a pool, not a single
+    connection."""
 
     def __init__(self, pool: Any, url: str):
         self.pool = pool

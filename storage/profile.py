@@ -10,9 +10,9 @@ from rules.andor.models import Character
 from rules.rating import Rating
 from storage.andor import AndorRepository, FightTally
 from storage.bossfight import BossfightRepository, RaidTally
-from storage.database import Storage
 from storage.deck import DeckRepository, DeckResult
 from storage.mma import MmaRepository, Record
+from storage.protocol import Storage
 from storage.ratings import RatingRepository
 
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import aiosqlite
-
 from rules.rating import (
     MODEL_NAME,
     PROVISIONAL_SIGMA,
@@ -26,7 +24,9 @@ from rules.rating import (
     competition_ranks,
     rate_match,
 )
-from storage.database import Storage, StorageTransaction, required, retried_on_conflict
+from storage.protocol import Row, Storage, StorageTransaction
+from storage.retry import retried_on_conflict
+from storage.rows import required
 
 # A provisional rating (rules.rating.Rating.provisional) as SQL: too wide a deviation.
 _PROVISIONAL = "(sigma > ?)"
@@ -90,7 +90,7 @@ class HeadToHead:
         return self.wins + self.losses + self.draws
 
 
-def _rated_game(row: aiosqlite.Row) -> RatedGame:
+def _rated_game(row: Row) -> RatedGame:
     return RatedGame(
         match_id=row["match_id"],
         opponent_id=row["opponent_id"],
@@ -104,7 +104,7 @@ def _rated_game(row: aiosqlite.Row) -> RatedGame:
     )
 
 
-def _ranked(rows: list[aiosqlite.Row]) -> list[RatedMember]:
+def _ranked(rows: list[Row]) -> list[RatedMember]:
     ratings = [Rating(row["mu"], row["sigma"], row["games"]) for row in rows]
     ranks = competition_ranks([rating.shown for rating in ratings])
     return [

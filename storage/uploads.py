@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
-from storage.database import Storage
+from storage.protocol import Storage
 
 
 class Stored(Protocol):

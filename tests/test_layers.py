@@ -107,3 +107,20 @@ def test_no_cycle_between_packages():
         )
 
     assert [package for package in PRODUCT if reaches(package, package)] == []
+
+
+# storage/ (docs/architecture.md): each backend alone knows its driver, and the repositories and the
+# backend-neutral modules (protocol, rows, errors, retry, versioned, schema) know no backend.
+BACKENDS = {"storage.sqlite": "aiosqlite", "storage.postgres": "asyncpg"}
+# The command line (`python -m storage copy`) opens both backends.
+OPENS_BACKENDS = {"storage.__main__"}
+
+
+def test_each_storage_backend_alone_imports_its_driver():
+    drivers = {(found.module, found.target) for found in IMPORTS if found.target in set(BACKENDS.values())}
+    assert drivers == set(BACKENDS.items())
+
+
+def test_the_repositories_import_no_storage_backend():
+    users = {found.module for found in IMPORTS if found.package == "storage" and found.imported in BACKENDS}
+    assert users <= OPENS_BACKENDS

@@ -61,7 +61,8 @@ from storage.bossfight import (
     SavedDeck,
     StoredPlayer,
 )
-from storage.database import CONFLICT_ATTEMPTS, StaleUpdate
+from storage.retry import CONFLICT_ATTEMPTS
+from storage.versioned import StaleUpdate
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot

@@ -9,7 +9,7 @@ A game gives a `TurnMove` for each click: what the click asks (`version`: the mo
 message showed, None for a move that acts on the game as it is now, such as a concession) and the game's own
 steps. `play_turn` runs them in order. Nothing is held in memory between the steps: two clicks at once, in one
 process or two, both load the same version and both run the engine, and the versioned save
-(`storage.database.save_versioned`) takes the first; the second gets StaleUpdate. That is the one rule for a
+(`storage.versioned.save_versioned`) takes the first; the second gets StaleUpdate. That is the one rule for a
 lost race, the same as for a click on an older message: the loser reloads, and a click on an earlier moment is
 shown the game as it is ("nothing was changed"), while a move that names no moment is played again on it.
 """
@@ -23,7 +23,8 @@ import discord
 
 from arena.tree import UserError
 from cogs.common.executor import run_engine
-from storage.database import CONFLICT_ATTEMPTS, StaleUpdate
+from storage.retry import CONFLICT_ATTEMPTS
+from storage.versioned import StaleUpdate
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot

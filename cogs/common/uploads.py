@@ -18,7 +18,7 @@ from cogs.common.embeds import COLOR_VICTORY, fit_embed, lines_within
 from cogs.common.executor import run_engine
 from rules.roster import N, Named, NotInRoster, find, merge, name_key
 from rules.text import plural
-from storage.database import Storage
+from storage.protocol import Storage
 from storage.uploads import GuildUploads, RosterFull, Stored
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ import discord
 from discord.ext import commands
 
 from cogs.mma.cog import Mma
-from storage.database import StorageOutage
+from storage.errors import StorageOutage
 from storage.lifecycle import LifecycleRepository
 
 if TYPE_CHECKING:

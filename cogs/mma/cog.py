@@ -29,7 +29,7 @@ from cogs.mma.notes import display_name
 from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, LeaderboardButton, ReplayButton, RivalrySelect
 from rules.rating import MODEL_NAME
 from rules.seeds import MAX_SEED
-from storage.database import StorageOutage
+from storage.errors import StorageOutage
 from storage.mma import MmaRepository
 from storage.ratings import RatingRepository
 

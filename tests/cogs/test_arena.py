@@ -14,8 +14,8 @@ from rules.deck.fast import compile_kernels
 from rules.text import format_number as num
 from storage.andor import AndorRepository
 from storage.bossfight import BossfightRepository
-from storage.database import DATABASE_UNREACHABLE, StorageOutage
 from storage.deck import DeckRepository
+from storage.errors import DATABASE_UNREACHABLE, StorageOutage
 from storage.member_data import MemberDataRepository
 from storage.mma import MmaRepository
 from storage.ratings import RatingRepository

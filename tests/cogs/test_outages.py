@@ -9,8 +9,10 @@ import pytest
 
 from local_postgres.server import PostgresMissing, PostgresServer
 from observability import MeasuredStorage
-from storage.database import DATABASE_UNREACHABLE, STORAGE_FULL, Database, required
+from storage.errors import DATABASE_UNREACHABLE, STORAGE_FULL
 from storage.postgres import PostgresDatabase
+from storage.rows import required
+from storage.sqlite import Database
 from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.database import Database
+from storage.sqlite import Database
 from tests.conftest import fresh_postgres_database
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from storage.database import discover_migrations
+from storage.schema import discover_migrations
 
 
 def migrate_before(old: sqlite3.Connection, number: int) -> None:

@@ -10,7 +10,7 @@ from rules.bossfight import BUILTIN_BOSSES
 from rules.bossfight.raid import RAIDERS, RaidEnd
 from rules.contract import Outcome
 from storage.bossfight import BossfightRepository, PlayerUpdate, RaidStatus
-from storage.database import Database
+from storage.sqlite import Database
 from tests.storage.migrated import migrate_before
 
 GUILD, CHANNEL = 10, 20

@@ -11,8 +11,9 @@ import pytest
 
 from local_postgres.server import free_port
 from observability import MeasuredStorage
-from storage.database import StorageUnavailable, discover_migrations
+from storage.errors import StorageUnavailable
 from storage.postgres import PostgresDatabase
+from storage.schema import discover_migrations
 from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
 from tests.conftest import fresh_postgres_database
 

@@ -145,8 +145,8 @@ async def _two_processes(postgres_server):
 async def test_two_processes_driving_one_match_and_one_raid_lose_no_update(postgres_server):
     from rules.mma.ai import choose_action
     from rules.mma.engine import apply_in_place, new_game, replay_rng
-    from storage.database import StaleUpdate
     from storage.mma import MmaRepository
+    from storage.versioned import StaleUpdate
 
     first, second = await _two_processes(postgres_server)
     try:

@@ -6,7 +6,9 @@ import sqlite3
 import pytest
 
 from storage.__main__ import main as storage_main
-from storage.database import Database, discover_migrations, required
+from storage.rows import required
+from storage.schema import discover_migrations
+from storage.sqlite import Database
 
 
 async def test_open_applies_every_migration_and_sets_the_pragmas(tmp_path):
@@ -40,8 +42,8 @@ async def test_reopening_applies_nothing_twice(tmp_path):
 
 
 async def test_a_database_arena_may_not_write_is_refused_when_it_opens(tmp_path, monkeypatch):
-    from storage import database as database_module
-    from storage.database import StorageUnavailable
+    from storage import sqlite as database_module
+    from storage.errors import StorageUnavailable
 
     path = tmp_path / "arena.sqlite3"
     await (await Database.open(path)).close()  # migrated: opening it again writes nothing
@@ -60,7 +62,7 @@ async def test_a_database_arena_may_not_write_is_refused_when_it_opens(tmp_path,
 
 
 async def test_a_database_a_newer_arena_migrated_is_refused(tmp_path):
-    from storage.database import StorageUnavailable
+    from storage.errors import StorageUnavailable
 
     path = tmp_path / "arena.sqlite3"
     db = await Database.open(path)
@@ -228,7 +230,7 @@ async def test_a_transaction_offers_the_statements_every_repository_writes(tmp_p
 async def test_timestamps_written_from_python_read_as_the_column_defaults(tmp_path):
     import re
 
-    from storage.database import utc_now_text
+    from storage.rows import utc_now_text
 
     db = await Database.open(tmp_path / "arena.sqlite3")
     try:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from storage.database import Database
 from storage.lifecycle import ERASED, OF_NO_SERVER, LifecycleRepository
+from storage.sqlite import Database
 from tests.storage.migrated import migrate_before
 
 GUILD, CHANNEL = 10, 20

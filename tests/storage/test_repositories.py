@@ -17,8 +17,9 @@ from rules.bossfight import BUILTIN_BOSSES
 from rules.mma.engine import CONCEDE, apply_in_place, new_game, replay_rng, simple_action
 from storage.andor import AndorRepository, FightAlreadyLive
 from storage.bossfight import BossfightRepository, PlayerUpdate
-from storage.database import StaleUpdate, discover_migrations
 from storage.mma import MmaRepository
+from storage.schema import discover_migrations
+from storage.versioned import StaleUpdate
 from tests.storage.migrated import migrate_before
 
 GUILD, CHANNEL = 10, 20
@@ -144,7 +145,7 @@ async def test_migration_0014_drops_the_andor_fight_target_column_the_state_hold
 async def test_migration_0014_keeps_the_fights_stored_before_it(tmp_path):
     import sqlite3
 
-    from storage.database import Database
+    from storage.sqlite import Database
 
     state, _ = start_fight(Character(), Monster(name="Rat", hp=5, xp=1), seed=4)
     path = tmp_path / "arena.sqlite3"

@@ -6,7 +6,8 @@ import pytest
 from rules.andor.bestiary import builtin_monsters
 from rules.andor.models import Monster
 from rules.bossfight import BUILTIN_BOSSES, Boss
-from storage.database import Database, discover_migrations
+from storage.schema import discover_migrations
+from storage.sqlite import Database
 from storage.uploads import GuildUploads, RosterFull
 
 

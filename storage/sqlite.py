@@ -1,32 +1,23 @@
-"""The process's one SQLite connection, its pragmas, migrations and transactions."""
+"""The SQLite backend (the default): a writing and a read-only aiosqlite connection to one file, their
+pragmas, the migrations applied by PRAGMA user_version, and transactions one at a time."""
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import enum
-import functools
 import logging
-import random
-import re
 import sqlite3
-from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
-from datetime import UTC, datetime
+from collections.abc import AsyncGenerator, Iterable
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 import aiosqlite
 
+from storage.errors import STORAGE_FULL, OutageLog, StorageOutage, StorageUnavailable
+from storage.protocol import Params, Row
+from storage.rows import required
+from storage.schema import check_not_newer, discover_migrations
+
 log = logging.getLogger("arena.storage")
-
-MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-
-
-class StorageUnavailable(Exception):
-    """The database cannot be used; the text is one plain sentence naming the path and the problem."""
-
 
 SQLITE_REASONS = {  # SQLite's message -> what the person running the bot can do about it
     "file is not a database": "the file is not an SQLite database (move it away, or point DATABASE_PATH elsewhere)",
@@ -38,9 +29,6 @@ SQLITE_REASONS = {  # SQLite's message -> what the person running the bot can do
 }
 
 SQLITE_FULL = "database or disk is full"
-
-# PostgreSQL connections a process keeps open at most, so the transactions it runs at once (DATABASE_POOL_SIZE).
-DEFAULT_POOL_SIZE = 10
 
 # milliseconds a statement waits for another connection's lock: briefly while starting (a lock held then is
 # most likely another copy of Arena, and the person starting it should hear so at once), longer once running
@@ -54,151 +42,6 @@ def _reason(error: sqlite3.Error) -> str:
     return next((reason for known, reason in SQLITE_REASONS.items() if known in message), message)
 
 
-def check_not_newer(version: int, database: str) -> None:
-    """Refuse a database a newer Arena has migrated: this code would misread tables it does not know."""
-    known = len(discover_migrations())
-    if version > known:
-        raise StorageUnavailable(
-            f"{database} was last used by a newer Arena (schema {version}; this one knows up to {known}): run "
-            "that newer version, or restore a backup taken before it"
-        )
-
-
-def utc_now_text() -> str:
-    """Now, as the tables' timestamp columns hold it (ISO 8601 UTC to the millisecond, as SQLite's
-    strftime('%Y-%m-%dT%H:%M:%fZ', 'now') writes the defaults): computed here, so no statement depends on a
-    database's own date functions."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-
-
-RowT = TypeVar("RowT")
-
-
-def required(row: RowT | None) -> RowT:
-    """The row of a statement that always returns one (an aggregate, an INSERT or UPDATE ... RETURNING of a
-    row known to exist); its absence is a bug, not a user's mistake."""
-    if row is None:
-        raise RuntimeError("the statement returned no row")
-    return row
-
-
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
-
-D = TypeVar("D", bound="DataclassInstance")
-
-
-def from_row(cls: type[D], row: aiosqlite.Row, **converted: Any) -> D:
-    """A dataclass from the row's columns of the same names; `converted` gives the fields stored otherwise
-    (JSON, flags) or named differently."""
-    names = {field.name for field in dataclasses.fields(cls)} - converted.keys()
-    return cls(**{name: row[name] for name in names}, **converted)
-
-
-class StaleUpdate(Exception):
-    """A versioned row changed since it was read: someone else's update came first."""
-
-
-async def save_versioned(
-    conn: StorageTransaction,
-    table: str,
-    row_id: int,
-    version: int,
-    changes: Mapping[str, Any],
-    *,
-    status: str | None = None,
-) -> Any:
-    """The one versioned save of a game's row (a match, a fight, a battle): `changes` written and the version
-    bumped only if the row is still at `version` (and, given `status`, still in it), returning the saved row.
-
-    Otherwise StaleUpdate and nothing changes: another save came first. That is the one rule for a lost race,
-    whichever process served the other click (no lock in memory keeps a game consistent): the loser reloads
-    and either shows what came first (a click on an earlier moment) or plays its move again on it (a move
-    that names no moment, such as a concession). `table` and the column names are the code's, never a user's.
-    """
-    assignments = "".join(f"{column} = ?, " for column in changes)
-    sql = f"UPDATE {table} SET {assignments}version = version + 1 WHERE id = ? AND version = ?"
-    params = [value.value if isinstance(value, enum.Enum) else value for value in changes.values()]
-    params += [row_id, version]
-    if status is not None:
-        sql += " AND status = ?"
-        params.append(str(status))
-    row = await conn.fetch_one(sql + " RETURNING *", params)
-    if row is None:
-        raise StaleUpdate(row_id)
-    return row
-
-
-class WriteConflict(Exception):
-    """A concurrent transaction stopped this one before it changed anything: PostgreSQL's serialization
-    failure or deadlock, or a unique constraint that another transaction claimed first (two spawns in one
-    channel). Running the whole unit of work again reads that transaction's write and acts on it
-    (`retried_on_conflict`)."""
-
-
-class StorageOutage(Exception):
-    """The database cannot take any operation now; nothing was changed. The text is what a player is told;
-    the database logs the outage once, and its end."""
-
-
-DATABASE_UNREACHABLE = "The game's database is not reachable right now; nothing was changed, try again in a minute."
-STORAGE_FULL = "The bot's storage is full; nothing was changed; tell the bot's operator."
-
-
-class OutageLog:
-    """One warning when a database starts failing and one line when it answers again, instead of a traceback
-    for every click in between."""
-
-    def __init__(self, what: str):
-        self.what = what
-        self.down_since: str | None = None
-
-    def down(self, problem: str) -> None:
-        if self.down_since is None:
-            self.down_since = utc_now_text()
-            log.warning("%s: %s; players are told to try again later", self.what, problem)
-
-    def up(self) -> None:
-        if self.down_since is not None:
-            log.info("%s answers again (failing since %s)", self.what, self.down_since)
-            self.down_since = None
-
-
-CONFLICT_ATTEMPTS = 5
-P = ParamSpec("P")
-T = TypeVar("T")
-
-
-def retried_on_conflict(unit: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
-    """A repository method that is one unit of work (it opens its own transaction), run again when a
-    concurrent transaction made it fail with WriteConflict; the last conflict is raised after
-    CONFLICT_ATTEMPTS tries. A short random pause lets the winner commit and keeps the retries apart."""
-
-    @functools.wraps(unit)
-    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        for attempt in range(1, CONFLICT_ATTEMPTS):
-            try:
-                return await unit(*args, **kwargs)
-            except WriteConflict:
-                await asyncio.sleep(random.uniform(0, 0.002 * attempt))
-        return await unit(*args, **kwargs)
-
-    return run
-
-
-def discover_migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
-    found: list[tuple[int, Path]] = []
-    for path in directory.iterdir():
-        match = MIGRATION_NAME.match(path.name)
-        if match:
-            found.append((int(match.group(1)), path))
-    found.sort()
-    numbers = [n for n, _ in found]
-    if numbers != list(range(1, len(numbers) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1..N without gaps, found {numbers}")
-    return found
-
-
 async def _connect(path: Path, opened: list[aiosqlite.Connection]) -> aiosqlite.Connection:
     connection = await aiosqlite.connect(path, isolation_level=None)
     opened.append(connection)
@@ -210,52 +53,10 @@ async def _connect(path: Path, opened: list[aiosqlite.Connection]) -> aiosqlite.
     return connection
 
 
-Params = Sequence[Any] | Mapping[str, Any]
-
-
-class StorageTransaction(Protocol):
-    """What a repository may do inside a transaction, on either backend (`Transaction` here, and
-    `storage.postgres.PostgresTransaction`). Rows are read by column name (or unpacked in order)."""
-
-    async def execute(self, sql: str, params: Params = ()) -> int: ...
-
-    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None: ...
-
-    async def fetch_one(self, sql: str, params: Params = ()) -> Any: ...
-
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]: ...
-
-    async def fetch_required(self, sql: str, params: Params = ()) -> Any: ...
-
-    async def fetch_locked(self, sql: str, params: Params = ()) -> Any:
-        """The first row of a plain SELECT of one table, locked until the transaction ends: a concurrent
-        transaction that locks or changes that row waits, and then reads what this one wrote. For a
-        read-modify-write of a row that no single UPDATE can express."""
-        ...
-
-    async def lock(self, aggregate: str, key: int) -> None:
-        """Hold the lock of one aggregate (`"mma seats", channel_id`) until the transaction ends, for a
-        check-then-insert that no row or constraint can guard; other aggregates never wait for it."""
-        ...
-
-
-class Storage(Protocol):
-    """A database the repositories use: SQLite (`Database`, the default) or PostgreSQL
-    (`storage.postgres.PostgresDatabase`)."""
-
-    def transaction(self) -> AbstractAsyncContextManager[StorageTransaction]: ...
-
-    async def fetch_one(self, sql: str, params: Params = ()) -> Any: ...
-
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]: ...
-
-    async def close(self) -> None: ...
-
-
 class Transaction:
-    """The statements of one transaction, as every repository writes them: SQL with `?` placeholders, rows read
-    by column name. Repositories use only this and `Database.fetch_one` / `fetch_all`, never the driver, so a
-    second backend needs only its own connection layer."""
+    """The statements of one transaction on SQLite (a `StorageTransaction`), as every repository writes them:
+    SQL with `?` placeholders, rows read by column name. Repositories use only this and `Database.fetch_one` /
+    `fetch_all`, never the driver."""
 
     def __init__(self, connection: aiosqlite.Connection):
         self._connection = connection
@@ -268,21 +69,21 @@ class Transaction:
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         await self._connection.executemany(sql, rows)
 
-    async def fetch_one(self, sql: str, params: Params = ()) -> aiosqlite.Row | None:
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         async with self._connection.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[aiosqlite.Row]:
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._connection.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
 
-    async def fetch_required(self, sql: str, params: Params = ()) -> aiosqlite.Row:
+    async def fetch_required(self, sql: str, params: Params = ()) -> Row:
         """The row of a statement that always returns one (an aggregate, an INSERT ... RETURNING)."""
         return required(await self.fetch_one(sql, params))
 
     # SQLite has one writer: a transaction (BEGIN IMMEDIATE) already excludes every other write, so a
     # row it reads cannot change under it and no aggregate needs a lock of its own.
-    async def fetch_locked(self, sql: str, params: Params = ()) -> aiosqlite.Row | None:
+    async def fetch_locked(self, sql: str, params: Params = ()) -> Row | None:
         return await self.fetch_one(sql, params)
 
     async def lock(self, aggregate: str, key: int) -> None:
@@ -402,12 +203,12 @@ class Database:
                 raise StorageOutage(STORAGE_FULL) from None
         self.outages.up()
 
-    async def fetch_one(self, sql: str, params: Params = ()) -> aiosqlite.Row | None:
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """One row of committed data (the first, where the statement gives more)."""
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[aiosqlite.Row]:
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """Every row of committed data, as of the last commit before the read began.
 
         The statement runs and is read to its end in one call on the reader's thread: a cursor left open
