@@ -5,6 +5,7 @@ Modules: models (the frozen, JSON-round-trippable state and what is read off it:
 networkx), results (`with_next_round`, `record_result`, `withdraw`, `board_of`) and standings (`standings`,
 `podium`). Every function takes a state and returns a new one or a value; nothing here touches Discord or
 storage, and which games are rated is the caller's to apply (`Result.rated`).
+chart (`crosstable_png`, imported on its own: matplotlib is slow to load) draws the standings and crosstable.
 """
 
 from rules.tournament.models import (
