@@ -21,19 +21,26 @@ from storage.mfd import MfdRepository, StoredBattle
 from storage.mma import MatchRecord, MmaRepository
 from storage.protocol import Storage
 from storage.retry import retried_on_conflict
+from storage.tournament import Tournament, TournamentRepository
 
-# The channels where a game is live: a pending or live MMA match, a live fight or raid, a battle not closed.
+# The channels where a game is live: a pending or live MMA match, a live fight or raid, a battle not closed, an
+# open tournament.
 CHANNELS_IN_PLAY = (
     "SELECT channel_id FROM mma_matches WHERE guild_id = ? AND status IN ('pending', 'live') "
     "UNION SELECT channel_id FROM andor_fights WHERE guild_id = ? AND status = 'live' "
     "UNION SELECT channel_id FROM bossfight_raids WHERE guild_id = ? AND status = 'live' "
-    "UNION SELECT channel_id FROM mfd_battles WHERE guild_id = ? AND closed_at IS NULL"
+    "UNION SELECT channel_id FROM mfd_battles WHERE guild_id = ? AND closed_at IS NULL "
+    "UNION SELECT channel_id FROM mma_tournaments WHERE guild_id = ? AND status IN ('signup', 'running')"
 )
 
 # What erasing a server deletes, in this order (a row before the rows it references): each table and the
 # condition, on the server's id, that picks its rows.
 _OF_GUILD = "guild_id = ?"
+_OF_GUILDS_TOURNAMENTS = "tournament_id IN (SELECT id FROM mma_tournaments WHERE guild_id = ?)"
 ERASED = (
+    ("mma_tournament_games", _OF_GUILDS_TOURNAMENTS),
+    ("mma_tournament_entrants", _OF_GUILDS_TOURNAMENTS),
+    ("mma_tournaments", _OF_GUILD),
     ("mma_moves", "match_id IN (SELECT id FROM mma_matches WHERE guild_id = ?)"),
     ("mma_rating_changes", _OF_GUILD),
     ("mma_results", _OF_GUILD),
@@ -64,9 +71,10 @@ class EndedGames:
     fights: list[Fight] = field(default_factory=list[Fight])  # ended as fled
     raids: list[Raid] = field(default_factory=list[Raid])  # closed
     battles: list[StoredBattle] = field(default_factory=list[StoredBattle])  # closed
+    tournaments: list[Tournament] = field(default_factory=list[Tournament])  # cancelled
 
     def __len__(self) -> int:
-        return len(self.matches) + len(self.fights) + len(self.raids) + len(self.battles)
+        return len(self.matches) + len(self.fights) + len(self.raids) + len(self.battles) + len(self.tournaments)
 
 
 class LifecycleRepository:
@@ -76,10 +84,11 @@ class LifecycleRepository:
         self.andor = AndorRepository(db)
         self.bossfight = BossfightRepository(db)
         self.mfd = MfdRepository(db)
+        self.tournaments = TournamentRepository(db)
 
     async def channels_in_play(self, guild_id: int) -> set[int]:
         """The server's channels where a game is live."""
-        rows = await self.db.fetch_all(CHANNELS_IN_PLAY, (guild_id,) * 4)
+        rows = await self.db.fetch_all(CHANNELS_IN_PLAY, (guild_id,) * 5)
         return {row["channel_id"] for row in rows}
 
     async def end_channel(self, channel_id: int, now: float) -> EndedGames:
@@ -89,6 +98,7 @@ class LifecycleRepository:
             fights=await self.andor.end_channel(channel_id),
             raids=await self.bossfight.end_channel(channel_id),
             battles=await self.mfd.end_channel(channel_id),
+            tournaments=await self.tournaments.end_channel(channel_id),
         )
 
     # --- servers that removed the bot -----------------------------------------------------------------

@@ -17,8 +17,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from rules.tournament import renamed
 from storage.protocol import Storage, StorageTransaction
 from storage.retry import retried_on_conflict
+from storage.tournament import TOURNAMENT_STATE
 
 FORMER_MEMBER = 0  # no Discord id is 0: it stands for a member who erased their data, where others' rows keep them
 FORMER_MEMBER_NAME = "a former member"
@@ -84,6 +86,18 @@ KINDS = (
         "uploaded bosses and monsters",
         "SELECT * FROM guild_uploads WHERE guild_id = ? AND uploaded_by = ? ORDER BY kind, name_key",
     ),
+    Kind(
+        "mma_tournament_entrants",
+        "MMA tournaments entered",
+        "SELECT e.* FROM mma_tournament_entrants e JOIN mma_tournaments t ON t.id = e.tournament_id "
+        "WHERE t.guild_id = ? AND e.user_id = ? ORDER BY e.tournament_id",
+    ),
+    Kind(
+        "mma_tournaments",
+        "MMA tournaments opened",
+        "SELECT id, guild_id, channel_id, created_by, status, rounds, starts_at, created_at, ended_at "
+        "FROM mma_tournaments WHERE guild_id = ? AND created_by = ? ORDER BY id",
+    ),
     Kind(  # the battle's state (compressed) is the heroes' and villains', not the member's
         "mfd_battles",
         "Marked for Death battles run",
@@ -113,6 +127,9 @@ ERASURE = (
     "DELETE FROM guild_uploads WHERE guild_id = ? AND uploaded_by = ?",
     f"UPDATE mfd_battles SET started_by = {FORMER_MEMBER} WHERE guild_id = ? AND started_by = ?",
     f"UPDATE mfd_battles SET updated_by = {FORMER_MEMBER} WHERE guild_id = ? AND updated_by = ?",
+    f"UPDATE mma_tournaments SET created_by = {FORMER_MEMBER} WHERE guild_id = ? AND created_by = ?",
+    "DELETE FROM mma_tournament_entrants WHERE tournament_id IN (SELECT id FROM mma_tournaments WHERE guild_id = ?) "
+    "AND user_id = ?",
 )
 
 # Matches between members keep their moves and results for the opponent; the member's corner is renamed, and the
@@ -128,6 +145,16 @@ LIVE_MATCHES = (
     "AND status IN ('pending', 'live')"
 )
 LIVE_FIGHTS = "SELECT count(*) AS n FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = 'live'"
+# A tournament the member entered that is signing up or running (its table names them until it ends).
+LIVE_TOURNAMENTS = (
+    "SELECT count(*) AS n FROM mma_tournaments t JOIN mma_tournament_entrants e ON e.tournament_id = t.id "
+    "WHERE t.guild_id = ? AND e.user_id = ? AND t.status IN ('signup', 'running')"
+)
+# The tournaments whose stored state names the member (read before their sign-ups are erased).
+PLAYED_TOURNAMENTS = (
+    "SELECT t.id, t.state_json FROM mma_tournaments t JOIN mma_tournament_entrants e ON e.tournament_id = t.id "
+    "WHERE t.guild_id = ? AND e.user_id = ? AND t.state_json IS NOT NULL ORDER BY t.id"
+)
 
 Rows = dict[str, list[dict[str, Any]]]
 
@@ -161,12 +188,19 @@ class MemberData:
 
 
 class LiveGames(Exception):
-    """The member has a game going in the server: MMA matches or challenges, Andor fights."""
+    """The member has a game going in the server: MMA matches or challenges, Andor fights, MMA tournaments
+    signing up or running."""
 
-    def __init__(self, matches: int, fights: int):
-        super().__init__(f"{matches} live MMA matches or challenges, {fights} live Andor fights")
+    def __init__(self, matches: int, fights: int, tournaments: int = 0):
+        super().__init__(
+            f"{matches} live MMA matches or challenges, {fights} live Andor fights, {tournaments} open tournaments"
+        )
         self.matches = matches
         self.fights = fights
+        self.tournaments = tournaments
+
+    def __bool__(self) -> bool:
+        return bool(self.matches or self.fights or self.tournaments)
 
 
 class ChangedSinceAsked(Exception):
@@ -190,10 +224,23 @@ async def _collect(reader: Storage | StorageTransaction, guild_id: int, user_id:
     return MemberData(guild_id, user_id, rows)
 
 
-async def _live(reader: Storage | StorageTransaction, guild_id: int, user_id: int) -> tuple[int, int]:
+async def _live(reader: Storage | StorageTransaction, guild_id: int, user_id: int) -> LiveGames:
     matches = (await reader.fetch_one(LIVE_MATCHES, (guild_id, user_id)))["n"]
     fights = (await reader.fetch_one(LIVE_FIGHTS, (guild_id, user_id)))["n"]
-    return int(matches), int(fights)
+    tournaments = (await reader.fetch_one(LIVE_TOURNAMENTS, (guild_id, user_id)))["n"]
+    return LiveGames(int(matches), int(fights), int(tournaments))
+
+
+async def _forget_in_tournaments(conn: StorageTransaction, guild_id: int, user_id: int) -> None:
+    """In every tournament the member played, they become a former member: their games and place stay for the
+    others. Each gets an id of its own below FORMER_MEMBER, so two forgotten players of one table stay apart."""
+    for row in await conn.fetch_all(PLAYED_TOURNAMENTS, (guild_id, user_id)):
+        state = TOURNAMENT_STATE.from_text(row["state_json"], row["id"])
+        former = min([FORMER_MEMBER, *(player.id for player in state.players)]) - 1
+        state = renamed(state, user_id, former, FORMER_MEMBER_NAME)
+        await conn.execute(
+            "UPDATE mma_tournaments SET state_json = ? WHERE id = ?", (TOURNAMENT_STATE.to_text(state), row["id"])
+        )
 
 
 class MemberDataRepository:
@@ -203,8 +250,8 @@ class MemberDataRepository:
     async def export(self, guild_id: int, user_id: int) -> MemberData:
         return await _collect(self.db, guild_id, user_id)
 
-    async def live_games(self, guild_id: int, user_id: int) -> tuple[int, int]:
-        """(MMA matches and challenges, Andor fights) the member has going in the server."""
+    async def live_games(self, guild_id: int, user_id: int) -> LiveGames:
+        """What the member has going in the server (false when nothing)."""
         return await _live(self.db, guild_id, user_id)
 
     @retried_on_conflict
@@ -213,12 +260,13 @@ class MemberDataRepository:
         of (ChangedSinceAsked otherwise, LiveGames while a game goes on: nothing changed); returns what was
         erased."""
         async with self.db.transaction() as conn:
-            matches, fights = await _live(conn, guild_id, user_id)
-            if matches or fights:
-                raise LiveGames(matches, fights)
+            live = await _live(conn, guild_id, user_id)
+            if live:
+                raise live
             data = await _collect(conn, guild_id, user_id)
             if data.empty or data.fingerprint != fingerprint:
                 raise ChangedSinceAsked(data)
+            await _forget_in_tournaments(conn, guild_id, user_id)
             for sql in ERASURE:
                 await conn.execute(sql, (guild_id, user_id))
             for sql in FORMER_CORNERS:

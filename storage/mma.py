@@ -9,13 +9,15 @@ from enum import StrEnum
 from typing import Any
 
 from rules.mma.cards import CARDS
-from rules.mma.engine import outcome
+from rules.mma.engine import moves_made, outcome
 from rules.mma.state import Action, GameState, MatchOutcome
 from rules.rating import Rating, RatingChange, Result
+from rules.tournament import TournamentState
 from storage.codec import StateCodec
 from storage.protocol import Row, Storage, StorageTransaction
 from storage.ratings import RatingRepository
 from storage.rows import required
+from storage.tournament import Tournament, TournamentStatus, record_match_end, save_state
 from storage.versioned import StaleUpdate, save_versioned
 
 
@@ -141,6 +143,50 @@ def _record(row: Row) -> MatchRecord:
     )
 
 
+async def _insert_match(
+    conn: StorageTransaction,
+    guild_id: int,
+    channel_id: int,
+    players: tuple[int, int | None],
+    names: tuple[str, str],
+    seed: int,
+    now: float,
+    *,
+    state: GameState | None,
+    feed: list[str],
+) -> MatchRecord:
+    """A new match row: a pending challenge (state None) or a live match, dealt."""
+    row = await conn.fetch_required(
+        "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
+        "status, seed, state_json, feed_json, last_move_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+        (
+            guild_id,
+            channel_id,
+            players[0],
+            names[0],
+            players[1],
+            names[1],
+            MatchStatus.PENDING if state is None else MatchStatus.LIVE,
+            seed,
+            MATCH_STATE.to_text(state) if state else None,
+            json.dumps(feed),
+            now,
+        ),
+    )
+    return _record(row)
+
+
+@dataclass(frozen=True)
+class DealtMatch:
+    """A tournament board's match between two members, dealt at once: nobody answers a challenge."""
+
+    players: tuple[int, int]  # the challenger (player 0) and the opponent
+    names: tuple[str, str]
+    seed: int
+    state: GameState
+    feed: list[str]
+
+
 class MmaRepository:
     def __init__(self, db: Storage):
         self.db = db
@@ -198,26 +244,7 @@ class MmaRepository:
                 )
                 if busy is not None:
                     raise MatchConflict(user_id, _record(busy))
-            return _record(
-                await conn.fetch_one(
-                    "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
-                    "status, seed, state_json, feed_json, last_move_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                    "RETURNING *",
-                    (
-                        guild_id,
-                        channel_id,
-                        players[0],
-                        names[0],
-                        players[1],
-                        names[1],
-                        MatchStatus.PENDING if state is None else MatchStatus.LIVE,
-                        seed,
-                        MATCH_STATE.to_text(state) if state else None,
-                        json.dumps(feed),
-                        now,
-                    ),
-                )
-            )
+            return await _insert_match(conn, guild_id, channel_id, players, names, seed, now, state=state, feed=feed)
 
     async def set_message(self, match_id: int, message_id: int) -> None:
         async with self.db.transaction() as conn:
@@ -256,6 +283,35 @@ class MmaRepository:
             )
             return _record(row)
 
+    async def start_round(
+        self, tournament: Tournament, state: TournamentState, dealt: list[DealtMatch], now: float
+    ) -> tuple[Tournament, list[MatchRecord]]:
+        """A tournament's next round stored with its matches, one per board in order, in one transaction, if
+        nobody saved the tournament since it was read (StaleUpdate otherwise: another process started it).
+        A tournament's match is played beside any other match its players have going in the channel."""
+        round_number = state.rounds[-1].number
+        async with self.db.transaction() as conn:
+            saved = await save_state(conn, tournament, state, status=TournamentStatus.RUNNING)
+            matches: list[MatchRecord] = []
+            for board, match in enumerate(dealt, start=1):
+                record = await _insert_match(
+                    conn,
+                    tournament.guild_id,
+                    tournament.channel_id,
+                    match.players,
+                    match.names,
+                    match.seed,
+                    now,
+                    state=match.state,
+                    feed=match.feed,
+                )
+                await conn.execute(
+                    "INSERT INTO mma_tournament_games (tournament_id, round, board, match_id) VALUES (?, ?, ?, ?)",
+                    (tournament.id, round_number, board, record.id),
+                )
+                matches.append(record)
+            return saved, matches
+
     async def save_moves(
         self, match: MatchRecord, state: GameState, feed: list[str], moves: list[Action], now: float
     ) -> MatchRecord:
@@ -283,7 +339,11 @@ class MmaRepository:
             saved = _record(row)
             if ended is not None:
                 await self._write_results(conn, match, state, ended, now)
-                saved = await self._rate(conn, saved, now)
+                # A tournament's board that ended before any move (a no-show claimed against, a concession or a
+                # withdrawal first) is a forfeit, not rated (docs/rules/tournament.md, rulings 3).
+                board = await record_match_end(conn, match.id, ended.winner, played=moves_made(state) > 0)
+                if board is None or board.rated:
+                    saved = await self._rate(conn, saved, now)
             return saved
 
     async def _rate(self, conn: StorageTransaction, saved: MatchRecord, now: float) -> MatchRecord:
@@ -429,6 +489,7 @@ class MmaRepository:
 __all__ = [
     "CHANNEL_DELETED",
     "MATCH_STATE",
+    "DealtMatch",
     "FighterUse",
     "FinishedMatch",
     "MatchConflict",

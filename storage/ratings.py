@@ -264,6 +264,10 @@ class RatingRepository:
         """The member's rating here; a new player's (1500, provisional) if they have none yet."""
         return await self._rating(self.db, guild_id, user_id)
 
+    async def ratings(self, guild_id: int, user_ids: list[int]) -> dict[int, Rating]:
+        """Several members' ratings here (a new player's for a member never rated)."""
+        return {user_id: await self._rating(self.db, guild_id, user_id) for user_id in user_ids}
+
     async def match_changes(self, match_id: int) -> dict[int, RatingChange]:
         """A rated match's changes by member (empty for a match not rated), for its final board."""
         return await self._changes(self.db, match_id)

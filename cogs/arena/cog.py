@@ -70,9 +70,9 @@ class Arena(
     )
     async def forget_me(self, interaction: discord.Interaction) -> None:
         here, me = guild_id(interaction), interaction.user.id
-        matches, fights = await self.member_data.live_games(here, me)
-        if matches or fights:
-            raise UserError(live_games_text(matches, fights))
+        live = await self.member_data.live_games(here, me)
+        if live:
+            raise UserError(live_games_text(live))
         data = await self.member_data.export(here, me)
         if data.empty:
             raise UserError("Arena keeps nothing about you in this server: there is nothing to erase.")
@@ -90,7 +90,7 @@ class Arena(
         try:
             erased = await self.member_data.forget(guild_id(interaction), interaction.user.id, component.version)
         except LiveGames as live:
-            raise UserError(live_games_text(live.matches, live.fights)) from None
+            raise UserError(live_games_text(live)) from None
         except ChangedSinceAsked as changed:
             if changed.now.empty:
                 raise UserError("Arena keeps nothing about you in this server now, so nothing was changed.") from None

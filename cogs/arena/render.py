@@ -9,7 +9,7 @@ from cogs.common import COLOR_DEFEAT, COLOR_INFO, fit_embed, markdown_safe
 from cogs.deck.render import measured
 from rules.text import format_number, noun_for, plural
 from storage.guild_settings import GuildSettings
-from storage.member_data import FORMER_MEMBER_NAME, MemberData
+from storage.member_data import FORMER_MEMBER_NAME, LiveGames, MemberData
 from storage.profile import Profile
 
 NAME_LIMIT = 40
@@ -142,15 +142,18 @@ def my_data_summary(data: MemberData) -> str:
     )
 
 
-def live_games_text(matches: int, fights: int) -> str:
+def live_games_text(live: LiveGames) -> str:
     going = [
-        plural(matches, "MMA match or challenge", "MMA matches or challenges") if matches else "",
-        plural(fights, "Andor fight") if fights else "",
+        plural(live.matches, "MMA match or challenge", "MMA matches or challenges") if live.matches else "",
+        plural(live.fights, "Andor fight") if live.fights else "",
+        plural(live.tournaments, "MMA tournament") if live.tournaments else "",
     ]
+    ways = "a match's Concede button, a fight's Flee, or decline the challenge"
+    if live.tournaments:
+        ways += "; a tournament's Leave button while it signs up, or its end once it runs"
     return (
         f"You have {' and '.join(g for g in going if g)} going in this server, so nothing was erased: finish "
-        "them first (a match's Concede button, a fight's Flee, or decline the challenge), then run "
-        "`/arena forget-me` again."
+        f"them first ({ways}), then run `/arena forget-me` again."
     )
 
 

@@ -117,8 +117,9 @@ def mention(user_id: int) -> str:
     """How a player is named wherever Discord renders mentions (content, descriptions, field values): a mention,
     which shows their current name and never pings (replies are sent with no allowed mentions). Titles, footers
     and files do not render mentions; they name a player by `markdown_safe(display name)`. A member who erased
-    their data (`/arena forget-me`) is "a former member" in the rows others keep (RULINGS 8)."""
-    return FORMER_MEMBER_NAME if user_id == FORMER_MEMBER else f"<@{user_id}>"
+    their data (`/arena forget-me`) is "a former member" in the rows others keep (RULINGS 8): FORMER_MEMBER, or
+    in a tournament's table, where each must stay apart, an id below it."""
+    return FORMER_MEMBER_NAME if user_id <= FORMER_MEMBER else f"<@{user_id}>"
 
 
 def seed_footer(seed: int, *notes: str) -> str:

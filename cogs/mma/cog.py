@@ -8,7 +8,8 @@ then redraws. Nothing lives in memory between clicks, so a restart loses nothing
 This module is the command group; the rest of the package is split by concern: `challenges` (starting
 matches), `clicks` (the route of a click) and `moves` (the moves through the one driver), `boards` (the match's
 message), `claims` (the idle claim's timers), `hands` (the open hand views), `pings` and `notes` (the words
-beside the board), `items` and `render` (components and drawing), `rivalry*` (ratings and past matches).
+beside the board), `items` and `render` (components and drawing), `rivalry*` (ratings and past matches),
+`tournament*` (Swiss tournaments).
 """
 
 from __future__ import annotations
@@ -19,18 +20,19 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from cogs.common import require_gm
 from cogs.common.cog import GameCog
 from cogs.common.permissions import PermissionNotices
-from cogs.mma import boards, challenges, clicks, render, rivalry
+from cogs.mma import boards, challenges, clicks, render, rivalry, tournament, tournament_rounds, tournament_tables
 from cogs.mma.claims import ClaimOpenings
 from cogs.mma.hands import HandViews
-from cogs.mma.items import COG_NAME, COMPONENTS, HandSelect, MatchButton
+from cogs.mma.items import COG_NAME, COMPONENTS, HandSelect, MatchButton, TournamentButton
 from cogs.mma.notes import display_name
 from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, LeaderboardButton, ReplayButton, RivalrySelect
 from rules.rating import MODEL_NAME
 from rules.seeds import MAX_SEED
 from storage.errors import StorageOutage
-from storage.mma import MmaRepository
+from storage.mma import MatchRecord, MmaRepository
 from storage.ratings import RatingRepository
 
 if TYPE_CHECKING:
@@ -42,7 +44,12 @@ MAX_MATCH_ID = 2**53 - 1  # the largest integer a Discord option carries exactly
 
 MAX_TURNS = 1000  # more than any match has (100 turns each, then the judges)
 
-MmaComponent = MatchButton | HandSelect | LeaderboardButton | HistoryButton | ReplayButton | RivalrySelect
+MAX_TOURNAMENT_ROUNDS = 10  # 10 rounds find a winner among 1024 players: more than any field here
+MAX_START_MINUTES = 7 * 24 * 60  # a week
+
+MmaComponent = (
+    MatchButton | HandSelect | TournamentButton | LeaderboardButton | HistoryButton | ReplayButton | RivalrySelect
+)
 
 
 @app_commands.guild_only()
@@ -62,6 +69,7 @@ class Mma(
         self.claim_openings = ClaimOpenings(
             lambda match_id, version: boards.redraw_as_claim_opens(self, match_id, version)
         )
+        self.tournaments = tournament_rounds.TournamentDesk()
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -82,17 +90,30 @@ class Mma(
         for record in waiting:
             if self.bot.serves_guild(record.guild_id):  # the other processes watch their own shards' matches
                 self.claim_openings.watch(record, self.clock())
+        # Tournaments go on from their stored state: rounds to pair, boards to post, start times to wait for.
+        try:
+            await tournament_rounds.resume(self)
+        except StorageOutage:
+            log.warning("could not resume the tournaments; a board's next result moves its tournament on")
 
     async def cog_unload(self) -> None:
         await super().cog_unload()
         self.hands.close_all()
         self.claim_openings.close_all()
+        self.tournaments.close_all()
 
     async def on_component(self, interaction: discord.Interaction, component: MmaComponent) -> None:
         if isinstance(component, LeaderboardButton | HistoryButton | ReplayButton | RivalrySelect):
             await rivalry.on_component(self.bot, interaction, component)
             return
+        if isinstance(component, TournamentButton):
+            await tournament.on_button(self, interaction, component.numeric_id, component.action)
+            return
         await clicks.on_click(self, interaction, component.click())
+
+    async def match_ended(self, record: MatchRecord) -> None:
+        """After a move ended a match: a tournament whose board it was moves on."""
+        await tournament_rounds.match_ended(self, record)
 
     # --- starting matches -----------------------------------------------------------------------------
 
@@ -159,6 +180,60 @@ class Mma(
         turn: app_commands.Range[int, 1, MAX_TURNS] | None = None,
     ) -> None:
         await rivalry.replay(self.bot, interaction, match, turn)
+
+    # --- tournaments ---------------------------------------------------------------------------------------
+
+    tournament_group = app_commands.Group(
+        name="tournament", description="Swiss tournaments: members sign up here and play rated rounds."
+    )
+
+    @tournament_group.command(name="create", description="Open a Swiss tournament in this channel (game masters).")
+    @app_commands.describe(
+        rounds="Rounds to play (default: what the field needs, about log2 of the players, at least 3)",
+        starts_in="Start on its own this many minutes from now, with 4 players or more (default: when you start it)",
+    )
+    async def tournament_create(
+        self,
+        interaction: discord.Interaction,
+        rounds: app_commands.Range[int, 1, MAX_TOURNAMENT_ROUNDS] | None = None,
+        starts_in: app_commands.Range[int, 1, MAX_START_MINUTES] | None = None,
+    ) -> None:
+        await tournament.create(self, interaction, rounds, starts_in)
+
+    @tournament_group.command(name="start", description="Start this channel's tournament now (game masters).")
+    async def tournament_start(self, interaction: discord.Interaction) -> None:
+        await tournament.start(self, interaction)
+
+    @tournament_group.command(name="cancel", description="Cancel this channel's tournament (game masters).")
+    async def tournament_cancel(self, interaction: discord.Interaction) -> None:
+        await tournament.cancel(self, interaction)
+
+    @tournament_group.command(
+        name="withdraw", description="Leave this channel's tournament: your game going on is conceded."
+    )
+    async def tournament_withdraw(self, interaction: discord.Interaction) -> None:
+        await tournament.leave_tournament(self, interaction, interaction.user.id, by_gm=False)
+
+    @tournament_group.command(name="remove", description="Remove a player (a no-show) from this channel's tournament.")
+    @app_commands.describe(member="The player to remove; their game going on is conceded (a forfeit if unplayed)")
+    async def tournament_remove(self, interaction: discord.Interaction, member: discord.Member | discord.User) -> None:
+        await require_gm(interaction)
+        await tournament.leave_tournament(self, interaction, member.id, by_gm=True)
+
+    @tournament_group.command(name="history", description="This server's finished tournaments, newest first.")
+    async def tournament_history(self, interaction: discord.Interaction) -> None:
+        await tournament_tables.history(self, interaction)
+
+    @tournament_group.command(name="crosstable", description="A tournament's standings and crosstable as a picture.")
+    @app_commands.describe(
+        tournament_number="The tournament's number (default: this channel's, or the server's latest finished)"
+    )
+    async def tournament_crosstable(
+        self,
+        interaction: discord.Interaction,
+        tournament_number: app_commands.Range[int, 1, MAX_MATCH_ID] | None = None,
+    ) -> None:
+        await tournament_tables.crosstable(self, interaction, tournament_number)
 
     @app_commands.command(name="rules", description="The MMA Warriors rules in short.")
     async def rules(self, interaction: discord.Interaction) -> None:

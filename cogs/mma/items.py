@@ -1,5 +1,6 @@
 """The persistent components of /mma: `mma:<match>:<version>:<action>` buttons and the `mma:<match>:<version>:pick`
-hand select; the Play button carries its card in the action (`play-<card>`).
+hand select; the Play button carries its card in the action (`play-<card>`); a tournament's `mmat:<id>:0:<action>`
+buttons.
 
 They are registered at start-up, so a button on any match message works after a restart; the handler loads
 the match from storage. The version is the match's version when the message was drawn: a move carrying an
@@ -82,4 +83,27 @@ def hand_select(
     return HandSelect.make(GAME, match_id, version, PICK, options, placeholder=placeholder[:150], row=row)
 
 
-COMPONENTS = (MatchButton, HandSelect)
+TOURNAMENT = "mmat"
+TOURNAMENT_ACTIONS = ("join", "leave", "table")  # sign up, take one's name off, the crosstable as a picture
+
+
+class TournamentButton(GameButton, template=component_template(TOURNAMENT, TOURNAMENT_ACTIONS)):
+    """`mmat:<tournament>:0:<action>`: a tournament's buttons act on what is stored when clicked (a join after
+    the start is refused by the stored status), so they carry no version."""
+
+    cog_name: ClassVar[str] = COG_NAME
+    game_title: ClassVar[str] = GAME_TITLE
+
+
+def tournament_button(
+    tournament_id: int,
+    action: str,
+    *,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+) -> TournamentButton:
+    return TournamentButton.make(TOURNAMENT, tournament_id, 0, action, label=label, style=style, emoji=emoji)
+
+
+COMPONENTS = (MatchButton, HandSelect, TournamentButton)

@@ -96,6 +96,8 @@ class MatchMove(PlayerClick, TurnMove[MatchRecord, Played]):
         await self.cog.hands.refresh(
             saved.id, lambda s: hand_render.hand_message(saved, s, note=notes.MOVED), skip=self.interaction
         )
+        if saved.status is MatchStatus.OVER:
+            await self.cog.match_ended(saved)
 
 
 class CardMove(MatchMove):

@@ -27,6 +27,7 @@ from rules.mma.engine import (
     IDLE_SECONDS,
     MAX_ENERGY,
     idle_minutes_left,
+    moves_made,
     outcome,
 )
 from rules.mma.state import DRAW_PHASE, MAIN_PHASE, OVER, REPLACE_PHASE, GameState, MatchOutcome
@@ -250,6 +251,7 @@ def rules_embed() -> discord.Embed:
 
 RESULT_MARKS = {Result.WIN: "📈", Result.LOSS: "📉", Result.DRAW: "➖"}
 NOT_RATED = "\n🤖 Not rated: matches against the AI never are."
+NOT_RATED_FORFEIT = "\n🏳️ Not rated: a tournament board that ends before any move is a forfeit."
 
 
 def rating_change_lines(record: MatchRecord) -> str:
@@ -261,6 +263,8 @@ def rating_change_lines(record: MatchRecord) -> str:
         return ""
     if record.vs_ai:
         return NOT_RATED
+    if not record.rating_changes and moves_made(record.game) == 0:
+        return NOT_RATED_FORFEIT
     lines: list[str] = []
     for slot, user_id in enumerate(record.player_ids):
         change = record.rating_changes.get(user_id) if user_id is not None else None

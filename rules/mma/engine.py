@@ -495,6 +495,12 @@ def card_action(state: GameState, player: int, card: int) -> Action:
     return Action(player, DEPLOY if state.phase == REPLACE_PHASE else PLAY, card)
 
 
+def moves_made(state: GameState) -> int:
+    """The moves the players made in the match, a concession that ended it not counted: 0 for a match that ended
+    before any move (a tournament's forfeit, docs/rules/tournament.md rulings 3)."""
+    return state.moves - (1 if state.phase == OVER and state.reason == CONCEDED else 0)
+
+
 def idle_claim_problem(state: GameState, claimant: int, *, against_ai: bool) -> str | None:
     """Why `claimant` cannot claim the win over an idle opponent, whatever the time, or None. The AI answers at
     once, so a match against it is never claimed; `idle_minutes_left` is the clock."""

@@ -73,3 +73,43 @@ def withdraw(state: TournamentState, player_id: int) -> TournamentState:
         forfeit = Result.CHALLENGER_FORFEITS if pairing.challenger == player_id else Result.OPPONENT_FORFEITS
         state = _with_round(state, _with_result(state.rounds[-1], board, forfeit))
     return state
+
+
+def match_result(winner: int | None, *, played: bool) -> Result:
+    """The result of a board from its match's end: `winner` the slot that won (0 the challenger, 1 the
+    opponent; None a draw). A match won because the other player stayed idle before any move was made
+    (`played` false) is a forfeit, not a game (rulings 3)."""
+    if winner is None:
+        return Result.DRAW
+    if played:
+        return Result.CHALLENGER_WINS if winner == 0 else Result.OPPONENT_WINS
+    return Result.OPPONENT_FORFEITS if winner == 0 else Result.CHALLENGER_FORFEITS
+
+
+def renamed(state: TournamentState, player_id: int, new_id: int, name: str) -> TournamentState:
+    """The state with a player's id and name replaced everywhere (a member who asked to be forgotten): their
+    games, points and place stay for the others. `new_id` must be no other player's."""
+    if any(player.id == new_id for player in state.players):
+        raise RuleInputError(f"id {new_id} is already a player's")
+
+    def swap(seat: int) -> int:
+        return new_id if seat == player_id else seat
+
+    players = tuple(
+        p.model_copy(update={"id": new_id, "name": name}) if p.id == player_id else p for p in state.players
+    )
+    rounds = tuple(
+        round_.model_copy(
+            update={
+                "pairings": tuple(
+                    pairing.model_copy(
+                        update={"challenger": swap(pairing.challenger), "opponent": swap(pairing.opponent)}
+                    )
+                    for pairing in round_.pairings
+                ),
+                "bye": None if round_.bye is None else swap(round_.bye),
+            }
+        )
+        for round_ in state.rounds
+    )
+    return state.model_copy(update={"players": players, "rounds": rounds})

@@ -12,6 +12,7 @@ STORING_MODULES = {
     "test_mfd",
     "test_mma",
     "test_mma_rivalry",
+    "test_mma_tournament",
 }
 
 

@@ -232,6 +232,8 @@ class FakeRoute:
     webhook_id: int | None = None
     webhook_token: str | None = None
     channel_id: int | None = None
+    guild_id: int | None = None
+    user_id: int | None = None
 
 
 # Discord's routes the bot uses, as the fake serves them: (method or None for any, pattern, template)
@@ -253,6 +255,7 @@ _ROUTES = [
         "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
     ),
     ("GET", r"/channels/(?P<channel_id>\d+)", "/channels/{channel_id}"),
+    ("GET", r"/guilds/(?P<guild_id>\d+)/members/(?P<user_id>\d+)", "/guilds/{guild_id}/members/{user_id}"),
     ("POST", r"/channels/(?P<channel_id>\d+)/messages", "/channels/{channel_id}/messages"),
     (None, r"/channels/(?P<channel_id>\d+)/messages/\d+", "/channels/{channel_id}/messages/{message_id}"),
 ]
@@ -367,6 +370,7 @@ class FakeDiscord:
         # the bot's role in each server: what the invite link granted (arena.bot.INVITE_PERMISSIONS by default)
         self.bot_role: dict[int, discord.Permissions] = {}
         self.channel_of_token: dict[str, int] = {}  # where each interaction was used: its messages go there
+        self.departed: set[tuple[int, int]] = set()  # (server, user): members who left; Discord no longer knows them
 
     # --- channels and what the bot may do in them ------------------------------------------------------
 
@@ -476,6 +480,8 @@ class FakeDiscord:
             webhook_id=int(params["webhook_id"]) if "webhook_id" in params else None,
             webhook_token=params.get("webhook_token"),
             channel_id=int(params["channel_id"]) if "channel_id" in params else None,
+            guild_id=int(params["guild_id"]) if "guild_id" in params else None,
+            user_id=int(params["user_id"]) if "user_id" in params else None,
         )
         payload, multipart = await self._read_body(request)
         body = (
@@ -643,6 +649,8 @@ class FakeDiscord:
         if form:
             payload, sent_files = self._unpack(None, form, files)
         self.requests.append(Request(route.method, route.path, payload, sent_files))
+        if route.path == "/guilds/{guild_id}/members/{user_id}":
+            return self._member(route.guild_id, route.user_id)
         channel_id = int(route.channel_id) if getattr(route, "channel_id", None) else CHANNEL_ID
         if channel_id not in self.channels:
             raise discord_error(404, 10003, "Unknown Channel")
@@ -672,6 +680,13 @@ class FakeDiscord:
             self.messages.pop(_message_id(route), None)
             return None
         raise AssertionError(f"unexpected HTTP request {route.method} {route.path}")
+
+    def _member(self, guild_id: int, user_id: int) -> dict:
+        """A server's member as Discord gives it (every user is a member until they leave: `departed`)."""
+        if (guild_id, user_id) in self.departed:
+            raise discord_error(404, 10007, "Unknown Member")
+        return {"user": user_payload(user_id, f"user{user_id}"), "roles": [], "joined_at": TIMESTAMP, "deaf": False,
+                "mute": False, "flags": 0}  # fmt: skip
 
     # --- messages ------------------------------------------------------------------------------------
 

@@ -104,6 +104,18 @@ async def fill(db, guild_id: int, first_id: int) -> None:
             (i, guild_id),
         )
         await conn.execute(
+            "INSERT INTO mma_tournaments (id, guild_id, channel_id, created_by, status, created_at) "
+            "VALUES (?, ?, ?, 1, 'finished', 'now')",
+            (i, guild_id, CHANNEL + i),
+        )
+        await conn.execute(
+            "INSERT INTO mma_tournament_entrants (tournament_id, user_id, name, joined_at) VALUES (?, 100, 'A', 'now')",
+            (i,),
+        )
+        await conn.execute(
+            "INSERT INTO mma_tournament_games (tournament_id, round, board, match_id) VALUES (?, 1, 1, ?)", (i, i)
+        )
+        await conn.execute(
             "INSERT INTO andor_characters (guild_id, user_id, character_json) VALUES (?, 100, '{}')", (guild_id,)
         )
         await conn.execute(
@@ -167,10 +179,9 @@ async def test_a_server_that_removed_the_bot_is_erased_after_the_retention_and_k
 
     assert await repo.erase_departed(1000.0 + 30 * day, 30 * day) == [GUILD]
     assert set((await counts(database)).values()) == {1}
-    for table, _ in ERASED:
-        if table not in ("mma_moves", "bossfight_attacks", "bossfight_players"):
-            row = await database.fetch_one(f"SELECT count(*) AS n FROM {table} WHERE guild_id = ?", (GUILD,))
-            assert row["n"] == 0, table
+    for table, rows_of_guild in ERASED:
+        row = await database.fetch_one(f"SELECT count(*) AS n FROM {table} WHERE {rows_of_guild}", (GUILD,))
+        assert row["n"] == 0, table
     assert await repo.erase_departed(1000.0 + 60 * day, 30 * day) == []  # once
 
 

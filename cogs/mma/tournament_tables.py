@@ -1,0 +1,62 @@
+"""A tournament's table looked back on: the server's finished tournaments, and any tournament's standings with
+its crosstable as a picture."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.common import UserError, run_engine
+from cogs.common.bot import channel_id, guild_id
+from cogs.mma import tournament_render as shown
+from cogs.mma.tournament_rounds import repo
+from rules.tournament.chart import crosstable_png
+from storage.tournament import (
+    Tournament,
+)
+
+if TYPE_CHECKING:
+    from cogs.mma.cog import Mma
+
+HISTORY_SHOWN = 10  # the newest finished tournaments listed
+
+
+async def history(cog: Mma, interaction: discord.Interaction) -> None:
+    guild = guild_id(interaction)
+    tournaments = await repo(cog).finished(guild, limit=HISTORY_SHOWN)
+    total = await repo(cog).finished_count(guild)
+    await interaction.response.send_message(embed=shown.history_embed(tournaments, total), ephemeral=True)
+
+
+async def crosstable(cog: Mma, interaction: discord.Interaction, tournament_id: int | None) -> None:
+    if tournament_id is None:
+        tournament = await repo(cog).open_in(channel_id(interaction))
+        if tournament is None:
+            latest = await repo(cog).finished(guild_id(interaction), limit=1)
+            tournament = latest[0] if latest else None
+        if tournament is None:
+            raise UserError(
+                "No tournament has been played here yet; a game master opens one with `/mma tournament create`."
+            )
+    else:
+        tournament = await repo(cog).get(tournament_id)
+        if tournament is None or tournament.guild_id != guild_id(interaction):
+            raise UserError(f"This server has no tournament #{tournament_id}; `/mma tournament history` lists them.")
+    await show_crosstable(cog, interaction, tournament, ephemeral=False)
+
+
+async def show_crosstable(
+    cog: Mma, interaction: discord.Interaction, tournament: Tournament, *, ephemeral: bool
+) -> None:
+    if tournament.state is None:
+        raise UserError(f"Tournament #{tournament.id} has not started: there is no table yet.")
+    await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+    title = f"MMA Warriors tournament #{tournament.id}"
+    png = await run_engine(cog.bot, crosstable_png, tournament.game, title)
+    latest = tournament.game.rounds[-1].number if tournament.game.rounds else 0
+    embed = shown.standings_embed(tournament, await repo(cog).match_ids(tournament.id, latest))
+    name = f"tournament-{tournament.id}.png"
+    embed.set_image(url=f"attachment://{name}")
+    await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), filename=name), ephemeral=ephemeral)

@@ -1,0 +1,349 @@
+"""/mma tournament through the bot's real dispatch: the worked example of docs/rules/tournament.md (eight players,
+three rounds) played from sign-up to podium as member matches, on both backends, with a restart mid-round and
+a round whose boards Discord refused, then posted when the bot came back."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import re
+import time
+
+import discord
+import pytest
+
+from rules.mma.engine import MAX_TURNS
+from rules.mma.state import MAIN_PHASE, GameState
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID, Message, User
+
+# The worked example's field: name -> rating at entry.
+FIELD = {
+    "Ana": 1800,
+    "Ben": 1750,
+    "Cleo": 1700,
+    "Dev": 1650,
+    "Eli": 1600,
+    "Fay": 1550,
+    "Gus": 1500,
+    "Hana": 1450,
+}
+PLAYERS = {name: User(1300000000000000101 + n, name) for n, name in enumerate(FIELD)}
+BY_ID = {user.id: name for name, user in PLAYERS.items()}
+
+# The worked example's rounds: (challenger, opponent, result), board by board.
+ROUNDS = [
+    [("Ana", "Eli", "1-0"), ("Fay", "Ben", "1-0"), ("Cleo", "Gus", "1/2-1/2"), ("Hana", "Dev", "0-1")],
+    [("Dev", "Ana", "1-0"), ("Gus", "Fay", "1-0"), ("Ben", "Cleo", "1-0"), ("Eli", "Hana", "0-1")],
+    [("Dev", "Gus", "0-1"), ("Fay", "Ana", "1-0"), ("Hana", "Ben", "0-1"), ("Cleo", "Eli", "1-0")],
+]
+BOARD_CALL = re.compile(r"🏆 Tournament #(\d+), round (\d+), board (\d+): <@(\d+)> \(moves first\) vs <@(\d+)>")
+
+
+async def seed_ratings(h) -> None:
+    """The worked example's ratings, as if each player had earned them here."""
+    async with h.bot.db.transaction() as conn:
+        for name, rating in FIELD.items():
+            await conn.execute(
+                "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (GUILD_ID, PLAYERS[name].id, float(rating), 90.0, 30, 0.0),
+            )
+
+
+def boards_of(h, round_number: int) -> dict[int, Message]:
+    """The round's board messages, by board."""
+    found: dict[int, Message] = {}
+    for message in h.messages:
+        call = BOARD_CALL.match(message.content)
+        if call and int(call[2]) == round_number:
+            found[int(call[3])] = message
+    return found
+
+
+def seated(message: Message) -> tuple[str, str]:
+    call = BOARD_CALL.match(message.content)
+    assert call is not None
+    return BY_ID[int(call[4])], BY_ID[int(call[5])]
+
+
+async def state_of(h, match_id: int) -> GameState:
+    row = await h.bot.db.fetch_one("SELECT state_json FROM mma_matches WHERE id = ?", (match_id,))
+    return GameState.from_dict(json.loads(row["state_json"]))
+
+
+async def match_id_of(h, board: Message) -> int:
+    return (await h.bot.db.fetch_one("SELECT id FROM mma_matches WHERE message_id = ?", (board.id,)))["id"]
+
+
+async def play(h, board: Message, challenger: str, opponent: str, result: str) -> None:
+    """Play a board to `result`: the challenger makes a move (so it is a game, not a forfeit), then the loser
+    concedes; a draw goes to the judges with equal health after the last turn."""
+    first, second = PLAYERS[challenger], PLAYERS[opponent]
+    await h.click(board, "Skip draw", first)
+    if result == "1/2-1/2":
+        match_id = await match_id_of(h, board)
+        state = await state_of(h, match_id)
+        assert state.phase == MAIN_PHASE and state.current == 0
+        for player in state.players:
+            player.turns, player.health = MAX_TURNS, 20
+        async with h.bot.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE mma_matches SET state_json = ? WHERE id = ?", (json.dumps(state.to_dict()), match_id)
+            )
+        await h.click(board, "End turn", first)
+        return
+    loser = second if result == "1-0" else first
+    (confirm,) = await h.click(board, "Concede", loser)
+    await h.click(confirm, "Yes, concede", loser)
+
+
+async def forfeit_idle(h, board: Message, challenger: str, opponent: str) -> None:
+    """The challenger never moves; after 15 minutes the opponent claims the win: a forfeit."""
+    cog = h.bot.get_cog("MMA")
+    cog.clock = lambda: time.time() + 16 * 60
+    try:
+        await h.click(board, "Claim win (opponent idle)", PLAYERS[opponent])
+    finally:
+        cog.clock = time.time
+
+
+def mentioned(request) -> list[int]:
+    return sorted(int(u) for u in (request.payload.get("allowed_mentions") or {}).get("users", []))
+
+
+async def test_an_eight_player_swiss_tournament_runs_from_sign_up_to_podium(harness):
+    h = harness
+    await seed_ratings(h)
+    (signup,) = await h.run("mma tournament create", h.gm)
+    assert signup.embed.title == "🏆 MMA Warriors Swiss tournament #1"
+    assert signup.field("Players (0)") == "Nobody yet."
+    assert [c["label"] for c in signup.components] == ["Join", "Leave"]
+
+    # Sign-up: everyone joins; a second click and a leave by someone not in change nothing.
+    for user in PLAYERS.values():
+        await h.click(signup, "Join", user)
+    (again,) = await h.click(signup, "Join", PLAYERS["Ana"])
+    assert again.ephemeral and again.content == "❌ You are already in tournament #1; **Leave** takes your name off."
+    (not_in,) = await h.click(signup, "Leave", h.alice)
+    assert not_in.content == "❌ You are not signed up for tournament #1; **Join** puts your name down."
+    assert signup.field("Players (8)").splitlines()[0] == f"1. {PLAYERS['Ana'].mention} · 1800"
+    assert signup.field("Rounds").startswith("3 (set by the field")
+
+    # Only a game master starts it.
+    (refused,) = await h.run("mma tournament start", PLAYERS["Ana"])
+    assert refused.ephemeral and refused.content.startswith("❌ Only a game master can do that")
+
+    before = len(h.fake.requests)
+    await h.run("mma tournament start", h.gm)
+    posted = [r for r in h.fake.requests[before:] if r.method == "POST" and r.path == "/channels/{channel_id}/messages"]
+    assert len(posted) == 4  # one message per board, each pinging exactly its two players
+    for request in posted:
+        call = BOARD_CALL.match(request.payload["content"])
+        assert call is not None and mentioned(request) == sorted([int(call[4]), int(call[5])])
+    assert signup.components[0]["label"] == "Crosstable"  # the sign-up became the live standings
+
+    for number, expected in enumerate(ROUNDS, start=1):
+        boards = boards_of(h, number)
+        assert [seated(boards[b]) for b in sorted(boards)] == [(c, o) for c, o, _ in expected], f"round {number}"
+        for board, (challenger, opponent, result) in enumerate(expected, start=1):
+            if number == 1 and board == 3:
+                h = await h.restart()  # mid-round: the round goes on after a restart
+                signup = h.fake.messages[signup.id]
+            if number == 3 and board == 1:
+                await forfeit_idle(h, boards[board], challenger, opponent)  # Dev never moves: Gus wins by forfeit
+            else:
+                await play(h, boards[board], challenger, opponent, result)
+        if number < 3:
+            assert f"Round {number + 1} of 3" in signup.description
+
+    table = signup.field("Standings").splitlines()
+    assert table == [
+        f"1. {PLAYERS['Gus'].mention} **2½** · Bh 5½ · SB 4.75 · 1500",
+        f"2. {PLAYERS['Fay'].mention} **2** · Bh 5½ · SB 3 · 1550",
+        f"3. {PLAYERS['Ben'].mention} **2** · Bh 4½ · SB 2.5 · 1750",
+        f"4. {PLAYERS['Dev'].mention} **2** · Bh 4½ · SB 2 · 1650",
+        f"5. {PLAYERS['Cleo'].mention} **1½** · Bh 4½ · SB 1.25 · 1700",
+        f"6. {PLAYERS['Ana'].mention} **1** · Bh 4 · SB 0 · 1800",
+        f"7. {PLAYERS['Hana'].mention} **1** · Bh 4 · SB 0 · 1450",
+        f"8. {PLAYERS['Eli'].mention} **0** · Bh 3½ · SB 0 · 1600",
+    ]
+    assert signup.description == "🏁 Final standings after 3 rounds."
+    (podium,) = [m for m in h.messages if m.embeds and (m.embed.title or "").endswith(": the podium")]
+    assert podium.description.splitlines() == [
+        f"🥇 {PLAYERS['Gus'].mention}: 2½ points",
+        f"🥈 {PLAYERS['Fay'].mention}: 2 points",
+        f"🥉 {PLAYERS['Ben'].mention}: 2 points",
+    ]
+    changes = dict(line.split(": ", 1) for line in podium.field("Rating change over the tournament").splitlines())
+    # Every player played rated games; the forfeit (Dev–Gus) was not rated: Dev's last game is round 2's win.
+    assert all("→" in change for change in changes.values())
+    dev_changes = await h.bot.db.fetch_all(
+        "SELECT match_id FROM mma_rating_changes WHERE user_id = ? ORDER BY match_id", (PLAYERS["Dev"].id,)
+    )
+    assert len(dev_changes) == 2
+
+    # Finished: listed in the history; its crosstable can be shown again.
+    (history,) = await h.run("mma tournament history", h.alice)
+    assert history.description.startswith("**#1** ")
+    assert f"8 players, 3 rounds; won by {PLAYERS['Gus'].mention}" in history.description
+    (table_again,) = await h.run("mma tournament crosstable", h.alice, tournament_number=1)
+    assert list(table_again.files) == ["tournament-1.png"] and not table_again.ephemeral
+    assert table_again.files["tournament-1.png"].startswith(b"\x89PNG")
+    assert table_again.embed.image.url == "attachment://tournament-1.png"
+    assert table_again.field("Standings") == signup.field("Standings")
+
+
+async def test_a_round_stored_but_not_posted_is_posted_when_the_bot_comes_back(harness):
+    h = harness
+    await seed_ratings(h)
+    signup = await joined(h, ["Ana", "Ben", "Cleo", "Dev"])
+    h.fake.overwrite(CHANNEL_ID, "bot", deny=discord.Permissions(send_messages=True))
+    (refused,) = await h.run("mma tournament start", h.gm)
+    assert refused.ephemeral and refused.content == (
+        "❌ Tournament #1 did not start: the bot posts each round's boards here itself and needs Send Messages in "
+        "this channel. Give it that, then start again."
+    )
+    h.fake.channel(CHANNEL_ID).overwrites.clear()
+    await h.run("mma tournament start", h.gm)
+    boards = boards_of(h, 1)
+    # Send Messages taken away mid-round: round 2 is paired and stored as round 1 ends, but its boards cannot be
+    # posted (as if the bot had been killed between the two); they are posted when the bot comes back.
+    h.fake.overwrite(CHANNEL_ID, "bot", deny=discord.Permissions(send_messages=True))
+    for board in sorted(boards):
+        challenger, opponent = seated(boards[board])
+        await play(h, boards[board], challenger, opponent, "1-0")
+    assert boards_of(h, 2) == {} and "Round 2 of 3" in signup.description
+    h.fake.channel(CHANNEL_ID).overwrites.clear()
+    h = await h.restart()
+    assert sorted(boards_of(h, 2)) == [1, 2]
+    rows = await h.bot.db.fetch_all(
+        "SELECT m.message_id FROM mma_matches m JOIN mma_tournament_games g ON g.match_id = m.id WHERE g.round = 2"
+    )
+    assert sorted(row["message_id"] for row in rows) == sorted(m.id for m in boards_of(h, 2).values())
+
+
+@pytest.mark.parametrize("user", [PLAYERS["Ana"]])
+async def test_a_second_tournament_in_the_channel_is_refused(harness, user):
+    h = harness
+    await h.run("mma tournament create", h.gm)
+    (refused,) = await h.run("mma tournament create", h.gm)
+    assert refused.ephemeral
+    assert refused.content.startswith(
+        "❌ This channel already has tournament #1 signing up: one at a time per channel."
+    )
+    (not_gm,) = await h.run("mma tournament cancel", user)
+    assert not_gm.content.startswith("❌ Only a game master can do that")
+    (cancelled,) = await h.run("mma tournament cancel", h.gm)
+    assert cancelled.content.startswith("❌ Tournament #1 was cancelled by")
+    assert len(await h.run("mma tournament create", h.gm)) == 1
+
+
+async def joined(h, names: list[str]) -> Message:
+    """A tournament opened by the GM with these players signed up; its sign-up message."""
+    (signup,) = await h.run("mma tournament create", h.gm)
+    for name in names:
+        await h.click(signup, "Join", PLAYERS[name])
+    return signup
+
+
+async def test_byes_withdrawals_a_member_who_left_and_a_removed_no_show(harness):
+    h = harness
+    await seed_ratings(h)
+    signup = await joined(h, ["Ana", "Ben", "Cleo", "Dev", "Eli"])
+    await h.run("mma tournament start", h.gm)
+    # Five players: the lowest-ranked, Eli, sits out round 1 with the bye.
+    assert signup.field("Round 1").splitlines()[-1] == f"Bye (one point): {PLAYERS['Eli'].mention}"
+    boards = boards_of(h, 1)
+    assert [seated(boards[b]) for b in sorted(boards)] == [("Ana", "Cleo"), ("Dev", "Ben")]
+
+    # Ana withdraws before any move: her game is a forfeit, not rated, and she is not paired again.
+    (said,) = await h.run("mma tournament withdraw", PLAYERS["Ana"])
+    assert said.content == (
+        f"{PLAYERS['Ana'].mention} has withdrawn from tournament #1: their points stand and they are not paired again."
+    )
+    assert signup.field("Round 1").splitlines()[0] == (
+        f"1. {PLAYERS['Ana'].mention} vs {PLAYERS['Cleo'].mention}: −/+ (forfeit)"
+    )
+    assert f"{PLAYERS['Ana'].mention} **0** · Bh 1 · SB 0 · 1800 · withdrawn" in signup.field("Standings")
+    assert await h.bot.db.fetch_all("SELECT * FROM mma_rating_changes") == []
+    assert boards[1].description.endswith("🏳️ Not rated: a tournament board that ends before any move is a forfeit.")
+    (again,) = await h.run("mma tournament withdraw", PLAYERS["Ana"])
+    assert again.content == f"❌ {PLAYERS['Ana'].mention} has already withdrawn from tournament #1."
+
+    # Ben leaves the server before the round ends: he is withdrawn before round 2 is paired.
+    h.fake.departed.add((GUILD_ID, PLAYERS["Ben"].id))
+    await play(h, boards[2], "Dev", "Ben", "1-0")
+    assert "Round 2 of 3" in signup.description
+    assert f"{PLAYERS['Ben'].mention} **0** · " in signup.field("Standings")
+    assert signup.field("Standings").count("withdrawn") == 2
+    boards = boards_of(h, 2)
+    # Cleo, Dev and Eli are on one point; Eli has had the bye, so the lowest-ranked without one, Dev, sits out.
+    assert [seated(boards[b]) for b in sorted(boards)] == [("Cleo", "Eli")]
+    assert signup.field("Round 2").splitlines()[-1] == f"Bye (one point): {PLAYERS['Dev'].mention}"
+
+    # A game master removes a no-show: Cleo, who was to move first and never did, forfeits.
+    (not_gm,) = await h.run("mma tournament remove", PLAYERS["Eli"], member=PLAYERS["Cleo"])
+    assert not_gm.content.startswith("❌ Only a game master can do that")
+    (removed,) = [
+        m
+        for m in await h.run("mma tournament remove", h.gm, member=PLAYERS["Cleo"])
+        if m.ephemeral is False and "withdrawn" in m.content
+    ]
+    assert removed.content.endswith(f", removed by {h.gm.mention}: their points stand and they are not paired again.")
+    assert boards[1].description.count("Conceded") == 1  # the board shows the match ended
+    # Two players are left, Dev and Eli, who have not met: round 3 pairs them, and a move makes it a game.
+    (last,) = boards_of(h, 3).values()
+    challenger, opponent = seated(last)
+    assert {challenger, opponent} == {"Dev", "Eli"}
+    await play(h, last, challenger, opponent, "1-0")
+    assert signup.description == "🏁 Final standings after 3 rounds."
+    (podium,) = [m for m in h.messages if m.embeds and (m.embed.title or "").endswith(": the podium")]
+    assert podium.description.splitlines()[0] == f"🥇 {PLAYERS[challenger].mention}: 3 points"
+    changes = podium.field("Rating change over the tournament")
+    assert f"{PLAYERS['Ana'].mention}: not rated (byes and forfeits only)" in changes
+    assert f"{PLAYERS['Cleo'].mention}: not rated (byes and forfeits only)" in changes
+    rated = await h.bot.db.fetch_all("SELECT DISTINCT match_id FROM mma_rating_changes")
+    assert len(rated) == 2  # Dev–Ben and the last round; the two forfeits were not rated
+
+    # The crosstable button answers privately with the picture.
+    (table,) = await h.click(signup, "Crosstable", h.alice)
+    assert table.ephemeral and list(table.files) == ["tournament-1.png"]
+
+
+async def test_a_tournament_starts_at_its_time_even_across_a_restart(harness):
+    h = harness
+    (signup,) = await h.run("mma tournament create", h.gm, starts_in=30)
+    assert "on its own <t:" in signup.description
+    for name in ["Ana", "Ben", "Cleo"]:
+        await h.click(signup, "Join", PLAYERS[name])
+    # The bot was down when the time came; it starts when the bot is back, short of players: it says so.
+    async with h.bot.db.transaction() as conn:
+        await conn.execute("UPDATE mma_tournaments SET starts_at = '2026-01-01T00:00:00.000Z'")
+    h = await h.restart()
+    await asyncio.sleep(0.05)  # the start time is past: its timer fires at once
+    await h.settle()
+    (said,) = [m for m in h.messages if m.content.startswith("🏆 Tournament #1 could not start at its time")]
+    assert "needs at least 4 players to start; 3 joined." in said.content
+    assert (await h.bot.db.fetch_one("SELECT starts_at FROM mma_tournaments"))["starts_at"] is None
+    # A fourth player, and the game master starts it.
+    await h.click(h.fake.messages[signup.id], "Join", PLAYERS["Dev"])
+    await h.run("mma tournament start", h.gm)
+    assert len(boards_of(h, 1)) == 2
+
+
+async def test_sign_up_refusals(harness):
+    h = harness
+    (signup,) = await h.run("mma tournament create", h.gm, rounds=5)
+    (early,) = await h.run("mma tournament start", h.gm)
+    assert early.content == "❌ Tournament #1 needs at least 4 players to start; 0 joined."
+    for name in ["Ana", "Ben", "Cleo", "Dev"]:
+        await h.click(signup, "Join", PLAYERS[name])
+    (too_many,) = await h.run("mma tournament start", h.gm)
+    assert too_many.content == "❌ 4 players can play 1 to 3 rounds without a rematch; 5 asked for"
+    (elsewhere,) = await h.click(signup, "Join", PLAYERS["Eli"], channel_id=CHANNEL_ID + 1)
+    assert elsewhere.content == "❌ This tournament belongs to another channel, so nothing was changed."
+    before_cancel = copy.deepcopy(signup)  # as a member's client still shows it
+    await h.run("mma tournament cancel", h.gm)
+    (late,) = await h.click(before_cancel, "Join", PLAYERS["Eli"])
+    assert late.content == "❌ Sign-up is closed: tournament #1 was cancelled, so nothing was changed."
+    assert signup.description == "❌ This tournament was cancelled." and signup.components == []
