@@ -19,7 +19,7 @@ from cogs.common.permissions import in_thread, missing_to_post
 from cogs.mma import boards, notes, render
 from cogs.mma import tournament_render as shown
 from cogs.mma.moves import FEED_KEEP
-from cogs.mma.tournament_rounds import advance, begin, repo, schedule_start, show_standings, too_few
+from cogs.mma.tournament_rounds import advance, begin, repo, schedule_start, show_standings, started_text, too_few
 from cogs.mma.tournament_tables import show_crosstable
 from rules.mma.ai import played_move
 from rules.mma.state import CONCEDE, Action
@@ -134,11 +134,9 @@ async def start(cog: Mma, interaction: discord.Interaction) -> None:
         )
     await interaction.response.defer(thinking=True)
     started = await begin(cog, tournament)
-    rounds = started.game.settings.rounds
-    await interaction.followup.send(
-        f"🏆 Tournament #{started.id} has started: {len(started.game.players)} players, {rounds} rounds. Round 1's "
-        "boards are posted below; each pings its two players."
-    )
+    if started.state is None:  # its game master cancelled it as it started
+        raise UserError(f"Tournament #{started.id} was cancelled meanwhile; nothing was started.")
+    await interaction.followup.send(started_text(started))
 
 
 async def leave_tournament(cog: Mma, interaction: discord.Interaction, user_id: int, *, by_gm: bool) -> None:

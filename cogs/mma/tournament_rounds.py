@@ -120,13 +120,24 @@ async def start_on_time(cog: Mma, tournament_id: int) -> None:
         started = await begin(cog, tournament)
     except (UserError, RuleInputError) as refused:
         await repo(cog).clear_start(tournament.id)
-        text = f"🏆 Tournament #{tournament.id} could not start at its time: {refused} {mention(tournament.created_by)} can start it with `/mma tournament start` or cancel it."
+        text = (
+            f"🏆 Tournament #{tournament.id} could not start at its time: {refused} "
+            f"{mention(tournament.created_by)} can start it with `/mma tournament start` or cancel it."
+        )
     else:
-        text = f"🏆 Tournament #{started.id} has started: {len(started.game.players)} players, {started.game.settings.rounds} rounds."
+        text = started_text(started)
     try:
         await channel.send(text)
     except discord.HTTPException as refused:
         log.warning("could not announce tournament %s: %s", tournament.id, refused.text or refused.status)
+
+
+def started_text(tournament: Tournament) -> str:
+    state = tournament.game
+    return (
+        f"🏆 Tournament #{tournament.id} has started: {len(state.players)} players, {state.settings.rounds} rounds. "
+        "Round 1's boards are posted below; each pings its two players."
+    )
 
 
 def too_few(tournament: Tournament, present: int) -> str:
