@@ -70,7 +70,7 @@ class PlayerUpdate:
 
 
 @dataclass(frozen=True)
-class AttackRecord:
+class LandedAttack:
     """What one attack did to the raid, as stored."""
 
     raid: Raid  # after the attack
@@ -99,7 +99,7 @@ class DamageTotal:
 
 
 @dataclass(frozen=True)
-class RaidRecord:
+class FinishedRaid:
     """A finished raid as its channel's history shows it."""
 
     raid: Raid
@@ -108,8 +108,8 @@ class RaidRecord:
 
 
 @dataclass(frozen=True)
-class RaidTally:
-    """A member's record over every raid of a server (the raids' leaderboards added up)."""
+class RaidTotals:
+    """A member's totals over every raid of a server (the raids' leaderboards added up)."""
 
     damage: float  # credited
     attacks: int
@@ -225,7 +225,7 @@ class BossfightRepository:
 
     async def record_attack(
         self, raid_id: int, user_id: int, player: StoredPlayer, damage: float, update: PlayerUpdate
-    ) -> AttackRecord:
+    ) -> LandedAttack:
         """Subtract `damage` from the live boss, apply `update` to the player and log the attack, atomically.
 
         Concurrent attacks each subtract from the boss's HP as it stands when their transaction runs, so all
@@ -276,7 +276,7 @@ class BossfightRepository:
                     update.knocked_out,
                 ),
             )
-        return AttackRecord(
+        return LandedAttack(
             raid=_raid(row), hp_before=live["hp"], damage=damage, credited=credited, defeated_now=defeated_now
         )
 
@@ -339,7 +339,7 @@ class BossfightRepository:
         )
         return int(row["n"]) if row else 0
 
-    async def raid_record(self, channel_id: int, raid_id: int) -> RaidRecord | None:
+    async def finished_raid(self, channel_id: int, raid_id: int) -> FinishedRaid | None:
         """A finished raid of this channel with its leaderboard, or None (no such raid here, or still live)."""
         row = await self.db.fetch_one(
             "SELECT * FROM bossfight_raids WHERE id = ? AND channel_id = ? AND status <> ?",
@@ -352,11 +352,11 @@ class BossfightRepository:
             f"SELECT user_id FROM bossfight_attacks WHERE raid_id = ? AND {_LEFT_AT_0} ORDER BY id LIMIT 1", (raid_id,)
         )
         final_blow_by = final["user_id"] if final and raid.status is RaidStatus.DEFEATED else None
-        return RaidRecord(raid, await self.leaderboard(raid_id), final_blow_by)
+        return FinishedRaid(raid, await self.leaderboard(raid_id), final_blow_by)
 
     # --- a member across the server's raids --------------------------------------------------------------
 
-    async def member_tally(self, guild_id: int, user_id: int) -> RaidTally:
+    async def member_totals(self, guild_id: int, user_id: int) -> RaidTotals:
         """The member's attacks over every raid of the server, live or ended, as each raid's leaderboard counts
         them, and the final blows they struck (as each raid's history names them)."""
         row = required(
@@ -376,7 +376,7 @@ class BossfightRepository:
                 (guild_id, RaidStatus.DEFEATED, user_id),
             )
         )
-        return RaidTally(
+        return RaidTotals(
             damage=row["damage"],
             attacks=row["attacks"],
             raids=row["raids"],

@@ -19,7 +19,7 @@ from storage.andor import AndorRepository, Fight
 from storage.bossfight import BossfightRepository, Raid
 from storage.database import Storage, retried_on_conflict
 from storage.mfd import MfdRepository, StoredBattle
-from storage.mma import MatchRecord, MmaRepository
+from storage.mma import Match, MmaRepository
 
 # The channels where a game is live: a pending or live MMA match, a live fight or raid, a battle not closed.
 CHANNELS_IN_PLAY = (
@@ -59,7 +59,7 @@ OF_NO_SERVER = ("mma_rating_models",)
 class EndedGames:
     """The games a deleted channel ended, as they are stored now."""
 
-    matches: list[MatchRecord] = field(default_factory=list[MatchRecord])  # abandoned, or expired challenges
+    matches: list[Match] = field(default_factory=list[Match])  # abandoned, or expired challenges
     fights: list[Fight] = field(default_factory=list[Fight])  # ended as fled
     raids: list[Raid] = field(default_factory=list[Raid])  # closed
     battles: list[StoredBattle] = field(default_factory=list[StoredBattle])  # closed

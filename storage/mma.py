@@ -1,4 +1,5 @@
-"""MMA Warriors storage: challenges and matches (state saved after every move), the move log, and records."""
+"""MMA Warriors storage: challenges and matches (state saved after every move), the move log, and each member's
+tallies of results."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import aiosqlite
 
+from rules.contract import Tally
 from rules.mma.cards import CARDS
 from rules.mma.engine import outcome
 from rules.mma.state import Action, GameState, MatchOutcome
@@ -40,7 +42,7 @@ CHANNEL_DELETED = "channel deleted"  # the result_reason of an abandoned match
 
 
 @dataclass(frozen=True)
-class MatchRecord:
+class Match:
     id: int
     guild_id: int
     channel_id: int
@@ -80,16 +82,15 @@ class MatchRecord:
 
 
 @dataclass(frozen=True)
-class Record:
-    wins: int
-    losses: int
-    draws: int
-    wins_vs_ai: int
-    losses_vs_ai: int
+class MatchTallies:
+    """A member's finished matches in a server, against members and against the AI."""
+
+    against_members: Tally
+    against_ai: Tally
 
     @property
-    def played(self) -> int:
-        return self.wins + self.losses + self.draws
+    def overall(self) -> Tally:
+        return self.against_members + self.against_ai
 
 
 @dataclass(frozen=True)
@@ -114,15 +115,15 @@ class FinishedMatch:
 class MatchConflict(Exception):
     """A player already has a challenge or a match going in this channel."""
 
-    def __init__(self, user_id: int, match: MatchRecord):
+    def __init__(self, user_id: int, match: Match):
         super().__init__(f"user {user_id} is busy with match {match.id}")
         self.user_id = user_id
         self.match = match
 
 
-def _record(row: aiosqlite.Row) -> MatchRecord:
+def _match(row: aiosqlite.Row) -> Match:
     state = MATCH_STATE.from_text(row["state_json"], row["id"]) if row["state_json"] else None
-    return MatchRecord(
+    return Match(
         id=row["id"],
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
@@ -145,21 +146,21 @@ class MmaRepository:
     def __init__(self, db: Storage):
         self.db = db
 
-    async def get(self, match_id: int) -> MatchRecord | None:
+    async def get(self, match_id: int) -> Match | None:
         row = await self.db.fetch_one("SELECT * FROM mma_matches WHERE id = ?", (match_id,))
         if row is None:
             return None
-        record = _record(row)
-        if record.status == MatchStatus.OVER and not record.vs_ai:
-            record = replace(record, rating_changes=await RatingRepository(self.db).match_changes(record.id))
-        return record
+        match = _match(row)
+        if match.status == MatchStatus.OVER and not match.vs_ai:
+            match = replace(match, rating_changes=await RatingRepository(self.db).match_changes(match.id))
+        return match
 
-    async def live_between_members(self) -> list[MatchRecord]:
+    async def live_between_members(self) -> list[Match]:
         """Every live match between two members (their boards wait for an idle claim to open)."""
         rows = await self.db.fetch_all(
             "SELECT * FROM mma_matches WHERE status = ? AND player1_id IS NOT NULL ORDER BY id", (MatchStatus.LIVE,)
         )
-        return [_record(row) for row in rows]
+        return [_match(row) for row in rows]
 
     async def create(
         self,
@@ -173,7 +174,7 @@ class MmaRepository:
         state: GameState | None,
         feed: list[str],
         expire_before: float,
-    ) -> MatchRecord:
+    ) -> Match:
         """A pending challenge (state None) or a live match against the AI (state given).
 
         Refused with MatchConflict when either human already has an active match in the channel;
@@ -197,8 +198,8 @@ class MmaRepository:
                     (channel_id, user_id, user_id),
                 )
                 if busy is not None:
-                    raise MatchConflict(user_id, _record(busy))
-            return _record(
+                    raise MatchConflict(user_id, _match(busy))
+            return _match(
                 await conn.fetch_one(
                     "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
                     "status, seed, state_json, feed_json, last_move_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -234,13 +235,13 @@ class MmaRepository:
 
     async def answer_challenge(
         self,
-        match: MatchRecord,
+        match: Match,
         status: MatchStatus,
         now: float,
         *,
         state: GameState | None = None,
         feed: list[str] | None = None,
-    ) -> MatchRecord:
+    ) -> Match:
         """Pending -> live (with the dealt state), declined or expired; StaleUpdate if it was answered already."""
         if status not in (MatchStatus.LIVE, MatchStatus.DECLINED, MatchStatus.EXPIRED):
             raise ValueError(f"a challenge cannot become {status!r}")
@@ -254,13 +255,13 @@ class MmaRepository:
             row = await save_versioned(
                 conn, "mma_matches", match.id, match.version, changes, status=MatchStatus.PENDING
             )
-            return _record(row)
+            return _match(row)
 
     async def save_moves(
-        self, match: MatchRecord, state: GameState, feed: list[str], moves: list[Action], now: float
-    ) -> MatchRecord:
+        self, match: Match, state: GameState, feed: list[str], moves: list[Action], now: float
+    ) -> Match:
         """Save the state after `moves` (numbered from the state's move count before them) in one
-        transaction, if nobody saved since `match` was read; a finished match also writes the records."""
+        transaction, if nobody saved since `match` was read; a finished match also writes the results."""
         ended = outcome(state)
         changes = {
             "state_json": MATCH_STATE.to_text(state),
@@ -280,13 +281,13 @@ class MmaRepository:
                     for i, action in enumerate(moves)
                 ],
             )
-            saved = _record(row)
+            saved = _match(row)
             if ended is not None:
                 await self._write_results(conn, match, state, ended, now)
                 saved = await self._rate(conn, saved, now)
             return saved
 
-    async def _rate(self, conn: StorageTransaction, saved: MatchRecord, now: float) -> MatchRecord:
+    async def _rate(self, conn: StorageTransaction, saved: Match, now: float) -> Match:
         """Rate a match between members in the transaction that ends it (RULINGS 7: never one against the AI).
         The engine's winner already makes a concession or an idle claim a loss for the one who conceded or went
         idle, and a judges' decision its decision."""
@@ -305,7 +306,7 @@ class MmaRepository:
         return replace(saved, rating_changes={first: rated.first, second: rated.second})
 
     async def _write_results(
-        self, conn: StorageTransaction, match: MatchRecord, state: GameState, ended: MatchOutcome, now: float
+        self, conn: StorageTransaction, match: Match, state: GameState, ended: MatchOutcome, now: float
     ) -> None:
         for slot, user_id in enumerate(match.player_ids):
             if user_id is None:
@@ -337,21 +338,20 @@ class MmaRepository:
         rows = await self.db.fetch_all("SELECT action_json FROM mma_moves WHERE match_id = ? ORDER BY seq", (match_id,))
         return [Action.from_dict(json.loads(r["action_json"])) for r in rows]
 
-    # --- records ------------------------------------------------------------------------------------
+    # --- tallies ------------------------------------------------------------------------------------
 
-    async def record(self, guild_id: int, user_id: int) -> Record:
-        row = await self.db.fetch_one(
-            "SELECT "
-            "coalesce(sum(CASE WHEN outcome = 'win' THEN 1 ELSE 0 END), 0) AS wins, "
-            "coalesce(sum(CASE WHEN outcome = 'loss' THEN 1 ELSE 0 END), 0) AS losses, "
-            "coalesce(sum(CASE WHEN outcome = 'draw' THEN 1 ELSE 0 END), 0) AS draws, "
-            "coalesce(sum(CASE WHEN outcome = 'win' AND opponent_id IS NULL THEN 1 ELSE 0 END), 0) AS wins_vs_ai, "
-            "coalesce(sum(CASE WHEN outcome = 'loss' AND opponent_id IS NULL THEN 1 ELSE 0 END), 0) AS losses_vs_ai "
-            "FROM mma_results WHERE guild_id = ? AND user_id = ?",
+    async def tallies(self, guild_id: int, user_id: int) -> MatchTallies:
+        rows = await self.db.fetch_all(
+            "SELECT opponent_id IS NULL AS vs_ai, outcome, count(*) AS matches FROM mma_results "
+            "WHERE guild_id = ? AND user_id = ? GROUP BY opponent_id IS NULL, outcome",
             (guild_id, user_id),
         )
-        row = required(row)  # an aggregate: always one row
-        return Record(row["wins"], row["losses"], row["draws"], row["wins_vs_ai"], row["losses_vs_ai"])
+        counts = {(bool(r["vs_ai"]), Result(r["outcome"])): r["matches"] for r in rows}
+
+        def tally(vs_ai: bool) -> Tally:
+            return Tally(*(counts.get((vs_ai, result), 0) for result in (Result.WIN, Result.LOSS, Result.DRAW)))
+
+        return MatchTallies(against_members=tally(False), against_ai=tally(True))
 
     async def favourite_fighters(self, guild_id: int, user_id: int, limit: int = 3) -> list[FighterUse]:
         rows = await self.db.fetch_all(
@@ -361,7 +361,7 @@ class MmaRepository:
         )
         return [FighterUse(r["fighter"], r["matches"], r["wins"]) for r in rows]
 
-    async def end_channel(self, channel_id: int, now: float) -> list[MatchRecord]:
+    async def end_channel(self, channel_id: int, now: float) -> list[Match]:
         """The channel was deleted: its live matches are abandoned (not rated: RULINGS 8) and its pending
         challenges expire. Returns them as they are now; a move saved meanwhile finds the version moved on."""
         async with self.db.transaction() as conn:
@@ -382,7 +382,7 @@ class MmaRepository:
                     MatchStatus.PENDING,
                 ),
             )
-        return sorted((_record(row) for row in rows), key=lambda record: record.id)
+        return sorted((_match(row) for row in rows), key=lambda match: match.id)
 
     # A member's history: their finished matches (mma_results) and their abandoned ones (RULINGS 8), which
     # have no result.
@@ -431,10 +431,10 @@ __all__ = [
     "MATCH_STATE",
     "FighterUse",
     "FinishedMatch",
+    "Match",
     "MatchConflict",
-    "MatchRecord",
     "MatchStatus",
+    "MatchTallies",
     "MmaRepository",
-    "Record",
     "StaleUpdate",
 ]

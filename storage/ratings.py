@@ -1,5 +1,5 @@
 """MMA ratings: each member's rating in a server (rules/rating.py), the change each rated match made, and the
-readings built on them (leaderboard, history, record against each opponent).
+readings built on them (leaderboard, history, head-to-head tally against each opponent).
 
 `rate_match` writes inside a transaction it is given, so the save that ends a match rates it in the same
 transaction: a match is rated exactly when it ends, once. A second rating of the same match (a retry, a restart)
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
+from rules.contract import Tally
 from rules.rating import (
     MODEL_NAME,
     PROVISIONAL_SIGMA,
@@ -77,17 +78,11 @@ class RatedGame:
 
 @dataclass(frozen=True)
 class HeadToHead:
-    """A member's rated record against one opponent."""
+    """A member's rated matches against one opponent."""
 
     opponent_id: int
-    wins: int
-    losses: int
-    draws: int
+    tally: Tally
     last_played: float  # unix time
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.losses + self.draws
 
 
 def _rated_game(row: aiosqlite.Row) -> RatedGame:
@@ -303,8 +298,8 @@ class RatingRepository:
         )
         return required(row)["games"]
 
-    async def record_against(self, guild_id: int, user_id: int) -> list[HeadToHead]:
-        """The member's rated record against each opponent here, the most played first."""
+    async def head_to_heads(self, guild_id: int, user_id: int) -> list[HeadToHead]:
+        """The member's rated matches against each opponent here, the most played first."""
         rows = await self.db.fetch_all(
             "SELECT opponent_id, "
             "sum(CASE WHEN result = 'win' THEN 1 ELSE 0 END) AS wins, "
@@ -315,7 +310,7 @@ class RatingRepository:
             "ORDER BY count(*) DESC, max(rated_at) DESC, opponent_id",
             (guild_id, user_id),
         )
-        return [HeadToHead(r["opponent_id"], r["wins"], r["losses"], r["draws"], r["last_played"]) for r in rows]
+        return [HeadToHead(r["opponent_id"], Tally(r["wins"], r["losses"], r["draws"]), r["last_played"]) for r in rows]
 
 
 __all__ = ["HeadToHead", "Leaderboard", "RatedGame", "RatedMember", "RatingRepository"]

@@ -79,9 +79,9 @@ class Mma(
         except StorageOutage:
             log.warning("could not read the matches waiting for an idle claim; their next move redraws them")
             return
-        for record in waiting:
-            if self.bot.serves_guild(record.guild_id):  # the other processes watch their own shards' matches
-                self.claim_openings.watch(record, self.clock())
+        for match in waiting:
+            if self.bot.serves_guild(match.guild_id):  # the other processes watch their own shards' matches
+                self.claim_openings.watch(match, self.clock())
 
     async def cog_unload(self) -> None:
         await super().cog_unload()

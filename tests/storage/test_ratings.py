@@ -8,6 +8,7 @@ import itertools
 
 import pytest
 
+from rules.contract import Tally
 from rules.rating import MODEL_NAME, Rating, Result, rate_match
 from storage.ratings import HeadToHead, RatingRepository
 
@@ -164,7 +165,7 @@ async def test_history_is_newest_first_with_opponent_result_reason_date_and_chan
         await repo.history(GUILD, ANN, offset=2)
 
 
-async def test_the_record_against_each_opponent_counts_rated_matches(database):
+async def test_the_head_to_heads_count_rated_matches_against_each_opponent(database):
     repo = RatingRepository(database)
     await play(repo, database, (ANN, BEN), 0, at=1000.0)
     await play(repo, database, (BEN, ANN), 1, at=1100.0)
@@ -172,12 +173,12 @@ async def test_the_record_against_each_opponent_counts_rated_matches(database):
     await play(repo, database, (ANN, CAL), None, reason=JUDGES, at=1300.0)
     await play(repo, database, (ANN, DOT), 0, at=900.0, guild=OTHER_GUILD)
 
-    assert await repo.record_against(GUILD, ANN) == [
-        HeadToHead(BEN, wins=2, losses=1, draws=0, last_played=1200.0),
-        HeadToHead(CAL, wins=0, losses=0, draws=1, last_played=1300.0),
+    assert await repo.head_to_heads(GUILD, ANN) == [
+        HeadToHead(BEN, Tally(wins=2, losses=1, draws=0), last_played=1200.0),
+        HeadToHead(CAL, Tally(wins=0, losses=0, draws=1), last_played=1300.0),
     ]
-    assert (await repo.record_against(GUILD, BEN))[0] == HeadToHead(ANN, 1, 2, 0, 1200.0)
-    assert (await repo.record_against(GUILD, ANN))[0].games == 3
+    assert (await repo.head_to_heads(GUILD, BEN))[0] == HeadToHead(ANN, Tally(1, 2, 0), 1200.0)
+    assert (await repo.head_to_heads(GUILD, ANN))[0].tally.played == 3
 
 
 async def test_a_member_is_never_rated_against_themselves(database):
