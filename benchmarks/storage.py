@@ -26,6 +26,7 @@ from local_postgres.server import PostgresMissing, PostgresServer
 from rules.bossfight import BUILTIN_BOSSES
 from rules.mma.ai import choose_action
 from rules.mma.engine import apply_in_place, new_game, replay_rng
+from rules.mma.state import OVER
 from storage.bossfight import BossfightRepository, PlayerUpdate
 from storage.database import DEFAULT_POOL_SIZE, Database, StaleUpdate, Storage
 from storage.mma import Match, MmaRepository
@@ -47,7 +48,7 @@ async def mma_writer(repo: MmaRepository, user_id: int, deadline: float) -> int:
     while time.perf_counter() < deadline:
         stored = await repo.get(match.id)
         assert stored is not None
-        if stored.game.phase == "over":  # the next match, in a channel of its own
+        if stored.game.phase == OVER:  # the next match, in a channel of its own
             match = stored = await new_match(repo, user_id, 1000 + user_id + 100_000 * done, user_id + done)
         state = stored.game
         action = choose_action(state, state.to_move, replay_rng(state))

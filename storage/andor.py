@@ -217,7 +217,8 @@ class AndorRepository:
 
     async def live_fight(self, guild_id: int, user_id: int) -> Fight | None:
         row = await self.db.fetch_one(
-            "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = 'live'", (guild_id, user_id)
+            "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = ?",
+            (guild_id, user_id, FightStatus.LIVE),
         )
         return _fight(row) if row else None
 
@@ -232,7 +233,8 @@ class AndorRepository:
             # The member's starts one at a time (their one live fight is also a unique index).
             await conn.lock(f"andor fights {guild_id}", user_id)
             live = await conn.fetch_one(
-                "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = 'live'", (guild_id, user_id)
+                "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = ?",
+                (guild_id, user_id, FightStatus.LIVE),
             )
             if live is not None:
                 raise FightAlreadyLive(_fight(live))

@@ -15,17 +15,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from storage.andor import AndorRepository, Fight
-from storage.bossfight import BossfightRepository, Raid
+from storage.andor import AndorRepository, Fight, FightStatus
+from storage.bossfight import BossfightRepository, Raid, RaidStatus
 from storage.database import Storage, retried_on_conflict
 from storage.mfd import MfdRepository, StoredBattle
-from storage.mma import Match, MmaRepository
+from storage.mma import IN_PLAY, Match, MmaRepository
 
 # The channels where a game is live: a pending or live MMA match, a live fight or raid, a battle not closed.
 CHANNELS_IN_PLAY = (
-    "SELECT channel_id FROM mma_matches WHERE guild_id = ? AND status IN ('pending', 'live') "
-    "UNION SELECT channel_id FROM andor_fights WHERE guild_id = ? AND status = 'live' "
-    "UNION SELECT channel_id FROM bossfight_raids WHERE guild_id = ? AND status = 'live' "
+    "SELECT channel_id FROM mma_matches WHERE guild_id = ? AND status IN (?, ?) "
+    "UNION SELECT channel_id FROM andor_fights WHERE guild_id = ? AND status = ? "
+    "UNION SELECT channel_id FROM bossfight_raids WHERE guild_id = ? AND status = ? "
     "UNION SELECT channel_id FROM mfd_battles WHERE guild_id = ? AND closed_at IS NULL"
 )
 
@@ -78,7 +78,10 @@ class LifecycleRepository:
 
     async def channels_in_play(self, guild_id: int) -> set[int]:
         """The server's channels where a game is live."""
-        rows = await self.db.fetch_all(CHANNELS_IN_PLAY, (guild_id,) * 4)
+        rows = await self.db.fetch_all(
+            CHANNELS_IN_PLAY,
+            (guild_id, *IN_PLAY, guild_id, FightStatus.LIVE, guild_id, RaidStatus.LIVE, guild_id),
+        )
         return {row["channel_id"] for row in rows}
 
     async def end_channel(self, channel_id: int, now: float) -> EndedGames:

@@ -17,7 +17,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from storage.andor import FightStatus
 from storage.database import Storage, StorageTransaction, retried_on_conflict
+from storage.mma import IN_PLAY
 
 FORMER_MEMBER = 0  # no Discord id is 0: it stands for a member who erased their data, where others' rows keep them
 FORMER_MEMBER_NAME = "a former member"
@@ -123,10 +125,9 @@ FORMER_CORNERS = tuple(
 )
 
 LIVE_MATCHES = (
-    "SELECT count(*) AS n FROM mma_matches WHERE guild_id = ? AND ? IN (player0_id, player1_id) "
-    "AND status IN ('pending', 'live')"
+    "SELECT count(*) AS n FROM mma_matches WHERE guild_id = ? AND ? IN (player0_id, player1_id) AND status IN (?, ?)"
 )
-LIVE_FIGHTS = "SELECT count(*) AS n FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = 'live'"
+LIVE_FIGHTS = "SELECT count(*) AS n FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = ?"
 
 Rows = dict[str, list[dict[str, Any]]]
 
@@ -190,8 +191,8 @@ async def _collect(reader: Storage | StorageTransaction, guild_id: int, user_id:
 
 
 async def _live(reader: Storage | StorageTransaction, guild_id: int, user_id: int) -> tuple[int, int]:
-    matches = (await reader.fetch_one(LIVE_MATCHES, (guild_id, user_id)))["n"]
-    fights = (await reader.fetch_one(LIVE_FIGHTS, (guild_id, user_id)))["n"]
+    matches = (await reader.fetch_one(LIVE_MATCHES, (guild_id, user_id, *IN_PLAY)))["n"]
+    fights = (await reader.fetch_one(LIVE_FIGHTS, (guild_id, user_id, FightStatus.LIVE)))["n"]
     return int(matches), int(fights)
 
 

@@ -38,6 +38,7 @@ class MatchStatus(StrEnum):
     ABANDONED = "abandoned"  # a live match whose channel was deleted: not rated (RULINGS 8)
 
 
+IN_PLAY = (MatchStatus.PENDING, MatchStatus.LIVE)  # a challenge or a match going on: its players are busy
 CHANNEL_DELETED = "channel deleted"  # the result_reason of an abandoned match
 
 
@@ -185,17 +186,16 @@ class MmaRepository:
             # are made one at a time; moves, and other channels, never wait for this.
             await conn.lock("mma channel", channel_id)
             await conn.execute(
-                "UPDATE mma_matches SET status = 'expired' WHERE channel_id = ? AND status = 'pending' "
-                "AND last_move_at < ?",
-                (channel_id, expire_before),
+                "UPDATE mma_matches SET status = ? WHERE channel_id = ? AND status = ? AND last_move_at < ?",
+                (MatchStatus.EXPIRED, channel_id, MatchStatus.PENDING, expire_before),
             )
             for user_id in players:
                 if user_id is None:
                     continue
                 busy = await conn.fetch_one(
-                    "SELECT * FROM mma_matches WHERE channel_id = ? AND status IN ('pending', 'live') "
+                    "SELECT * FROM mma_matches WHERE channel_id = ? AND status IN (?, ?) "
                     "AND (player0_id = ? OR player1_id = ?) ORDER BY id LIMIT 1",
-                    (channel_id, user_id, user_id),
+                    (channel_id, *IN_PLAY, user_id, user_id),
                 )
                 if busy is not None:
                     raise MatchConflict(user_id, _match(busy))
@@ -392,14 +392,18 @@ class MmaRepository:
         "ON c.match_id = r.match_id AND c.user_id = r.user_id WHERE r.guild_id = ? AND r.user_id = ? "
         "UNION ALL SELECT m.id, CASE WHEN m.player0_id = ? THEN m.player1_id ELSE m.player0_id END, NULL, "
         "m.result_reason, m.last_move_at, NULL, NULL, NULL, NULL, NULL FROM mma_matches m "
-        "WHERE m.guild_id = ? AND m.status = 'abandoned' AND (m.player0_id = ? OR m.player1_id = ?)"
+        "WHERE m.guild_id = ? AND m.status = ? AND (m.player0_id = ? OR m.player1_id = ?)"
     )
+
+    @staticmethod
+    def _history_parameters(guild_id: int, user_id: int) -> tuple[object, ...]:
+        return (guild_id, user_id, user_id, guild_id, MatchStatus.ABANDONED, user_id, user_id)
 
     async def finished(self, guild_id: int, user_id: int, *, limit: int, offset: int = 0) -> list[FinishedMatch]:
         """A page of the member's history here, newest first, each with its rating change where rated."""
         rows = await self.db.fetch_all(
             f"SELECT * FROM ({self._HISTORY}) history ORDER BY finished_at DESC, match_id DESC LIMIT ? OFFSET ?",
-            (guild_id, user_id, user_id, guild_id, user_id, user_id, limit, offset),
+            (*self._history_parameters(guild_id, user_id), limit, offset),
         )
         return [
             FinishedMatch(
@@ -421,13 +425,14 @@ class MmaRepository:
     async def finished_count(self, guild_id: int, user_id: int) -> int:
         row = await self.db.fetch_one(
             f"SELECT count(*) AS matches FROM ({self._HISTORY}) history",
-            (guild_id, user_id, user_id, guild_id, user_id, user_id),
+            self._history_parameters(guild_id, user_id),
         )
         return required(row)["matches"]
 
 
 __all__ = [
     "CHANNEL_DELETED",
+    "IN_PLAY",
     "MATCH_STATE",
     "FighterUse",
     "FinishedMatch",

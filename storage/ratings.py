@@ -302,13 +302,13 @@ class RatingRepository:
         """The member's rated matches against each opponent here, the most played first."""
         rows = await self.db.fetch_all(
             "SELECT opponent_id, "
-            "sum(CASE WHEN result = 'win' THEN 1 ELSE 0 END) AS wins, "
-            "sum(CASE WHEN result = 'loss' THEN 1 ELSE 0 END) AS losses, "
-            "sum(CASE WHEN result = 'draw' THEN 1 ELSE 0 END) AS draws, "
+            "sum(CASE WHEN result = ? THEN 1 ELSE 0 END) AS wins, "
+            "sum(CASE WHEN result = ? THEN 1 ELSE 0 END) AS losses, "
+            "sum(CASE WHEN result = ? THEN 1 ELSE 0 END) AS draws, "
             "max(rated_at) AS last_played "
             "FROM mma_rating_changes WHERE guild_id = ? AND user_id = ? GROUP BY opponent_id "
             "ORDER BY count(*) DESC, max(rated_at) DESC, opponent_id",
-            (guild_id, user_id),
+            (Result.WIN, Result.LOSS, Result.DRAW, guild_id, user_id),
         )
         return [HeadToHead(r["opponent_id"], Tally(r["wins"], r["losses"], r["draws"]), r["last_played"]) for r in rows]
 

@@ -103,7 +103,7 @@ async def create(
             expire_before=now - IDLE_SECONDS,
         )
     except MatchConflict as conflict:
-        if conflict.user_id == interaction.user.id and conflict.match.status == "live":
+        if conflict.user_id == interaction.user.id and conflict.match.status == MatchStatus.LIVE:
             await boards.offer_again(cog, interaction, conflict.match)
             return None
         raise UserError(conflict_text(conflict, interaction.user.id)) from None
@@ -112,7 +112,7 @@ async def create(
 def conflict_text(conflict: MatchConflict, user_id: int) -> str:
     """Why a member's new match is refused: they, or their opponent, have one waiting or going here."""
     who = "You already have" if conflict.user_id == user_id else f"{mention(conflict.user_id)} already has"
-    if conflict.match.status == "pending":  # Accept or Decline settles it; Decline also withdraws it
+    if conflict.match.status == MatchStatus.PENDING:  # Accept or Decline settles it; Decline also withdraws it
         kind, settle = "a challenge waiting", "accept or decline it first (it lapses on its own too)"
     else:
         kind, settle = "a match going", "finish or concede it first"

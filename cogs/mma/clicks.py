@@ -18,6 +18,7 @@ from cogs.mma.moves import CardMove, IdleClaim, MatchMessageClick, PlayerClick
 from rules.mma.cards import CARDS
 from rules.mma.engine import card_action
 from rules.mma.state import CONCEDE, DRAW, END_TURN, SKIP_DRAW, Action, GameState
+from storage.mma import MatchStatus
 
 if TYPE_CHECKING:
     from cogs.mma.cog import Mma
@@ -64,7 +65,7 @@ async def pick_card(cog: Mma, interaction: discord.Interaction, click: MatchClic
 async def ask_concede(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
     if (match := await loaded_for(interaction, PlayerClick(cog, interaction, click.match_id, None))) is None:
         return
-    if match.status != "live":
+    if match.status != MatchStatus.LIVE:
         raise UserError("This match is over.")
     view = discord.ui.View(timeout=None)
     view.add_item(

@@ -10,7 +10,7 @@ import discord
 
 from cogs.common.permissions import in_thread, missing_to_post
 from cogs.mma import render
-from storage.mma import Match
+from storage.mma import Match, MatchStatus
 
 if TYPE_CHECKING:
     from cogs.mma.cog import Mma
@@ -20,7 +20,7 @@ log = logging.getLogger("arena.mma")
 
 def waiting_for(match: Match) -> int | None:
     """The slot of the member a live match between two members waits for (to move, or to pick a fighter)."""
-    if match.status != "live" or match.vs_ai or match.state is None:
+    if match.status != MatchStatus.LIVE or match.vs_ai or match.state is None:
         return None
     return match.state.to_move
 

@@ -33,7 +33,7 @@ from rules.mma.state import DRAW_PHASE, MAIN_PHASE, OVER, REPLACE_PHASE, GameSta
 from rules.mma.text import rules_summary
 from rules.rating import Result
 from rules.text import plural
-from storage.mma import Match
+from storage.mma import Match, MatchStatus
 
 CORNER_MARKS = ("🔴", "🔵")
 RATINGS_MEANING = (
@@ -216,7 +216,7 @@ def challenge_message(match: Match) -> tuple[str, discord.Embed]:
     """The challenge message's text and embed: open while pending (with `challenge_buttons`), else closed."""
     challenger, opponent = called(match, 0), called(match, 1)
     content = f"{challenger} challenges {opponent}"
-    if match.status == "pending":
+    if match.status == MatchStatus.PENDING:
         embed = discord.Embed(
             title="🥊 MMA Warriors challenge!",
             description=f"{challenger} challenges {opponent} to a match. {opponent}: accept or decline. "
@@ -224,7 +224,10 @@ def challenge_message(match: Match) -> tuple[str, discord.Embed]:
             color=COLOR_INFO,
         )
     else:
-        words = {"declined": f"{opponent} declined the challenge.", "expired": "The challenge lapsed unanswered."}
+        words = {
+            MatchStatus.DECLINED: f"{opponent} declined the challenge.",
+            MatchStatus.EXPIRED: "The challenge lapsed unanswered.",
+        }
         embed = discord.Embed(
             title="🥊 Challenge closed", description=words.get(match.status, match.status), color=COLOR_DEFEAT
         )

@@ -15,6 +15,7 @@ import pytest
 from rules.mma.cards import CARDS, card_named
 from rules.mma.engine import main_phase_playable, new_game
 from rules.mma.state import GameState
+from storage.mma import MatchStatus
 from tests.cogs.fake_discord import EVERYONE_DEFAULT
 from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 
@@ -315,7 +316,7 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
     assert f"▶ {h.alice.mention}, turn 2: **Draw** or **Skip draw**." in match.description
     for _ in range(400):
         row = await match_row(h)
-        if row["status"] == "over":
+        if row["status"] == MatchStatus.OVER:
             break
         state = await saved_state(h)
         assert state.to_move == 0  # the AI's turns play out at once
@@ -336,7 +337,7 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
         if state.phase == "main" and (await saved_state(h)).players[0].energy < 3:
             await h.click(match, "End turn", h.alice)
     row = await match_row(h)
-    assert row["status"] == "over"
+    assert row["status"] == MatchStatus.OVER
     final = await saved_state(h)
     won = final.winner == 0
     assert match.embed.title == ("🏆 VICTORY! 🏆" if won else "💀 DEFEAT 💀")
@@ -380,7 +381,7 @@ async def test_concede_asks_first_then_ends_the_match(h):
     match = await start_pvp(h)
     (confirm,) = await h.click(match, "Concede", h.bob)
     assert confirm.ephemeral and "Concede match #" in confirm.content
-    assert (await match_row(h))["status"] == "live"
+    assert (await match_row(h))["status"] == MatchStatus.LIVE
     assert not_pings(await h.click(confirm, "Yes, concede", h.bob)) == []
     assert confirm.content == "🏳️ You conceded."
     assert match.embed.title == "🏆 Alice wins! 🏆"
@@ -477,7 +478,7 @@ async def test_decline_and_withdraw_close_the_challenge(h):
     (refusal,) = await h.click(old, "Accept", h.bob)
     assert refusal.content == "❌ This challenge has already been answered."
     statuses = await h.bot.db.fetch_all("SELECT status FROM mma_matches ORDER BY id")
-    assert [r["status"] for r in statuses] == ["declined", "declined"]
+    assert [r["status"] for r in statuses] == [MatchStatus.DECLINED, MatchStatus.DECLINED]
 
 
 async def test_an_unanswered_challenge_lapses_after_15_minutes(h):
@@ -492,7 +493,7 @@ async def test_an_unanswered_challenge_lapses_after_15_minutes(h):
     (other,) = await h.run("mma challenge", h.bob, opponent=CAROL)
     assert other.embed.title == "🥊 MMA Warriors challenge!"
     statuses = await h.bot.db.fetch_all("SELECT status FROM mma_matches ORDER BY id")
-    assert [r["status"] for r in statuses] == ["expired", "expired", "pending"]
+    assert [r["status"] for r in statuses] == [MatchStatus.EXPIRED, MatchStatus.EXPIRED, MatchStatus.PENDING]
 
 
 async def test_rules_summary_fits_and_every_command_has_help(h):
@@ -864,7 +865,7 @@ async def test_where_the_bot_may_not_post_the_member_who_acted_is_told_once_and_
     (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
     (notice,) = await h.click(challenge, "Accept", h.bob)  # the match starts and waits for Alice: no ping
     assert notice.ephemeral and notice.content == told
-    assert (await match_row(h))["status"] == "live" and (await match_row(h))["ping_message_id"] is None
+    assert (await match_row(h))["status"] == MatchStatus.LIVE and (await match_row(h))["ping_message_id"] is None
 
     def notices(posted: list[Message]) -> list[bool]:
         return [m.ephemeral for m in posted if m.content == told]
@@ -1015,7 +1016,7 @@ async def test_a_click_replayed_in_another_server_or_channel_is_refused_and_chan
     (refusal,) = await h.click(challenge, "Accept", h.bob, **elsewhere)
     assert refusal.ephemeral
     assert refusal.content == "❌ This match belongs to another server, so nothing was changed."
-    assert (await match_row(h))["status"] == "pending"
+    assert (await match_row(h))["status"] == MatchStatus.PENDING
     assert not_pings(await h.click(challenge, "Accept", h.bob)) == []  # in its own channel it is accepted
     match = challenge
     await h.click(match, "Draw", h.alice)
@@ -1062,7 +1063,7 @@ async def test_a_concession_that_loses_a_race_is_played_on_the_move_that_came_fi
     await h.click(ask, "Yes, concede", h.alice, wait=False)
     await h.settle(before)
     row = await match_row(h)
-    assert (row["status"], row["winner_slot"], row["result_reason"]) == ("over", 1, "Conceded")
+    assert (row["status"], row["winner_slot"], row["result_reason"]) == (MatchStatus.OVER, 1, "Conceded")
     moves = [a.kind for a in await h.bot.get_cog("MMA").repo.moves(row["id"])]
     assert row["version"] == version + len(moves) and moves[-1] == "concede"
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 
+from storage.bossfight import RaidStatus
 from storage.database import Database
 from storage.lifecycle import ERASED, OF_NO_SERVER, LifecycleRepository
+from storage.mma import MatchStatus
 from tests.storage.migrated import migrate_before
 
 GUILD, CHANNEL = 10, 20
@@ -43,15 +45,15 @@ async def test_migration_0018_rebuilds_two_tables_and_keeps_the_rows_that_refere
     db = await Database.open(path)
     try:
         assert [tuple(r) for r in await db.fetch_all("SELECT id, status, ping_message_id FROM mma_matches")] == [
-            (1, "over", 55)
+            (1, MatchStatus.OVER, 55)
         ]
         for table in ("mma_moves", "mma_results", "bossfight_attacks", "bossfight_players"):
             assert [tuple(r) for r in await db.fetch_all(f"SELECT count(*) FROM {table}")] == [(1,)], table
         (raid,) = await db.fetch_all("SELECT status, cooldown_seconds FROM bossfight_raids")
-        assert tuple(raid) == ("live", 30)
+        assert tuple(raid) == (RaidStatus.LIVE, 30)
         async with db.transaction() as conn:  # the new statuses are allowed, and the old checks still hold
-            await conn.execute("UPDATE bossfight_raids SET status = 'closed'")
-            await conn.execute("UPDATE mma_matches SET status = 'abandoned'")
+            await conn.execute("UPDATE bossfight_raids SET status = ?", (RaidStatus.CLOSED,))
+            await conn.execute("UPDATE mma_matches SET status = ?", (MatchStatus.ABANDONED,))
         assert [tuple(r) for r in await db.fetch_all("PRAGMA foreign_key_check")] == []
     finally:
         await db.close()
