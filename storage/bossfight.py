@@ -16,6 +16,7 @@ import aiosqlite
 from rules.bossfight.models import Boss, boss_hp_after, credited_damage
 from rules.bossfight.raid import RaidEnd, RaidOutcome, RaidPlayer, raid_outcome
 from storage.database import StaleUpdate, Storage, from_row, required, retried_on_conflict, utc_now_text
+from storage.times import stored_time, unix_time
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,10 @@ def _raid(row: aiosqlite.Row) -> Raid:
 
 
 def _player(row: aiosqlite.Row) -> StoredPlayer:
-    standing = RaidPlayer(row["damage_taken"], bool(row["knocked_out"]), row["last_attack_at"])
+    last_attack_at = row["last_attack_at"]
+    standing = RaidPlayer(
+        row["damage_taken"], bool(row["knocked_out"]), None if last_attack_at is None else unix_time(last_attack_at)
+    )
     return StoredPlayer(standing, row["version"])
 
 
@@ -246,7 +250,7 @@ class BossfightRepository:
                 "damage_taken = excluded.damage_taken, knocked_out = excluded.knocked_out, "
                 "last_attack_at = excluded.last_attack_at, version = bossfight_players.version + 1 "
                 "WHERE bossfight_players.version = ? RETURNING version",
-                (raid_id, user_id, taken, update.knocked_out, update.at, player.version),
+                (raid_id, user_id, taken, update.knocked_out, stored_time(update.at), player.version),
             )
             if saved is None:
                 raise StaleUpdate(user_id)  # rolls the transaction back

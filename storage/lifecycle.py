@@ -20,6 +20,7 @@ from storage.bossfight import BossfightRepository, Raid, RaidStatus
 from storage.database import Storage, retried_on_conflict
 from storage.mfd import MfdRepository, StoredBattle
 from storage.mma import IN_PLAY, Match, MmaRepository
+from storage.times import stored_time
 
 # The channels where a game is live: a pending or live MMA match, a live fight or raid, a battle not closed.
 CHANNELS_IN_PLAY = (
@@ -100,7 +101,7 @@ class LifecycleRepository:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING",
-                (guild_id, now),
+                (guild_id, stored_time(now)),
             )
 
     async def guild_returned(self, guild_id: int) -> bool:
@@ -111,7 +112,8 @@ class LifecycleRepository:
     async def erase_departed(self, now: float, retention_seconds: float) -> list[int]:
         """Erase every server that removed the bot at least `retention_seconds` before `now`; their ids."""
         rows = await self.db.fetch_all(
-            "SELECT guild_id FROM guild_departures WHERE left_at <= ? ORDER BY guild_id", (now - retention_seconds,)
+            "SELECT guild_id FROM guild_departures WHERE left_at <= ? ORDER BY guild_id",
+            (stored_time(now - retention_seconds),),
         )
         return [row["guild_id"] for row in rows if await self._erase(row["guild_id"], now - retention_seconds)]
 
@@ -120,7 +122,7 @@ class LifecycleRepository:
         async with self.db.transaction() as conn:
             # A re-invite that came first deleted the departure (on PostgreSQL this waits for its commit).
             if not await conn.execute(
-                "DELETE FROM guild_departures WHERE guild_id = ? AND left_at <= ?", (guild_id, left_before)
+                "DELETE FROM guild_departures WHERE guild_id = ? AND left_at <= ?", (guild_id, stored_time(left_before))
             ):
                 return False
             for table, rows_of_guild in ERASED:

@@ -19,6 +19,7 @@ from rules.rating import Rating, RatingChange, Result
 from storage.codec import StateCodec
 from storage.database import StaleUpdate, Storage, StorageTransaction, required, save_versioned
 from storage.ratings import RatingRepository
+from storage.times import stored_time, unix_time
 
 
 def _without_resume(data: dict[str, Any]) -> dict[str, Any]:
@@ -55,7 +56,7 @@ class Match:
     state: GameState | None  # None while the challenge is pending
     feed: tuple[str, ...]
     version: int
-    last_move_at: float
+    last_move_at: float  # unix time (stored as text: storage/times.py)
     winner_slot: int | None
     result_reason: str | None
     ping_message_id: int | None = None  # the message that pinged the player the match waits for
@@ -136,7 +137,7 @@ def _match(row: aiosqlite.Row) -> Match:
         state=state,
         feed=tuple(json.loads(row["feed_json"])),
         version=row["version"],
-        last_move_at=row["last_move_at"],
+        last_move_at=unix_time(row["last_move_at"]),
         winner_slot=row["winner_slot"],
         result_reason=row["result_reason"],
         ping_message_id=row["ping_message_id"],
@@ -187,7 +188,7 @@ class MmaRepository:
             await conn.lock("mma channel", channel_id)
             await conn.execute(
                 "UPDATE mma_matches SET status = ? WHERE channel_id = ? AND status = ? AND last_move_at < ?",
-                (MatchStatus.EXPIRED, channel_id, MatchStatus.PENDING, expire_before),
+                (MatchStatus.EXPIRED, channel_id, MatchStatus.PENDING, stored_time(expire_before)),
             )
             for user_id in players:
                 if user_id is None:
@@ -215,7 +216,7 @@ class MmaRepository:
                         seed,
                         MATCH_STATE.to_text(state) if state else None,
                         json.dumps(feed),
-                        now,
+                        stored_time(now),
                     ),
                 )
             )
@@ -249,7 +250,7 @@ class MmaRepository:
             "status": status,
             "state_json": MATCH_STATE.to_text(state) if state else None,
             "feed_json": json.dumps(feed or []),
-            "last_move_at": now,
+            "last_move_at": stored_time(now),
         }
         async with self.db.transaction() as conn:
             row = await save_versioned(
@@ -266,7 +267,7 @@ class MmaRepository:
         changes = {
             "state_json": MATCH_STATE.to_text(state),
             "feed_json": json.dumps(feed),
-            "last_move_at": now,
+            "last_move_at": stored_time(now),
             "status": MatchStatus.LIVE if ended is None else MatchStatus.OVER,
             "winner_slot": None if ended is None else ended.winner,
             "result_reason": None if ended is None else ended.termination.value,
@@ -277,7 +278,7 @@ class MmaRepository:
             await conn.execute_many(
                 "INSERT INTO mma_moves (match_id, seq, slot, action_json, made_at) VALUES (?, ?, ?, ?, ?)",
                 [
-                    (match.id, first + i, action.player, json.dumps(action.to_dict()), now)
+                    (match.id, first + i, action.player, json.dumps(action.to_dict()), stored_time(now))
                     for i, action in enumerate(moves)
                 ],
             )
@@ -322,7 +323,7 @@ class MmaRepository:
                     result.value,
                     match.player_ids[1 - slot],
                     ended.termination.value,
-                    now,
+                    stored_time(now),
                 ),
             )
             await conn.execute_many(
@@ -376,7 +377,7 @@ class MmaRepository:
                     MatchStatus.EXPIRED,
                     MatchStatus.LIVE,
                     CHANNEL_DELETED,
-                    now,
+                    stored_time(now),
                     channel_id,
                     MatchStatus.LIVE,
                     MatchStatus.PENDING,
@@ -411,7 +412,7 @@ class MmaRepository:
                 r["opponent_id"],
                 None if r["outcome"] is None else Result(r["outcome"]),
                 r["reason"],
-                r["finished_at"],
+                unix_time(r["finished_at"]),
                 None
                 if r["games_after"] is None
                 else RatingChange(

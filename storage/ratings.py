@@ -28,6 +28,7 @@ from rules.rating import (
     rate_match,
 )
 from storage.database import Storage, StorageTransaction, required, retried_on_conflict
+from storage.times import stored_time, unix_time
 
 # A provisional rating (rules.rating.Rating.provisional) as SQL: too wide a deviation.
 _PROVISIONAL = "(sigma > ?)"
@@ -91,7 +92,7 @@ def _rated_game(row: aiosqlite.Row) -> RatedGame:
         opponent_id=row["opponent_id"],
         result=Result(row["result"]),
         reason=row["reason"],
-        rated_at=row["rated_at"],
+        rated_at=unix_time(row["rated_at"]),
         change=RatingChange(
             Rating(row["mu_before"], row["sigma_before"], row["games_after"] - 1),
             Rating(row["mu_after"], row["sigma_after"], row["games_after"]),
@@ -103,7 +104,7 @@ def _ranked(rows: list[aiosqlite.Row]) -> list[RatedMember]:
     ratings = [Rating(row["mu"], row["sigma"], row["games"]) for row in rows]
     ranks = competition_ranks([rating.shown for rating in ratings])
     return [
-        RatedMember(row["user_id"], rating, row["updated_at"], rank)
+        RatedMember(row["user_id"], rating, unix_time(row["updated_at"]), rank)
         for row, rating, rank in zip(rows, ratings, ranks, strict=True)
     ]
 
@@ -147,7 +148,7 @@ class RatingRepository:
                 "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
                 "games = excluded.games, updated_at = excluded.updated_at",
-                (guild_id, user_id, after.mu, after.sigma, after.games, now),
+                (guild_id, user_id, after.mu, after.sigma, after.games, stored_time(now)),
             )
             await conn.execute(
                 "INSERT INTO mma_rating_changes (match_id, user_id, guild_id, opponent_id, result, reason, mu_before, "
@@ -164,7 +165,7 @@ class RatingRepository:
                     after.mu,
                     after.sigma,
                     after.games,
-                    now,
+                    stored_time(now),
                 ),
             )
         return rated
@@ -220,7 +221,7 @@ class RatingRepository:
             )
             await conn.execute(
                 "INSERT INTO mma_rating_models (model, recomputed_at, matches) VALUES (?, ?, ?)",
-                (MODEL_NAME, now, len(done)),
+                (MODEL_NAME, stored_time(now), len(done)),
             )
             return len(done)
 
@@ -310,7 +311,10 @@ class RatingRepository:
             "ORDER BY count(*) DESC, max(rated_at) DESC, opponent_id",
             (Result.WIN, Result.LOSS, Result.DRAW, guild_id, user_id),
         )
-        return [HeadToHead(r["opponent_id"], Tally(r["wins"], r["losses"], r["draws"]), r["last_played"]) for r in rows]
+        return [
+            HeadToHead(r["opponent_id"], Tally(r["wins"], r["losses"], r["draws"]), unix_time(r["last_played"]))
+            for r in rows
+        ]
 
 
 __all__ = ["HeadToHead", "Leaderboard", "RatedGame", "RatedMember", "RatingRepository"]

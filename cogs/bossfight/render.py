@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import discord
 
 from cogs.common import (
@@ -26,6 +24,7 @@ from rules.bossfight.report import format_breakdown, format_modifier
 from rules.text import format_number as num
 from rules.text import plural
 from storage.bossfight import DamageTotal, FinishedRaid, LandedAttack, Raid, RaidStatus, SavedDeck
+from storage.times import unix_time
 
 ELEMENT_ICONS = {"Water": "💧", "Fire": "🔥", "Air": "🌪️", "Lightning": "⚡", "Earth": "🪨", "None": "◽"}
 
@@ -243,7 +242,7 @@ def timestamp(text: str | None) -> str:
     """A stored UTC time as a Discord timestamp, which every reader sees in their own time zone."""
     if not text:
         return "unknown"
-    return f"<t:{int(datetime.fromisoformat(text).timestamp())}:f>"
+    return f"<t:{int(unix_time(text))}:f>"
 
 
 def history_embed(finished: FinishedRaid, others: list[Raid], total: int) -> discord.Embed:

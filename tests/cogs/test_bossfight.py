@@ -5,6 +5,7 @@ from pathlib import Path
 
 from rules.text import format_number as num
 from storage.bossfight import RaidStatus
+from storage.times import stored_time, unix_time
 from tests.cogs.harness import GUILD_ID, HeldCall, User
 from tests.rules.test_csvio import formulas
 
@@ -718,7 +719,11 @@ async def test_a_cooldown_set_at_spawn_makes_each_player_wait_between_attacks(ha
     (other,) = await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400))  # per player
     assert "200/1000" in other.embed.description
     async with h.bot.db.transaction() as tx:  # 91 s later
-        await tx.execute("UPDATE bossfight_players SET last_attack_at = last_attack_at - 91")
+        for row in await tx.fetch_all("SELECT raid_id, user_id, last_attack_at FROM bossfight_players"):
+            await tx.execute(
+                "UPDATE bossfight_players SET last_attack_at = ? WHERE raid_id = ? AND user_id = ?",
+                (stored_time(unix_time(row["last_attack_at"]) - 91), row["raid_id"], row["user_id"]),
+            )
     later, fallen = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert "0/1000" in later.embed.description and fallen.embed.title == "🏆 Inu Dogemon has fallen!"
 

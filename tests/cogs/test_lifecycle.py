@@ -12,6 +12,7 @@ import discord
 from storage.andor import FightStatus
 from storage.bossfight import RaidStatus
 from storage.mma import MatchStatus
+from storage.times import stored_time
 from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
 from tests.cogs.test_mfd import HEROES, VILLAINS
 from tests.cogs.test_mma import CAROL, fix_deals
@@ -184,7 +185,7 @@ async def test_a_server_that_removed_the_bot_is_erased_once_the_retention_is_ove
     cog.clock = lambda: 1_000_000.0
     h.guild_delete(GUILD_ID, unavailable=False)  # removed
     await gateway_settled(h)
-    assert await stored(h, "SELECT guild_id, left_at FROM guild_departures") == [(GUILD_ID, 1_000_000.0)]
+    assert await stored(h, "SELECT guild_id, left_at FROM guild_departures") == [(GUILD_ID, stored_time(1_000_000.0))]
 
     cog.clock = lambda: 1_000_000.0 + 30 * DAY - 1  # the retention (GUILD_RETENTION_DAYS, 30 by default) runs
     await cog.erase_departed()

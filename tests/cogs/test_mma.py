@@ -16,6 +16,7 @@ from rules.mma.cards import CARDS, card_named
 from rules.mma.engine import main_phase_playable, new_game
 from rules.mma.state import GameState
 from storage.mma import MatchStatus
+from storage.times import unix_time
 from tests.cogs.fake_discord import EVERYONE_DEFAULT
 from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 
@@ -405,12 +406,13 @@ async def test_idle_opponent_can_be_claimed_after_15_minutes(h):
     assert match.component("Claim win (opponent idle)")["disabled"] is True  # from the first move: not yet
     await h.click(match, "End turn", h.alice)
     row = await match_row(h)
-    opens = math.ceil(row["last_move_at"] + 15 * 60)
+    opens = math.ceil(unix_time(row["last_move_at"]) + 15 * 60)
     assert match.component("Claim win (opponent idle)")["disabled"] is True
     assert match.description.split("\n")[-1] == (
         f"⏱️ If {h.bob.mention} does not move, {h.alice.mention} can claim the win <t:{opens}:R>."
     )
-    assert delays[-1] == pytest.approx(15 * 60 + 1)  # the board is redrawn as the claim opens
+    # the board is redrawn as the claim opens (to the millisecond the stored time keeps)
+    assert delays[-1] == pytest.approx(15 * 60 + 1, abs=0.001)
     # A click that comes too early all the same (an older board) is refused with the minutes left.
     (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
     assert refusal.content == f"❌ {h.bob.mention} still has 15 minutes to move before you can claim the win."
@@ -441,7 +443,7 @@ async def test_the_claim_opens_on_time_after_a_restart(h):
     await h.restart()
     cog = h.bot.get_cog("MMA")
     timer = cog.claim_openings.timers[row["id"]]  # set again from the stored match
-    left = row["last_move_at"] + 15 * 60 - time.time()
+    left = unix_time(row["last_move_at"]) + 15 * 60 - time.time()
     assert timer.when() - asyncio.get_running_loop().time() == pytest.approx(left + 1, abs=5)
 
 

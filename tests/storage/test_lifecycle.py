@@ -80,15 +80,16 @@ async def fill(db, guild_id: int, first_id: int) -> None:
     async with db.transaction() as conn:
         await conn.execute(
             "INSERT INTO mma_matches (id, guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
-            "status, seed, last_move_at) VALUES (?, ?, ?, 100, 'A', 200, 'B', 'over', 7, 1.5)",
+            "status, seed, last_move_at) VALUES (?, ?, ?, 100, 'A', 200, 'B', 'over', 7, '1970-01-01T00:00:01.500Z')",
             (i, guild_id, CHANNEL),
         )
         await conn.execute(
-            "INSERT INTO mma_moves (match_id, seq, slot, action_json, made_at) VALUES (?, 0, 0, '{}', 1)", (i,)
+            "INSERT INTO mma_moves (match_id, seq, slot, action_json, made_at) VALUES (?, 0, 0, '{}', ?)",
+            (i, "1970-01-01T00:00:01.000Z"),
         )
         await conn.execute(
             "INSERT INTO mma_results (guild_id, user_id, match_id, outcome, opponent_id, reason, finished_at) "
-            "VALUES (?, 100, ?, 'win', 200, 'Conceded', 1.5)",
+            "VALUES (?, 100, ?, 'win', 200, 'Conceded', '1970-01-01T00:00:01.500Z')",
             (guild_id, i),
         )
         await conn.execute(
@@ -96,14 +97,14 @@ async def fill(db, guild_id: int, first_id: int) -> None:
             (guild_id, i),
         )
         await conn.execute(
-            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, 100, 25, 8, 1, 1)",
-            (guild_id,),
+            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, 100, 25, 8, 1, ?)",
+            (guild_id, "1970-01-01T00:00:01.000Z"),
         )
         await conn.execute(
             "INSERT INTO mma_rating_changes (match_id, user_id, guild_id, opponent_id, result, reason, mu_before, "
             "sigma_before, mu_after, sigma_after, games_after, rated_at) "
-            "VALUES (?, 100, ?, 200, 'win', 'Conceded', 25, 8, 26, 7, 1, 1)",
-            (i, guild_id),
+            "VALUES (?, 100, ?, 200, 'win', 'Conceded', 25, 8, 26, 7, 1, ?)",
+            (i, guild_id, "1970-01-01T00:00:01.000Z"),
         )
         await conn.execute(
             "INSERT INTO andor_characters (guild_id, user_id, character_json) VALUES (?, 100, '{}')", (guild_id,)

@@ -11,6 +11,7 @@ import pytest
 from rules.contract import Tally
 from rules.rating import MODEL_NAME, Rating, Result, rate_match
 from storage.ratings import HeadToHead, RatingRepository
+from storage.times import stored_time
 
 GUILD, OTHER_GUILD = 10, 11
 ANN, BEN, CAL, DOT = 101, 102, 103, 104
@@ -22,8 +23,8 @@ async def finished_match(database, players: tuple[int, int], guild: int = GUILD)
     async with database.transaction() as conn:
         row = await conn.fetch_required(
             "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
-            "status, seed, last_move_at) VALUES (?, 20, ?, 'a', ?, 'b', 'over', 1, 0) RETURNING id",
-            (guild, *players),
+            "status, seed, last_move_at) VALUES (?, 20, ?, 'a', ?, 'b', 'over', 1, ?) RETURNING id",
+            (guild, *players, stored_time(0)),
         )
     return row["id"]
 
@@ -54,8 +55,8 @@ async def test_a_match_is_rated_in_the_transaction_given_with_the_rules_numbers(
         "SELECT user_id, opponent_id, result, reason, games_after, rated_at FROM mma_rating_changes ORDER BY user_id"
     )
     assert [tuple(row) for row in changes] == [
-        (ANN, BEN, "loss", CONCEDED, 1, 1700000000.5),
-        (BEN, ANN, "win", CONCEDED, 1, 1700000000.5),
+        (ANN, BEN, "loss", CONCEDED, 1, stored_time(1700000000.5)),
+        (BEN, ANN, "win", CONCEDED, 1, stored_time(1700000000.5)),
     ]
 
 
@@ -214,7 +215,7 @@ async def test_ratings_of_an_earlier_model_are_recomputed_from_the_matches_in_or
     assert await table(database, "mma_ratings") == [row for row in ratings if row[1] != DOT]
     assert await table(database, "mma_rating_changes") == [row for row in changes if row[1] != DOT]
     assert [tuple(row) for row in await database.fetch_all("SELECT * FROM mma_rating_models")] == [
-        (MODEL_NAME, 5000.0, 5)
+        (MODEL_NAME, stored_time(5000.0), 5)
     ]
     assert await repo.recompute(6000.0) is None  # once for a model
     assert (await repo.history(GUILD, ANN))[0].change.before == (await repo.history(GUILD, ANN))[1].change.after
