@@ -26,8 +26,9 @@ from local_postgres.server import PostgresMissing, PostgresServer
 from rules.bossfight import BUILTIN_BOSSES
 from rules.mma.ai import choose_action
 from rules.mma.engine import apply_in_place, new_game, replay_rng
+from rules.mma.state import OVER
 from storage.bossfight import BossfightRepository, PlayerUpdate
-from storage.mma import MatchRecord, MmaRepository
+from storage.mma import Match, MmaRepository
 from storage.postgres import PostgresDatabase
 from storage.protocol import DEFAULT_POOL_SIZE, Storage
 from storage.sqlite import Database
@@ -36,7 +37,7 @@ from storage.versioned import StaleUpdate
 GUILD, CHANNEL = 1, 2
 
 
-async def new_match(repo: MmaRepository, user_id: int, channel_id: int, seed: int) -> MatchRecord:
+async def new_match(repo: MmaRepository, user_id: int, channel_id: int, seed: int) -> Match:
     state, _ = new_game(seed)
     return await repo.create(
         GUILD, channel_id, (user_id, None), ("P", "AI"), seed, time.time(), state=state, feed=[], expire_before=0.0
@@ -47,14 +48,14 @@ async def mma_writer(repo: MmaRepository, user_id: int, deadline: float) -> int:
     match = await new_match(repo, user_id, 1000 + user_id, user_id)
     done = 0
     while time.perf_counter() < deadline:
-        record = await repo.get(match.id)
-        assert record is not None
-        if record.game.phase == "over":  # the next match, in a channel of its own
-            match = record = await new_match(repo, user_id, 1000 + user_id + 100_000 * done, user_id + done)
-        state = record.game
+        stored = await repo.get(match.id)
+        assert stored is not None
+        if stored.game.phase == OVER:  # the next match, in a channel of its own
+            match = stored = await new_match(repo, user_id, 1000 + user_id + 100_000 * done, user_id + done)
+        state = stored.game
         action = choose_action(state, state.to_move, replay_rng(state))
         apply_in_place(state, action, replay_rng(state))
-        await repo.save_moves(record, state, [], [action], time.time())
+        await repo.save_moves(stored, state, [], [action], time.time())
         done += 1
     return done
 

@@ -40,6 +40,23 @@ class Outcome(Generic[T]):
     termination: T
 
 
+@dataclass(frozen=True)
+class Tally:
+    """A member's finished games of one kind counted by how each ended for them: every game's win/loss/draw
+    count (MMA's matches, its head-to-heads, Andor's fights) is one of these."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.wins + other.wins, self.losses + other.losses, self.draws + other.draws)
+
+
 class HasOutcome(Protocol):
     """What every game's outcome gives (`Outcome`, or a game's richer outcome with the same two fields)."""
 

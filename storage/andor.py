@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.andor.engine import abandoned, settle, summary
 from rules.andor.models import Character, FightState, FightSummary
+from rules.contract import Tally
 from storage.codec import StateCodec
 from storage.protocol import Row, Storage, StorageTransaction
 from storage.retry import retried_on_conflict
@@ -52,18 +53,17 @@ class Fight:
 
 
 @dataclass(frozen=True)
-class FightTally:
-    """A member's ended fights in a server: how each ended, and the monsters they killed (at 0 HP in them)."""
+class FightTotals:
+    """A member's ended fights in a server: how each ended (won, lost or drawn, or fled), and the monsters they
+    killed (at 0 HP in them)."""
 
-    won: int = 0
-    lost: int = 0
-    fled: int = 0
-    draw: int = 0
-    kills: int = 0
+    ends: Tally
+    fled: int
+    kills: int
 
     @property
     def fights(self) -> int:
-        return self.won + self.lost + self.fled + self.draw
+        return self.ends.played + self.fled
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class EndedFights:
 
     rows: tuple[tuple[int, FightStatus, int | None, str | None], ...]  # id, status, kills, state
 
-    def tally(self) -> FightTally:
+    def totals(self) -> FightTotals:
         """How they ended and the kills (a kill's XP and gold are kept whatever the end, RULINGS 6). Fights from
         before kills were stored are decoded, CPU work: run it in an engine worker."""
         ends = Counter(status for _, status, _, _ in self.rows)
@@ -81,11 +81,9 @@ class EndedFights:
             stored if stored is not None else _kills(FIGHT_STATE.from_text(text or "", fight_id)) or 0
             for fight_id, _, stored, text in self.rows
         )
-        return FightTally(
-            won=ends[FightStatus.WON],
-            lost=ends[FightStatus.LOST],
+        return FightTotals(
+            ends=Tally(wins=ends[FightStatus.WON], losses=ends[FightStatus.LOST], draws=ends[FightStatus.DRAW]),
             fled=ends[FightStatus.FLED],
-            draw=ends[FightStatus.DRAW],
             kills=kills,
         )
 
@@ -180,7 +178,7 @@ class AndorRepository:
         return _fight(row) if row else None
 
     async def ended_fights(self, guild_id: int, user_id: int) -> EndedFights:
-        """The member's ended fights here, as stored (`EndedFights.tally` decodes them)."""
+        """The member's ended fights here, as stored (`EndedFights.totals` decodes them)."""
         rows = await self.db.fetch_all(
             "SELECT id, status, kills, CASE WHEN kills IS NULL THEN state_json END AS state_json FROM andor_fights "
             "WHERE guild_id = ? AND user_id = ? AND status <> ? ORDER BY id",
@@ -211,7 +209,8 @@ class AndorRepository:
 
     async def live_fight(self, guild_id: int, user_id: int) -> Fight | None:
         row = await self.db.fetch_one(
-            "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = 'live'", (guild_id, user_id)
+            "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = ?",
+            (guild_id, user_id, FightStatus.LIVE),
         )
         return _fight(row) if row else None
 
@@ -226,7 +225,8 @@ class AndorRepository:
             # The member's starts one at a time (their one live fight is also a unique index).
             await conn.lock(f"andor fights {guild_id}", user_id)
             live = await conn.fetch_one(
-                "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = 'live'", (guild_id, user_id)
+                "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = ?",
+                (guild_id, user_id, FightStatus.LIVE),
             )
             if live is not None:
                 raise FightAlreadyLive(_fight(live))

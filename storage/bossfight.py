@@ -16,6 +16,7 @@ from rules.bossfight.raid import RaidEnd, RaidOutcome, RaidPlayer, raid_outcome
 from storage.protocol import Row, Storage
 from storage.retry import retried_on_conflict
 from storage.rows import from_row, required, utc_now_text
+from storage.times import stored_time, unix_time
 from storage.versioned import StaleUpdate
 
 
@@ -71,7 +72,7 @@ class PlayerUpdate:
 
 
 @dataclass(frozen=True)
-class AttackRecord:
+class LandedAttack:
     """What one attack did to the raid, as stored."""
 
     raid: Raid  # after the attack
@@ -100,7 +101,7 @@ class DamageTotal:
 
 
 @dataclass(frozen=True)
-class RaidRecord:
+class FinishedRaid:
     """A finished raid as its channel's history shows it."""
 
     raid: Raid
@@ -109,8 +110,8 @@ class RaidRecord:
 
 
 @dataclass(frozen=True)
-class RaidTally:
-    """A member's record over every raid of a server (the raids' leaderboards added up)."""
+class RaidTotals:
+    """A member's totals over every raid of a server (the raids' leaderboards added up)."""
 
     damage: float  # credited
     attacks: int
@@ -134,7 +135,10 @@ def _raid(row: Row) -> Raid:
 
 
 def _player(row: Row) -> StoredPlayer:
-    standing = RaidPlayer(row["damage_taken"], bool(row["knocked_out"]), row["last_attack_at"])
+    last_attack_at = row["last_attack_at"]
+    standing = RaidPlayer(
+        row["damage_taken"], bool(row["knocked_out"]), None if last_attack_at is None else unix_time(last_attack_at)
+    )
     return StoredPlayer(standing, row["version"])
 
 
@@ -226,7 +230,7 @@ class BossfightRepository:
 
     async def record_attack(
         self, raid_id: int, user_id: int, player: StoredPlayer, damage: float, update: PlayerUpdate
-    ) -> AttackRecord:
+    ) -> LandedAttack:
         """Subtract `damage` from the live boss, apply `update` to the player and log the attack, atomically.
 
         Concurrent attacks each subtract from the boss's HP as it stands when their transaction runs, so all
@@ -247,7 +251,7 @@ class BossfightRepository:
                 "damage_taken = excluded.damage_taken, knocked_out = excluded.knocked_out, "
                 "last_attack_at = excluded.last_attack_at, version = bossfight_players.version + 1 "
                 "WHERE bossfight_players.version = ? RETURNING version",
-                (raid_id, user_id, taken, update.knocked_out, update.at, player.version),
+                (raid_id, user_id, taken, update.knocked_out, stored_time(update.at), player.version),
             )
             if saved is None:
                 raise StaleUpdate(user_id)  # rolls the transaction back
@@ -277,7 +281,7 @@ class BossfightRepository:
                     update.knocked_out,
                 ),
             )
-        return AttackRecord(
+        return LandedAttack(
             raid=_raid(row), hp_before=live["hp"], damage=damage, credited=credited, defeated_now=defeated_now
         )
 
@@ -340,7 +344,7 @@ class BossfightRepository:
         )
         return int(row["n"]) if row else 0
 
-    async def raid_record(self, channel_id: int, raid_id: int) -> RaidRecord | None:
+    async def finished_raid(self, channel_id: int, raid_id: int) -> FinishedRaid | None:
         """A finished raid of this channel with its leaderboard, or None (no such raid here, or still live)."""
         row = await self.db.fetch_one(
             "SELECT * FROM bossfight_raids WHERE id = ? AND channel_id = ? AND status <> ?",
@@ -353,11 +357,11 @@ class BossfightRepository:
             f"SELECT user_id FROM bossfight_attacks WHERE raid_id = ? AND {_LEFT_AT_0} ORDER BY id LIMIT 1", (raid_id,)
         )
         final_blow_by = final["user_id"] if final and raid.status is RaidStatus.DEFEATED else None
-        return RaidRecord(raid, await self.leaderboard(raid_id), final_blow_by)
+        return FinishedRaid(raid, await self.leaderboard(raid_id), final_blow_by)
 
     # --- a member across the server's raids --------------------------------------------------------------
 
-    async def member_tally(self, guild_id: int, user_id: int) -> RaidTally:
+    async def member_totals(self, guild_id: int, user_id: int) -> RaidTotals:
         """The member's attacks over every raid of the server, live or ended, as each raid's leaderboard counts
         them, and the final blows they struck (as each raid's history names them)."""
         row = required(
@@ -377,7 +381,7 @@ class BossfightRepository:
                 (guild_id, RaidStatus.DEFEATED, user_id),
             )
         )
-        return RaidTally(
+        return RaidTotals(
             damage=row["damage"],
             attacks=row["attacks"],
             raids=row["raids"],

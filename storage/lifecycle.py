@@ -15,22 +15,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from storage.andor import AndorRepository, Fight
-from storage.bossfight import BossfightRepository, Raid
+from storage.andor import AndorRepository, Fight, FightStatus
+from storage.bossfight import BossfightRepository, Raid, RaidStatus
 from storage.mfd import MfdRepository, StoredBattle
-from storage.mma import MatchRecord, MmaRepository
+from storage.mma import IN_PLAY, Match, MmaRepository
 from storage.protocol import Storage
 from storage.retry import retried_on_conflict
-from storage.tournament import Tournament, TournamentRepository
+from storage.times import stored_time
+from storage.tournament import OPEN, Tournament, TournamentRepository
 
 # The channels where a game is live: a pending or live MMA match, a live fight or raid, a battle not closed, an
 # open tournament.
 CHANNELS_IN_PLAY = (
-    "SELECT channel_id FROM mma_matches WHERE guild_id = ? AND status IN ('pending', 'live') "
-    "UNION SELECT channel_id FROM andor_fights WHERE guild_id = ? AND status = 'live' "
-    "UNION SELECT channel_id FROM bossfight_raids WHERE guild_id = ? AND status = 'live' "
+    "SELECT channel_id FROM mma_matches WHERE guild_id = ? AND status IN (?, ?) "
+    "UNION SELECT channel_id FROM andor_fights WHERE guild_id = ? AND status = ? "
+    "UNION SELECT channel_id FROM bossfight_raids WHERE guild_id = ? AND status = ? "
     "UNION SELECT channel_id FROM mfd_battles WHERE guild_id = ? AND closed_at IS NULL "
-    "UNION SELECT channel_id FROM mma_tournaments WHERE guild_id = ? AND status IN ('signup', 'running')"
+    "UNION SELECT channel_id FROM mma_tournaments WHERE guild_id = ? AND status IN (?, ?)"
 )
 
 # What erasing a server deletes, in this order (a row before the rows it references): each table and the
@@ -67,7 +68,7 @@ OF_NO_SERVER = ("mma_rating_models",)
 class EndedGames:
     """The games a deleted channel ended, as they are stored now."""
 
-    matches: list[MatchRecord] = field(default_factory=list[MatchRecord])  # abandoned, or expired challenges
+    matches: list[Match] = field(default_factory=list[Match])  # abandoned, or expired challenges
     fights: list[Fight] = field(default_factory=list[Fight])  # ended as fled
     raids: list[Raid] = field(default_factory=list[Raid])  # closed
     battles: list[StoredBattle] = field(default_factory=list[StoredBattle])  # closed
@@ -88,7 +89,10 @@ class LifecycleRepository:
 
     async def channels_in_play(self, guild_id: int) -> set[int]:
         """The server's channels where a game is live."""
-        rows = await self.db.fetch_all(CHANNELS_IN_PLAY, (guild_id,) * 5)
+        rows = await self.db.fetch_all(
+            CHANNELS_IN_PLAY,
+            (guild_id, *IN_PLAY, guild_id, FightStatus.LIVE, guild_id, RaidStatus.LIVE, guild_id, guild_id, *OPEN),
+        )
         return {row["channel_id"] for row in rows}
 
     async def end_channel(self, channel_id: int, now: float) -> EndedGames:
@@ -108,7 +112,7 @@ class LifecycleRepository:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING",
-                (guild_id, now),
+                (guild_id, stored_time(now)),
             )
 
     async def guild_returned(self, guild_id: int) -> bool:
@@ -119,7 +123,8 @@ class LifecycleRepository:
     async def erase_departed(self, now: float, retention_seconds: float) -> list[int]:
         """Erase every server that removed the bot at least `retention_seconds` before `now`; their ids."""
         rows = await self.db.fetch_all(
-            "SELECT guild_id FROM guild_departures WHERE left_at <= ? ORDER BY guild_id", (now - retention_seconds,)
+            "SELECT guild_id FROM guild_departures WHERE left_at <= ? ORDER BY guild_id",
+            (stored_time(now - retention_seconds),),
         )
         return [row["guild_id"] for row in rows if await self._erase(row["guild_id"], now - retention_seconds)]
 
@@ -128,7 +133,7 @@ class LifecycleRepository:
         async with self.db.transaction() as conn:
             # A re-invite that came first deleted the departure (on PostgreSQL this waits for its commit).
             if not await conn.execute(
-                "DELETE FROM guild_departures WHERE guild_id = ? AND left_at <= ?", (guild_id, left_before)
+                "DELETE FROM guild_departures WHERE guild_id = ? AND left_at <= ?", (guild_id, stored_time(left_before))
             ):
                 return False
             for table, rows_of_guild in ERASED:

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.tournament import renamed
+from storage.andor import FightStatus
+from storage.mma import IN_PLAY
 from storage.protocol import Storage, StorageTransaction
 from storage.retry import retried_on_conflict
-from storage.tournament import TOURNAMENT_STATE
+from storage.tournament import OPEN, TOURNAMENT_STATE
 
 FORMER_MEMBER = 0  # no Discord id is 0: it stands for a member who erased their data, where others' rows keep them
 FORMER_MEMBER_NAME = "a former member"
@@ -141,14 +143,13 @@ FORMER_CORNERS = tuple(
 )
 
 LIVE_MATCHES = (
-    "SELECT count(*) AS n FROM mma_matches WHERE guild_id = ? AND ? IN (player0_id, player1_id) "
-    "AND status IN ('pending', 'live')"
+    "SELECT count(*) AS n FROM mma_matches WHERE guild_id = ? AND ? IN (player0_id, player1_id) AND status IN (?, ?)"
 )
-LIVE_FIGHTS = "SELECT count(*) AS n FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = 'live'"
+LIVE_FIGHTS = "SELECT count(*) AS n FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = ?"
 # A tournament the member entered that is signing up or running (its table names them until it ends).
 LIVE_TOURNAMENTS = (
     "SELECT count(*) AS n FROM mma_tournaments t JOIN mma_tournament_entrants e ON e.tournament_id = t.id "
-    "WHERE t.guild_id = ? AND e.user_id = ? AND t.status IN ('signup', 'running')"
+    "WHERE t.guild_id = ? AND e.user_id = ? AND t.status IN (?, ?)"
 )
 # The tournaments whose stored state names the member (read before their sign-ups are erased).
 PLAYED_TOURNAMENTS = (
@@ -225,9 +226,9 @@ async def _collect(reader: Storage | StorageTransaction, guild_id: int, user_id:
 
 
 async def _live(reader: Storage | StorageTransaction, guild_id: int, user_id: int) -> LiveGames:
-    matches = (await reader.fetch_one(LIVE_MATCHES, (guild_id, user_id)))["n"]
-    fights = (await reader.fetch_one(LIVE_FIGHTS, (guild_id, user_id)))["n"]
-    tournaments = (await reader.fetch_one(LIVE_TOURNAMENTS, (guild_id, user_id)))["n"]
+    matches = (await reader.fetch_one(LIVE_MATCHES, (guild_id, user_id, *IN_PLAY)))["n"]
+    fights = (await reader.fetch_one(LIVE_FIGHTS, (guild_id, user_id, FightStatus.LIVE)))["n"]
+    tournaments = (await reader.fetch_one(LIVE_TOURNAMENTS, (guild_id, user_id, *OPEN)))["n"]
     return LiveGames(int(matches), int(fights), int(tournaments))
 
 

@@ -1,4 +1,5 @@
-"""MMA Warriors storage: challenges and matches (state saved after every move), the move log, and records."""
+"""MMA Warriors storage: challenges and matches (state saved after every move), the move log, and each member's
+tallies of results."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from rules.contract import Tally
 from rules.mma.cards import CARDS
 from rules.mma.engine import moves_made, outcome
 from rules.mma.state import Action, GameState, MatchOutcome
@@ -17,6 +19,7 @@ from storage.codec import StateCodec
 from storage.protocol import Row, Storage, StorageTransaction
 from storage.ratings import RatingRepository
 from storage.rows import required
+from storage.times import stored_time, unix_time
 from storage.tournament import Tournament, TournamentStatus, record_match_end, save_state
 from storage.versioned import StaleUpdate, save_versioned
 
@@ -38,11 +41,12 @@ class MatchStatus(StrEnum):
     ABANDONED = "abandoned"  # a live match whose channel was deleted: not rated (RULINGS 8)
 
 
+IN_PLAY = (MatchStatus.PENDING, MatchStatus.LIVE)  # a challenge or a match going on: its players are busy
 CHANNEL_DELETED = "channel deleted"  # the result_reason of an abandoned match
 
 
 @dataclass(frozen=True)
-class MatchRecord:
+class Match:
     id: int
     guild_id: int
     channel_id: int
@@ -54,7 +58,7 @@ class MatchRecord:
     state: GameState | None  # None while the challenge is pending
     feed: tuple[str, ...]
     version: int
-    last_move_at: float
+    last_move_at: float  # unix time (stored as text: storage/times.py)
     winner_slot: int | None
     result_reason: str | None
     ping_message_id: int | None = None  # the message that pinged the player the match waits for
@@ -82,16 +86,15 @@ class MatchRecord:
 
 
 @dataclass(frozen=True)
-class Record:
-    wins: int
-    losses: int
-    draws: int
-    wins_vs_ai: int
-    losses_vs_ai: int
+class MatchTallies:
+    """A member's finished matches in a server, against members and against the AI."""
+
+    against_members: Tally
+    against_ai: Tally
 
     @property
-    def played(self) -> int:
-        return self.wins + self.losses + self.draws
+    def overall(self) -> Tally:
+        return self.against_members + self.against_ai
 
 
 @dataclass(frozen=True)
@@ -116,15 +119,15 @@ class FinishedMatch:
 class MatchConflict(Exception):
     """A player already has a challenge or a match going in this channel."""
 
-    def __init__(self, user_id: int, match: MatchRecord):
+    def __init__(self, user_id: int, match: Match):
         super().__init__(f"user {user_id} is busy with match {match.id}")
         self.user_id = user_id
         self.match = match
 
 
-def _record(row: Row) -> MatchRecord:
+def _match(row: Row) -> Match:
     state = MATCH_STATE.from_text(row["state_json"], row["id"]) if row["state_json"] else None
-    return MatchRecord(
+    return Match(
         id=row["id"],
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
@@ -136,7 +139,7 @@ def _record(row: Row) -> MatchRecord:
         state=state,
         feed=tuple(json.loads(row["feed_json"])),
         version=row["version"],
-        last_move_at=row["last_move_at"],
+        last_move_at=unix_time(row["last_move_at"]),
         winner_slot=row["winner_slot"],
         result_reason=row["result_reason"],
         ping_message_id=row["ping_message_id"],
@@ -154,7 +157,7 @@ async def _insert_match(
     *,
     state: GameState | None,
     feed: list[str],
-) -> MatchRecord:
+) -> Match:
     """A new match row: a pending challenge (state None) or a live match, dealt."""
     row = await conn.fetch_required(
         "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
@@ -170,10 +173,10 @@ async def _insert_match(
             seed,
             MATCH_STATE.to_text(state) if state else None,
             json.dumps(feed),
-            now,
+            stored_time(now),
         ),
     )
-    return _record(row)
+    return _match(row)
 
 
 @dataclass(frozen=True)
@@ -191,21 +194,21 @@ class MmaRepository:
     def __init__(self, db: Storage):
         self.db = db
 
-    async def get(self, match_id: int) -> MatchRecord | None:
+    async def get(self, match_id: int) -> Match | None:
         row = await self.db.fetch_one("SELECT * FROM mma_matches WHERE id = ?", (match_id,))
         if row is None:
             return None
-        record = _record(row)
-        if record.status == MatchStatus.OVER and not record.vs_ai:
-            record = replace(record, rating_changes=await RatingRepository(self.db).match_changes(record.id))
-        return record
+        match = _match(row)
+        if match.status == MatchStatus.OVER and not match.vs_ai:
+            match = replace(match, rating_changes=await RatingRepository(self.db).match_changes(match.id))
+        return match
 
-    async def live_between_members(self) -> list[MatchRecord]:
+    async def live_between_members(self) -> list[Match]:
         """Every live match between two members (their boards wait for an idle claim to open)."""
         rows = await self.db.fetch_all(
             "SELECT * FROM mma_matches WHERE status = ? AND player1_id IS NOT NULL ORDER BY id", (MatchStatus.LIVE,)
         )
-        return [_record(row) for row in rows]
+        return [_match(row) for row in rows]
 
     async def create(
         self,
@@ -219,7 +222,7 @@ class MmaRepository:
         state: GameState | None,
         feed: list[str],
         expire_before: float,
-    ) -> MatchRecord:
+    ) -> Match:
         """A pending challenge (state None) or a live match against the AI (state given).
 
         Refused with MatchConflict when either human already has an active match in the channel;
@@ -230,20 +233,19 @@ class MmaRepository:
             # are made one at a time; moves, and other channels, never wait for this.
             await conn.lock("mma channel", channel_id)
             await conn.execute(
-                "UPDATE mma_matches SET status = 'expired' WHERE channel_id = ? AND status = 'pending' "
-                "AND last_move_at < ?",
-                (channel_id, expire_before),
+                "UPDATE mma_matches SET status = ? WHERE channel_id = ? AND status = ? AND last_move_at < ?",
+                (MatchStatus.EXPIRED, channel_id, MatchStatus.PENDING, stored_time(expire_before)),
             )
             for user_id in players:
                 if user_id is None:
                     continue
                 busy = await conn.fetch_one(
-                    "SELECT * FROM mma_matches WHERE channel_id = ? AND status IN ('pending', 'live') "
+                    "SELECT * FROM mma_matches WHERE channel_id = ? AND status IN (?, ?) "
                     "AND (player0_id = ? OR player1_id = ?) ORDER BY id LIMIT 1",
-                    (channel_id, user_id, user_id),
+                    (channel_id, *IN_PLAY, user_id, user_id),
                 )
                 if busy is not None:
-                    raise MatchConflict(user_id, _record(busy))
+                    raise MatchConflict(user_id, _match(busy))
             return await _insert_match(conn, guild_id, channel_id, players, names, seed, now, state=state, feed=feed)
 
     async def set_message(self, match_id: int, message_id: int) -> None:
@@ -261,13 +263,13 @@ class MmaRepository:
 
     async def answer_challenge(
         self,
-        match: MatchRecord,
+        match: Match,
         status: MatchStatus,
         now: float,
         *,
         state: GameState | None = None,
         feed: list[str] | None = None,
-    ) -> MatchRecord:
+    ) -> Match:
         """Pending -> live (with the dealt state), declined or expired; StaleUpdate if it was answered already."""
         if status not in (MatchStatus.LIVE, MatchStatus.DECLINED, MatchStatus.EXPIRED):
             raise ValueError(f"a challenge cannot become {status!r}")
@@ -275,24 +277,24 @@ class MmaRepository:
             "status": status,
             "state_json": MATCH_STATE.to_text(state) if state else None,
             "feed_json": json.dumps(feed or []),
-            "last_move_at": now,
+            "last_move_at": stored_time(now),
         }
         async with self.db.transaction() as conn:
             row = await save_versioned(
                 conn, "mma_matches", match.id, match.version, changes, status=MatchStatus.PENDING
             )
-            return _record(row)
+            return _match(row)
 
     async def start_round(
         self, tournament: Tournament, state: TournamentState, dealt: list[DealtMatch], now: float
-    ) -> tuple[Tournament, list[MatchRecord]]:
+    ) -> tuple[Tournament, list[Match]]:
         """A tournament's next round stored with its matches, one per board in order, in one transaction, if
         nobody saved the tournament since it was read (StaleUpdate otherwise: another process started it).
         A tournament's match is played beside any other match its players have going in the channel."""
         round_number = state.rounds[-1].number
         async with self.db.transaction() as conn:
             saved = await save_state(conn, tournament, state, status=TournamentStatus.RUNNING)
-            matches: list[MatchRecord] = []
+            matches: list[Match] = []
             for board, match in enumerate(dealt, start=1):
                 record = await _insert_match(
                     conn,
@@ -313,15 +315,15 @@ class MmaRepository:
             return saved, matches
 
     async def save_moves(
-        self, match: MatchRecord, state: GameState, feed: list[str], moves: list[Action], now: float
-    ) -> MatchRecord:
+        self, match: Match, state: GameState, feed: list[str], moves: list[Action], now: float
+    ) -> Match:
         """Save the state after `moves` (numbered from the state's move count before them) in one
-        transaction, if nobody saved since `match` was read; a finished match also writes the records."""
+        transaction, if nobody saved since `match` was read; a finished match also writes the results."""
         ended = outcome(state)
         changes = {
             "state_json": MATCH_STATE.to_text(state),
             "feed_json": json.dumps(feed),
-            "last_move_at": now,
+            "last_move_at": stored_time(now),
             "status": MatchStatus.LIVE if ended is None else MatchStatus.OVER,
             "winner_slot": None if ended is None else ended.winner,
             "result_reason": None if ended is None else ended.termination.value,
@@ -332,11 +334,11 @@ class MmaRepository:
             await conn.execute_many(
                 "INSERT INTO mma_moves (match_id, seq, slot, action_json, made_at) VALUES (?, ?, ?, ?, ?)",
                 [
-                    (match.id, first + i, action.player, json.dumps(action.to_dict()), now)
+                    (match.id, first + i, action.player, json.dumps(action.to_dict()), stored_time(now))
                     for i, action in enumerate(moves)
                 ],
             )
-            saved = _record(row)
+            saved = _match(row)
             if ended is not None:
                 await self._write_results(conn, match, state, ended, now)
                 # A tournament's board that ended before any move (a no-show claimed against, a concession or a
@@ -346,7 +348,7 @@ class MmaRepository:
                     saved = await self._rate(conn, saved, now)
             return saved
 
-    async def _rate(self, conn: StorageTransaction, saved: MatchRecord, now: float) -> MatchRecord:
+    async def _rate(self, conn: StorageTransaction, saved: Match, now: float) -> Match:
         """Rate a match between members in the transaction that ends it (RULINGS 7: never one against the AI).
         The engine's winner already makes a concession or an idle claim a loss for the one who conceded or went
         idle, and a judges' decision its decision."""
@@ -365,7 +367,7 @@ class MmaRepository:
         return replace(saved, rating_changes={first: rated.first, second: rated.second})
 
     async def _write_results(
-        self, conn: StorageTransaction, match: MatchRecord, state: GameState, ended: MatchOutcome, now: float
+        self, conn: StorageTransaction, match: Match, state: GameState, ended: MatchOutcome, now: float
     ) -> None:
         for slot, user_id in enumerate(match.player_ids):
             if user_id is None:
@@ -381,7 +383,7 @@ class MmaRepository:
                     result.value,
                     match.player_ids[1 - slot],
                     ended.termination.value,
-                    now,
+                    stored_time(now),
                 ),
             )
             await conn.execute_many(
@@ -397,21 +399,20 @@ class MmaRepository:
         rows = await self.db.fetch_all("SELECT action_json FROM mma_moves WHERE match_id = ? ORDER BY seq", (match_id,))
         return [Action.from_dict(json.loads(r["action_json"])) for r in rows]
 
-    # --- records ------------------------------------------------------------------------------------
+    # --- tallies ------------------------------------------------------------------------------------
 
-    async def record(self, guild_id: int, user_id: int) -> Record:
-        row = await self.db.fetch_one(
-            "SELECT "
-            "coalesce(sum(CASE WHEN outcome = 'win' THEN 1 ELSE 0 END), 0) AS wins, "
-            "coalesce(sum(CASE WHEN outcome = 'loss' THEN 1 ELSE 0 END), 0) AS losses, "
-            "coalesce(sum(CASE WHEN outcome = 'draw' THEN 1 ELSE 0 END), 0) AS draws, "
-            "coalesce(sum(CASE WHEN outcome = 'win' AND opponent_id IS NULL THEN 1 ELSE 0 END), 0) AS wins_vs_ai, "
-            "coalesce(sum(CASE WHEN outcome = 'loss' AND opponent_id IS NULL THEN 1 ELSE 0 END), 0) AS losses_vs_ai "
-            "FROM mma_results WHERE guild_id = ? AND user_id = ?",
+    async def tallies(self, guild_id: int, user_id: int) -> MatchTallies:
+        rows = await self.db.fetch_all(
+            "SELECT opponent_id IS NULL AS vs_ai, outcome, count(*) AS matches FROM mma_results "
+            "WHERE guild_id = ? AND user_id = ? GROUP BY opponent_id IS NULL, outcome",
             (guild_id, user_id),
         )
-        row = required(row)  # an aggregate: always one row
-        return Record(row["wins"], row["losses"], row["draws"], row["wins_vs_ai"], row["losses_vs_ai"])
+        counts = {(bool(r["vs_ai"]), Result(r["outcome"])): r["matches"] for r in rows}
+
+        def tally(vs_ai: bool) -> Tally:
+            return Tally(*(counts.get((vs_ai, result), 0) for result in (Result.WIN, Result.LOSS, Result.DRAW)))
+
+        return MatchTallies(against_members=tally(False), against_ai=tally(True))
 
     async def favourite_fighters(self, guild_id: int, user_id: int, limit: int = 3) -> list[FighterUse]:
         rows = await self.db.fetch_all(
@@ -421,7 +422,7 @@ class MmaRepository:
         )
         return [FighterUse(r["fighter"], r["matches"], r["wins"]) for r in rows]
 
-    async def end_channel(self, channel_id: int, now: float) -> list[MatchRecord]:
+    async def end_channel(self, channel_id: int, now: float) -> list[Match]:
         """The channel was deleted: its live matches are abandoned (not rated: RULINGS 8) and its pending
         challenges expire. Returns them as they are now; a move saved meanwhile finds the version moved on."""
         async with self.db.transaction() as conn:
@@ -436,13 +437,13 @@ class MmaRepository:
                     MatchStatus.EXPIRED,
                     MatchStatus.LIVE,
                     CHANNEL_DELETED,
-                    now,
+                    stored_time(now),
                     channel_id,
                     MatchStatus.LIVE,
                     MatchStatus.PENDING,
                 ),
             )
-        return sorted((_record(row) for row in rows), key=lambda record: record.id)
+        return sorted((_match(row) for row in rows), key=lambda match: match.id)
 
     # A member's history: their finished matches (mma_results) and their abandoned ones (RULINGS 8), which
     # have no result.
@@ -452,14 +453,18 @@ class MmaRepository:
         "ON c.match_id = r.match_id AND c.user_id = r.user_id WHERE r.guild_id = ? AND r.user_id = ? "
         "UNION ALL SELECT m.id, CASE WHEN m.player0_id = ? THEN m.player1_id ELSE m.player0_id END, NULL, "
         "m.result_reason, m.last_move_at, NULL, NULL, NULL, NULL, NULL FROM mma_matches m "
-        "WHERE m.guild_id = ? AND m.status = 'abandoned' AND (m.player0_id = ? OR m.player1_id = ?)"
+        "WHERE m.guild_id = ? AND m.status = ? AND (m.player0_id = ? OR m.player1_id = ?)"
     )
+
+    @staticmethod
+    def _history_parameters(guild_id: int, user_id: int) -> tuple[object, ...]:
+        return (guild_id, user_id, user_id, guild_id, MatchStatus.ABANDONED, user_id, user_id)
 
     async def finished(self, guild_id: int, user_id: int, *, limit: int, offset: int = 0) -> list[FinishedMatch]:
         """A page of the member's history here, newest first, each with its rating change where rated."""
         rows = await self.db.fetch_all(
             f"SELECT * FROM ({self._HISTORY}) history ORDER BY finished_at DESC, match_id DESC LIMIT ? OFFSET ?",
-            (guild_id, user_id, user_id, guild_id, user_id, user_id, limit, offset),
+            (*self._history_parameters(guild_id, user_id), limit, offset),
         )
         return [
             FinishedMatch(
@@ -467,7 +472,7 @@ class MmaRepository:
                 r["opponent_id"],
                 None if r["outcome"] is None else Result(r["outcome"]),
                 r["reason"],
-                r["finished_at"],
+                unix_time(r["finished_at"]),
                 None
                 if r["games_after"] is None
                 else RatingChange(
@@ -481,21 +486,22 @@ class MmaRepository:
     async def finished_count(self, guild_id: int, user_id: int) -> int:
         row = await self.db.fetch_one(
             f"SELECT count(*) AS matches FROM ({self._HISTORY}) history",
-            (guild_id, user_id, user_id, guild_id, user_id, user_id),
+            self._history_parameters(guild_id, user_id),
         )
         return required(row)["matches"]
 
 
 __all__ = [
     "CHANNEL_DELETED",
+    "IN_PLAY",
     "MATCH_STATE",
     "DealtMatch",
     "FighterUse",
     "FinishedMatch",
+    "Match",
     "MatchConflict",
-    "MatchRecord",
     "MatchStatus",
+    "MatchTallies",
     "MmaRepository",
-    "Record",
     "StaleUpdate",
 ]

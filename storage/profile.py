@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from rules.andor.models import Character
 from rules.rating import Rating
-from storage.andor import AndorRepository, FightTally
-from storage.bossfight import BossfightRepository, RaidTally
+from storage.andor import AndorRepository, FightTotals
+from storage.bossfight import BossfightRepository, RaidTotals
 from storage.deck import DeckRepository, DeckResult
-from storage.mma import MmaRepository, Record
+from storage.mma import MatchTallies, MmaRepository
 from storage.protocol import Storage
 from storage.ratings import RatingRepository
 
@@ -19,10 +19,10 @@ from storage.ratings import RatingRepository
 @dataclass(frozen=True)
 class Profile:
     rating: Rating  # games 0: never rated
-    record: Record  # MMA matches, against the AI included
-    raids: RaidTally
+    matches: MatchTallies  # MMA matches, against the AI included
+    raids: RaidTotals
     character: Character | None  # None: no character stored (never set, never fought, or reset)
-    fights: FightTally
+    fights: FightTotals
     best_deck: DeckResult | None  # None: no optimization recorded here
 
     @property
@@ -30,7 +30,7 @@ class Profile:
         """Nothing stored for the member in any game."""
         return (
             self.rating.games == 0
-            and self.record.played == 0
+            and self.matches.overall.played == 0
             and self.raids.attacks == 0
             and self.character is None
             and self.fights.fights == 0
@@ -47,16 +47,16 @@ class ProfileRepository:
         self.deck = DeckRepository(db)
 
     async def profile(
-        self, guild_id: int, user_id: int, in_worker: Callable[[Callable[[], FightTally]], Awaitable[FightTally]]
+        self, guild_id: int, user_id: int, in_worker: Callable[[Callable[[], FightTotals]], Awaitable[FightTotals]]
     ) -> Profile:
-        """The profile; `in_worker` runs the tally of the member's Andor fights off the event loop (it decodes
+        """The profile; `in_worker` runs the totals of the member's Andor fights off the event loop (it decodes
         every ended fight)."""
         return Profile(
             rating=await self.ratings.rating(guild_id, user_id),
-            record=await self.mma.record(guild_id, user_id),
-            raids=await self.bossfight.member_tally(guild_id, user_id),
+            matches=await self.mma.tallies(guild_id, user_id),
+            raids=await self.bossfight.member_totals(guild_id, user_id),
             character=await self.andor.character(guild_id, user_id),
-            fights=await in_worker((await self.andor.ended_fights(guild_id, user_id)).tally),
+            fights=await in_worker((await self.andor.ended_fights(guild_id, user_id)).totals),
             best_deck=await self.deck.best_result(guild_id, user_id),
         )
 

@@ -1,5 +1,5 @@
 """MMA ratings: each member's rating in a server (rules/rating.py), the change each rated match made, and the
-readings built on them (leaderboard, history, record against each opponent).
+readings built on them (leaderboard, history, head-to-head tally against each opponent).
 
 `rate_match` writes inside a transaction it is given, so the save that ends a match rates it in the same
 transaction: a match is rated exactly when it ends, once. A second rating of the same match (a retry, a restart)
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.contract import Tally
 from rules.rating import (
     MODEL_NAME,
     PROVISIONAL_SIGMA,
@@ -27,6 +28,7 @@ from rules.rating import (
 from storage.protocol import Row, Storage, StorageTransaction
 from storage.retry import retried_on_conflict
 from storage.rows import required
+from storage.times import stored_time, unix_time
 
 # A provisional rating (rules.rating.Rating.provisional) as SQL: too wide a deviation.
 _PROVISIONAL = "(sigma > ?)"
@@ -77,17 +79,11 @@ class RatedGame:
 
 @dataclass(frozen=True)
 class HeadToHead:
-    """A member's rated record against one opponent."""
+    """A member's rated matches against one opponent."""
 
     opponent_id: int
-    wins: int
-    losses: int
-    draws: int
+    tally: Tally
     last_played: float  # unix time
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.losses + self.draws
 
 
 def _rated_game(row: Row) -> RatedGame:
@@ -96,7 +92,7 @@ def _rated_game(row: Row) -> RatedGame:
         opponent_id=row["opponent_id"],
         result=Result(row["result"]),
         reason=row["reason"],
-        rated_at=row["rated_at"],
+        rated_at=unix_time(row["rated_at"]),
         change=RatingChange(
             Rating(row["mu_before"], row["sigma_before"], row["games_after"] - 1),
             Rating(row["mu_after"], row["sigma_after"], row["games_after"]),
@@ -108,7 +104,7 @@ def _ranked(rows: list[Row]) -> list[RatedMember]:
     ratings = [Rating(row["mu"], row["sigma"], row["games"]) for row in rows]
     ranks = competition_ranks([rating.shown for rating in ratings])
     return [
-        RatedMember(row["user_id"], rating, row["updated_at"], rank)
+        RatedMember(row["user_id"], rating, unix_time(row["updated_at"]), rank)
         for row, rating, rank in zip(rows, ratings, ranks, strict=True)
     ]
 
@@ -152,7 +148,7 @@ class RatingRepository:
                 "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
                 "games = excluded.games, updated_at = excluded.updated_at",
-                (guild_id, user_id, after.mu, after.sigma, after.games, now),
+                (guild_id, user_id, after.mu, after.sigma, after.games, stored_time(now)),
             )
             await conn.execute(
                 "INSERT INTO mma_rating_changes (match_id, user_id, guild_id, opponent_id, result, reason, mu_before, "
@@ -169,7 +165,7 @@ class RatingRepository:
                     after.mu,
                     after.sigma,
                     after.games,
-                    now,
+                    stored_time(now),
                 ),
             )
         return rated
@@ -225,7 +221,7 @@ class RatingRepository:
             )
             await conn.execute(
                 "INSERT INTO mma_rating_models (model, recomputed_at, matches) VALUES (?, ?, ?)",
-                (MODEL_NAME, now, len(done)),
+                (MODEL_NAME, stored_time(now), len(done)),
             )
             return len(done)
 
@@ -307,19 +303,22 @@ class RatingRepository:
         )
         return required(row)["games"]
 
-    async def record_against(self, guild_id: int, user_id: int) -> list[HeadToHead]:
-        """The member's rated record against each opponent here, the most played first."""
+    async def head_to_heads(self, guild_id: int, user_id: int) -> list[HeadToHead]:
+        """The member's rated matches against each opponent here, the most played first."""
         rows = await self.db.fetch_all(
             "SELECT opponent_id, "
-            "sum(CASE WHEN result = 'win' THEN 1 ELSE 0 END) AS wins, "
-            "sum(CASE WHEN result = 'loss' THEN 1 ELSE 0 END) AS losses, "
-            "sum(CASE WHEN result = 'draw' THEN 1 ELSE 0 END) AS draws, "
+            "sum(CASE WHEN result = ? THEN 1 ELSE 0 END) AS wins, "
+            "sum(CASE WHEN result = ? THEN 1 ELSE 0 END) AS losses, "
+            "sum(CASE WHEN result = ? THEN 1 ELSE 0 END) AS draws, "
             "max(rated_at) AS last_played "
             "FROM mma_rating_changes WHERE guild_id = ? AND user_id = ? GROUP BY opponent_id "
             "ORDER BY count(*) DESC, max(rated_at) DESC, opponent_id",
-            (guild_id, user_id),
+            (Result.WIN, Result.LOSS, Result.DRAW, guild_id, user_id),
         )
-        return [HeadToHead(r["opponent_id"], r["wins"], r["losses"], r["draws"], r["last_played"]) for r in rows]
+        return [
+            HeadToHead(r["opponent_id"], Tally(r["wins"], r["losses"], r["draws"]), unix_time(r["last_played"]))
+            for r in rows
+        ]
 
 
 __all__ = ["HeadToHead", "Leaderboard", "RatedGame", "RatedMember", "RatingRepository"]

@@ -22,6 +22,7 @@ from storage.codec import StateCodec
 from storage.protocol import Row, Storage, StorageTransaction
 from storage.retry import retried_on_conflict
 from storage.rows import utc_now_text
+from storage.times import stored_time, unix_time
 from storage.versioned import save_versioned
 
 TOURNAMENT_STATE = StateCodec(
@@ -35,9 +36,8 @@ class TournamentStatus(StrEnum):
     FINISHED = "finished"  # the last round is over: the standings are final
     CANCELLED = "cancelled"  # by its game master, or its channel was deleted
 
-    @property
-    def open(self) -> bool:
-        return self in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
+
+OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)  # a tournament's statuses before its end
 
 
 @dataclass(frozen=True)
@@ -95,10 +95,6 @@ class FieldFull(Exception):
         self.limit = limit
 
 
-def _iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-
-
 def _tournament(row: Row, entrants: tuple[Entrant, ...] = ()) -> Tournament:
     starts_at = row["starts_at"]
     return Tournament(
@@ -108,7 +104,7 @@ def _tournament(row: Row, entrants: tuple[Entrant, ...] = ()) -> Tournament:
         created_by=row["created_by"],
         status=TournamentStatus(row["status"]),
         rounds=row["rounds"],
-        starts_at=None if starts_at is None else datetime.fromisoformat(starts_at),
+        starts_at=None if starts_at is None else datetime.fromtimestamp(unix_time(starts_at), UTC),
         message_id=row["message_id"],
         podium_message_id=row["podium_message_id"],
         state=None if row["state_json"] is None else TOURNAMENT_STATE.from_text(row["state_json"], row["id"]),
@@ -176,7 +172,7 @@ class TournamentRepository:
         """The channel's tournament signing up or running, if any."""
         row = await self.db.fetch_one(
             "SELECT * FROM mma_tournaments WHERE channel_id = ? AND status IN (?, ?)",
-            (channel_id, TournamentStatus.SIGNUP, TournamentStatus.RUNNING),
+            (channel_id, *OPEN),
         )
         return None if row is None else _tournament(row, await self._entrants(row["id"]))
 
@@ -184,7 +180,7 @@ class TournamentRepository:
         """Every tournament signing up or running, oldest first: what a process resumes when it starts."""
         rows = await self.db.fetch_all(
             "SELECT * FROM mma_tournaments WHERE status IN (?, ?) ORDER BY id",
-            (TournamentStatus.SIGNUP, TournamentStatus.RUNNING),
+            OPEN,
         )
         return [_tournament(row, await self._entrants(row["id"])) for row in rows]
 
@@ -197,7 +193,7 @@ class TournamentRepository:
             await conn.lock("mma tournament channel", channel_id)
             open_row = await conn.fetch_one(
                 "SELECT * FROM mma_tournaments WHERE channel_id = ? AND status IN (?, ?)",
-                (channel_id, TournamentStatus.SIGNUP, TournamentStatus.RUNNING),
+                (channel_id, *OPEN),
             )
             if open_row is not None:
                 raise TournamentConflict(_tournament(open_row))
@@ -210,7 +206,7 @@ class TournamentRepository:
                     created_by,
                     TournamentStatus.SIGNUP,
                     rounds,
-                    None if starts_at is None else _iso(starts_at),
+                    None if starts_at is None else stored_time(starts_at.timestamp()),
                     utc_now_text(),
                 ),
             )
@@ -367,6 +363,7 @@ class TournamentRepository:
 
 
 __all__ = [
+    "OPEN",
     "TOURNAMENT_STATE",
     "Entrant",
     "FieldFull",

@@ -421,61 +421,61 @@ class FightMove(TurnMove[Fight, FightState]):
         self.name = interaction.user.display_name
         self.message_id = interaction.message.id if interaction.message is not None else None
 
-    def is_copy(self, record: Fight) -> bool:
+    def is_copy(self, fight: Fight) -> bool:
         """Whether the click came from a copy older than the fight's message (one posted again replaced it). Ids grow
         with time: a newer copy is the one being recorded as the fight's message, not a stale one."""
-        if record.message_id is None:
+        if fight.message_id is None:
             return False
-        return self.message_id is None or self.message_id < record.message_id
+        return self.message_id is None or self.message_id < fight.message_id
 
     async def load(self) -> Fight | None:
         return await self.cog.repo.fight(self.game_id)
 
-    def check_place(self, interaction: discord.Interaction, record: Fight) -> None:
+    def check_place(self, interaction: discord.Interaction, fight: Fight) -> None:
         # a fight is its member's, wherever they show it (`/andor fight` posts a live one again): the server only
-        require_here(interaction, "fight", record)
-        if interaction.user.id != record.user_id:
-            raise UserError(f"This is {mention(record.user_id)}'s fight; start your own with `/andor fight`.")
+        require_here(interaction, "fight", fight)
+        if interaction.user.id != fight.user_id:
+            raise UserError(f"This is {mention(fight.user_id)}'s fight; start your own with `/andor fight`.")
 
-    def is_retired(self, interaction: discord.Interaction, record: Fight) -> bool:
-        return record.status == FightStatus.LIVE and self.is_copy(record)
+    def is_retired(self, interaction: discord.Interaction, fight: Fight) -> bool:
+        return fight.status == FightStatus.LIVE and self.is_copy(fight)
 
-    async def show_retired(self, interaction: discord.Interaction, record: Fight) -> None:
+    async def show_retired(self, interaction: discord.Interaction, fight: Fight) -> None:
         # never two live boards: this copy shows the fight without buttons and points to the one that has them
-        await interaction.response.edit_message(embed=fight_embed(record, self.name), view=None)
+        await interaction.response.edit_message(embed=fight_embed(fight, self.name), view=None)
         await interaction.followup.send(
-            f"⌛ This copy of the fight is retired, so nothing was changed: the fight goes on at {fight_link(record)}.",
+            f"⌛ This copy of the fight is retired, so nothing was changed: the fight goes on at {fight_link(fight)}.",
             ephemeral=True,
         )
 
-    def is_stale(self, record: Fight) -> bool:
-        return super().is_stale(record) or record.status != FightStatus.LIVE
+    def is_stale(self, fight: Fight) -> bool:
+        return super().is_stale(fight) or fight.status != FightStatus.LIVE
 
-    async def show_stale(self, interaction: discord.Interaction, record: Fight) -> None:
+    async def show_stale(self, interaction: discord.Interaction, fight: Fight) -> None:
         # The message is behind the stored fight (a double click, or a move saved before the message could show
         # it): bring it up to date, then say what happened.
-        await interaction.response.edit_message(embed=fight_embed(record, self.name), view=fight_view(record))
+        await interaction.response.edit_message(embed=fight_embed(fight, self.name), view=fight_view(fight))
         await interaction.followup.send(redrawn("fight"), ephemeral=True)
 
     def chosen(self, state: FightState) -> Action:
         actions = {"attack": Action.attack(state.target), "potion": POTION, "flee": FLEE, "draw": CALL_DRAW}
         return actions[self.action] if self.action != "end" else END_TURN
 
-    def check(self, record: Fight) -> None:
-        state = record.state
+    def check(self, fight: Fight) -> None:
+        state = fight.state
         if self.action != "target" and self.chosen(state) not in legal_actions(state):
             raise UserError(f"You cannot do that now ({state.ap_left} AP left).")
 
-    def play(self, record: Fight) -> FightState:
-        state = record.state
+    def play(self, fight: Fight) -> FightState:
+        state = fight.state
         if self.action == "target":
             return aimed(state, int(self.value) if self.value is not None and self.value.isdecimal() else -1)
         return applied(state, self.chosen(state), replay_rng(state))[0]
 
-    async def save(self, record: Fight, played: FightState) -> Fight:
+    async def save(self, fight: Fight, played: FightState) -> Fight:
         ended = summary(played)
         return await self.cog.repo.update_fight(
-            record, played, settle=(lambda stored: settle(stored or Character(), ended)) if ended else None
+            fight, played, settle=(lambda stored: settle(stored or Character(), ended)) if ended else None
         )
 
     async def show_played(

@@ -52,16 +52,16 @@ from rules.andor.text import (
     undecided_text,
 )
 from rules.text import format_number, plural
-from storage.andor import Fight
+from storage.andor import Fight, FightStatus
 
 COLOR_FLED = discord.Color.light_grey()
 CHART_FILE = "hp-left.png"
 STATUS_COLORS = {
-    "live": COLOR_INFO,
-    "won": COLOR_VICTORY,
-    "lost": COLOR_DEFEAT,
-    "fled": COLOR_FLED,
-    "draw": COLOR_FLED,
+    FightStatus.LIVE: COLOR_INFO,
+    FightStatus.WON: COLOR_VICTORY,
+    FightStatus.LOST: COLOR_DEFEAT,
+    FightStatus.FLED: COLOR_FLED,
+    FightStatus.DRAW: COLOR_FLED,
 }
 
 
@@ -78,9 +78,9 @@ def result_line(fight: Fight) -> str:
     state = fight.state
     level = level_text(fight.level_after or 0, fight.xp_after or 0)
     loot = loot_text(state.xp_gained, state.gold_gained)
-    if fight.status == "won":
+    if fight.status == FightStatus.WON:
         return f"🏆 **Victory!** {loot} · {level}"
-    if fight.status == "lost":
+    if fight.status == FightStatus.LOST:
         penalty = state.xp_gained - (fight.xp_change or 0)
         kills = f"Your kills gave {loot}; then y" if state.xp_gained or state.gold_gained else "Y"
         return (
@@ -88,9 +88,9 @@ def result_line(fight: Fight) -> str:
             f"full HP · {level}"
         )
     kept = f"You keep what your kills gave: {loot} · {level}" if state.xp_gained or state.gold_gained else ""
-    if fight.status == "draw" and state.quiet_rounds < QUIET_ROUNDS_FOR_DRAW:
+    if fight.status == FightStatus.DRAW and state.quiet_rounds < QUIET_ROUNDS_FOR_DRAW:
         return f"🤝 **A draw, called:** neither side can hurt the other. {kept}".rstrip()
-    if fight.status == "draw":
+    if fight.status == FightStatus.DRAW:
         return f"🤝 **A draw:** {QUIET_ROUNDS_FOR_DRAW} rounds without damage on either side. {kept}".rstrip()
     if kept or state.potions_drunk:
         return f"🏃 **You got away.** {kept}".rstrip()
@@ -111,12 +111,12 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
     state = fight.state
     player = state.player
     head: list[str] = []
-    if fight.status != "live":
+    if fight.status != FightStatus.LIVE:
         head.append(result_line(fight))
         if spent := spent_line(fight):
             head.append(spent)
     head.append(f"{mention(fight.user_id)} HP {hp_bar(player.hp, player.max_hp, 12)}")
-    if fight.status == "live":
+    if fight.status == FightStatus.LIVE:
         head.append(
             f"AP {hp_bar(state.ap_left, player.ap, 10)} · 🧪 {plural(player.potions, 'potion')}"
             f" (+{player.potion_heal} HP for {POTION_COST} AP, when hurt)"
@@ -124,9 +124,9 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
     target = state.monsters[state.target]
     yours, theirs = matchup_lines(player, target, markdown_safe(monster_kind(state)))
     head += [f"🗡️ {yours}", f"🩸 {'Each ' if len(state.monsters) > 1 else ''}{theirs}"]
-    if fight.status == "live" and (warning := cannot_hurt_warning(state)):
+    if fight.status == FightStatus.LIVE and (warning := cannot_hurt_warning(state)):
         head.append(warning)
-    if fight.status == "live" and (hint := turn_hint(state, bold)):
+    if fight.status == FightStatus.LIVE and (hint := turn_hint(state, bold)):
         head.append(hint)
     feed = [describe_event(e, markdown_safe, bold) for e in state.feed]
     description = "\n".join(head) + "\n\n**Latest**\n"
@@ -137,14 +137,14 @@ def fight_embed(fight: Fight, player_name: str) -> discord.Embed:
         color=STATUS_COLORS[fight.status],
     )
     for index, monster in enumerate(state.monsters):
-        aimed = fight.status == "live" and index == state.target and monster.alive and len(state.monsters) > 1
+        aimed = fight.status == FightStatus.LIVE and index == state.target and monster.alive and len(state.monsters) > 1
         embed.add_field(
             name=f"{'🎯 ' if aimed else ''}{markdown_safe(monster.name)}",
             value=hp_bar(monster.hp, monster.max_hp, 10) if monster.alive else "☠️ defeated",
             inline=True,
         )
     footer = seed_footer(fight.seed, f"round {state.round}", f"fight #{fight.id}")
-    if fight.status == "live":
+    if fight.status == FightStatus.LIVE:
         footer += "\nYour turn ends at 0 AP or with End turn; a failed flee ends it too."
     embed.set_footer(text=footer)
     return fit_embed(embed)
@@ -184,7 +184,7 @@ def already_in_a_fight(fight: Fight) -> str:
 def fight_view(fight: Fight) -> discord.ui.View:
     """The fight's buttons (and the target select against several monsters standing); none once it is over."""
     view = discord.ui.View(timeout=None)
-    if fight.status != "live":
+    if fight.status != FightStatus.LIVE:
         return view
     state = fight.state
     legal = legal_actions(state)

@@ -21,17 +21,18 @@ START_WITH = "`/mma ai`, `/mma challenge`, `/bossfight attack`, `/andor fight` o
 
 
 def mma_text(profile: Profile) -> str:
-    rating, record = profile.rating, profile.record
+    rating, tallies = profile.rating, profile.matches
+    overall, ai = tallies.overall, tallies.against_ai
     if rating.games:
         rated = f"Rating **{rating.text()}** after {plural(rating.games, 'rated match', 'rated matches')}"
     else:
         rated = "Not rated yet: a match between two members rates both"
-    if not record.played:
+    if not overall.played:
         return f"{rated}\nNo finished matches yet."
     return (
-        f"{rated}\n**{record.wins:,}** {noun_for(record.wins, 'win')} · **{record.losses:,}** "
-        f"{noun_for(record.losses, 'loss', 'losses')} · **{record.draws:,}** {noun_for(record.draws, 'draw')}; "
-        f"against the AI {record.wins_vs_ai}–{record.losses_vs_ai}"
+        f"{rated}\n**{overall.wins:,}** {noun_for(overall.wins, 'win')} · **{overall.losses:,}** "
+        f"{noun_for(overall.losses, 'loss', 'losses')} · **{overall.draws:,}** {noun_for(overall.draws, 'draw')}; "
+        f"against the AI {ai.wins}–{ai.losses}"
     )
 
 
@@ -60,7 +61,12 @@ def andor_text(profile: Profile) -> str:
             f"**{c.potions}** {noun_for(c.potions, 'potion')}"
         )
     if fights.fights:
-        ends = [(fights.won, "won"), (fights.lost, "lost"), (fights.fled, "fled"), (fights.draw, "drawn")]
+        ends = [
+            (fights.ends.wins, "won"),
+            (fights.ends.losses, "lost"),
+            (fights.fled, "fled"),
+            (fights.ends.draws, "drawn"),
+        ]
         lines.append(
             f"**{fights.kills:,}** {noun_for(fights.kills, 'kill')} in {plural(fights.fights, 'fight')}: "
             + ", ".join(f"{count:,} {how}" for count, how in ends if count)

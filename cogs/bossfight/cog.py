@@ -200,7 +200,7 @@ class Bossfight(
             )
             update = PlayerUpdate(result.damage_to_deck, result.deck_hp_after, not result.deck_survives, now)
             try:
-                record = await self.repo.record_attack(raid.id, user, player, result.damage_to_boss, update)
+                landed = await self.repo.record_attack(raid.id, user, player, result.damage_to_boss, update)
                 break
             except RaidNotLive:
                 now_live = await self.repo.live_raid(channel_id(interaction))
@@ -213,12 +213,12 @@ class Bossfight(
         else:
             raise UserError("Your other attacks kept landing first; nothing was changed by this one. Try again.")
         # Others' attacks may have landed since the HP was read: show the HP this attack really hit.
-        result = replace(result, boss_hp_before=record.hp_before)
-        embed = attack_embed(interaction.user.display_name, record, result)
+        result = replace(result, boss_hp_before=landed.hp_before)
+        embed = attack_embed(interaction.user.display_name, landed, result)
         await interaction.followup.send(embed=embed, file=breakdown_file(result))
         answer_shown(interaction)
-        if record.defeated_now:
-            await interaction.followup.send(embed=await self.victory_embed(record.raid))
+        if landed.defeated_now:
+            await interaction.followup.send(embed=await self.victory_embed(landed.raid))
 
     async def allowed_attacker(self, raid: Raid, user_id: int, now: float) -> StoredPlayer:
         """The player's standing in the raid, or a refusal when they are knocked out or cooling down."""
@@ -274,12 +274,12 @@ class Bossfight(
         `text`; else a refusal."""
         number = text.strip().removeprefix("#")
         if (raid_id := stored_id(number)) is not None:
-            record = await self.repo.raid_record(channel, raid_id)
-            if record is None:
+            finished = await self.repo.finished_raid(channel, raid_id)
+            if finished is None:
                 raise UserError(
                     f"This channel has no finished raid #{number}. Pick one from the list `/bossfight history` offers."
                 )
-            return record.raid
+            return finished.raid
         wanted = name_key(text)
         found = [
             r for r in await self.repo.finished_raids(channel, HISTORY_SEARCHED) if wanted in name_key(r.boss.name)
@@ -308,12 +308,12 @@ class Bossfight(
         if not latest:
             raise UserError("This channel has no finished raid yet: a raid is kept here once its boss falls.")
         chosen = latest[0] if raid is None else await self.finished_raid_named(here, raid)
-        record = await self.repo.raid_record(here, chosen.id)
-        if record is None:  # cannot happen: finished raids are never deleted
+        finished = await self.repo.finished_raid(here, chosen.id)
+        if finished is None:  # cannot happen: finished raids are never deleted
             raise UserError(f"Raid #{chosen.id} is no longer in this channel's history.")
         others = [r for r in latest if r.id != chosen.id][:HISTORY_LISTED]
         total = await self.repo.finished_raid_count(here)
-        await interaction.response.send_message(embed=history_embed(record, others, total), ephemeral=True)
+        await interaction.response.send_message(embed=history_embed(finished, others, total), ephemeral=True)
 
     @app_commands.command(name="status", description="This channel's boss: its HP and who has hit it.")
     async def status(self, interaction: discord.Interaction) -> None:

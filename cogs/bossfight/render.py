@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import discord
 
 from cogs.common import (
@@ -25,7 +23,8 @@ from rules.bossfight.raid import duration_text
 from rules.bossfight.report import format_breakdown, format_modifier
 from rules.text import format_number as num
 from rules.text import plural
-from storage.bossfight import AttackRecord, DamageTotal, Raid, RaidRecord, RaidStatus, SavedDeck
+from storage.bossfight import DamageTotal, FinishedRaid, LandedAttack, Raid, RaidStatus, SavedDeck
+from storage.times import unix_time
 
 ELEMENT_ICONS = {"Water": "💧", "Fire": "🔥", "Air": "🌪️", "Lightning": "⚡", "Earth": "🪨", "None": "◽"}
 
@@ -151,20 +150,20 @@ def spawn_embed(raid: Raid) -> discord.Embed:
     return fit_embed(embed)
 
 
-def attack_embed(attacker: str, record: AttackRecord, result: AttackBreakdown) -> discord.Embed:
+def attack_embed(attacker: str, landed: LandedAttack, result: AttackBreakdown) -> discord.Embed:
     """The public reply to an attack; `attacker` is the player's display name, `result` the engine's breakdown
     at the HP the attack really hit."""
-    raid = record.raid
+    raid = landed.raid
     embed = discord.Embed(
         title=f"⚔️ {markdown_safe(attacker)} hits {markdown_safe(raid.boss.name)} "
         f"for {num(round(result.damage_to_boss, 2))}",
         description=f"**Boss HP**\n{hp_bar(raid.hp, raid.max_hp)}",
-        color=COLOR_VICTORY if record.defeated_now else COLOR_INFO,
+        color=COLOR_VICTORY if landed.defeated_now else COLOR_INFO,
     )
-    if round(record.overkill, 2) > 0:
+    if round(landed.overkill, 2) > 0:
         embed.description = (embed.description or "") + (
-            f"\nThe boss had {num(round(record.hp_before, 2))} HP left: {num(round(record.credited, 2))} is "
-            f"credited to you, {num(round(record.overkill, 2))} is overkill (shown apart, not counted)."
+            f"\nThe boss had {num(round(landed.hp_before, 2))} HP left: {num(round(landed.credited, 2))} is "
+            f"credited to you, {num(round(landed.overkill, 2))} is overkill (shown apart, not counted)."
         )
     breakdown_fields(embed, result)
     return fit_embed(embed)
@@ -243,14 +242,14 @@ def timestamp(text: str | None) -> str:
     """A stored UTC time as a Discord timestamp, which every reader sees in their own time zone."""
     if not text:
         return "unknown"
-    return f"<t:{int(datetime.fromisoformat(text).timestamp())}:f>"
+    return f"<t:{int(unix_time(text))}:f>"
 
 
-def history_embed(record: RaidRecord, others: list[Raid], total: int) -> discord.Embed:
+def history_embed(finished: FinishedRaid, others: list[Raid], total: int) -> discord.Embed:
     """One finished raid of the channel (RULINGS 7: boss, players, credited damage, overkill, damage taken,
     knock-outs, final blow, start and end), and the channel's other finished raids, newest first; `total` is
     how many finished raids the channel has."""
-    raid = record.raid
+    raid = finished.raid
     felled = raid.status is RaidStatus.DEFEATED
     outcome = {
         RaidStatus.DEFEATED: "has fallen",
@@ -260,11 +259,11 @@ def history_embed(record: RaidRecord, others: list[Raid], total: int) -> discord
         f"Raid #{raid.id} in this channel: started {timestamp(raid.spawned_at)}, ended {timestamp(raid.ended_at)}",
         f"**HP** {hp_bar(raid.hp, raid.max_hp)}",
     ]
-    if record.final_blow_by is not None:
-        head.append(f"Final blow: {mention(record.final_blow_by)}")
+    if finished.final_blow_by is not None:
+        head.append(f"Final blow: {mention(finished.final_blow_by)}")
     board = (
-        lines_within(leaderboard_lines(record.totals), EmbedLimits.DESCRIPTION - 600)
-        if record.totals
+        lines_within(leaderboard_lines(finished.totals), EmbedLimits.DESCRIPTION - 600)
+        if finished.totals
         else "No one attacked."
     )
     embed = discord.Embed(

@@ -40,12 +40,12 @@ class Versioned(Protocol):
     def version(self) -> int: ...
 
 
-RecordT = TypeVar("RecordT", bound=Versioned)
+GameT = TypeVar("GameT", bound=Versioned)
 PlayedT = TypeVar("PlayedT")
 
 
-class GameClick(ABC, Generic[RecordT]):
-    """A click on a message that shows a stored game (`RecordT`), as of the moment `version` (None: as it is now)."""
+class GameClick(ABC, Generic[GameT]):
+    """A click on a message that shows a stored game (`GameT`), as of the moment `version` (None: as it is now)."""
 
     what: str  # "match", "fight": how the refusals name the game
 
@@ -54,88 +54,88 @@ class GameClick(ABC, Generic[RecordT]):
         self.version = version
 
     @abstractmethod
-    async def load(self) -> RecordT | None:
+    async def load(self) -> GameT | None:
         """The stored game, as of now."""
 
-    def check_place(self, interaction: discord.Interaction, record: RecordT) -> None:
+    def check_place(self, interaction: discord.Interaction, game: GameT, /) -> None:
         """Refuse a click from outside the game's server or channel (`require_here`), or by someone not in it."""
 
-    def is_retired(self, interaction: discord.Interaction, record: RecordT) -> bool:
+    def is_retired(self, interaction: discord.Interaction, game: GameT, /) -> bool:
         """Whether the click came from an earlier board of a game posted again since (none by default)."""
         return False
 
-    async def show_retired(self, interaction: discord.Interaction, record: RecordT) -> None:
+    async def show_retired(self, interaction: discord.Interaction, game: GameT, /) -> None:
         """Answer a click on a retired board: take its buttons off, point to the live one; nothing was changed."""
 
 
-class TurnMove(GameClick[RecordT], Generic[RecordT, PlayedT]):
-    """One click's move in a game stored as `RecordT`; the engine's answer is a `PlayedT` (the new state and
+class TurnMove(GameClick[GameT], Generic[GameT, PlayedT]):
+    """One click's move in a game stored as `GameT`; the engine's answer is a `PlayedT` (the new state and
     what happened). The steps run in `play_turn`'s order; each may refuse with UserError, changing nothing."""
 
-    def is_stale(self, record: RecordT) -> bool:
+    def is_stale(self, game: GameT, /) -> bool:
         """Whether the click was on an earlier moment of the game than the stored one."""
-        return self.version is not None and self.version != record.version
+        return self.version is not None and self.version != game.version
 
     @abstractmethod
-    async def show_stale(self, interaction: discord.Interaction, record: RecordT) -> None:
+    async def show_stale(self, interaction: discord.Interaction, game: GameT, /) -> None:
         """Answer a click on an earlier moment: show the game as stored, say that nothing was changed."""
 
     @abstractmethod
-    def check(self, record: RecordT) -> None:
+    def check(self, game: GameT, /) -> None:
         """Refuse a move the rules do not allow now (UserError, in the game's words)."""
 
     @abstractmethod
-    def play(self, record: RecordT) -> PlayedT:
-        """The engine's work, in a worker thread: the copying forms only, so `record` stays as it was."""
+    def play(self, game: GameT, /) -> PlayedT:
+        """The engine's work, in a worker thread: the copying forms only, so `game` stays as it was."""
 
     @abstractmethod
-    async def save(self, record: RecordT, played: PlayedT) -> RecordT:
+    async def save(self, game: GameT, played: PlayedT, /) -> GameT:
         """The versioned save of what was played (StaleUpdate when another save came first)."""
 
     @abstractmethod
     async def show_played(
-        self, interaction: discord.Interaction, before: RecordT, saved: RecordT, played: PlayedT
+        self, interaction: discord.Interaction, before: GameT, saved: GameT, played: PlayedT, /
     ) -> None:
         """Answer the click and redraw what shows the game."""
 
-    async def call_next(self, before: RecordT, saved: RecordT) -> None:
+    async def call_next(self, before: GameT, saved: GameT, /) -> None:
         """Call the player the game now waits for, where that changed (nothing by default)."""
 
 
-async def loaded_for(interaction: discord.Interaction, click: GameClick[RecordT]) -> RecordT | None:
+async def loaded_for(interaction: discord.Interaction, click: GameClick[GameT]) -> GameT | None:
     """The game `click` acts on, loaded and its place checked; None when the click came from a retired board,
     which is answered here."""
-    record = await click.load()
-    if record is None:
+    game = await click.load()
+    if game is None:
         raise UserError(f"This {click.what} no longer exists.")
-    click.check_place(interaction, record)
-    if click.is_retired(interaction, record):
-        await click.show_retired(interaction, record)
+    click.check_place(interaction, game)
+    if click.is_retired(interaction, game):
+        await click.show_retired(interaction, game)
         return None
-    return record
+    return game
 
 
-async def play_turn(bot: ArenaBot, interaction: discord.Interaction, move: TurnMove[RecordT, PlayedT]) -> None:
+async def play_turn(bot: ArenaBot, interaction: discord.Interaction, move: TurnMove[GameT, PlayedT]) -> None:
     """Play one click's move through its game's steps; see the module's text for a lost race."""
     for attempt in range(1, CONFLICT_ATTEMPTS + 1):
-        record = await loaded_for(interaction, move)
-        if record is None:
+        game = await loaded_for(interaction, move)
+        if game is None:
             return
-        if move.is_stale(record):
-            await move.show_stale(interaction, record)
+        if move.is_stale(game):
+            await move.show_stale(interaction, game)
             return
-        move.check(record)
-        played = await run_engine(bot, move.play, record)
+        move.check(game)
+        played = await run_engine(bot, move.play, game)
         try:
-            saved = await move.save(record, played)
+            saved = await move.save(game, played)
         except StaleUpdate:
             if move.version is None and attempt < CONFLICT_ATTEMPTS:
                 continue  # a move on the game as it is: play it on what came first
-            if (record := await loaded_for(interaction, move)) is not None:
-                await move.show_stale(interaction, record)
+            if (game := await loaded_for(interaction, move)) is not None:
+                await move.show_stale(interaction, game)
             return
-        await move.show_played(interaction, record, saved, played)
-        await move.call_next(record, saved)
+        await move.show_played(interaction, game, saved, played)
+        await move.call_next(game, saved)
         return
 
 

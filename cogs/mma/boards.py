@@ -11,7 +11,7 @@ import discord
 
 from cogs.common.permissions import in_thread, missing_to_post
 from cogs.mma import render
-from storage.mma import MatchRecord, MatchStatus
+from storage.mma import Match, MatchStatus
 
 if TYPE_CHECKING:
     from cogs.mma.cog import Mma
@@ -36,26 +36,24 @@ class BoardEdit(TypedDict):
     content: NotRequired[None]
 
 
-def board(cog: Mma, record: MatchRecord) -> tuple[discord.Embed, discord.ui.View]:
+def board(cog: Mma, match: Match) -> tuple[discord.Embed, discord.ui.View]:
     """The match's message as of now (the idle claim depends on the time), watching for its claim to open."""
     now = cog.clock()
-    cog.claim_openings.watch(record, now)
-    return render.match_embed(record, now), render.match_view(record, now)
+    cog.claim_openings.watch(match, now)
+    return render.match_embed(match, now), render.match_view(match, now)
 
 
-def edited(cog: Mma, record: MatchRecord) -> BoardEdit:
+def edited(cog: Mma, match: Match) -> BoardEdit:
     """The board as an edit of its message. Once the match is over the words above the board go: a board posted
     again says "here it is again" only while there is a match to go back to."""
-    embed, view = board(cog, record)
+    embed, view = board(cog, match)
     edit: BoardEdit = {"embed": embed, "view": view}
-    if record.status != MatchStatus.LIVE:
+    if match.status != MatchStatus.LIVE:
         edit["content"] = None
     return edit
 
 
-async def post(
-    cog: Mma, interaction: discord.Interaction, record: MatchRecord, **message: Unpack[BoardMessage]
-) -> None:
+async def post(cog: Mma, interaction: discord.Interaction, match: Match, **message: Unpack[BoardMessage]) -> None:
     """The new match's (or challenge's) first message, recorded as its board; a match Discord refused to show is
     deleted again."""
     try:
@@ -65,100 +63,100 @@ async def post(
             await interaction.response.send_message(**message)
             sent = await interaction.original_response()
     except discord.HTTPException:
-        await cog.repo.delete(record.id)
+        await cog.repo.delete(match.id)
         raise
-    await cog.repo.set_message(record.id, sent.id)
+    await cog.repo.set_message(match.id, sent.id)
 
 
-async def offer_again(cog: Mma, interaction: discord.Interaction, record: MatchRecord) -> None:
+async def offer_again(cog: Mma, interaction: discord.Interaction, match: Match) -> None:
     """The member's match going in this channel, posted again as it is stored: its old message may be lost
     or behind (a move saved just before a crash). The new message becomes the match's."""
-    embed, view = board(cog, record)
+    embed, view = board(cog, match)
     await interaction.response.send_message(
-        f"You already have a match going here (match #{record.id}): here it is again. Finish it, or concede, "
+        f"You already have a match going here (match #{match.id}): here it is again. Finish it, or concede, "
         "before starting another.",
         embed=embed,
         view=view,
     )
     sent = await interaction.original_response()
-    await cog.repo.set_message(record.id, sent.id)
-    if record.message_id is not None and record.message_id != sent.id:
-        await retire(cog, replace(record, message_id=sent.id), record.message_id)
+    await cog.repo.set_message(match.id, sent.id)
+    if match.message_id is not None and match.message_id != sent.id:
+        await retire(cog, replace(match, message_id=sent.id), match.message_id)
 
 
-async def retire(cog: Mma, record: MatchRecord, message_id: int) -> None:
-    """Take the buttons off an earlier board of the match (`record`, with its board now elsewhere) and point it
+async def retire(cog: Mma, match: Match, message_id: int) -> None:
+    """Take the buttons off an earlier board of the match (`match`, with its board now elsewhere) and point it
     to the live one, so one board plays the match. A board someone deleted needs nothing; an edit Discord
     refuses is logged (a click on that board retires it then, `is_retired`)."""
-    channel = cog.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+    channel = cog.bot.get_partial_messageable(match.channel_id, guild_id=match.guild_id)
     try:
-        await channel.get_partial_message(message_id).edit(content=render.moved_text(record), view=None)
+        await channel.get_partial_message(message_id).edit(content=render.moved_text(match), view=None)
     except discord.NotFound:
         pass
     except discord.HTTPException:
-        log.warning("could not retire board %s of match %s", message_id, record.id, exc_info=True)
+        log.warning("could not retire board %s of match %s", message_id, match.id, exc_info=True)
 
 
-def is_retired(interaction: discord.Interaction, record: MatchRecord) -> bool:
+def is_retired(interaction: discord.Interaction, match: Match) -> bool:
     """Whether the click came from an earlier board of a live match posted again since (ids grow with time: a
     newer board is the one being recorded). A hand view is no board."""
     message = interaction.message
     return (
-        record.status == MatchStatus.LIVE
-        and record.message_id is not None
+        match.status == MatchStatus.LIVE
+        and match.message_id is not None
         and message is not None
         and not message.flags.ephemeral
-        and message.id < record.message_id
+        and message.id < match.message_id
     )
 
 
-async def show_retired(interaction: discord.Interaction, record: MatchRecord) -> None:
-    await interaction.response.edit_message(content=render.moved_text(record), view=None)
+async def show_retired(interaction: discord.Interaction, match: Match) -> None:
+    await interaction.response.edit_message(content=render.moved_text(match), view=None)
     await interaction.followup.send(
-        f"Nothing was changed: this match goes on in its newer message, {render.board_link(record)}", ephemeral=True
+        f"Nothing was changed: this match goes on in its newer message, {render.board_link(match)}", ephemeral=True
     )
 
 
-async def redraw(cog: Mma, record: MatchRecord, interaction: discord.Interaction | None = None) -> None:
+async def redraw(cog: Mma, match: Match, interaction: discord.Interaction | None = None) -> None:
     """Redraw the match message after a move made elsewhere (the hand view); repost it if it is gone. Where
     the bot may not (the `interaction` of the member who moved says so), that member is told what to give it."""
-    edit = edited(cog, record)
-    channel = cog.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+    edit = edited(cog, match)
+    channel = cog.bot.get_partial_messageable(match.channel_id, guild_id=match.guild_id)
     # The move is saved and the player has their answer by now: a failure here is logged, not reported as
     # a failed move (the next click on the match redraws it anyway).
     try:
-        if record.message_id is not None:
-            if await _lacking(cog, interaction, record, posting=False):
+        if match.message_id is not None:
+            if await _lacking(cog, interaction, match, posting=False):
                 return
             try:
-                await channel.get_partial_message(record.message_id).edit(**edit)
+                await channel.get_partial_message(match.message_id).edit(**edit)
                 return
             except discord.NotFound:
-                log.info("match %s message %s is gone; posting it again", record.id, record.message_id)
-        if await _lacking(cog, interaction, record, posting=True):
+                log.info("match %s message %s is gone; posting it again", match.id, match.message_id)
+        if await _lacking(cog, interaction, match, posting=True):
             return
         sent = await channel.send(embed=edit["embed"], view=edit["view"])
     except discord.HTTPException as refused:
         log.warning(
-            "could not redraw match %s in channel %s: %s", record.id, record.channel_id, refused.text or refused.status
+            "could not redraw match %s in channel %s: %s", match.id, match.channel_id, refused.text or refused.status
         )
         return
-    await cog.repo.set_message(record.id, sent.id)
+    await cog.repo.set_message(match.id, sent.id)
 
 
-async def _lacking(cog: Mma, interaction: discord.Interaction | None, record: MatchRecord, *, posting: bool) -> bool:
+async def _lacking(cog: Mma, interaction: discord.Interaction | None, match: Match, *, posting: bool) -> bool:
     """Whether the bot lacks what it needs to edit (or post) the board where the member moved: they are told."""
-    if interaction is None or interaction.channel_id != record.channel_id:
+    if interaction is None or interaction.channel_id != match.channel_id:
         return False
     missing = missing_to_post(
         interaction.app_permissions, in_thread=in_thread(interaction), embeds=True, posting=posting
     )
     if missing:
-        await cog.permission_notices.tell(interaction, record.channel_id, "show the match's board", missing)
+        await cog.permission_notices.tell(interaction, match.channel_id, "show the match's board", missing)
     return bool(missing)
 
 
 async def redraw_as_claim_opens(cog: Mma, match_id: int, version: int) -> None:
-    record = await cog.repo.get(match_id)
-    if record is not None and record.version == version and record.status == MatchStatus.LIVE:
-        await redraw(cog, record)  # a move since has drawn its own board, and set its own timer
+    match = await cog.repo.get(match_id)
+    if match is not None and match.version == version and match.status == MatchStatus.LIVE:
+        await redraw(cog, match)  # a move since has drawn its own board, and set its own timer

@@ -15,7 +15,7 @@ from cogs.mma import boards, notes, pings, render
 from cogs.mma.moves import MatchMessageClick
 from rules.mma.engine import IDLE_SECONDS, new_game
 from rules.mma.state import GameState
-from storage.mma import MatchConflict, MatchRecord, MatchStatus
+from storage.mma import Match, MatchConflict, MatchStatus
 
 if TYPE_CHECKING:
     from cogs.mma.cog import Mma
@@ -36,42 +36,42 @@ async def start_challenge(
     if opponent_is_bot:
         raise UserError("Bots cannot accept challenges; use `/mma ai` to fight the AI.")
     players = (interaction.user.id, opponent_id)
-    record = await create(cog, interaction, players, (notes.display_name(interaction.user), opponent_name), seed)
-    if record is None:
+    match = await create(cog, interaction, players, (notes.display_name(interaction.user), opponent_name), seed)
+    if match is None:
         return
-    content, embed = render.challenge_message(record)
+    content, embed = render.challenge_message(match)
     # The challenge is a new message, so its mention notifies: the challenged member, and only them.
     await boards.post(
         cog,
         interaction,
-        record,
+        match,
         content=content,
         embed=embed,
-        view=render.challenge_buttons(record),
+        view=render.challenge_buttons(match),
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent_id)]),
     )
 
 
 async def start_ai_match(cog: Mma, interaction: discord.Interaction, seed: int | None = None) -> None:
     names = (notes.display_name(interaction.user), AI_NAME)
-    record = await create(cog, interaction, (interaction.user.id, None), names, seed)
-    if record is None:
+    match = await create(cog, interaction, (interaction.user.id, None), names, seed)
+    if match is None:
         return
-    embed, view = boards.board(cog, record)
-    await boards.post(cog, interaction, record, embed=embed, view=view)
+    embed, view = boards.board(cog, match)
+    await boards.post(cog, interaction, match, embed=embed, view=view)
 
 
-async def start_rematch(cog: Mma, interaction: discord.Interaction, record: MatchRecord) -> None:
-    slot = record.slot_of(interaction.user.id)
+async def start_rematch(cog: Mma, interaction: discord.Interaction, match: Match) -> None:
+    slot = match.slot_of(interaction.user.id)
     if slot is None:
         raise UserError(
             "Only the players of this match can start its rematch; `/mma challenge` or `/mma ai` starts your own."
         )
-    other = record.player_ids[1 - slot]
+    other = match.player_ids[1 - slot]
     if other is None:  # the AI
         await start_ai_match(cog, interaction)
     else:
-        await start_challenge(cog, interaction, other, record.names[1 - slot], False)
+        await start_challenge(cog, interaction, other, match.names[1 - slot], False)
 
 
 async def create(
@@ -80,7 +80,7 @@ async def create(
     players: tuple[int, int | None],
     names: tuple[str, str],
     seed: int | None,
-) -> MatchRecord | None:
+) -> Match | None:
     """A new match (against the AI: dealt at once) or challenge. None when the member already has a match
     going here: it is offered again instead."""
     seed = cog.seed_or_new(seed)
@@ -103,7 +103,7 @@ async def create(
             expire_before=now - IDLE_SECONDS,
         )
     except MatchConflict as conflict:
-        if conflict.user_id == interaction.user.id and conflict.match.status == "live":
+        if conflict.user_id == interaction.user.id and conflict.match.status == MatchStatus.LIVE:
             await boards.offer_again(cog, interaction, conflict.match)
             return None
         raise UserError(conflict_text(conflict, interaction.user.id)) from None
@@ -112,7 +112,7 @@ async def create(
 def conflict_text(conflict: MatchConflict, user_id: int) -> str:
     """Why a member's new match is refused: they, or their opponent, have one waiting or going here."""
     who = "You already have" if conflict.user_id == user_id else f"{mention(conflict.user_id)} already has"
-    if conflict.match.status == "pending":  # Accept or Decline settles it; Decline also withdraws it
+    if conflict.match.status == MatchStatus.PENDING:  # Accept or Decline settles it; Decline also withdraws it
         kind, settle = "a challenge waiting", "accept or decline it first (it lapses on its own too)"
     else:
         kind, settle = "a match going", "finish or concede it first"
@@ -128,7 +128,7 @@ class Answer:
     feed: list[str]
 
 
-class ChallengeAnswer(MatchMessageClick, TurnMove[MatchRecord, Answer]):
+class ChallengeAnswer(MatchMessageClick, TurnMove[Match, Answer]):
     """Accept or Decline on a challenge: the challenged member answers, the challenger may withdraw it; a challenge
     left unanswered too long lapses instead."""
 
@@ -136,34 +136,32 @@ class ChallengeAnswer(MatchMessageClick, TurnMove[MatchRecord, Answer]):
         super().__init__(cog, interaction, match_id, version)
         self.accept, self.now = accept, cog.clock()
 
-    def is_stale(self, record: MatchRecord) -> bool:
-        return record.status != MatchStatus.PENDING or self.version != record.version
+    def is_stale(self, match: Match) -> bool:
+        return match.status != MatchStatus.PENDING or self.version != match.version
 
-    async def show_stale(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+    async def show_stale(self, interaction: discord.Interaction, match: Match) -> None:
         raise UserError("This challenge has already been answered.")
 
-    def check(self, record: MatchRecord) -> None:
-        challenger, opponent = record.player_ids
+    def check(self, match: Match) -> None:
+        challenger, opponent = match.player_ids
         user = self.interaction.user.id
         if user != opponent and not (user == challenger and not self.accept):
-            raise UserError(f"Only {render.called(record, 1)} can answer this challenge.")
+            raise UserError(f"Only {render.called(match, 1)} can answer this challenge.")
 
-    def play(self, record: MatchRecord) -> Answer:
-        if self.now - record.last_move_at > IDLE_SECONDS:
+    def play(self, match: Match) -> Answer:
+        if self.now - match.last_move_at > IDLE_SECONDS:
             return Answer(MatchStatus.EXPIRED, None, [])
         if not self.accept:
             return Answer(MatchStatus.DECLINED, None, [])
-        state, events = new_game(record.seed)
-        return Answer(MatchStatus.LIVE, state, notes.feed_lines(events, render.both_called(record), state))
+        state, events = new_game(match.seed)
+        return Answer(MatchStatus.LIVE, state, notes.feed_lines(events, render.both_called(match), state))
 
-    async def save(self, record: MatchRecord, played: Answer) -> MatchRecord:
+    async def save(self, match: Match, played: Answer) -> Match:
         return await self.cog.repo.answer_challenge(
-            record, played.status, self.now, state=played.state, feed=played.feed
+            match, played.status, self.now, state=played.state, feed=played.feed
         )
 
-    async def show_played(
-        self, interaction: discord.Interaction, before: MatchRecord, saved: MatchRecord, played: Answer
-    ) -> None:
+    async def show_played(self, interaction: discord.Interaction, before: Match, saved: Match, played: Answer) -> None:
         if saved.status == MatchStatus.LIVE:
             embed, view = boards.board(self.cog, saved)
             await interaction.response.edit_message(content=None, embed=embed, view=view)
@@ -173,5 +171,5 @@ class ChallengeAnswer(MatchMessageClick, TurnMove[MatchRecord, Answer]):
             embed.description = f"{render.called(saved, 0)} withdrew the challenge."
         await interaction.response.edit_message(content=content, embed=embed, view=None)
 
-    async def call_next(self, before: MatchRecord, saved: MatchRecord) -> None:
+    async def call_next(self, before: Match, saved: Match) -> None:
         await pings.call_next(self.cog, saved, None, self.interaction)  # a challenge waited for no move

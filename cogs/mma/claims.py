@@ -14,7 +14,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from rules.mma.engine import IDLE_SECONDS
-from storage.mma import MatchRecord, MatchStatus
+from storage.mma import Match, MatchStatus
 
 log = logging.getLogger("arena.mma")
 
@@ -30,13 +30,13 @@ class ClaimOpenings:
         self.timers: dict[int, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def watch(self, record: MatchRecord, now: float) -> None:
+    def watch(self, match: Match, now: float) -> None:
         """Set the redraw for the moment the match's idle claim opens, if it is still to come."""
-        left = record.last_move_at + IDLE_SECONDS - now
-        if record.status == MatchStatus.LIVE and not record.vs_ai and left > 0:
-            self.arm(record.id, record.version, left)
+        left = match.last_move_at + IDLE_SECONDS - now
+        if match.status == MatchStatus.LIVE and not match.vs_ai and left > 0:
+            self.arm(match.id, match.version, left)
         else:
-            self.cancel(record.id)
+            self.cancel(match.id)
 
     def arm(self, match_id: int, version: int, seconds: float) -> None:
         """Redraw the board of `match_id` (as of `version`) in `seconds`, when its claim opens."""

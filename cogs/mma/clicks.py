@@ -18,6 +18,7 @@ from cogs.mma.moves import CardMove, IdleClaim, MatchMessageClick, PlayerClick
 from rules.mma.cards import CARDS
 from rules.mma.engine import card_action
 from rules.mma.state import CONCEDE, DRAW, END_TURN, SKIP_DRAW, Action, GameState
+from storage.mma import MatchStatus
 
 if TYPE_CHECKING:
     from cogs.mma.cog import Mma
@@ -34,51 +35,51 @@ async def on_click(cog: Mma, interaction: discord.Interaction, click: MatchClick
 
 async def show_hand(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
     shown = PlayerClick(cog, interaction, click.match_id, None)
-    if (record := await loaded_for(interaction, shown)) is None:
+    if (match := await loaded_for(interaction, shown)) is None:
         return
-    slot = shown.slot(record)
-    content, embed, view = hand_render.hand_message(record, slot)
+    slot = shown.slot(match)
+    content, embed, view = hand_render.hand_message(match, slot)
     if interaction.message is not None and interaction.message.flags.ephemeral:
         await interaction.response.edit_message(content=content, embed=embed, view=view)
     else:
         await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
-    cog.hands.shown(record.id, slot, interaction)
+    cog.hands.shown(match.id, slot, interaction)
 
 
 async def pick_card(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
     """A card chosen in the hand view: shown with its preview, or the hand as it is now if the match moved on."""
     picked = MatchMessageClick(cog, interaction, click.match_id, click.version)
-    if (record := await loaded_for(interaction, picked)) is None:
+    if (match := await loaded_for(interaction, picked)) is None:
         return
-    slot = record.slot_of(interaction.user.id)
-    if slot is None or record.state is None:
+    slot = match.slot_of(interaction.user.id)
+    if slot is None or match.state is None:
         raise UserError("This hand belongs to someone else's match.")
-    if click.version != record.version:
-        content, embed, view = hand_render.hand_message(record, slot, note=notes.MOVED)
+    if click.version != match.version:
+        content, embed, view = hand_render.hand_message(match, slot, note=notes.MOVED)
     else:
-        content, embed, view = hand_render.hand_message(record, slot, selected=click.card)
+        content, embed, view = hand_render.hand_message(match, slot, selected=click.card)
     await interaction.response.edit_message(content=content, embed=embed, view=view)
-    cog.hands.shown(record.id, slot, interaction)
+    cog.hands.shown(match.id, slot, interaction)
 
 
 async def ask_concede(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
-    if (record := await loaded_for(interaction, PlayerClick(cog, interaction, click.match_id, None))) is None:
+    if (match := await loaded_for(interaction, PlayerClick(cog, interaction, click.match_id, None))) is None:
         return
-    if record.status != "live":
+    if match.status != MatchStatus.LIVE:
         raise UserError("This match is over.")
     view = discord.ui.View(timeout=None)
     view.add_item(
-        match_button(record.id, record.version, "resign", label="Yes, concede", style=discord.ButtonStyle.danger)
+        match_button(match.id, match.version, "resign", label="Yes, concede", style=discord.ButtonStyle.danger)
     )
     await interaction.response.send_message(
-        f"Concede match #{record.id}? Your opponent wins and it counts as a loss.", view=view, ephemeral=True
+        f"Concede match #{match.id}? Your opponent wins and it counts as a loss.", view=view, ephemeral=True
     )
 
 
 async def start_rematch(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
-    if (record := await loaded_for(interaction, MatchMessageClick(cog, interaction, click.match_id, None))) is None:
+    if (match := await loaded_for(interaction, MatchMessageClick(cog, interaction, click.match_id, None))) is None:
         return
-    await challenges.start_rematch(cog, interaction, record)
+    await challenges.start_rematch(cog, interaction, match)
 
 
 # --- moves -------------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, Leaderboar
 from rules.rating import MODEL_NAME
 from rules.seeds import MAX_SEED
 from storage.errors import StorageOutage
-from storage.mma import MatchRecord, MmaRepository
+from storage.mma import Match, MmaRepository
 from storage.ratings import RatingRepository
 
 if TYPE_CHECKING:
@@ -87,9 +87,9 @@ class Mma(
         except StorageOutage:
             log.warning("could not read the matches waiting for an idle claim; their next move redraws them")
             return
-        for record in waiting:
-            if self.bot.serves_guild(record.guild_id):  # the other processes watch their own shards' matches
-                self.claim_openings.watch(record, self.clock())
+        for match in waiting:
+            if self.bot.serves_guild(match.guild_id):  # the other processes watch their own shards' matches
+                self.claim_openings.watch(match, self.clock())
         # Tournaments go on from their stored state: rounds to pair, boards to post, start times to wait for.
         try:
             await tournament_rounds.resume(self)
@@ -111,7 +111,7 @@ class Mma(
             return
         await clicks.on_click(self, interaction, component.click())
 
-    async def match_ended(self, record: MatchRecord) -> None:
+    async def match_ended(self, record: Match) -> None:
         """After a move ended a match: a tournament whose board it was moves on."""
         await tournament_rounds.match_ended(self, record)
 

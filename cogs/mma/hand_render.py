@@ -13,27 +13,27 @@ from rules.mma.cards import CARDS
 from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, MAX_ENERGY, card_options
 from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, OVER, REPLACE_PHASE
-from storage.mma import MatchRecord
+from storage.mma import Match
 
 SELECT_DESCRIPTION = 100
 
 
-def preview_field(record: MatchRecord, slot: int, card: int) -> str | None:
+def preview_field(match: Match, slot: int, card: int) -> str | None:
     """What the chosen card would do now, in the feed's words (rules.mma.preview plays it on a copy)."""
-    shown = preview(record.game, slot, card)
+    shown = preview(match.game, slot, card)
     if shown is None:
         return None
-    lines = feed_lines(shown.events, both_called(record), record.game)
+    lines = feed_lines(shown.events, both_called(match), match.game)
     if shown.success_percent is not None:
         lines.insert(0, f"**{shown.success_percent}%** chance to succeed; if it does:")
     return lines_within(lines, EmbedLimits.FIELD_VALUE) or "Nothing visible happens."
 
 
 def hand_message(
-    record: MatchRecord, slot: int, selected: int | None = None, note: str | None = None
+    match: Match, slot: int, selected: int | None = None, note: str | None = None
 ) -> tuple[str, discord.Embed, discord.ui.View]:
     """A player's private view of their hand: every card with what it does and whether it plays now."""
-    state = record.game
+    state = match.game
     me = state.players[slot]
     options = card_options(state, slot)
     lines: list[str] = []
@@ -51,13 +51,13 @@ def hand_message(
         lines.append(f"{mark} **{card.name}**{count} · {card.summary()}{why}")
     replacing = state.phase == REPLACE_PHASE and state.replacing == slot
     embed = discord.Embed(
-        title=f"🃏 {record.names[slot]}'s hand ({len(me.hand)}/{HAND_LIMIT})",
+        title=f"🃏 {match.names[slot]}'s hand ({len(me.hand)}/{HAND_LIMIT})",
         description="\n".join(lines) or "Your hand is empty.",
         color=COLOR_INFO,
     )
     embed.set_footer(
         text=f"Energy {me.energy}/{MAX_ENERGY} · deck {len(me.deck)} · fighters in hand "
-        f"{me.fighters_in_hand()}/{FIGHTERS_IN_HAND_LIMIT} · match #{record.id}"
+        f"{me.fighters_in_hand()}/{FIGHTERS_IN_HAND_LIMIT} · match #{match.id}"
     )
     view = discord.ui.View(timeout=None)
     playable = [o for o in options if o.problem is None]
@@ -68,7 +68,7 @@ def hand_message(
         shown = (
             f"Nothing: {wasted}, so it would only spend {CARDS[selected].cost} energy."
             if wasted
-            else preview_field(record, slot, selected)
+            else preview_field(match, slot, selected)
         )
         if shown is not None:
             embed.add_field(name=f"If you play {CARDS[selected].name} now", value=shown, inline=False)
@@ -85,13 +85,13 @@ def hand_message(
             for o in playable[:25]
         ]
         placeholder = "Choose your next fighter" if replacing else "Choose a card to play"
-        view.add_item(hand_select(record.id, record.version, choices, placeholder, row=0))
+        view.add_item(hand_select(match.id, match.version, choices, placeholder, row=0))
         verb = "Deploy" if replacing else "Play"
         label = f"{verb} {CARDS[selected].name}" if selected is not None else verb
         view.add_item(
             match_button(
-                record.id,
-                record.version,
+                match.id,
+                match.version,
                 PLAY,
                 card=selected,
                 label=label,
@@ -100,11 +100,11 @@ def hand_message(
                 row=1,
             )
         )
-    view.add_item(match_button(record.id, record.version, "hand", label="Refresh", emoji="🔄", row=1))
+    view.add_item(match_button(match.id, match.version, "hand", label="Refresh", emoji="🔄", row=1))
     if state.phase == OVER:
         status = "The match is over."
     elif state.to_move != slot:
-        status = f"Waiting for {called(record, state.to_move)}."
+        status = f"Waiting for {called(match, state.to_move)}."
     elif replacing:
         status = "Your fighter was knocked out: choose who comes in."
     elif state.phase == DRAW_PHASE:

@@ -18,7 +18,7 @@ from rules.mma.ai import played_move
 from rules.mma.engine import IDLE, action_problem, claimed_idle, idle_claim_problem, idle_minutes_left
 from rules.mma.state import CONCEDE, DRAW, REPLACE_PHASE, Action, Event, GameState
 from rules.text import plural
-from storage.mma import MatchRecord, MatchStatus
+from storage.mma import Match, MatchStatus
 
 if TYPE_CHECKING:
     from cogs.mma.cog import Mma
@@ -28,7 +28,7 @@ FEED_KEEP = 40  # feed lines stored per match; the message shows the newest that
 Choice = Callable[[GameState, int], Action]  # what the click asks of the engine, given the state and the slot
 
 
-class MatchMessageClick(GameClick[MatchRecord]):
+class MatchMessageClick(GameClick[Match]):
     """A click on one of a match's messages (its board, a hand view, a challenge), from the match's channel."""
 
     what = "match"
@@ -37,34 +37,34 @@ class MatchMessageClick(GameClick[MatchRecord]):
         super().__init__(match_id, version)
         self.cog, self.interaction = cog, interaction
 
-    async def load(self) -> MatchRecord | None:
+    async def load(self) -> Match | None:
         return await self.cog.repo.get(self.game_id)
 
-    def check_place(self, interaction: discord.Interaction, record: MatchRecord) -> None:
-        require_here(interaction, "match", record, channel=True)
+    def check_place(self, interaction: discord.Interaction, match: Match) -> None:
+        require_here(interaction, "match", match, channel=True)
 
-    def is_retired(self, interaction: discord.Interaction, record: MatchRecord) -> bool:
-        return boards.is_retired(interaction, record)
+    def is_retired(self, interaction: discord.Interaction, match: Match) -> bool:
+        return boards.is_retired(interaction, match)
 
-    async def show_retired(self, interaction: discord.Interaction, record: MatchRecord) -> None:
-        await boards.show_retired(interaction, record)
+    async def show_retired(self, interaction: discord.Interaction, match: Match) -> None:
+        await boards.show_retired(interaction, match)
 
 
 class PlayerClick(MatchMessageClick):
     """A click only the players of a dealt match may make."""
 
-    def check_place(self, interaction: discord.Interaction, record: MatchRecord) -> None:
-        super().check_place(interaction, record)
-        self.slot(record)
+    def check_place(self, interaction: discord.Interaction, match: Match) -> None:
+        super().check_place(interaction, match)
+        self.slot(match)
 
-    def slot(self, record: MatchRecord) -> int:
+    def slot(self, match: Match) -> int:
         """The clicker's corner in the match; a refusal for anyone else."""
-        if record.state is None:
+        if match.state is None:
             raise UserError("This challenge was never accepted.")
-        slot = record.slot_of(self.interaction.user.id)
+        slot = match.slot_of(self.interaction.user.id)
         if slot is None:
             raise UserError(
-                f"You are not in this match: it is {render.called(record, 0)} against {render.called(record, 1)}."
+                f"You are not in this match: it is {render.called(match, 0)} against {render.called(match, 1)}."
             )
         return slot
 
@@ -78,20 +78,20 @@ class Played:
     events: list[Event]
 
 
-class MatchMove(PlayerClick, TurnMove[MatchRecord, Played]):
+class MatchMove(PlayerClick, TurnMove[Match, Played]):
     """A click that changes a live match, by one of its players."""
 
-    async def show_stale(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+    async def show_stale(self, interaction: discord.Interaction, match: Match) -> None:
         # The board is behind the stored match (a double click, or a move saved before the board could show it):
         # bring it up to date, even when the match has ended since, then say what happened.
-        await interaction.response.edit_message(**boards.edited(self.cog, record))
+        await interaction.response.edit_message(**boards.edited(self.cog, match))
         await interaction.followup.send(redrawn("match"), ephemeral=True)
 
-    async def save(self, record: MatchRecord, played: Played) -> MatchRecord:
-        feed = [*record.feed, *notes.feed_lines(played.events, render.both_called(record), played.state)]
-        return await self.cog.repo.save_moves(record, played.state, feed[-FEED_KEEP:], played.actions, self.cog.clock())
+    async def save(self, match: Match, played: Played) -> Match:
+        feed = [*match.feed, *notes.feed_lines(played.events, render.both_called(match), played.state)]
+        return await self.cog.repo.save_moves(match, played.state, feed[-FEED_KEEP:], played.actions, self.cog.clock())
 
-    async def call_next(self, before: MatchRecord, saved: MatchRecord) -> None:
+    async def call_next(self, before: Match, saved: Match) -> None:
         await pings.call_next(self.cog, saved, pings.waiting_for(before), self.interaction)
         await self.cog.hands.refresh(
             saved.id, lambda s: hand_render.hand_message(saved, s, note=notes.MOVED), skip=self.interaction
@@ -116,55 +116,51 @@ class CardMove(MatchMove):
         super().__init__(cog, interaction, match_id, version)
         self.choice, self.from_hand = choice, from_hand
 
-    def action(self, record: MatchRecord) -> Action:
-        return self.choice(record.game, self.slot(record))
+    def action(self, match: Match) -> Action:
+        return self.choice(match.game, self.slot(match))
 
-    async def show_stale(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+    async def show_stale(self, interaction: discord.Interaction, match: Match) -> None:
         if not self.from_hand:
-            await super().show_stale(interaction, record)
+            await super().show_stale(interaction, match)
             return
-        slot = self.slot(record)
-        if await self.made_just_before(record):  # a double click: the first click played it, once
-            note = notes.card_note(self.action(record))
+        slot = self.slot(match)
+        if await self.made_just_before(match):  # a double click: the first click played it, once
+            note = notes.card_note(self.action(match))
         else:
-            self.refuse_unless_live(record)
+            self.refuse_unless_live(match)
             note = "⌛ That hand was out of date, so nothing was played. Here it is now."
-        content, embed, view = hand_render.hand_message(record, slot, note=note)
+        content, embed, view = hand_render.hand_message(match, slot, note=note)
         await interaction.response.edit_message(content=content, embed=embed, view=view)
-        self.cog.hands.shown(record.id, slot, interaction)
+        self.cog.hands.shown(match.id, slot, interaction)
 
-    async def made_just_before(self, record: MatchRecord) -> bool:
+    async def made_just_before(self, match: Match) -> bool:
         """Whether the one save after the clicked moment made this very move (a double click): the move log
         ends with it, followed only by the AI's answer. Between members nobody else moves on your turn but by a
         concession, which is logged after it, or an idle claim, which logs nothing and is told apart here."""
-        if self.version is None or record.version != self.version + 1 or record.game.reason == IDLE:
+        if self.version is None or match.version != self.version + 1 or match.game.reason == IDLE:
             return False
-        slot = self.slot(record)
-        moves = await self.cog.repo.moves(record.id)
-        while moves and record.vs_ai and moves[-1].player != slot:
+        slot = self.slot(match)
+        moves = await self.cog.repo.moves(match.id)
+        while moves and match.vs_ai and moves[-1].player != slot:
             moves.pop()  # the AI's answer, saved with the move
-        return bool(moves) and moves[-1] == self.action(record)
+        return bool(moves) and moves[-1] == self.action(match)
 
     @staticmethod
-    def refuse_unless_live(record: MatchRecord) -> None:
-        if record.status != MatchStatus.LIVE:
-            raise UserError(
-                "This match is over." if record.status == MatchStatus.OVER else "This match is not running."
-            )
+    def refuse_unless_live(match: Match) -> None:
+        if match.status != MatchStatus.LIVE:
+            raise UserError("This match is over." if match.status == MatchStatus.OVER else "This match is not running.")
 
-    def check(self, record: MatchRecord) -> None:
-        self.refuse_unless_live(record)
-        problem = action_problem(record.game, self.action(record))
+    def check(self, match: Match) -> None:
+        self.refuse_unless_live(match)
+        problem = action_problem(match.game, self.action(match))
         if problem is not None:
-            raise UserError(notes.explain(record, self.slot(record), problem))
+            raise UserError(notes.explain(match, self.slot(match), problem))
 
-    def play(self, record: MatchRecord) -> Played:
-        state, actions, events = played_move(record.game, self.action(record), 1 if record.vs_ai else None)
+    def play(self, match: Match) -> Played:
+        state, actions, events = played_move(match.game, self.action(match), 1 if match.vs_ai else None)
         return Played(state, actions, events)
 
-    async def show_played(
-        self, interaction: discord.Interaction, before: MatchRecord, saved: MatchRecord, played: Played
-    ) -> None:
+    async def show_played(self, interaction: discord.Interaction, before: Match, saved: Match, played: Played) -> None:
         cog, slot, action, events = self.cog, self.slot(saved), self.action(before), played.events
         if self.from_hand:
             if action.kind == CONCEDE:
@@ -187,25 +183,23 @@ class CardMove(MatchMove):
 class IdleClaim(MatchMove):
     """A player kept waiting by the other member claims the win (`idle_claim_problem`)."""
 
-    def check(self, record: MatchRecord) -> None:
-        if record.status != MatchStatus.LIVE:
+    def check(self, match: Match) -> None:
+        if match.status != MatchStatus.LIVE:
             raise UserError("This match is over.")
-        slot = self.slot(record)
-        problem = idle_claim_problem(record.game, slot, against_ai=record.vs_ai)
+        slot = self.slot(match)
+        problem = idle_claim_problem(match.game, slot, against_ai=match.vs_ai)
         if problem is not None:
             raise UserError(problem)
-        left = idle_minutes_left(self.cog.clock() - record.last_move_at)
+        left = idle_minutes_left(self.cog.clock() - match.last_move_at)
         if left:
             raise UserError(
-                f"{render.called(record, 1 - slot)} still has {plural(left, 'minute')} to move "
+                f"{render.called(match, 1 - slot)} still has {plural(left, 'minute')} to move "
                 f"before you can claim the win."
             )
 
-    def play(self, record: MatchRecord) -> Played:
-        state, events = claimed_idle(record.game, self.slot(record))
+    def play(self, match: Match) -> Played:
+        state, events = claimed_idle(match.game, self.slot(match))
         return Played(state, [], events)
 
-    async def show_played(
-        self, interaction: discord.Interaction, before: MatchRecord, saved: MatchRecord, played: Played
-    ) -> None:
+    async def show_played(self, interaction: discord.Interaction, before: Match, saved: Match, played: Played) -> None:
         await interaction.response.edit_message(**boards.edited(self.cog, saved))

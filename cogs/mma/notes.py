@@ -12,7 +12,7 @@ from cogs.mma import render
 from rules.mma.cards import CARDS
 from rules.mma.state import DEPLOY, OVER, PLAY, REPLACE_PHASE, Action, Event, GameState
 from rules.mma.text import describe, shared_fighters
-from storage.mma import MatchRecord
+from storage.mma import Match
 
 NAME_LIMIT = 40
 MOVED = "🔄 The match moved on: this is your hand now."
@@ -28,12 +28,12 @@ def feed_lines(events: Sequence[Event], names: tuple[str, str], state: GameState
     return [line for line in (describe(e, names, shared, strong=bold) for e in events) if line]
 
 
-def explain(record: MatchRecord, slot: int, problem: str) -> str:
+def explain(match: Match, slot: int, problem: str) -> str:
     """The engine's `problem` with a move by `slot`, as the player is told it."""
-    state = record.game
+    state = match.game
     if state.phase != OVER and state.to_move != slot:
         waiting = " to pick a fighter" if state.phase == REPLACE_PHASE else ""
-        return f"It is not your turn: waiting for {render.called(record, state.to_move)}{waiting}."
+        return f"It is not your turn: waiting for {render.called(match, state.to_move)}{waiting}."
     return problem[0].upper() + problem[1:] + "."
 
 

@@ -10,7 +10,7 @@ import discord
 
 from cogs.common.permissions import in_thread, missing_to_post
 from cogs.mma import render
-from storage.mma import MatchRecord
+from storage.mma import Match, MatchStatus
 
 if TYPE_CHECKING:
     from cogs.mma.cog import Mma
@@ -18,15 +18,15 @@ if TYPE_CHECKING:
 log = logging.getLogger("arena.mma")
 
 
-def waiting_for(record: MatchRecord) -> int | None:
+def waiting_for(match: Match) -> int | None:
     """The slot of the member a live match between two members waits for (to move, or to pick a fighter)."""
-    if record.status != "live" or record.vs_ai or record.state is None:
+    if match.status != MatchStatus.LIVE or match.vs_ai or match.state is None:
         return None
-    return record.state.to_move
+    return match.state.to_move
 
 
 async def call_next(
-    cog: Mma, saved: MatchRecord, waited_for: int | None, interaction: discord.Interaction | None = None
+    cog: Mma, saved: Match, waited_for: int | None, interaction: discord.Interaction | None = None
 ) -> None:
     """Ping the player the match now waits for, when that changed (`waited_for`: whom it waited for before
     the change): a short new message that mentions only them, replacing the match's previous ping so the

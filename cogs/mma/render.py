@@ -34,7 +34,7 @@ from rules.mma.state import DRAW_PHASE, MAIN_PHASE, OVER, REPLACE_PHASE, GameSta
 from rules.mma.text import rules_summary
 from rules.rating import Result
 from rules.text import plural
-from storage.mma import MatchRecord
+from storage.mma import Match, MatchStatus
 
 CORNER_MARKS = ("🔴", "🔵")
 RATINGS_MEANING = (
@@ -46,19 +46,19 @@ RATINGS_MEANING = (
 
 def player_called(user_id: int | None, name: str) -> str:
     """A player where Discord renders mentions (content, descriptions, field values, the feed): their mention,
-    or the AI's name. Titles, footers and field names use the escaped display name (`record.names`)."""
+    or the AI's name. Titles, footers and field names use the escaped display name (`match.names`)."""
     return mention(user_id) if user_id is not None else name
 
 
-def called(record: MatchRecord, slot: int) -> str:
-    return player_called(record.player_ids[slot], record.names[slot])
+def called(match: Match, slot: int) -> str:
+    return player_called(match.player_ids[slot], match.names[slot])
 
 
-def both_called(record: MatchRecord) -> tuple[str, str]:
-    return called(record, 0), called(record, 1)
+def both_called(match: Match) -> tuple[str, str]:
+    return called(match, 0), called(match, 1)
 
 
-def fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
+def fighter_block(match: Match, state: GameState, slot: int) -> str:
     me = state.players[slot]
     lines: list[str] = []
     if not me.has_fighter:
@@ -90,9 +90,9 @@ def fighter_block(record: MatchRecord, state: GameState, slot: int) -> str:
     return "\n".join(lines)
 
 
-def _status_line(record: MatchRecord, state: GameState) -> str:
+def _status_line(match: Match, state: GameState) -> str:
     mover = state.to_move
-    name = called(record, mover)
+    name = called(match, mover)
     turn = state.players[state.current].turns
     if state.phase == REPLACE_PHASE:
         return f"💥 {name}: pick your next fighter from **My hand**."
@@ -106,118 +106,118 @@ def _status_line(record: MatchRecord, state: GameState) -> str:
     return f"▶ {name}, turn {turn}: play cards from **My hand**, then **End turn**."
 
 
-def _position_line(record: MatchRecord, state: GameState) -> str:
+def _position_line(match: Match, state: GameState) -> str:
     on_top = state.on_top
     if on_top is None:
         return "🧍 Both fighters standing"
-    return f"🤼 On the ground: {called(record, on_top)} on top"
+    return f"🤼 On the ground: {called(match, on_top)} on top"
 
 
-def end_title(record: MatchRecord, ended: MatchOutcome) -> tuple[str, str, discord.Color]:
+def end_title(match: Match, ended: MatchOutcome) -> tuple[str, str, discord.Color]:
     reason, winner_slot = ended.termination, ended.winner
     if winner_slot is None:
         return "🤝 DRAW 🤝", f"Nobody won: {reason}.", COLOR_INFO
-    winner, loser = called(record, winner_slot), called(record, 1 - winner_slot)
-    if record.vs_ai:
+    winner, loser = called(match, winner_slot), called(match, 1 - winner_slot)
+    if match.vs_ai:
         if winner_slot == 0:
             return "🏆 VICTORY! 🏆", f"{winner} defeated the AI! {reason}.", COLOR_VICTORY
         return "💀 DEFEAT 💀", f"{loser} was defeated! {reason}.", COLOR_DEFEAT
-    return f"🏆 {record.names[winner_slot]} wins! 🏆", f"{loser} was defeated! {reason}.", COLOR_VICTORY
+    return f"🏆 {match.names[winner_slot]} wins! 🏆", f"{loser} was defeated! {reason}.", COLOR_VICTORY
 
 
-def _claim_line(record: MatchRecord, state: GameState, now: float) -> str:
+def _claim_line(match: Match, state: GameState, now: float) -> str:
     """When the player kept waiting may claim the win. The time is a Discord timestamp, which counts down by
     itself; the board is redrawn when the claim opens (cogs.mma.idle)."""
-    mover, waiting = called(record, state.to_move), called(record, 1 - state.to_move)
-    opens = record.last_move_at + IDLE_SECONDS
+    mover, waiting = called(match, state.to_move), called(match, 1 - state.to_move)
+    opens = match.last_move_at + IDLE_SECONDS
     if now >= opens:
         return f"⏱️ {mover} has not moved for {IDLE_MINUTES} minutes: {waiting} can claim the win."
     return f"⏱️ If {mover} does not move, {waiting} can claim the win <t:{math.ceil(opens)}:R>."
 
 
-def match_embed(record: MatchRecord, now: float) -> discord.Embed:
+def match_embed(match: Match, now: float) -> discord.Embed:
     """The match's message; `now` (seconds since the epoch) places the idle claim."""
-    state = record.game
+    state = match.game
     ended = outcome(state)
     if ended is not None:
-        title, head, color = end_title(record, ended)
+        title, head, color = end_title(match, ended)
     else:
-        title, color = f"🥊 {record.names[0]} vs {record.names[1]}", COLOR_INFO
-        head = f"{_status_line(record, state)}\n{_position_line(record, state)}"
-        if not record.vs_ai:
-            head += f"\n{_claim_line(record, state, now)}"
-    head += rating_change_lines(record)
+        title, color = f"🥊 {match.names[0]} vs {match.names[1]}", COLOR_INFO
+        head = f"{_status_line(match, state)}\n{_position_line(match, state)}"
+        if not match.vs_ai:
+            head += f"\n{_claim_line(match, state, now)}"
+    head += rating_change_lines(match)
     embed = discord.Embed(title=title, description=head, color=color)
     for slot in (0, 1):
         marker = " ▶" if state.phase != OVER and state.to_move == slot else ""
         embed.add_field(
-            name=f"{CORNER_MARKS[slot]} {record.names[slot]}{marker}",
-            value=fighter_block(record, state, slot),
+            name=f"{CORNER_MARKS[slot]} {match.names[slot]}{marker}",
+            value=fighter_block(match, state, slot),
             inline=True,
         )
-    embed.add_field(name="Last actions", value=tail_within(record.feed, EmbedLimits.FIELD_VALUE), inline=False)
-    embed.set_footer(text=seed_footer(record.seed, f"match #{record.id}", f"move {state.moves}"))
+    embed.add_field(name="Last actions", value=tail_within(match.feed, EmbedLimits.FIELD_VALUE), inline=False)
+    embed.set_footer(text=seed_footer(match.seed, f"match #{match.id}", f"move {state.moves}"))
     return fit_embed(embed)
 
 
-def match_view(record: MatchRecord, now: float) -> discord.ui.View:
+def match_view(match: Match, now: float) -> discord.ui.View:
     """The match's buttons; Claim win is on only once the player the match waits for has been idle long enough."""
     view = discord.ui.View(timeout=None)
-    state = record.game
+    state = match.game
     if state.phase == OVER:
-        label = "Play again" if record.vs_ai else "Rematch"
+        label = "Play again" if match.vs_ai else "Rematch"
         view.add_item(
-            match_button(record.id, record.version, "again", label=label, style=discord.ButtonStyle.primary, emoji="🔁")
+            match_button(match.id, match.version, "again", label=label, style=discord.ButtonStyle.primary, emoji="🔁")
         )
         return view
-    v = record.version
+    v = match.version
     drawing = state.phase == DRAW_PHASE
     view.add_item(
-        match_button(record.id, v, "hand", label="My hand", style=discord.ButtonStyle.primary, emoji="🃏", row=0)
+        match_button(match.id, v, "hand", label="My hand", style=discord.ButtonStyle.primary, emoji="🃏", row=0)
     )
     view.add_item(
-        match_button(record.id, v, "draw", label="Draw", style=discord.ButtonStyle.success, disabled=not drawing, row=0)
+        match_button(match.id, v, "draw", label="Draw", style=discord.ButtonStyle.success, disabled=not drawing, row=0)
     )
-    view.add_item(match_button(record.id, v, "skip", label="Skip draw", disabled=not drawing, row=0))
+    view.add_item(match_button(match.id, v, "skip", label="Skip draw", disabled=not drawing, row=0))
     # A fighter who bled out at the turn's start is replaced after the draw step, before the turn can end.
     can_end = state.phase == MAIN_PHASE or (drawing and state.players[state.current].has_fighter)
-    view.add_item(match_button(record.id, v, "end", label="End turn", disabled=not can_end, row=0))
-    view.add_item(match_button(record.id, v, "concede", label="Concede", style=discord.ButtonStyle.danger, row=0))
-    if not record.vs_ai:
-        claim_closed = idle_minutes_left(now - record.last_move_at) > 0
+    view.add_item(match_button(match.id, v, "end", label="End turn", disabled=not can_end, row=0))
+    view.add_item(match_button(match.id, v, "concede", label="Concede", style=discord.ButtonStyle.danger, row=0))
+    if not match.vs_ai:
+        claim_closed = idle_minutes_left(now - match.last_move_at) > 0
         view.add_item(
             match_button(
-                record.id, v, "claim", label="Claim win (opponent idle)", emoji="⏱️", disabled=claim_closed, row=1
+                match.id, v, "claim", label="Claim win (opponent idle)", emoji="⏱️", disabled=claim_closed, row=1
             )
         )
     return view
 
 
-def board_link(record: MatchRecord) -> str:
+def board_link(match: Match) -> str:
     """The link to the match's message (its board), or "" while it has none."""
-    if record.message_id is None:
+    if match.message_id is None:
         return ""
-    return f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
+    return f"https://discord.com/channels/{match.guild_id}/{match.channel_id}/{match.message_id}"
 
 
-def ping_text(record: MatchRecord, user_id: int) -> str:
+def ping_text(match: Match, user_id: int) -> str:
     """The short message that calls a member to their match: it mentions them and links the board."""
-    state = record.game
+    state = match.game
     what = "pick your next fighter" if state.phase == REPLACE_PHASE else "your move"
-    link = f" {board_link(record)}" if record.message_id is not None else ""
-    return f"🥊 {mention(user_id)}, {what} in MMA Warriors match #{record.id}.{link}"
+    link = f" {board_link(match)}" if match.message_id is not None else ""
+    return f"🥊 {mention(user_id)}, {what} in MMA Warriors match #{match.id}.{link}"
 
 
-def moved_text(record: MatchRecord) -> str:
+def moved_text(match: Match) -> str:
     """What an earlier board of a match says once the match was posted again: its buttons are gone."""
-    return f"↪️ Match #{record.id} goes on in a newer message: {board_link(record)}"
+    return f"↪️ Match #{match.id} goes on in a newer message: {board_link(match)}"
 
 
-def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed]:
+def challenge_message(match: Match) -> tuple[str, discord.Embed]:
     """The challenge message's text and embed: open while pending (with `challenge_buttons`), else closed."""
-    challenger, opponent = called(record, 0), called(record, 1)
+    challenger, opponent = called(match, 0), called(match, 1)
     content = f"{challenger} challenges {opponent}"
-    if record.status == "pending":
+    if match.status == MatchStatus.PENDING:
         embed = discord.Embed(
             title="🥊 MMA Warriors challenge!",
             description=f"{challenger} challenges {opponent} to a match. {opponent}: accept or decline. "
@@ -225,18 +225,21 @@ def challenge_message(record: MatchRecord) -> tuple[str, discord.Embed]:
             color=COLOR_INFO,
         )
     else:
-        words = {"declined": f"{opponent} declined the challenge.", "expired": "The challenge lapsed unanswered."}
+        words = {
+            MatchStatus.DECLINED: f"{opponent} declined the challenge.",
+            MatchStatus.EXPIRED: "The challenge lapsed unanswered.",
+        }
         embed = discord.Embed(
-            title="🥊 Challenge closed", description=words.get(record.status, record.status), color=COLOR_DEFEAT
+            title="🥊 Challenge closed", description=words.get(match.status, match.status), color=COLOR_DEFEAT
         )
     return content, fit_embed(embed)
 
 
-def challenge_buttons(record: MatchRecord) -> discord.ui.View:
+def challenge_buttons(match: Match) -> discord.ui.View:
     """A pending challenge's Accept and Decline."""
     view = discord.ui.View(timeout=None)
-    view.add_item(match_button(record.id, record.version, "accept", label="Accept", style=discord.ButtonStyle.success))
-    view.add_item(match_button(record.id, record.version, "decline", label="Decline", style=discord.ButtonStyle.danger))
+    view.add_item(match_button(match.id, match.version, "accept", label="Accept", style=discord.ButtonStyle.success))
+    view.add_item(match_button(match.id, match.version, "decline", label="Decline", style=discord.ButtonStyle.danger))
     return view
 
 
@@ -254,27 +257,27 @@ NOT_RATED = "\n🤖 Not rated: matches against the AI never are."
 NOT_RATED_FORFEIT = "\n🏳️ Not rated: a tournament board that ends before any move is a forfeit."
 
 
-def rating_change_lines(record: MatchRecord) -> str:
+def rating_change_lines(match: Match) -> str:
     """What a finished match did to ratings: each member's change, a line each (`📈 @Alice: 1512 → 1528 (+16)`,
     📉 for the loser, ➖ for a draw), and a line for a member it made established; that it was not rated, for a
     match against the AI; nothing for a match not over."""
-    ended = outcome(record.game)
+    ended = outcome(match.game)
     if ended is None:
         return ""
-    if record.vs_ai:
+    if match.vs_ai:
         return NOT_RATED
-    if not record.rating_changes and moves_made(record.game) == 0:
+    if not match.rating_changes and moves_made(match.game) == 0:
         return NOT_RATED_FORFEIT
     lines: list[str] = []
-    for slot, user_id in enumerate(record.player_ids):
-        change = record.rating_changes.get(user_id) if user_id is not None else None
+    for slot, user_id in enumerate(match.player_ids):
+        change = match.rating_changes.get(user_id) if user_id is not None else None
         if change is None:
             continue
         result = Result.of_slot(slot, ended.winner)
-        lines.append(f"\n{RESULT_MARKS[result]} {called(record, slot)}: {change.text()}")
+        lines.append(f"\n{RESULT_MARKS[result]} {called(match, slot)}: {change.text()}")
         if change.established_now:
             lines.append(
-                f"\n🎖️ {called(record, slot)} is now established: {change.after.text_with_deviation()}, "
+                f"\n🎖️ {called(match, slot)} is now established: {change.after.text_with_deviation()}, "
                 "no longer provisional."
             )
     return "".join(lines)

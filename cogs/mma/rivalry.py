@@ -40,7 +40,7 @@ from rules.mma.replay import ReplayIndex, ReplayStep, replay_index, replay_match
 from rules.mma.state import EndReason
 from rules.rating_chart import ChartGame, rating_chart_png
 from rules.text import plural
-from storage.mma import MatchRecord, MatchStatus, MmaRepository
+from storage.mma import Match, MatchStatus, MmaRepository
 from storage.ratings import RatingRepository
 
 if TYPE_CHECKING:
@@ -54,18 +54,18 @@ NOT_PLAYED = {
 
 
 async def stats(bot: ArenaBot, interaction: discord.Interaction, member: discord.abc.User, name: str) -> None:
-    """The member's record and favourite fighters; their rating as a chess site's profile shows it (deviation,
-    rank, peak, streaks, latest results) with its history as a chart; and their rated record against each
+    """The member's tallies and favourite fighters; their rating as a chess site's profile shows it (deviation,
+    rank, peak, streaks, latest results) with its history as a chart; and their rated tally against each
     opponent."""
     here = guild_id(interaction)
     matches, ratings = MmaRepository(bot.db), RatingRepository(bot.db)
-    record = await matches.record(here, member.id)
+    tallies = await matches.tallies(here, member.id)
     favourites = await matches.favourite_fighters(here, member.id)
     rating = await ratings.rating(here, member.id)
     board = await ratings.leaderboard(here)
-    against = await ratings.record_against(here, member.id)
+    against = await ratings.head_to_heads(here, member.id)
     changes = await ratings.history(here, member.id)
-    embed = add_rating(stats_embed(name, record, favourites), rating, board, member.id, changes, against)
+    embed = add_rating(stats_embed(name, tallies, favourites), rating, board, member.id, changes, against)
     if not changes:
         await interaction.response.send_message(embed=embed)
         return
@@ -110,57 +110,57 @@ async def history(bot: ArenaBot, interaction: discord.Interaction, member_id: in
         await interaction.response.send_message(embed=embed, view=view)
 
 
-async def finished_match(bot: ArenaBot, interaction: discord.Interaction, match_id: int) -> MatchRecord:
+async def finished_match(bot: ArenaBot, interaction: discord.Interaction, match_id: int) -> Match:
     """A finished match of the interaction's server; a specific refusal for any other."""
-    record = await MmaRepository(bot.db).get(match_id)
-    if record is None:
+    match = await MmaRepository(bot.db).get(match_id)
+    if match is None:
         raise UserError(f"There is no match #{match_id}.")
-    if record.guild_id != interaction.guild_id:
+    if match.guild_id != interaction.guild_id:
         raise UserError(f"Match #{match_id} was played in another server: it can only be replayed there.")
-    if record.status == MatchStatus.LIVE:
+    if match.status == MatchStatus.LIVE:
         raise UserError(f"Match #{match_id} is still being played: its replay opens once it is over.")
-    if record.status != MatchStatus.OVER:
-        raise UserError(f"Match #{match_id} {NOT_PLAYED[record.status]}: there is nothing to replay.")
-    return record
+    if match.status != MatchStatus.OVER:
+        raise UserError(f"Match #{match_id} {NOT_PLAYED[match.status]}: there is nothing to replay.")
+    return match
 
 
-async def replay_steps(bot: ArenaBot, record: MatchRecord) -> list[ReplayStep]:
+async def replay_steps(bot: ArenaBot, match: Match) -> list[ReplayStep]:
     """The match rebuilt from its seed and stored moves (the AI asked again on each of its moves)."""
-    moves = await MmaRepository(bot.db).moves(record.id)
-    claimed_by = record.winner_slot if record.result_reason == EndReason.IDLE else None
+    moves = await MmaRepository(bot.db).moves(match.id)
+    claimed_by = match.winner_slot if match.result_reason == EndReason.IDLE else None
     return await run_engine(
-        bot, replay_match, record.seed, moves, ai_player=1 if record.vs_ai else None, claimed_by=claimed_by
+        bot, replay_match, match.seed, moves, ai_player=1 if match.vs_ai else None, claimed_by=claimed_by
     )
 
 
-def chosen_step(record: MatchRecord, index: ReplayIndex, component: ReplayButton | RivalrySelect) -> int:
+def chosen_step(match: Match, index: ReplayIndex, component: ReplayButton | RivalrySelect) -> int:
     """The step a replay's button or jump leads to; a refusal for one the match does not have."""
     last = len(index.turns) - 1
     if isinstance(component, RivalrySelect) and component.action in (REPLAY_TURN, REPLAY_RANGE):
-        return turn_step(record, index, component.chosen)
+        return turn_step(match, index, component.chosen)
     if isinstance(component, RivalrySelect):
         number = component.chosen
     else:
         wanted = {FIRST: 0, LAST: last}.get(component.step)
         number = int(component.step) if wanted is None else wanted
     if number > last:
-        raise UserError(f"Match #{record.id} has {last} steps: there is no step {number}.")
+        raise UserError(f"Match #{match.id} has {last} steps: there is no step {number}.")
     return number
 
 
-def turn_step(record: MatchRecord, index: ReplayIndex, turn: int) -> int:
+def turn_step(match: Match, index: ReplayIndex, turn: int) -> int:
     if not 1 <= turn <= index.last_turn:
-        raise UserError(f"Match #{record.id} has {plural(index.last_turn, 'turn')}: there is no turn {turn}.")
+        raise UserError(f"Match #{match.id} has {plural(index.last_turn, 'turn')}: there is no turn {turn}.")
     return index.turn_start(turn)
 
 
 async def replay(bot: ArenaBot, interaction: discord.Interaction, match_id: int, turn: int | None = None) -> None:
     """The replay, the viewer's own (ephemeral), from the deal or from the start of `turn`."""
-    record = await finished_match(bot, interaction, match_id)
-    steps = await replay_steps(bot, record)
+    match = await finished_match(bot, interaction, match_id)
+    steps = await replay_steps(bot, match)
     index = replay_index(steps)
-    number = 0 if turn is None else turn_step(record, index, turn)
-    embed, view = replay_message(record, steps, index, number)
+    number = 0 if turn is None else turn_step(match, index, turn)
+    embed, view = replay_message(match, steps, index, number)
     await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
@@ -174,14 +174,14 @@ async def match_choices(
     recent = await repo.finished(guild_id(interaction), interaction.user.id, limit=MAX_CHOICES)
     typed = str(current).strip().removeprefix("#").casefold()
     choices: list[app_commands.Choice[int]] = []
-    for match in recent:
-        record = await repo.get(match.match_id)
-        if record is None:  # cannot happen: finished matches are never deleted
+    for finished in recent:
+        match = await repo.get(finished.match_id)
+        if match is None:  # cannot happen: finished matches are never deleted
             continue
-        opponent = record.names[1 - (record.slot_of(interaction.user.id) or 0)]
-        label = clip(match_choice_label(match, opponent), NAME_LIMIT)
-        if str(match.match_id).startswith(typed) if typed.isdecimal() else typed in label.casefold():
-            choices.append(app_commands.Choice(name=label, value=match.match_id))
+        opponent = match.names[1 - (match.slot_of(interaction.user.id) or 0)]
+        label = clip(match_choice_label(finished, opponent), NAME_LIMIT)
+        if str(finished.match_id).startswith(typed) if typed.isdecimal() else typed in label.casefold():
+            choices.append(app_commands.Choice(name=label, value=finished.match_id))
     return choices
 
 
@@ -204,10 +204,10 @@ async def on_component(
     if isinstance(component, RivalrySelect) and component.action == HISTORY_REPLAY:
         await replay(bot, interaction, component.chosen)
         return
-    record = await finished_match(bot, interaction, component.numeric_id)
-    steps = await replay_steps(bot, record)
+    match = await finished_match(bot, interaction, component.numeric_id)
+    steps = await replay_steps(bot, match)
     index = replay_index(steps)
-    embed, view = replay_message(record, steps, index, chosen_step(record, index, component))
+    embed, view = replay_message(match, steps, index, chosen_step(match, index, component))
     if interaction.message is not None and interaction.message.flags.ephemeral:
         await interaction.response.edit_message(embed=embed, view=view)
     else:  # a replay posted for everyone before replays were private: the clicker gets one of their own

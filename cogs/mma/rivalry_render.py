@@ -30,7 +30,7 @@ from rules.mma.state import END_TURN, OVER
 from rules.mma.text import describe
 from rules.rating import PROVISIONAL_SIGMA, Rating, Result, form, peak
 from rules.text import Mark, noun_for, plain, plural
-from storage.mma import FighterUse, FinishedMatch, MatchRecord, Record
+from storage.mma import FighterUse, FinishedMatch, Match, MatchTallies
 from storage.ratings import HeadToHead, Leaderboard, RatedGame, RatedMember
 
 HISTORY_PAGE = 10  # matches a history page lists
@@ -49,18 +49,19 @@ TURNS_LISTED = SELECT_OPTIONS  # turns one select lists; more go in ranges of as
 HANDS_SHOWN = "🂠 The match is over, so both players' hands are shown to everyone."
 
 
-def stats_embed(name: str, record: Record, favourites: list[FighterUse]) -> discord.Embed:
+def stats_embed(name: str, tallies: MatchTallies, favourites: list[FighterUse]) -> discord.Embed:
     embed = discord.Embed(title=f"📊 {name}: MMA Warriors record in this server", color=COLOR_INFO)
-    if record.played == 0:
+    overall, members, ai = tallies.overall, tallies.against_members, tallies.against_ai
+    if overall.played == 0:
         embed.description = "No finished matches yet. Start one with `/mma challenge` or `/mma ai`."
         return fit_embed(embed)
-    rate = record.wins / record.played
+    rate = overall.wins / overall.played
     embed.description = (
-        f"**{record.wins:,}** {noun_for(record.wins, 'win')} · **{record.losses:,}** "
-        f"{noun_for(record.losses, 'loss', 'losses')} · **{record.draws:,}** {noun_for(record.draws, 'draw')} "
+        f"**{overall.wins:,}** {noun_for(overall.wins, 'win')} · **{overall.losses:,}** "
+        f"{noun_for(overall.losses, 'loss', 'losses')} · **{overall.draws:,}** {noun_for(overall.draws, 'draw')} "
         f"({rate:.0%} won)\n"
-        f"against players {record.wins - record.wins_vs_ai}–{record.losses - record.losses_vs_ai}, "
-        f"against the AI {record.wins_vs_ai}–{record.losses_vs_ai}"
+        f"against players {members.wins}–{members.losses}, "
+        f"against the AI {ai.wins}–{ai.losses}"
     )
     lines = [f"**{f.fighter}**: {plural(f.matches, 'match', 'matches')}, {f.wins} won" for f in favourites]
     embed.add_field(name="Favourite fighters", value="\n".join(lines) or "—", inline=False)
@@ -146,8 +147,9 @@ def rating_field(rating: Rating, board: Leaderboard, user_id: int) -> str:
     return text
 
 
-def head_to_head_line(record: HeadToHead) -> str:
-    return f"{mention(record.opponent_id)}: {record.wins} W · {record.losses} L · {record.draws} D"
+def head_to_head_line(against: HeadToHead) -> str:
+    tally = against.tally
+    return f"{mention(against.opponent_id)}: {tally.wins} W · {tally.losses} L · {tally.draws} D"
 
 
 def discord_day(when: float) -> str:
@@ -173,7 +175,7 @@ def add_rating(
     against: list[HeadToHead],
 ) -> discord.Embed:
     """The rating part of /mma stats, as a chess site's profile has it (rating ± deviation, rank, peak, streaks,
-    the latest results; `games` newest first), and the rated record against each opponent; the chart once there
+    the latest results; `games` newest first), and the rated tally against each opponent; the chart once there
     is a rated match."""
     embed.add_field(name="Rating", value=rating_field(rating, board, user_id), inline=False)
     if games:
@@ -249,7 +251,7 @@ def history_message(
     return fit_embed(embed), view
 
 
-def _step_lines(record: MatchRecord, step: ReplayStep, index: ReplayIndex) -> list[str]:
+def _step_lines(match: Match, step: ReplayStep, index: ReplayIndex) -> list[str]:
     """What happened in one step, each fact once: where it is (the turn and the step), the move where no event
     line tells it (an end of turn), the events, and the end. The feed's turn line is left out (the headline
     has the turn, the ▶ whose it is, the board the energy), and so is its end line (the end lines say it)."""
@@ -257,12 +259,12 @@ def _step_lines(record: MatchRecord, step: ReplayStep, index: ReplayIndex) -> li
     head = f"**Turn {index.turns[step.number]} of {index.last_turn}** · step {step.number} of {last}"
     lines = [head + (": the deal" if step.number == 0 else "")]
     if step.move is not None and step.move.kind == END_TURN:
-        lines.append(f"{render.called(record, step.move.player)} ends the turn")
+        lines.append(f"{render.called(match, step.move.player)} ends the turn")
     shown = (e for e in step.events if e.kind not in ("turn", "over"))
-    lines += [line for line in (describe(e, render.both_called(record), strong=bold) for e in shown) if line]
+    lines += [line for line in (describe(e, render.both_called(match), strong=bold) for e in shown) if line]
     ended = outcome(step.state)
     if ended is not None:
-        lines.append(render.end_title(record, ended)[1] + render.rating_change_lines(record))
+        lines.append(render.end_title(match, ended)[1] + render.rating_change_lines(match))
     return lines
 
 
@@ -271,9 +273,9 @@ def _hand_line(step: ReplayStep, slot: int) -> str:
     return "🂠 Hand: " + (", ".join(CARDS[card].name for card in hand) if hand else "empty")
 
 
-def _turn_option(record: MatchRecord, index: ReplayIndex, steps: list[ReplayStep], turn: int) -> discord.SelectOption:
+def _turn_option(match: Match, index: ReplayIndex, steps: list[ReplayStep], turn: int) -> discord.SelectOption:
     start = index.turn_start(turn)
-    whose = record.names[steps[start].state.current]  # plain text: a select renders no markdown
+    whose = match.names[steps[start].state.current]  # plain text: a select renders no markdown
     return discord.SelectOption(label=clip(f"Turn {turn} · {whose}", 100), value=str(turn), description=f"step {start}")
 
 
@@ -283,7 +285,7 @@ def _turn_range(turn: int) -> range:
     return range(first, first + TURNS_LISTED)
 
 
-def _jumps(record: MatchRecord, steps: list[ReplayStep], index: ReplayIndex, number: int) -> list[RivalrySelect]:
+def _jumps(match: Match, steps: list[ReplayStep], index: ReplayIndex, number: int) -> list[RivalrySelect]:
     """The selects that jump: to a knockout or the end, to a turn (of the current step's range of turns) and,
     when the turns do not fit one select, to a range of turns: any turn in two clicks at most."""
     selects: list[RivalrySelect] = []
@@ -297,13 +299,13 @@ def _jumps(record: MatchRecord, steps: list[ReplayStep], index: ReplayIndex, num
             )
             for first in range(1, last_turn + 1, TURNS_LISTED)
         ]
-        selects.append(rivalry_select(record.id, record.version, REPLAY_RANGE, ranges, "Jump to a range of turns"))
+        selects.append(rivalry_select(match.id, match.version, REPLAY_RANGE, ranges, "Jump to a range of turns"))
     listed = [t for t in _turn_range(index.turns[number]) if t <= last_turn]
-    turns = [_turn_option(record, index, steps, turn) for turn in listed]
-    selects.append(rivalry_select(record.id, record.version, REPLAY_TURN, turns, "Jump to a turn"))
+    turns = [_turn_option(match, index, steps, turn) for turn in listed]
+    selects.append(rivalry_select(match.id, match.version, REPLAY_TURN, turns, "Jump to a turn"))
     moments = [
         discord.SelectOption(
-            label=clip(f"💥 KO: {CARDS[ko.fighter].name} ({record.names[ko.player]})", 100),
+            label=clip(f"💥 KO: {CARDS[ko.fighter].name} ({match.names[ko.player]})", 100),
             value=str(ko.step),
             description=f"turn {index.turns[ko.step]} · step {ko.step}",
         )
@@ -317,38 +319,38 @@ def _jumps(record: MatchRecord, steps: list[ReplayStep], index: ReplayIndex, num
             description=f"turn {last_turn} · step {last}",
         )
     )
-    selects.append(rivalry_select(record.id, record.version, REPLAY_MOMENT, moments, "Jump to a knockout or the end"))
+    selects.append(rivalry_select(match.id, match.version, REPLAY_MOMENT, moments, "Jump to a knockout or the end"))
     return selects
 
 
 def replay_message(
-    record: MatchRecord, steps: list[ReplayStep], index: ReplayIndex, number: int
+    match: Match, steps: list[ReplayStep], index: ReplayIndex, number: int
 ) -> tuple[discord.Embed, discord.ui.View]:
     """Step `number` of a finished match's replay: the board as it was after the move that led there, both hands
     open, buttons to the first, the previous, the next and the last step, and selects that jump."""
     step, last = steps[number], len(steps) - 1
     state = step.state
-    body = lines_within(_step_lines(record, step, index), EmbedLimits.DESCRIPTION - len(HANDS_SHOWN) - 2)
+    body = lines_within(_step_lines(match, step, index), EmbedLimits.DESCRIPTION - len(HANDS_SHOWN) - 2)
     embed = discord.Embed(
-        title=f"📼 Replay of match #{record.id}: {record.names[0]} vs {record.names[1]}",
+        title=f"📼 Replay of match #{match.id}: {match.names[0]} vs {match.names[1]}",
         description=f"{body}\n\n{HANDS_SHOWN}",
         color=COLOR_INFO,
     )
     for slot in (0, 1):
         marker = " ▶" if state.phase != OVER and state.to_move == slot else ""
-        board = render.fighter_block(record, state, slot)  # the live board's own block
+        board = render.fighter_block(match, state, slot)  # the live board's own block
         embed.add_field(
-            name=f"{render.CORNER_MARKS[slot]} {record.names[slot]}{marker}",
+            name=f"{render.CORNER_MARKS[slot]} {match.names[slot]}{marker}",
             value=lines_within([board, _hand_line(step, slot)], EmbedLimits.FIELD_VALUE),
             inline=True,
         )
-    embed.set_footer(text=seed_footer(record.seed))
+    embed.set_footer(text=seed_footer(match.seed))
     view = discord.ui.View(timeout=None)
     at_start, at_end = number == 0, number == last
-    view.add_item(replay_button(record.id, record.version, FIRST, label="⏮ Start", disabled=at_start))
-    view.add_item(replay_button(record.id, record.version, max(number - 1, 0), label="◀ Back", disabled=at_start))
-    view.add_item(replay_button(record.id, record.version, min(number + 1, last), label="Forward ▶", disabled=at_end))
-    view.add_item(replay_button(record.id, record.version, LAST, label="End ⏭", disabled=at_end))
-    for select in _jumps(record, steps, index, number):
+    view.add_item(replay_button(match.id, match.version, FIRST, label="⏮ Start", disabled=at_start))
+    view.add_item(replay_button(match.id, match.version, max(number - 1, 0), label="◀ Back", disabled=at_start))
+    view.add_item(replay_button(match.id, match.version, min(number + 1, last), label="Forward ▶", disabled=at_end))
+    view.add_item(replay_button(match.id, match.version, LAST, label="End ⏭", disabled=at_end))
+    for select in _jumps(match, steps, index, number):
         view.add_item(select)
     return fit_embed(embed), view

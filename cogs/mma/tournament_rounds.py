@@ -31,7 +31,7 @@ from rules.tournament import (
     with_next_round,
     withdraw,
 )
-from storage.mma import DealtMatch, MatchRecord, MatchStatus
+from storage.mma import DealtMatch, Match, MatchStatus
 from storage.ratings import RatingRepository
 from storage.tournament import (
     Tournament,
@@ -284,7 +284,7 @@ async def post_podium(cog: Mma, tournament: Tournament) -> None:
     await repo(cog).set_podium_message(tournament.id, sent.id)
 
 
-async def match_ended(cog: Mma, record: MatchRecord) -> None:
+async def match_ended(cog: Mma, record: Match) -> None:
     """After a match ended: if it was a tournament's board, the tournament moves on."""
     tournament_id = await repo(cog).tournament_of(record.id)
     if tournament_id is not None:

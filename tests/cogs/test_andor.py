@@ -10,6 +10,7 @@ import time
 from discord import AppCommandOptionType
 
 from rules.andor.models import STAT_LIMITS, Character
+from storage.andor import FightStatus
 from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
 
 MONSTER_HEADER = "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp"
@@ -107,7 +108,7 @@ async def test_fight_a_tiny_rat_to_victory_with_the_buttons(harness):
         "\nAP " not in fight.embed.description and "\n" not in fight.embed.footer.text
     )  # no AP or turn help once over
     row = await fight_row(h, h.alice)
-    assert (row["status"], row["xp_change"]) == ("won", 3)
+    assert (row["status"], row["xp_change"]) == (FightStatus.WON, 3)
     character = await stored_character(h, h.alice)
     assert (character.level, character.xp, character.attack_chance) == (2, 0, 200)
 
@@ -124,7 +125,7 @@ async def test_a_member_with_the_largest_id_fights_with_the_buttons(harness):
     await play(h, fight, largest, "Attack Tiny rat")
     assert fight.embed.description.startswith("🏆 **Victory!** +3 XP")
     row = await fight_row(h, largest)
-    assert (row["status"], row["xp_change"]) == ("won", 3)
+    assert (row["status"], row["xp_change"]) == (FightStatus.WON, 3)
 
 
 async def test_lose_to_a_queen_lava_entity_and_pay_the_xp_penalty(harness):
@@ -142,7 +143,7 @@ async def test_lose_to_a_queen_lava_entity_and_pay_the_xp_penalty(harness):
     assert "Queen lava entity → You: hit" in fight.embed.description and "Defeat" in fight.embed.description
     character = await stored_character(h, h.alice)
     assert (character.level, character.xp) == (1, 35)
-    assert (await fight_row(h, h.alice))["status"] == "lost"
+    assert (await fight_row(h, h.alice))["status"] == FightStatus.LOST
 
 
 async def test_a_default_character_that_dies_is_stored_with_the_penalty(harness):
@@ -275,7 +276,7 @@ async def test_a_fight_survives_a_restart(harness):
     row = await fight_row(h, h.alice)
     assert row["version"] == 2
     await play(h, fight, h.alice, "Attack Wolf")
-    assert (await fight_row(h, h.alice))["status"] == "lost"  # the default character never beats a wolf
+    assert (await fight_row(h, h.alice))["status"] == FightStatus.LOST  # the default character never beats a wolf
 
 
 async def test_several_monsters_get_a_target_select(harness):
@@ -563,7 +564,7 @@ async def test_a_fight_the_opening_turn_ends_is_stored_ended_and_settled_at_once
     (lost,) = await h.run("andor fight", h.alice, monster="Ambusher", seed=1)
     assert "Defeat" in lost.description and not lost.components
     row = await fight_row(h, h.alice)
-    assert (row["status"], row["xp_change"]) == ("lost", 0)
+    assert (row["status"], row["xp_change"]) == (FightStatus.LOST, 0)
     (again,) = await h.run("andor fight", h.alice, monster="Tiny rat", seed=1)
     assert again.components  # a new fight: the lost one is over
 
@@ -775,7 +776,7 @@ async def test_clicks_one_after_another_are_never_refused_while_others_flood_rea
     readers = [asyncio.create_task(read_bobs_character()) for _ in range(50)]
     try:
         for click in range(15):
-            if (await fight_row(h, h.alice))["status"] != "live":
+            if (await fight_row(h, h.alice))["status"] != FightStatus.LIVE:
                 break
             attack = labels(fight).get("Attack Wolf") is False
             replies = await h.click(fight, "Attack Wolf" if attack else "End turn", h.alice)

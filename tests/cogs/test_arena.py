@@ -10,6 +10,7 @@ import discord
 import pytest
 
 from cogs.deck.render import measured
+from rules.contract import Tally
 from rules.deck.fast import compile_kernels
 from rules.text import format_number as num
 from storage.andor import AndorRepository
@@ -67,8 +68,8 @@ async def test_mma_record_and_rating_are_the_games_own(harness):
     pvp = await start_pvp(h)
     await concede(h, pvp, h.bob)  # a win against Bob
     rating = await RatingRepository(h.bot.db).rating(GUILD_ID, h.alice.id)
-    record = await MmaRepository(h.bot.db).record(GUILD_ID, h.alice.id)
-    assert (record.wins, record.losses, record.draws, record.wins_vs_ai, record.losses_vs_ai) == (1, 1, 0, 0, 1)
+    tallies = await MmaRepository(h.bot.db).tallies(GUILD_ID, h.alice.id)
+    assert tallies.overall == Tally(wins=1, losses=1, draws=0) and tallies.against_ai == Tally(losses=1)
 
     (stats,) = await h.run("mma stats", h.bob, member=h.alice)
     reply = await profile(h, h.bob, h.alice)
@@ -132,8 +133,8 @@ async def test_andor_level_gold_potions_and_kills_are_the_stored_ones(harness):
     (shown,) = await h.run("andor character show", h.alice)
     assert shown.field("Gold").startswith(f"{character.gold:,} ")
     assert shown.field("Potions").startswith(f"{character.potions}, ")
-    tally = (await AndorRepository(h.bot.db).ended_fights(GUILD_ID, h.alice.id)).tally()
-    assert (tally.won, tally.fled, tally.lost, tally.kills) == (1, 1, 0, 2)
+    totals = (await AndorRepository(h.bot.db).ended_fights(GUILD_ID, h.alice.id)).totals()
+    assert (totals.ends.wins, totals.fled, totals.ends.losses, totals.kills) == (1, 1, 0, 2)
     reply = await profile(h, h.bob, h.alice)
     assert reply.field("🗺️ Andor's Trail") == (
         f"Level **{character.level}** ({character.xp}/{character.xp_to_next_level} XP) · **{character.gold:,}** gold · "

@@ -4,6 +4,8 @@ from datetime import datetime
 from pathlib import Path
 
 from rules.text import format_number as num
+from storage.bossfight import RaidStatus
+from storage.times import stored_time, unix_time
 from tests.cogs.harness import GUILD_ID, HeldCall, User
 from tests.rules.test_csvio import formulas
 
@@ -87,7 +89,7 @@ async def test_spawn_attack_twice_status_and_the_fall(harness):
     assert board[2] == "🥈 <@1200000000000000003>: 400 damage dealt (1 attack), 200 taken"
 
     rows = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids")
-    assert [tuple(r) for r in rows] == [("defeated", 0)]
+    assert [tuple(r) for r in rows] == [(RaidStatus.DEFEATED, 0)]
     attacks = await h.bot.db.fetch_all(
         "SELECT user_id, damage, credited, boss_hp_after FROM bossfight_attacks ORDER BY id"
     )
@@ -122,7 +124,7 @@ async def test_three_decimal_attacks_fell_the_boss_with_the_announcement(harness
         "🥈 <@1200000000000000003>: 333.3 damage dealt (1 attack), 300 taken",
     ]
     (raid,) = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids")
-    assert tuple(raid) == ("defeated", 0)
+    assert tuple(raid) == (RaidStatus.DEFEATED, 0)
 
 
 async def test_one_attack_whose_tokens_add_up_to_the_hp_in_decimals_fells_the_boss(harness):
@@ -133,7 +135,7 @@ async def test_one_attack_whose_tokens_add_up_to_the_hp_in_decimals_fells_the_bo
     assert hit.embed.title == "⚔️ Alice hits Inu Dogemon for 1000"
     assert announcement.embed.title == "🏆 Inu Dogemon has fallen!"
     (raid,) = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids")
-    assert tuple(raid) == ("defeated", 0)
+    assert tuple(raid) == (RaidStatus.DEFEATED, 0)
 
 
 async def test_a_boss_left_with_a_sliver_of_hp_never_reads_as_0(harness):
@@ -142,7 +144,7 @@ async def test_a_boss_left_with_a_sliver_of_hp_never_reads_as_0(harness):
     (hit,) = await run(
         h, "bossfight attack", h.alice, deck=("deck.csv", csv(DECK_HEADER, "Fox,Bite,None,5000,999.996,N,N,0,N,N"))
     )
-    assert tuple((await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids"))[0]) == ("live", 0.004)
+    assert tuple((await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids"))[0]) == (RaidStatus.LIVE, 0.004)
     assert hit.embed.description.endswith("█░░░░░░░░░░░░░░░░░░░ 0.004/1000")
     (status,) = await run(h, "bossfight status", h.bob)
     assert "0.004/1000" in status.embed.description
@@ -204,7 +206,7 @@ async def test_concurrent_attacks_both_count_and_each_shows_the_hp_it_hit(harnes
     await h.run("bossfight attack", h.alice, deck=("deck.csv", DECK_400), wait=False)
     await h.run("bossfight attack", h.bob, deck=("deck.csv", DECK_400), wait=False)
     await h.settle()
-    (hp,) = await h.bot.db.fetch_one("SELECT hp FROM bossfight_raids WHERE status = 'live'")
+    (hp,) = await h.bot.db.fetch_one("SELECT hp FROM bossfight_raids WHERE status = ?", (RaidStatus.LIVE,))
     assert hp == 200
     files = sorted(m.files["attack-breakdown.txt"].decode().splitlines()[-2] for m in public(h) if m.files)
     assert files == ["Boss HP: 1000 - 400 -> 600", "Boss HP: 600 - 400 -> 200"]
@@ -256,7 +258,7 @@ async def test_an_attack_landing_after_the_raid_was_replaced_says_so(harness, mo
         m.content for m in h.messages[before:]
     ]
     rows = await h.bot.db.fetch_all("SELECT status, hp FROM bossfight_raids ORDER BY id")
-    assert [tuple(r) for r in rows] == [("replaced", 1000), ("live", 1000)]
+    assert [tuple(r) for r in rows] == [(RaidStatus.REPLACED, 1000), (RaidStatus.LIVE, 1000)]
 
 
 async def test_spawn_refused_while_live_unless_replace(harness):
@@ -267,7 +269,7 @@ async def test_spawn_refused_while_live_unless_replace(harness):
     (replaced,) = await spawn(h, "axieom asmodeus", replace=True)
     assert replaced.embed.title == "💧 Axieom Asmodeus appears!"
     rows = await h.bot.db.fetch_all("SELECT status FROM bossfight_raids ORDER BY id")
-    assert [r["status"] for r in rows] == ["replaced", "live"]
+    assert [r["status"] for r in rows] == [RaidStatus.REPLACED, RaidStatus.LIVE]
 
 
 async def test_bad_deck_gets_the_specific_error_privately_and_nothing_is_stored(harness):
@@ -717,7 +719,11 @@ async def test_a_cooldown_set_at_spawn_makes_each_player_wait_between_attacks(ha
     (other,) = await run(h, "bossfight attack", h.bob, deck=("deck.csv", DECK_400))  # per player
     assert "200/1000" in other.embed.description
     async with h.bot.db.transaction() as tx:  # 91 s later
-        await tx.execute("UPDATE bossfight_players SET last_attack_at = last_attack_at - 91")
+        for row in await tx.fetch_all("SELECT raid_id, user_id, last_attack_at FROM bossfight_players"):
+            await tx.execute(
+                "UPDATE bossfight_players SET last_attack_at = ? WHERE raid_id = ? AND user_id = ?",
+                (stored_time(unix_time(row["last_attack_at"]) - 91), row["raid_id"], row["user_id"]),
+            )
     later, fallen = await run(h, "bossfight attack", h.alice, deck=("deck.csv", DECK_400))
     assert "0/1000" in later.embed.description and fallen.embed.title == "🏆 Inu Dogemon has fallen!"
 

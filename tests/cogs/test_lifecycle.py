@@ -9,6 +9,10 @@ import time
 
 import discord
 
+from storage.andor import FightStatus
+from storage.bossfight import RaidStatus
+from storage.mma import MatchStatus
+from storage.times import stored_time
 from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
 from tests.cogs.test_mfd import HEROES, VILLAINS
 from tests.cogs.test_mma import CAROL, fix_deals
@@ -38,13 +42,15 @@ async def stored(h, sql: str) -> list[tuple]:
 
 async def assert_every_game_ended(h, channel_id: int) -> None:
     assert await stored(h, f"SELECT status, result_reason FROM mma_matches WHERE channel_id = {channel_id}") == [
-        ("abandoned", "channel deleted"),
-        ("expired", None),
+        (MatchStatus.ABANDONED, "channel deleted"),
+        (MatchStatus.EXPIRED, None),
     ]
     assert await stored(h, "SELECT count(*) FROM mma_results") == [(0,)]  # not rated, no result (RULINGS 8)
     assert await stored(h, "SELECT count(*) FROM mma_rating_changes") == [(0,)]
-    assert await stored(h, f"SELECT status FROM andor_fights WHERE channel_id = {channel_id}") == [("fled",)]
-    assert await stored(h, f"SELECT status FROM bossfight_raids WHERE channel_id = {channel_id}") == [("closed",)]
+    assert await stored(h, f"SELECT status FROM andor_fights WHERE channel_id = {channel_id}") == [(FightStatus.FLED,)]
+    assert await stored(h, f"SELECT status FROM bossfight_raids WHERE channel_id = {channel_id}") == [
+        (RaidStatus.CLOSED,)
+    ]
     (closed,) = await stored(h, f"SELECT closed_at IS NOT NULL FROM mfd_battles WHERE channel_id = {channel_id}")
     assert closed == (True,)
 
@@ -92,8 +98,8 @@ async def test_a_deleted_thread_ends_its_match_and_the_parent_channel_keeps_its_
     h.delete_channel(thread.id)  # THREAD_DELETE
     await gateway_settled(h)
 
-    assert await stored(h, "SELECT channel_id, status FROM mma_matches") == [(thread.id, "abandoned")]
-    assert await stored(h, "SELECT channel_id, status FROM bossfight_raids") == [(CHANNEL_ID, "live")]
+    assert await stored(h, "SELECT channel_id, status FROM mma_matches") == [(thread.id, MatchStatus.ABANDONED)]
+    assert await stored(h, "SELECT channel_id, status FROM bossfight_raids") == [(CHANNEL_ID, RaidStatus.LIVE)]
     assert h.bot.get_cog("MMA").claim_openings.timers == {}
 
 
@@ -118,11 +124,11 @@ async def test_a_channel_deleted_while_the_bot_was_down_is_noticed_when_its_serv
     await gateway_settled(h)
 
     await assert_every_game_ended(h, CHANNEL_ID + 1)
-    assert await stored(h, f"SELECT status FROM mma_matches WHERE channel_id = {archived.id}") == [("live",)]
+    assert await stored(h, f"SELECT status FROM mma_matches WHERE channel_id = {archived.id}") == [(MatchStatus.LIVE,)]
     assert await stored(h, "SELECT channel_id, status FROM bossfight_raids ORDER BY id") == [
-        (CHANNEL_ID + 1, "closed"),
-        (hidden.id, "live"),
-        (CHANNEL_ID, "live"),
+        (CHANNEL_ID + 1, RaidStatus.CLOSED),
+        (hidden.id, RaidStatus.LIVE),
+        (CHANNEL_ID, RaidStatus.LIVE),
     ]
     asked = [r.path for r in h.fake.requests if r.method == "GET" and r.path == "/channels/{channel_id}"]
     assert len(asked) == 3  # only the channels the server's news did not name
@@ -179,7 +185,7 @@ async def test_a_server_that_removed_the_bot_is_erased_once_the_retention_is_ove
     cog.clock = lambda: 1_000_000.0
     h.guild_delete(GUILD_ID, unavailable=False)  # removed
     await gateway_settled(h)
-    assert await stored(h, "SELECT guild_id, left_at FROM guild_departures") == [(GUILD_ID, 1_000_000.0)]
+    assert await stored(h, "SELECT guild_id, left_at FROM guild_departures") == [(GUILD_ID, stored_time(1_000_000.0))]
 
     cog.clock = lambda: 1_000_000.0 + 30 * DAY - 1  # the retention (GUILD_RETENTION_DAYS, 30 by default) runs
     await cog.erase_departed()

@@ -15,6 +15,8 @@ import pytest
 from rules.mma.cards import CARDS, card_named
 from rules.mma.engine import main_phase_playable, new_game
 from rules.mma.state import GameState
+from storage.mma import MatchStatus
+from storage.times import unix_time
 from tests.cogs.fake_discord import EVERYONE_DEFAULT
 from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 
@@ -315,7 +317,7 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
     assert f"▶ {h.alice.mention}, turn 2: **Draw** or **Skip draw**." in match.description
     for _ in range(400):
         row = await match_row(h)
-        if row["status"] == "over":
+        if row["status"] == MatchStatus.OVER:
             break
         state = await saved_state(h)
         assert state.to_move == 0  # the AI's turns play out at once
@@ -336,7 +338,7 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
         if state.phase == "main" and (await saved_state(h)).players[0].energy < 3:
             await h.click(match, "End turn", h.alice)
     row = await match_row(h)
-    assert row["status"] == "over"
+    assert row["status"] == MatchStatus.OVER
     final = await saved_state(h)
     won = final.winner == 0
     assert match.embed.title == ("🏆 VICTORY! 🏆" if won else "💀 DEFEAT 💀")
@@ -380,7 +382,7 @@ async def test_concede_asks_first_then_ends_the_match(h):
     match = await start_pvp(h)
     (confirm,) = await h.click(match, "Concede", h.bob)
     assert confirm.ephemeral and "Concede match #" in confirm.content
-    assert (await match_row(h))["status"] == "live"
+    assert (await match_row(h))["status"] == MatchStatus.LIVE
     assert not_pings(await h.click(confirm, "Yes, concede", h.bob)) == []
     assert confirm.content == "🏳️ You conceded."
     assert match.embed.title == "🏆 Alice wins! 🏆"
@@ -404,12 +406,13 @@ async def test_idle_opponent_can_be_claimed_after_15_minutes(h):
     assert match.component("Claim win (opponent idle)")["disabled"] is True  # from the first move: not yet
     await h.click(match, "End turn", h.alice)
     row = await match_row(h)
-    opens = math.ceil(row["last_move_at"] + 15 * 60)
+    opens = math.ceil(unix_time(row["last_move_at"]) + 15 * 60)
     assert match.component("Claim win (opponent idle)")["disabled"] is True
     assert match.description.split("\n")[-1] == (
         f"⏱️ If {h.bob.mention} does not move, {h.alice.mention} can claim the win <t:{opens}:R>."
     )
-    assert delays[-1] == pytest.approx(15 * 60 + 1)  # the board is redrawn as the claim opens
+    # the board is redrawn as the claim opens (to the millisecond the stored time keeps)
+    assert delays[-1] == pytest.approx(15 * 60 + 1, abs=0.001)
     # A click that comes too early all the same (an older board) is refused with the minutes left.
     (refusal,) = await h.click(match, "Claim win (opponent idle)", h.alice)
     assert refusal.content == f"❌ {h.bob.mention} still has 15 minutes to move before you can claim the win."
@@ -440,7 +443,7 @@ async def test_the_claim_opens_on_time_after_a_restart(h):
     await h.restart()
     cog = h.bot.get_cog("MMA")
     timer = cog.claim_openings.timers[row["id"]]  # set again from the stored match
-    left = row["last_move_at"] + 15 * 60 - time.time()
+    left = unix_time(row["last_move_at"]) + 15 * 60 - time.time()
     assert timer.when() - asyncio.get_running_loop().time() == pytest.approx(left + 1, abs=5)
 
 
@@ -477,7 +480,7 @@ async def test_decline_and_withdraw_close_the_challenge(h):
     (refusal,) = await h.click(old, "Accept", h.bob)
     assert refusal.content == "❌ This challenge has already been answered."
     statuses = await h.bot.db.fetch_all("SELECT status FROM mma_matches ORDER BY id")
-    assert [r["status"] for r in statuses] == ["declined", "declined"]
+    assert [r["status"] for r in statuses] == [MatchStatus.DECLINED, MatchStatus.DECLINED]
 
 
 async def test_an_unanswered_challenge_lapses_after_15_minutes(h):
@@ -492,7 +495,7 @@ async def test_an_unanswered_challenge_lapses_after_15_minutes(h):
     (other,) = await h.run("mma challenge", h.bob, opponent=CAROL)
     assert other.embed.title == "🥊 MMA Warriors challenge!"
     statuses = await h.bot.db.fetch_all("SELECT status FROM mma_matches ORDER BY id")
-    assert [r["status"] for r in statuses] == ["expired", "expired", "pending"]
+    assert [r["status"] for r in statuses] == [MatchStatus.EXPIRED, MatchStatus.EXPIRED, MatchStatus.PENDING]
 
 
 async def test_rules_summary_fits_and_every_command_has_help(h):
@@ -871,7 +874,7 @@ async def test_where_the_bot_may_not_post_the_member_who_acted_is_told_once_and_
     (challenge,) = await h.run("mma challenge", h.alice, opponent=h.bob)
     (notice,) = await h.click(challenge, "Accept", h.bob)  # the match starts and waits for Alice: no ping
     assert notice.ephemeral and notice.content == told
-    assert (await match_row(h))["status"] == "live" and (await match_row(h))["ping_message_id"] is None
+    assert (await match_row(h))["status"] == MatchStatus.LIVE and (await match_row(h))["ping_message_id"] is None
 
     def notices(posted: list[Message]) -> list[bool]:
         return [m.ephemeral for m in posted if m.content == told]
@@ -1022,7 +1025,7 @@ async def test_a_click_replayed_in_another_server_or_channel_is_refused_and_chan
     (refusal,) = await h.click(challenge, "Accept", h.bob, **elsewhere)
     assert refusal.ephemeral
     assert refusal.content == "❌ This match belongs to another server, so nothing was changed."
-    assert (await match_row(h))["status"] == "pending"
+    assert (await match_row(h))["status"] == MatchStatus.PENDING
     assert not_pings(await h.click(challenge, "Accept", h.bob)) == []  # in its own channel it is accepted
     match = challenge
     await h.click(match, "Draw", h.alice)
@@ -1069,7 +1072,7 @@ async def test_a_concession_that_loses_a_race_is_played_on_the_move_that_came_fi
     await h.click(ask, "Yes, concede", h.alice, wait=False)
     await h.settle(before)
     row = await match_row(h)
-    assert (row["status"], row["winner_slot"], row["result_reason"]) == ("over", 1, "Conceded")
+    assert (row["status"], row["winner_slot"], row["result_reason"]) == (MatchStatus.OVER, 1, "Conceded")
     moves = [a.kind for a in await h.bot.get_cog("MMA").repo.moves(row["id"])]
     assert row["version"] == version + len(moves) and moves[-1] == "concede"
 

@@ -14,6 +14,7 @@ from rules.mma.engine import apply_in_place, replay_rng
 from rules.mma.replay import replay_match
 from rules.mma.state import OVER
 from rules.rating import Rating, Result, rate_match
+from storage.times import stored_time
 from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 from tests.cogs.test_mma import (
     CAROL,
@@ -130,7 +131,7 @@ async def test_leaderboard_reaches_everyone_on_pages_with_ties_and_the_askers_st
     async with h.bot.db.transaction() as conn:
         await conn.execute_many(
             "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [(GUILD_ID, *row) for row in rows],
+            [(GUILD_ID, *row[:4], stored_time(row[4])) for row in rows],
         )
 
     (board,) = await h.run("mma leaderboard", h.alice)
@@ -240,8 +241,8 @@ async def rated_game(h, winner_side: User, other: User, rated, letter: str, at: 
     async with h.bot.db.transaction() as conn:
         row = await conn.fetch_required(
             "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
-            "status, seed, last_move_at) VALUES (?, ?, ?, 'a', ?, 'b', 'over', 1, 0) RETURNING id",
-            (GUILD_ID, CHANNEL_ID, winner_side.id, other.id),
+            "status, seed, last_move_at) VALUES (?, ?, ?, 'a', ?, 'b', 'over', 1, ?) RETURNING id",
+            (GUILD_ID, CHANNEL_ID, winner_side.id, other.id, stored_time(0)),
         )
         result = {"W": "win", "L": "loss", "D": "draw"}[letter]
         opposite = {"W": "loss", "L": "win", "D": "draw"}[letter]
@@ -254,13 +255,13 @@ async def rated_game(h, winner_side: User, other: User, rated, letter: str, at: 
                 "sigma_before, mu_after, sigma_after, games_after, rated_at) "
                 "VALUES (?, ?, ?, ?, ?, 'Health depleted', ?, ?, ?, ?, ?, ?)",
                 (row["id"], user.id, GUILD_ID, opponent.id, outcome, change.before.mu, change.before.sigma,
-                 change.after.mu, change.after.sigma, change.after.games, at),
+                 change.after.mu, change.after.sigma, change.after.games, stored_time(at)),
             )  # fmt: skip
             await conn.execute(
                 "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
                 "games = excluded.games, updated_at = excluded.updated_at",
-                (GUILD_ID, user.id, change.after.mu, change.after.sigma, change.after.games, at),
+                (GUILD_ID, user.id, change.after.mu, change.after.sigma, change.after.games, stored_time(at)),
             )
 
 
@@ -704,8 +705,11 @@ async def test_the_final_board_says_when_a_member_becomes_established(h):
     # 130: established), Bob's to 133.3 (still provisional).
     async with h.bot.db.transaction() as conn:
         await conn.execute_many(
-            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, 13, 0)",
-            [(GUILD_ID, h.alice.id, 1600.0, 131.0), (GUILD_ID, h.bob.id, 1500.0, 140.0)],
+            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, 13, ?)",
+            [
+                (GUILD_ID, h.alice.id, 1600.0, 131.0, stored_time(0)),
+                (GUILD_ID, h.bob.id, 1500.0, 140.0, stored_time(0)),
+            ],
         )
     rated = rate_match(Rating(1600.0, 131.0, 13), Rating(1500.0, 140.0, 13), Result.WIN)
     assert rated.first.established_now and not rated.second.established_now

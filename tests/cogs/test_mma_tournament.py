@@ -46,7 +46,7 @@ async def seed_ratings(h) -> None:
         for name, rating in FIELD.items():
             await conn.execute(
                 "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (GUILD_ID, PLAYERS[name].id, float(rating), 90.0, 30, 0.0),
+                (GUILD_ID, PLAYERS[name].id, float(rating), 90.0, 30, "2026-11-01T00:00:00.000Z"),
             )
 
 

@@ -37,14 +37,14 @@ async def test_the_record_of_a_felled_raid_is_kept_and_queryable_per_player(data
     assert final.raid.status is RaidStatus.DEFEATED and final.raid.ended_at
     assert final.raid.outcome() == Outcome(RAIDERS, RaidEnd.FELLED)
 
-    record = await repo.raid_record(CHANNEL, raid.id)
+    record = await repo.finished_raid(CHANNEL, raid.id)
     assert record is not None and record.final_blow_by == 100
     assert [(t.user_id, t.damage, t.overkill, t.attacks, t.taken, t.knockouts, t.taken_now) for t in record.totals] == [
         (100, 750.0, 350.0, 2, 100.0, 1, 50.0),
         (200, 250.0, 0.0, 1, 50.0, 0, 50.0),
     ]
     assert sum(t.damage for t in record.totals) == DOGEMON.health
-    assert await repo.raid_record(CHANNEL + 1, raid.id) is None  # another channel's history
+    assert await repo.finished_raid(CHANNEL + 1, raid.id) is None  # another channel's history
     assert [r.id for r in await repo.finished_raids(CHANNEL, 10)] == [raid.id]
 
     # What a profile across raids reads: a player's credited damage and the bosses they felled.
@@ -88,10 +88,10 @@ async def test_a_replaced_raid_is_finished_without_a_final_blow(database):
     second = await repo.spawn(GUILD, CHANNEL, DOGEMON, 1, replace=True)
     assert [r.id for r in await repo.finished_raids(CHANNEL, 10)] == [first.id]
     assert await repo.finished_raid_count(CHANNEL) == 1
-    record = await repo.raid_record(CHANNEL, first.id)
+    record = await repo.finished_raid(CHANNEL, first.id)
     assert record is not None and record.raid.status is RaidStatus.REPLACED and record.final_blow_by is None
     assert record.raid.outcome() == Outcome(None, RaidEnd.REPLACED)
-    assert await repo.raid_record(CHANNEL, second.id) is None  # live: not history yet
+    assert await repo.finished_raid(CHANNEL, second.id) is None  # live: not history yet
 
 
 async def test_migration_0009_credits_the_attacks_made_before_it(tmp_path):

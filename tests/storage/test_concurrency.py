@@ -8,7 +8,7 @@ import asyncio
 import time
 
 from rules.bossfight import BUILTIN_BOSSES
-from storage.bossfight import BossfightRepository, PlayerUpdate
+from storage.bossfight import BossfightRepository, PlayerUpdate, RaidStatus
 
 GUILD, CHANNEL = 10, 20
 
@@ -74,12 +74,12 @@ async def test_twenty_creators_racing_leave_one_live_game_per_channel_in_every_g
     assert sum(not isinstance(r, BaseException) for r in spawned) == 1
     assert all(isinstance(r, RaidAlreadyLive) for r in spawned if isinstance(r, BaseException))
     rows = await database.fetch_all("SELECT status FROM bossfight_raids WHERE channel_id = ?", (CHANNEL,))
-    assert [row["status"] for row in rows] == ["live"]
+    assert [row["status"] for row in rows] == [RaidStatus.LIVE]
 
     replaced = await outcomes([bosses.spawn(GUILD, CHANNEL, BUILTIN_BOSSES[1], i, replace=True) for i in range(20)])
     assert [r for r in replaced if isinstance(r, BaseException)] == []
     rows = await database.fetch_all("SELECT status FROM bossfight_raids WHERE channel_id = ?", (CHANNEL,))
-    assert sorted(row["status"] for row in rows) == ["live"] + ["replaced"] * 20
+    assert sorted(row["status"] for row in rows) == [RaidStatus.LIVE] + [RaidStatus.REPLACED] * 20
 
     matches = MmaRepository(database)
     made = await outcomes(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 
+from storage.bossfight import RaidStatus
 from storage.lifecycle import ERASED, OF_NO_SERVER, LifecycleRepository
+from storage.mma import MatchStatus
 from storage.sqlite import Database
 from tests.storage.migrated import migrate_before
 
@@ -43,15 +45,15 @@ async def test_migration_0018_rebuilds_two_tables_and_keeps_the_rows_that_refere
     db = await Database.open(path)
     try:
         assert [tuple(r) for r in await db.fetch_all("SELECT id, status, ping_message_id FROM mma_matches")] == [
-            (1, "over", 55)
+            (1, MatchStatus.OVER, 55)
         ]
         for table in ("mma_moves", "mma_results", "bossfight_attacks", "bossfight_players"):
             assert [tuple(r) for r in await db.fetch_all(f"SELECT count(*) FROM {table}")] == [(1,)], table
         (raid,) = await db.fetch_all("SELECT status, cooldown_seconds FROM bossfight_raids")
-        assert tuple(raid) == ("live", 30)
+        assert tuple(raid) == (RaidStatus.LIVE, 30)
         async with db.transaction() as conn:  # the new statuses are allowed, and the old checks still hold
-            await conn.execute("UPDATE bossfight_raids SET status = 'closed'")
-            await conn.execute("UPDATE mma_matches SET status = 'abandoned'")
+            await conn.execute("UPDATE bossfight_raids SET status = ?", (RaidStatus.CLOSED,))
+            await conn.execute("UPDATE mma_matches SET status = ?", (MatchStatus.ABANDONED,))
         assert [tuple(r) for r in await db.fetch_all("PRAGMA foreign_key_check")] == []
     finally:
         await db.close()
@@ -78,15 +80,16 @@ async def fill(db, guild_id: int, first_id: int) -> None:
     async with db.transaction() as conn:
         await conn.execute(
             "INSERT INTO mma_matches (id, guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
-            "status, seed, last_move_at) VALUES (?, ?, ?, 100, 'A', 200, 'B', 'over', 7, 1.5)",
+            "status, seed, last_move_at) VALUES (?, ?, ?, 100, 'A', 200, 'B', 'over', 7, '1970-01-01T00:00:01.500Z')",
             (i, guild_id, CHANNEL),
         )
         await conn.execute(
-            "INSERT INTO mma_moves (match_id, seq, slot, action_json, made_at) VALUES (?, 0, 0, '{}', 1)", (i,)
+            "INSERT INTO mma_moves (match_id, seq, slot, action_json, made_at) VALUES (?, 0, 0, '{}', ?)",
+            (i, "1970-01-01T00:00:01.000Z"),
         )
         await conn.execute(
             "INSERT INTO mma_results (guild_id, user_id, match_id, outcome, opponent_id, reason, finished_at) "
-            "VALUES (?, 100, ?, 'win', 200, 'Conceded', 1.5)",
+            "VALUES (?, 100, ?, 'win', 200, 'Conceded', '1970-01-01T00:00:01.500Z')",
             (guild_id, i),
         )
         await conn.execute(
@@ -94,14 +97,14 @@ async def fill(db, guild_id: int, first_id: int) -> None:
             (guild_id, i),
         )
         await conn.execute(
-            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, 100, 25, 8, 1, 1)",
-            (guild_id,),
+            "INSERT INTO mma_ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, 100, 25, 8, 1, ?)",
+            (guild_id, "1970-01-01T00:00:01.000Z"),
         )
         await conn.execute(
             "INSERT INTO mma_rating_changes (match_id, user_id, guild_id, opponent_id, result, reason, mu_before, "
             "sigma_before, mu_after, sigma_after, games_after, rated_at) "
-            "VALUES (?, 100, ?, 200, 'win', 'Conceded', 25, 8, 26, 7, 1, 1)",
-            (i, guild_id),
+            "VALUES (?, 100, ?, 200, 'win', 'Conceded', 25, 8, 26, 7, 1, ?)",
+            (i, guild_id, "1970-01-01T00:00:01.000Z"),
         )
         await conn.execute(
             "INSERT INTO mma_tournaments (id, guild_id, channel_id, created_by, status, created_at) "

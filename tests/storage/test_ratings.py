@@ -8,8 +8,10 @@ import itertools
 
 import pytest
 
+from rules.contract import Tally
 from rules.rating import MODEL_NAME, Rating, Result, rate_match
 from storage.ratings import HeadToHead, RatingRepository
+from storage.times import stored_time
 
 GUILD, OTHER_GUILD = 10, 11
 ANN, BEN, CAL, DOT = 101, 102, 103, 104
@@ -21,8 +23,8 @@ async def finished_match(database, players: tuple[int, int], guild: int = GUILD)
     async with database.transaction() as conn:
         row = await conn.fetch_required(
             "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
-            "status, seed, last_move_at) VALUES (?, 20, ?, 'a', ?, 'b', 'over', 1, 0) RETURNING id",
-            (guild, *players),
+            "status, seed, last_move_at) VALUES (?, 20, ?, 'a', ?, 'b', 'over', 1, ?) RETURNING id",
+            (guild, *players, stored_time(0)),
         )
     return row["id"]
 
@@ -53,8 +55,8 @@ async def test_a_match_is_rated_in_the_transaction_given_with_the_rules_numbers(
         "SELECT user_id, opponent_id, result, reason, games_after, rated_at FROM mma_rating_changes ORDER BY user_id"
     )
     assert [tuple(row) for row in changes] == [
-        (ANN, BEN, "loss", CONCEDED, 1, 1700000000.5),
-        (BEN, ANN, "win", CONCEDED, 1, 1700000000.5),
+        (ANN, BEN, "loss", CONCEDED, 1, stored_time(1700000000.5)),
+        (BEN, ANN, "win", CONCEDED, 1, stored_time(1700000000.5)),
     ]
 
 
@@ -164,7 +166,7 @@ async def test_history_is_newest_first_with_opponent_result_reason_date_and_chan
         await repo.history(GUILD, ANN, offset=2)
 
 
-async def test_the_record_against_each_opponent_counts_rated_matches(database):
+async def test_the_head_to_heads_count_rated_matches_against_each_opponent(database):
     repo = RatingRepository(database)
     await play(repo, database, (ANN, BEN), 0, at=1000.0)
     await play(repo, database, (BEN, ANN), 1, at=1100.0)
@@ -172,12 +174,12 @@ async def test_the_record_against_each_opponent_counts_rated_matches(database):
     await play(repo, database, (ANN, CAL), None, reason=JUDGES, at=1300.0)
     await play(repo, database, (ANN, DOT), 0, at=900.0, guild=OTHER_GUILD)
 
-    assert await repo.record_against(GUILD, ANN) == [
-        HeadToHead(BEN, wins=2, losses=1, draws=0, last_played=1200.0),
-        HeadToHead(CAL, wins=0, losses=0, draws=1, last_played=1300.0),
+    assert await repo.head_to_heads(GUILD, ANN) == [
+        HeadToHead(BEN, Tally(wins=2, losses=1, draws=0), last_played=1200.0),
+        HeadToHead(CAL, Tally(wins=0, losses=0, draws=1), last_played=1300.0),
     ]
-    assert (await repo.record_against(GUILD, BEN))[0] == HeadToHead(ANN, 1, 2, 0, 1200.0)
-    assert (await repo.record_against(GUILD, ANN))[0].games == 3
+    assert (await repo.head_to_heads(GUILD, BEN))[0] == HeadToHead(ANN, Tally(1, 2, 0), 1200.0)
+    assert (await repo.head_to_heads(GUILD, ANN))[0].tally.played == 3
 
 
 async def test_a_member_is_never_rated_against_themselves(database):
@@ -213,7 +215,7 @@ async def test_ratings_of_an_earlier_model_are_recomputed_from_the_matches_in_or
     assert await table(database, "mma_ratings") == [row for row in ratings if row[1] != DOT]
     assert await table(database, "mma_rating_changes") == [row for row in changes if row[1] != DOT]
     assert [tuple(row) for row in await database.fetch_all("SELECT * FROM mma_rating_models")] == [
-        (MODEL_NAME, 5000.0, 5)
+        (MODEL_NAME, stored_time(5000.0), 5)
     ]
     assert await repo.recompute(6000.0) is None  # once for a model
     assert (await repo.history(GUILD, ANN))[0].change.before == (await repo.history(GUILD, ANN))[1].change.after

@@ -14,6 +14,7 @@ from rules.andor.engine import settle, start_fight
 from rules.andor.engine import summary as andor_summary
 from rules.andor.models import END_TURN, Character, Monster
 from rules.bossfight import BUILTIN_BOSSES
+from rules.contract import Tally
 from rules.mma.engine import CONCEDE, apply_in_place, new_game, replay_rng, simple_action
 from storage.andor import AndorRepository, FightAlreadyLive
 from storage.bossfight import BossfightRepository, PlayerUpdate
@@ -78,8 +79,8 @@ async def test_an_mma_match_saves_with_its_version_and_its_end_writes_the_record
     conceded = record.game
     apply_in_place(conceded, simple_action(0, CONCEDE), replay_rng(conceded))
     await repo.save_moves(record, conceded, [], [simple_action(0, CONCEDE)], time.time())
-    ann = await repo.record(GUILD, 7)
-    assert (ann.wins, ann.losses, ann.draws, ann.losses_vs_ai) == (0, 1, 0, 1)
+    ann = await repo.tallies(GUILD, 7)
+    assert (ann.overall, ann.against_ai) == (Tally(losses=1), Tally(losses=1))
     (finished,) = await repo.finished(GUILD, 7, limit=10)
     assert (finished.match_id, finished.opponent_id, finished.result, finished.change) == (match.id, None, "loss", None)
     assert await repo.finished_count(GUILD, 7) == 1
@@ -125,8 +126,8 @@ async def test_an_ended_fight_stores_its_kills_and_older_fights_are_counted_from
         await conn.execute("UPDATE andor_fights SET kills = NULL WHERE id = (SELECT min(id) FROM andor_fights)")
     ended = await repo.ended_fights(GUILD, 7)
     assert [(kills, text is not None) for _, _, kills, text in ended.rows] == [(None, True), (2, False)]
-    tally = ended.tally()
-    assert (tally.won, tally.kills) == (2, 4)
+    totals = ended.totals()
+    assert (totals.ends.wins, totals.kills) == (2, 4)
 
 
 async def test_migration_0014_drops_the_andor_fight_target_column_the_state_holds(database):
