@@ -9,7 +9,7 @@ import sqlite3
 import time
 from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from storage.errors import StorageOutage, StorageUnavailable
 from storage.protocol import Params, Row, Storage, StorageTransaction
@@ -63,7 +63,7 @@ class MeasuredStorage:
         async with self._measuring("transaction"), self.inner.transaction() as transaction:
             yield transaction
 
-    async def fetch_one(self, sql: str, params: Params = ()) -> Any:
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         async with self._measuring("fetch_one"):
             return await self.inner.fetch_one(sql, params)
 

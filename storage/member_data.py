@@ -22,6 +22,7 @@ from storage.andor import FightStatus
 from storage.mma import IN_PLAY
 from storage.protocol import Storage, StorageTransaction
 from storage.retry import retried_on_conflict
+from storage.rows import required
 from storage.tournament import OPEN, TOURNAMENT_STATE
 
 FORMER_MEMBER = 0  # no Discord id is 0: it stands for a member who erased their data, where others' rows keep them
@@ -226,9 +227,10 @@ async def _collect(reader: Storage | StorageTransaction, guild_id: int, user_id:
 
 
 async def _live(reader: Storage | StorageTransaction, guild_id: int, user_id: int) -> LiveGames:
-    matches = (await reader.fetch_one(LIVE_MATCHES, (guild_id, user_id, *IN_PLAY)))["n"]
-    fights = (await reader.fetch_one(LIVE_FIGHTS, (guild_id, user_id, FightStatus.LIVE)))["n"]
-    tournaments = (await reader.fetch_one(LIVE_TOURNAMENTS, (guild_id, user_id, *OPEN)))["n"]
+    # Counts: each statement returns one row.
+    matches = required(await reader.fetch_one(LIVE_MATCHES, (guild_id, user_id, *IN_PLAY)))["n"]
+    fights = required(await reader.fetch_one(LIVE_FIGHTS, (guild_id, user_id, FightStatus.LIVE)))["n"]
+    tournaments = required(await reader.fetch_one(LIVE_TOURNAMENTS, (guild_id, user_id, *OPEN)))["n"]
     return LiveGames(int(matches), int(fights), int(tournaments))
 
 

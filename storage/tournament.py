@@ -197,7 +197,7 @@ class TournamentRepository:
             )
             if open_row is not None:
                 raise TournamentConflict(_tournament(open_row))
-            row = await conn.fetch_one(
+            row = await conn.fetch_required(
                 "INSERT INTO mma_tournaments (guild_id, channel_id, created_by, status, rounds, starts_at, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
                 (
