@@ -21,21 +21,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rules.dark_theme import BACKGROUND, GRID, LOSS, MUTED, TEXT, WIN
 from rules.rating import START_MU, Rating, RatingChange, Result
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-BACKGROUND = "#2b2d31"  # Discord's dark embed
-TEXT = "#dbdee1"
-MUTED = "#949ba4"
-GRID = "#3f4147"
 LINE = "#5c9cff"
 PEAK = "#fee75c"
 RESULT_STYLE = {  # marker, colour, legend
-    Result.WIN: ("^", "#57f287", "win"),
-    Result.LOSS: ("v", "#ed4245", "loss"),
+    Result.WIN: ("^", WIN, "win"),
+    Result.LOSS: ("v", LOSS, "loss"),
     Result.DRAW: ("o", MUTED, "draw"),
 }
 SIZE_INCHES, DPI = (6.0, 3.3), 200

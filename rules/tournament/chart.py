@@ -22,6 +22,7 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rules.dark_theme import BACKGROUND, GRID, LOSS, MUTED, TEXT, WIN
 from rules.tournament.models import Colour, Game, PlayerResult, TournamentState, games_of, is_finished
 from rules.tournament.standings import standings
 
@@ -31,13 +32,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
     from matplotlib.text import Text
 
-BACKGROUND = "#2b2d31"  # Discord's dark embed
-TEXT = "#dbdee1"
-MUTED = "#949ba4"
-GRID = "#3f4147"
 STRIPE = "#313338"
-WIN = "#57f287"
-LOSS = "#ed4245"
 DPI = 200
 MAX_HEIGHT_PX = 3900
 MAX_NAME_CHARS = 22  # a longer name is clipped with an ellipsis (and again if it is still too wide drawn)

@@ -11,8 +11,9 @@ import numpy as np
 from matplotlib.colors import to_hex
 from matplotlib.lines import Line2D
 
+from rules.dark_theme import BACKGROUND, TEXT
 from rules.rating import Rating, Result, rate_match
-from rules.rating_chart import BACKGROUND, TEXT, ChartGame, rating_chart_png, rating_figure, rating_points
+from rules.rating_chart import ChartGame, rating_chart_png, rating_figure, rating_points
 
 ROOT = Path(__file__).resolve().parents[2]
 ESTABLISHED_AFTER = 14  # games of `a_season` (against newcomers, who tell less) until the rating is established

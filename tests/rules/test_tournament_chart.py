@@ -11,12 +11,10 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
+from rules.dark_theme import BACKGROUND, MUTED, TEXT
 from rules.tournament import Player, Result, TournamentState, new_tournament, record_result, with_next_round, withdraw
 from rules.tournament.chart import (
-    BACKGROUND,
     MAX_HEIGHT_PX,
-    MUTED,
-    TEXT,
     crosstable_figure,
     crosstable_header,
     crosstable_png,
