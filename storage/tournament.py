@@ -177,10 +177,12 @@ class TournamentRepository:
         return None if row is None else _tournament(row, await self._entrants(row["id"]))
 
     async def open_everywhere(self) -> list[Tournament]:
-        """Every tournament signing up or running, oldest first: what a process resumes when it starts."""
+        """Every tournament signing up or running, and every finished one whose podium was never posted (Discord
+        refused it, or the process stopped first), oldest first: what a process resumes when it starts."""
         rows = await self.db.fetch_all(
-            "SELECT * FROM mma_tournaments WHERE status IN (?, ?) ORDER BY id",
-            OPEN,
+            "SELECT * FROM mma_tournaments WHERE status IN (?, ?) OR (status = ? AND podium_message_id IS NULL) "
+            "ORDER BY id",
+            (*OPEN, TournamentStatus.FINISHED),
         )
         return [_tournament(row, await self._entrants(row["id"])) for row in rows]
 

@@ -14,7 +14,8 @@ from cogs.common import COLOR_INFO, COLOR_VICTORY, EmbedLimits, lines_within, me
 from cogs.common.embeds import MEDALS
 from cogs.mma.items import tournament_button
 from rules.rating import Rating, RatingChange
-from rules.tournament import MIN_PLAYERS, Pairing, Result, Standing, default_rounds, is_finished, podium, standings
+from rules.tournament import MIN_PLAYERS, Pairing, Result, Standing, default_rounds, is_finished, standings
+from rules.tournament.standings import PODIUM_PLACES
 from storage.tournament import Tournament, TournamentStatus
 
 MAX_PLAYERS = 64  # a field larger than this is refused: every round's pairing grows with its cube
@@ -165,9 +166,12 @@ def podium_embed(tournament: Tournament, changes: Mapping[int, RatingChange]) ->
     state = tournament.game
     table = standings(state)
     embed = discord.Embed(title=f"{title(tournament)}: the podium", color=COLOR_VICTORY)
+    # The first places of the final standings: not `rules.tournament.podium`, which refuses a tournament that
+    # ended early (no pairing without a rematch left) since the engine's last round was never played.
     places = [
         f"{MEDALS[min(s.rank, len(MEDALS)) - 1]} {mention(s.player.id)}: {points_text(s.points)} points"
-        for s in podium(state)
+        for s in table
+        if s.rank <= PODIUM_PLACES
     ]
     embed.description = lines_within(places, EmbedLimits.DESCRIPTION)
     lines = [f"{s.rank}. {mention(s.player.id)}: {change_text(changes.get(s.player.id))}" for s in table]

@@ -301,8 +301,9 @@ async def advanced_or_logged(cog: Mma, tournament_id: int) -> None:
 
 
 async def resume(cog: Mma) -> None:
-    """When the bot starts: timers of tournaments that start on their own, and every running tournament moved on
-    as far as its stored state says (a round to pair, boards to post, a podium to show)."""
+    """When the bot starts: timers of tournaments that start on their own, and every running tournament (and
+    finished one without its podium) moved on as far as its stored state says (a round to pair, boards to post, a
+    podium to show)."""
     for tournament in await repo(cog).open_everywhere():
         if not cog.bot.serves_guild(tournament.guild_id):
             continue

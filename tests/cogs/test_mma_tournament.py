@@ -15,7 +15,9 @@ import pytest
 
 from rules.mma.engine import MAX_TURNS
 from rules.mma.state import MAIN_PHASE, GameState
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, Message, User
+from rules.tournament import Player, Result, new_tournament, record_result, with_next_round
+from storage.tournament import TOURNAMENT_STATE
+from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 
 # The worked example's field: name -> rating at entry.
 FIELD = {
@@ -347,3 +349,300 @@ async def test_sign_up_refusals(harness):
     (late,) = await h.click(before_cancel, "Join", PLAYERS["Eli"])
     assert late.content == "❌ Sign-up is closed: tournament #1 was cancelled, so nothing was changed."
     assert signup.description == "❌ This tournament was cancelled." and signup.components == []
+
+
+def standings_messages(h, number: int = 1) -> list[Message]:
+    """The live standings messages of tournament `number` posted so far."""
+    return [
+        m
+        for m in h.messages
+        if m.embeds and m.embed.title == f"🏆 MMA Warriors Swiss tournament #{number}" and m.field("Standings")
+    ]
+
+
+async def stored_tournament(h) -> dict:
+    return await h.bot.db.fetch_one("SELECT status, ended_at, message_id, podium_message_id FROM mma_tournaments")
+
+
+async def test_history_and_crosstable_when_there_is_no_table(harness):
+    h = harness
+    (history,) = await h.run("mma tournament history", h.alice)
+    assert history.ephemeral and history.embed.title == "🏆 Finished MMA Warriors tournaments here"
+    assert history.description == (
+        "No tournament has finished here yet; a game master opens one with `/mma tournament create`."
+    )
+    (nothing,) = await h.run("mma tournament crosstable", h.alice)
+    assert nothing.ephemeral and nothing.content == (
+        "❌ No tournament has been played here yet; a game master opens one with `/mma tournament create`."
+    )
+    (unknown,) = await h.run("mma tournament crosstable", h.alice, tournament_number=7)
+    assert unknown.content == "❌ This server has no tournament #7; `/mma tournament history` lists them."
+    # Tournament #1 is another server's: this one has no #1.
+    await h.run("mma tournament create", h.gm, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID)
+    (elsewhere,) = await h.run("mma tournament crosstable", h.alice, tournament_number=1)
+    assert elsewhere.content == "❌ This server has no tournament #1; `/mma tournament history` lists them."
+    (not_yet,) = await h.run(
+        "mma tournament crosstable", h.alice, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID
+    )
+    assert not_yet.content == "❌ Tournament #1 has not started: there is no table yet."
+    await joined(h, ["Ana", "Ben"])  # tournament #2, signing up here
+    (here,) = await h.run("mma tournament crosstable", h.alice)
+    assert here.content == "❌ Tournament #2 has not started: there is no table yet."
+    (by_number,) = await h.run("mma tournament crosstable", h.alice, tournament_number=2)
+    assert by_number.content == here.content
+
+
+def finished_state() -> str:
+    """A four-player, two-round tournament played to its end, Ana winning both her games, as stored."""
+    players = [Player(id=PLAYERS[n].id, name=n, rating=float(FIELD[n])) for n in ["Ana", "Ben", "Cleo", "Dev"]]
+    state = new_tournament(players, 2)
+    for number in (1, 2):
+        state = with_next_round(state)
+        for board, pairing in enumerate(state.rounds[-1].pairings, start=1):
+            won = Result.OPPONENT_WINS if pairing.opponent == PLAYERS["Ana"].id else Result.CHALLENGER_WINS
+            state = record_result(state, number, board, won)
+    return TOURNAMENT_STATE.to_text(state)
+
+
+async def test_history_lists_the_newest_ten_of_more_and_the_crosstable_defaults_to_the_latest(harness):
+    h = harness
+    state_json = finished_state()
+    async with h.bot.db.transaction() as conn:
+        for day in range(1, 12):  # tournaments #1 to #11 finished here, one a day
+            await conn.execute(
+                "INSERT INTO mma_tournaments (guild_id, channel_id, created_by, status, state_json, created_at, "
+                "ended_at) VALUES (?, ?, ?, 'finished', ?, ?, ?)",
+                (
+                    GUILD_ID,
+                    CHANNEL_ID + day,
+                    h.gm.id,
+                    state_json,
+                    "2026-11-01T00:00:00.000Z",
+                    f"2026-11-{day:02}T20:00:00.000Z",
+                ),
+            )
+        # Neither a cancelled tournament nor another server's is listed.
+        await conn.execute(
+            "INSERT INTO mma_tournaments (guild_id, channel_id, created_by, status, created_at, ended_at) "
+            "VALUES (?, ?, ?, 'cancelled', ?, ?)",
+            (GUILD_ID, CHANNEL_ID, h.gm.id, "2026-11-20T00:00:00.000Z", "2026-11-20T20:00:00.000Z"),
+        )
+        await conn.execute(
+            "INSERT INTO mma_tournaments (guild_id, channel_id, created_by, status, state_json, created_at, "
+            "ended_at) VALUES (?, ?, ?, 'finished', ?, ?, ?)",
+            (
+                OTHER_GUILD_ID,
+                OTHER_GUILD_CHANNEL_ID,
+                h.gm.id,
+                state_json,
+                "2026-11-01T00:00:00.000Z",
+                "2026-11-21T20:00:00.000Z",
+            ),
+        )
+    (history,) = await h.run("mma tournament history", h.alice)
+    lines = history.description.splitlines()
+    assert [line.split()[0] for line in lines] == [f"**#{n}**" for n in range(11, 1, -1)]  # newest first
+    assert all(line.endswith(f": 4 players, 2 rounds; won by {PLAYERS['Ana'].mention}") for line in lines)
+    assert history.embed.footer.text == "the newest 10 of 11 · /mma tournament crosstable shows one's table again"
+    # No tournament open in this channel: the crosstable is the server's latest finished one's, shown publicly.
+    (table,) = await h.run("mma tournament crosstable", h.alice)
+    assert not table.ephemeral and list(table.files) == ["tournament-11.png"]
+    assert table.embed.title == "🏆 MMA Warriors Swiss tournament #11"
+    assert table.field("Standings").splitlines()[0].startswith(f"1. {PLAYERS['Ana'].mention} **2** · ")
+
+
+async def test_withdraw_and_remove_during_sign_up_and_their_refusals(harness):
+    h = harness
+    (none,) = await h.run("mma tournament withdraw", PLAYERS["Ana"])
+    assert none.ephemeral and none.content == (
+        "❌ No tournament is open in this channel; a game master opens one with `/mma tournament create`."
+    )
+    (none,) = await h.run("mma tournament remove", h.gm, member=PLAYERS["Ana"])
+    assert none.content.startswith("❌ No tournament is open in this channel")
+    signup = await joined(h, ["Ana", "Ben", "Cleo", "Dev", "Eli"])
+    (outsider,) = await h.run("mma tournament withdraw", PLAYERS["Fay"])
+    assert outsider.ephemeral and outsider.content == f"❌ {PLAYERS['Fay'].mention} is not signed up for tournament #1."
+    (outsider,) = await h.run("mma tournament remove", h.gm, member=PLAYERS["Fay"])
+    assert outsider.content == f"❌ {PLAYERS['Fay'].mention} is not signed up for tournament #1."
+
+    # Before the start, a withdrawal takes the name off the list, and the sign-up message is redrawn.
+    (said,) = await h.run("mma tournament withdraw", PLAYERS["Ana"])
+    assert not said.ephemeral and said.content == f"{PLAYERS['Ana'].mention} is off tournament #1's list."
+    (said,) = await h.run("mma tournament remove", h.gm, member=PLAYERS["Cleo"])
+    assert said.content == f"{PLAYERS['Cleo'].mention} is off tournament #1's list."
+    assert [line.split(" · ")[0] for line in signup.field("Players (3)").splitlines()] == [
+        f"{n}. {PLAYERS[name].mention}" for n, name in enumerate(["Ben", "Dev", "Eli"], start=1)
+    ]
+    rows = await h.bot.db.fetch_all("SELECT user_id FROM mma_tournament_entrants ORDER BY joined_at, user_id")
+    assert [row["user_id"] for row in rows] == [PLAYERS[n].id for n in ["Ben", "Dev", "Eli"]]
+
+    # Once it runs, a second start is refused, and so is someone who is not playing.
+    await h.click(signup, "Join", PLAYERS["Fay"])
+    before_start = copy.deepcopy(signup)
+    await h.run("mma tournament start", h.gm)
+    (again,) = await h.run("mma tournament start", h.gm)
+    assert again.ephemeral and again.content == "❌ Tournament #1 is already running."
+    (outsider,) = await h.run("mma tournament remove", h.gm, member=PLAYERS["Ana"])
+    assert outsider.content == f"❌ {PLAYERS['Ana'].mention} is not playing in tournament #1."
+    (late,) = await h.click(before_start, "Leave", PLAYERS["Ben"])
+    assert late.content == "❌ Sign-up is closed: tournament #1 has started, so nothing was changed."
+    assert "Ben" in {BY_ID[p] for p in (await tournament_players(h))}
+
+
+async def tournament_players(h) -> list[int]:
+    row = await h.bot.db.fetch_one("SELECT id, state_json FROM mma_tournaments")
+    return [p.id for p in TOURNAMENT_STATE.from_text(row["state_json"], row["id"]).players if not p.withdrawn]
+
+
+async def test_join_is_refused_to_a_full_field_to_a_bot_and_on_a_tournament_that_is_gone(harness):
+    h = harness
+    (signup,) = await h.run("mma tournament create", h.gm)
+    async with h.bot.db.transaction() as conn:
+        for n in range(64):  # MAX_PLAYERS signed up
+            await conn.execute(
+                "INSERT INTO mma_tournament_entrants (tournament_id, user_id, name, joined_at) VALUES (1, ?, ?, ?)",
+                (1400000000000000000 + n, f"Player {n}", "2026-11-01T00:00:00.000Z"),
+            )
+    (full,) = await h.click(signup, "Join", PLAYERS["Ana"])
+    assert full.ephemeral and full.content == "❌ Tournament #1 is full: 64 players at most."
+    robot = User(1300000000000000999, "Robo", bot=True)
+    async with h.bot.db.transaction() as conn:
+        await conn.execute("DELETE FROM mma_tournament_entrants WHERE user_id = ?", (1400000000000000000,))
+    (no_bots,) = await h.click(signup, "Join", robot)
+    assert no_bots.ephemeral and no_bots.content == "❌ Bots cannot play in tournaments."
+    rows = await h.bot.db.fetch_all(
+        "SELECT user_id FROM mma_tournament_entrants WHERE user_id IN (?, ?)", (PLAYERS["Ana"].id, robot.id)
+    )
+    assert rows == []
+    async with h.bot.db.transaction() as conn:
+        await conn.execute("DELETE FROM mma_tournaments")
+    (gone,) = await h.click(signup, "Join", PLAYERS["Ana"])
+    assert gone.ephemeral and gone.content == "❌ This tournament no longer exists."
+
+
+async def test_a_tournament_with_no_pairing_left_without_a_rematch_ends_early(harness):
+    h = harness
+    await seed_ratings(h)
+    signup = await joined(h, ["Ana", "Ben", "Cleo", "Dev"])
+    await h.run("mma tournament start", h.gm)
+    first = {seated(board) for board in boards_of(h, 1).values()}
+    for board in boards_of(h, 1).values():
+        await play(h, board, *seated(board), "1-0")
+    (one, two) = (seated(board) for _, board in sorted(boards_of(h, 2).items()))
+    # Board 1's second player withdraws, and of board 2 the one who has not met board 1's first player: the two
+    # left met in round 1, so round 3 cannot be paired without a rematch.
+    met = next(b for a, b in [*first, *((b, a) for a, b in first)] if a == one[0])
+    leaving = [one[1], next(name for name in two if name != met)]
+    for name in leaving:
+        said = [m for m in await h.run("mma tournament withdraw", PLAYERS[name]) if not m.embeds]
+        assert [m.content for m in said] == [
+            f"{PLAYERS[name].mention} has withdrawn from tournament #1: their points stand and they are not paired "
+            "again."
+        ]
+    assert boards_of(h, 3) == {}
+    assert signup.description == (
+        "🏁 Final standings after 2 rounds. No pairing without a rematch was left for the rounds after."
+    )
+    assert [line.split(" · ")[0] for line in signup.field("Round 2").splitlines()] == [
+        f"1. {PLAYERS[one[0]].mention} vs {PLAYERS[one[1]].mention}: +/− (forfeit)",
+        f"2. {PLAYERS[two[0]].mention} vs {PLAYERS[two[1]].mention}: "
+        + ("−/+ (forfeit)" if two[0] in leaving else "+/− (forfeit)"),
+    ]
+    stored = await stored_tournament(h)
+    assert stored["status"] == "finished" and stored["ended_at"] is not None
+    (podium,) = [m for m in h.messages if m.embeds and (m.embed.title or "").endswith(": the podium")]
+    assert stored["podium_message_id"] == podium.id
+    (history,) = await h.run("mma tournament history", h.alice)
+    assert "4 players, 2 rounds; won by" in history.description
+
+
+async def test_the_standings_deleted_by_someone_are_posted_again_at_the_next_result(harness):
+    h = harness
+    signup = await joined(h, ["Ana", "Ben", "Cleo", "Dev"])
+    await h.run("mma tournament start", h.gm)
+    boards = boards_of(h, 1)
+    del h.fake.messages[signup.id]  # someone deleted the standings
+    await play(h, boards[1], *seated(boards[1]), "1-0")
+    (again,) = standings_messages(h)
+    assert again.id != signup.id
+    assert again.description.startswith("Round 1 of 3: 1 of 2 boards finished.")
+    assert [c["label"] for c in again.components] == ["Crosstable"]
+    assert (await stored_tournament(h))["message_id"] == again.id
+    await play(h, boards[2], *seated(boards[2]), "1-0")
+    assert standings_messages(h) == [again]  # redrawn in place from then on
+    assert again.description.startswith("Round 2 of 3: 0 of 2 boards finished.")
+
+
+async def test_a_running_tournament_cancelled_leaves_its_matches_live_and_rated(harness):
+    h = harness
+    signup = await joined(h, ["Ana", "Ben", "Cleo", "Dev"])
+    await h.run("mma tournament start", h.gm)
+    boards = boards_of(h, 1)
+    (said,) = await h.run("mma tournament cancel", h.gm)
+    assert said.content == (
+        f"❌ Tournament #1 was cancelled by {h.gm.mention}. Matches going on stay ordinary rated matches."
+    )
+    assert signup.description == "❌ Cancelled by its game master; the games already played keep their ratings."
+    assert (await stored_tournament(h))["status"] == "cancelled"
+    match_id, seats = await match_id_of(h, boards[1]), [seated(boards[b]) for b in (1, 2)]
+    await play(h, boards[1], *seats[0], "1-0")
+    row = await h.bot.db.fetch_one("SELECT status FROM mma_matches WHERE id = ?", (match_id,))
+    assert row["status"] == "over"
+    rated = await h.bot.db.fetch_all("SELECT user_id FROM mma_rating_changes WHERE match_id = ?", (match_id,))
+    assert sorted(r["user_id"] for r in rated) == sorted(PLAYERS[n].id for n in seats[0])
+    # The cancelled tournament records no result and pairs nothing more.
+    await play(h, boards[2], *seats[1], "1-0")
+    assert boards_of(h, 2) == {}
+    assert all(": playing, match #" in line for line in signup.field("Round 1").splitlines())
+    assert not [m for m in h.messages if m.embeds and (m.embed.title or "").endswith(": the podium")]
+
+
+async def test_members_who_left_the_server_before_the_start_are_dropped(harness):
+    h = harness
+    signup = await joined(h, ["Ana", "Ben", "Cleo", "Dev"])
+    h.fake.departed.add((GUILD_ID, PLAYERS["Ben"].id))
+    (refused,) = await h.run("mma tournament start", h.gm)
+    assert refused.content == (
+        "❌ Tournament #1 needs at least 4 players to start; 3 joined (1 of those who joined have left the server)."
+    )
+    assert (await stored_tournament(h))["status"] == "signup"
+    await h.click(signup, "Join", PLAYERS["Eli"])
+    (started,) = [m for m in await h.run("mma tournament start", h.gm) if m.content.startswith("🏆 Tournament #1 has")]
+    assert started.content == (
+        "🏆 Tournament #1 has started: 4 players, 3 rounds. Round 1's boards are posted below; each pings its two players."
+    )
+    assert sorted(await tournament_players(h)) == sorted(PLAYERS[n].id for n in ["Ana", "Cleo", "Dev", "Eli"])
+    assert PLAYERS["Ben"].mention not in signup.field("Standings")
+
+
+async def test_a_tournament_starts_on_its_own_at_its_time(harness):
+    h = harness
+    (signup,) = await h.run("mma tournament create", h.gm, starts_in=30)
+    for name in ["Ana", "Ben", "Cleo", "Dev"]:
+        await h.click(signup, "Join", PLAYERS[name])
+    async with h.bot.db.transaction() as conn:
+        await conn.execute("UPDATE mma_tournaments SET starts_at = '2026-01-01T00:00:00.000Z'")
+    h = await h.restart()
+    await asyncio.sleep(0.05)  # the start time is past: its timer fires at once
+    await h.settle()
+    (said,) = [m for m in h.messages if m.content.startswith("🏆 Tournament #1 has started")]
+    assert said.content.startswith("🏆 Tournament #1 has started: 4 players, 3 rounds.")
+    assert len(boards_of(h, 1)) == 2 and (await stored_tournament(h))["status"] == "running"
+
+
+async def test_a_podium_discord_refused_is_posted_when_the_bot_comes_back(harness):
+    h = harness
+    signup = await joined(h, ["Ana", "Ben", "Cleo", "Dev"])
+    await h.run("mma tournament start", h.gm)
+    for number in (1, 2):
+        for board in boards_of(h, number).values():
+            await play(h, board, *seated(board), "1-0")
+    h.fake.overwrite(CHANNEL_ID, "bot", deny=discord.Permissions(send_messages=True))
+    for board in boards_of(h, 3).values():
+        await play(h, board, *seated(board), "1-0")
+    assert signup.description == "🏁 Final standings after 3 rounds."
+    assert (await stored_tournament(h))["podium_message_id"] is None  # Discord refused it
+    h.fake.channel(CHANNEL_ID).overwrites.clear()
+    h = await h.restart()
+    (podium,) = [m for m in h.messages if m.embeds and (m.embed.title or "").endswith(": the podium")]
+    assert (await stored_tournament(h))["podium_message_id"] == podium.id

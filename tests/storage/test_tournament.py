@@ -146,3 +146,23 @@ async def test_a_member_who_asks_to_be_forgotten_leaves_the_table_as_a_former_me
     stored = await TournamentRepository(database).get(tournament.id)
     assert stored is not None
     assert sorted(p.id for p in stored.game.players if p.name == FORMER_MEMBER_NAME) == [former.id - 1, former.id]
+
+
+async def test_a_tournament_ended_early_is_finished_once_and_listed_until_its_podium_is_posted(database):
+    tournament, _ = await first_round(database)
+    repo = TournamentRepository(database)
+    signing_up = await repo.get((await repo.create(GUILD, CHANNEL + 1, GM, None, None)).id)
+    assert signing_up is not None
+    with pytest.raises(RuntimeError, match="has not started"):
+        _ = signing_up.game
+    ended = await repo.finish_early(tournament, tournament.game)
+    assert ended.status is TournamentStatus.FINISHED and ended.ended_at is not None
+    assert ended.version == tournament.version + 1
+    with pytest.raises(StaleUpdate):  # read before it ended: a second process finds it ended
+        await repo.finish_early(tournament, tournament.game)
+    assert [t.id for t in await repo.open_everywhere()] == [tournament.id, signing_up.id]  # no podium yet
+    await repo.set_podium_message(tournament.id, 1300000000000000099)
+    assert [t.id for t in await repo.open_everywhere()] == [signing_up.id]
+    assert [t.id for t in await repo.finished(GUILD, limit=10)] == [tournament.id]
+    assert await repo.finished(GUILD, limit=10, offset=1) == []
+    assert (await repo.finished_count(GUILD), await repo.finished_count(GUILD + 1)) == (1, 0)
