@@ -274,24 +274,6 @@ class TournamentRepository:
         async with self.db.transaction() as conn:
             return await save_state(conn, tournament, state, status=tournament.status)
 
-    async def finish_early(self, tournament: Tournament, state: TournamentState) -> Tournament:
-        """Over before its last round: no pairing of the players still in is left (each would be a rematch or a
-        second bye); the standings of `state` are final. StaleUpdate if it changed since it was read."""
-        async with self.db.transaction() as conn:
-            row = await save_versioned(
-                conn,
-                "mma_tournaments",
-                tournament.id,
-                tournament.version,
-                {
-                    "state_json": TOURNAMENT_STATE.to_text(state),
-                    "status": TournamentStatus.FINISHED,
-                    "ended_at": utc_now_text(),
-                },
-                status=TournamentStatus.RUNNING,
-            )
-            return _tournament(row)
-
     async def cancel(self, tournament: Tournament) -> Tournament:
         """Cancelled by its game master; StaleUpdate if it changed since it was read. Its matches going on stay
         ordinary member matches."""

@@ -14,8 +14,8 @@ from cogs.common import COLOR_INFO, COLOR_VICTORY, EmbedLimits, lines_within, me
 from cogs.common.embeds import MEDALS
 from cogs.mma.items import tournament_button
 from rules.rating import Rating, RatingChange
-from rules.tournament import MIN_PLAYERS, Pairing, Result, Standing, default_rounds, is_finished, standings
-from rules.tournament.standings import PODIUM_PLACES
+from rules.text import plural
+from rules.tournament import MIN_PLAYERS, Pairing, Result, Standing, default_rounds, is_finished, podium, standings
 from storage.tournament import Tournament, TournamentStatus
 
 MAX_PLAYERS = 64  # a field larger than this is refused: every round's pairing grows with its cube
@@ -121,8 +121,8 @@ def standings_embed(tournament: Tournament, match_ids: Mapping[int, int]) -> dis
     if tournament.status is TournamentStatus.CANCELLED:
         embed.description = "❌ Cancelled by its game master; the games already played keep their ratings."
     elif finished:
-        embed.description = f"🏁 Final standings after {len(state.rounds)} rounds."
-        if not is_finished(state):
+        embed.description = f"🏁 Final standings after {plural(len(state.rounds), 'round')}."
+        if state.ended_early:
             embed.description += " No pairing without a rematch was left for the rounds after."
     elif latest is not None:
         played = sum(pairing.result is not None for pairing in latest.pairings)
@@ -166,12 +166,9 @@ def podium_embed(tournament: Tournament, changes: Mapping[int, RatingChange]) ->
     state = tournament.game
     table = standings(state)
     embed = discord.Embed(title=f"{title(tournament)}: the podium", color=COLOR_VICTORY)
-    # The first places of the final standings: not `rules.tournament.podium`, which refuses a tournament that
-    # ended early (no pairing without a rematch left) since the engine's last round was never played.
     places = [
         f"{MEDALS[min(s.rank, len(MEDALS)) - 1]} {mention(s.player.id)}: {points_text(s.points)} points"
-        for s in table
-        if s.rank <= PODIUM_PLACES
+        for s in podium(state)
     ]
     embed.description = lines_within(places, EmbedLimits.DESCRIPTION)
     lines = [f"{s.rank}. {mention(s.player.id)}: {change_text(changes.get(s.player.id))}" for s in table]
@@ -200,7 +197,8 @@ def history_embed(tournaments: Sequence[Tournament], total: int) -> discord.Embe
         ended = datetime.fromisoformat(tournament.ended_at) if tournament.ended_at else None
         when = discord.utils.format_dt(ended, "d") if ended else ""
         lines.append(
-            f"**#{tournament.id}** {when}: {len(state.players)} players, {len(state.rounds)} rounds; won by {winners}"
+            f"**#{tournament.id}** {when}: {len(state.players)} players, {plural(len(state.rounds), 'round')}; "
+            f"won by {winners}"
         )
     embed.description = lines_within(lines, EmbedLimits.DESCRIPTION)
     newest = f"the newest {len(tournaments)} of {total} · " if total > len(tournaments) else ""

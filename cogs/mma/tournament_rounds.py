@@ -22,10 +22,12 @@ from cogs.mma import boards, notes
 from cogs.mma import tournament_render as shown
 from rules.errors import RuleInputError
 from rules.mma.engine import new_game
+from rules.text import plural
 from rules.tournament import (
     MIN_PLAYERS,
     Player,
     TournamentState,
+    ended_early,
     is_finished,
     new_tournament,
     with_next_round,
@@ -135,7 +137,7 @@ async def start_on_time(cog: Mma, tournament_id: int) -> None:
 def started_text(tournament: Tournament) -> str:
     state = tournament.game
     return (
-        f"🏆 Tournament #{tournament.id} has started: {len(state.players)} players, {state.settings.rounds} rounds. "
+        f"🏆 Tournament #{tournament.id} has started: {len(state.players)} players, {plural(state.settings.rounds, 'round')}. "
         "Round 1's boards are posted below; each pings its two players."
     )
 
@@ -171,7 +173,7 @@ async def pair_round(cog: Mma, tournament: Tournament, state: TournamentState) -
     except RuleInputError as unpaired:  # every pairing left would be a rematch, or a second bye
         log.info("tournament %s ends early: %s", tournament.id, unpaired)
         try:
-            return await repo(cog).finish_early(tournament, state)
+            return await repo(cog).save(tournament, ended_early(state))
         except StaleUpdate:
             return await repo(cog).get(tournament.id) or tournament
     dealt: list[DealtMatch] = []

@@ -97,6 +97,7 @@ class TournamentState(BaseModel):
     players: tuple[Player, ...]
     settings: Settings
     rounds: tuple[Round, ...] = ()
+    ended_early: bool = False  # over before its last round: no pairing was left (`results.ended_early`)
 
     @model_validator(mode="after")
     def _consistent(self) -> TournamentState:
@@ -228,7 +229,8 @@ def new_tournament(players: list[Player], rounds: int | None = None) -> Tourname
 
 
 def is_finished(state: TournamentState) -> bool:
-    """Over: the last round is played, or fewer than two players are still in once the latest round is done."""
+    """Over: the last round is played, or fewer than two players are still in once the latest round is done, or
+    it ended early (no pairing of the players still in was left)."""
     if state.rounds and not state.rounds[-1].complete:
         return False
-    return len(state.rounds) >= state.settings.rounds or len(state.active) < 2
+    return state.ended_early or len(state.rounds) >= state.settings.rounds or len(state.active) < 2

@@ -75,6 +75,15 @@ def withdraw(state: TournamentState, player_id: int) -> TournamentState:
     return state
 
 
+def ended_early(state: TournamentState) -> TournamentState:
+    """The state over before its last round, because the next round cannot be paired (`pair_next_round` refuses:
+    every pairing of the players still in would be a rematch, or the bye would be someone's second). The
+    standings as they are are final, and the podium is theirs."""
+    if state.rounds and not state.rounds[-1].complete:
+        raise RuleInputError(f"round {state.rounds[-1].number} still has games without a result")
+    return state.model_copy(update={"ended_early": True})
+
+
 def match_result(winner: int | None, *, played: bool) -> Result:
     """The result of a board from its match's end: `winner` the slot that won (0 the challenger, 1 the
     opponent; None a draw). A match won because the other player stayed idle before any move was made

@@ -23,6 +23,7 @@ from rules.tournament import (
     TournamentState,
     board_of,
     default_rounds,
+    ended_early,
     games_of,
     is_finished,
     new_tournament,
@@ -256,6 +257,17 @@ def test_no_pairing_without_a_rematch_is_refused_not_paired() -> None:
     assert not is_finished(state)
     with pytest.raises(RuleInputError, match=r"cannot be paired: .* rematch"):
         pair_next_round(state)
+    # It ends early: the standings as they are are final, and the podium is theirs.
+    ended = ended_early(state)
+    assert is_finished(ended) and ended.settings.rounds == 3 and len(ended.rounds) == 1
+    assert [(row.rank, row.player.id) for row in podium(ended)] == [(1, 1), (2, 4), (3, 2)]
+    assert TournamentState.model_validate_json(ended.model_dump_json()) == ended
+
+
+def test_a_tournament_ends_early_only_between_rounds() -> None:
+    state = with_next_round(new_tournament(field(4)))
+    with pytest.raises(RuleInputError, match="round 1 still has games without a result"):
+        ended_early(state)
 
 
 def test_withdrawal_forfeits_the_game_in_hand_and_the_rest() -> None:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from rules.mma.engine import CONCEDE, apply_in_place, claimed_idle, new_game, replay_rng, simple_action
-from rules.tournament import Player, Result, new_tournament, with_next_round
+from rules.tournament import Player, Result, ended_early, new_tournament, record_result, with_next_round
 from storage.lifecycle import LifecycleRepository
 from storage.member_data import FORMER_MEMBER, FORMER_MEMBER_NAME, LiveGames, MemberDataRepository
 from storage.mma import DealtMatch, MatchStatus, MmaRepository
@@ -155,11 +155,14 @@ async def test_a_tournament_ended_early_is_finished_once_and_listed_until_its_po
     assert signing_up is not None
     with pytest.raises(RuntimeError, match="has not started"):
         _ = signing_up.game
-    ended = await repo.finish_early(tournament, tournament.game)
+    played = tournament.game
+    for board in (1, 2):
+        played = record_result(played, 1, board, Result.CHALLENGER_WINS)
+    ended = await repo.save(tournament, ended_early(played))
     assert ended.status is TournamentStatus.FINISHED and ended.ended_at is not None
     assert ended.version == tournament.version + 1
     with pytest.raises(StaleUpdate):  # read before it ended: a second process finds it ended
-        await repo.finish_early(tournament, tournament.game)
+        await repo.save(tournament, ended_early(played))
     assert [t.id for t in await repo.open_everywhere()] == [tournament.id, signing_up.id]  # no podium yet
     await repo.set_podium_message(tournament.id, 1300000000000000099)
     assert [t.id for t in await repo.open_everywhere()] == [signing_up.id]
