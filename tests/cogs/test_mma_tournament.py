@@ -312,18 +312,24 @@ async def test_byes_withdrawals_a_member_who_left_and_a_removed_no_show(harness)
     assert table.ephemeral and list(table.files) == ["tournament-1.png"]
 
 
-async def test_a_tournament_starts_at_its_time_even_across_a_restart(harness):
-    h = harness
+async def back_after_its_start_time(h, names: list[str]) -> tuple:
+    """A tournament set to start in 30 minutes with these players; the bot was down when the time came and is
+    back: (the harness of the bot now, the sign-up message)."""
     (signup,) = await h.run("mma tournament create", h.gm, starts_in=30)
     assert "on its own <t:" in signup.description
-    for name in ["Ana", "Ben", "Cleo"]:
+    for name in names:
         await h.click(signup, "Join", PLAYERS[name])
-    # The bot was down when the time came; it starts when the bot is back, short of players: it says so.
     async with h.bot.db.transaction() as conn:
         await conn.execute("UPDATE mma_tournaments SET starts_at = '2026-01-01T00:00:00.000Z'")
     h = await h.restart()
     await asyncio.sleep(0.05)  # the start time is past: its timer fires at once
     await h.settle()
+    return h, signup
+
+
+async def test_a_tournament_starts_at_its_time_even_across_a_restart(harness):
+    # Short of players at its time: it says so, and waits for its game master.
+    h, signup = await back_after_its_start_time(harness, ["Ana", "Ben", "Cleo"])
     (said,) = [m for m in h.messages if m.content.startswith("🏆 Tournament #1 could not start at its time")]
     assert "needs at least 4 players to start; 3 joined." in said.content
     assert (await h.bot.db.fetch_one("SELECT starts_at FROM mma_tournaments"))["starts_at"] is None
@@ -616,15 +622,7 @@ async def test_members_who_left_the_server_before_the_start_are_dropped(harness)
 
 
 async def test_a_tournament_starts_on_its_own_at_its_time(harness):
-    h = harness
-    (signup,) = await h.run("mma tournament create", h.gm, starts_in=30)
-    for name in ["Ana", "Ben", "Cleo", "Dev"]:
-        await h.click(signup, "Join", PLAYERS[name])
-    async with h.bot.db.transaction() as conn:
-        await conn.execute("UPDATE mma_tournaments SET starts_at = '2026-01-01T00:00:00.000Z'")
-    h = await h.restart()
-    await asyncio.sleep(0.05)  # the start time is past: its timer fires at once
-    await h.settle()
+    h, _ = await back_after_its_start_time(harness, ["Ana", "Ben", "Cleo", "Dev"])
     (said,) = [m for m in h.messages if m.content.startswith("🏆 Tournament #1 has started")]
     assert said.content.startswith("🏆 Tournament #1 has started: 4 players, 3 rounds.")
     assert len(boards_of(h, 1)) == 2 and (await stored_tournament(h))["status"] == "running"
