@@ -194,6 +194,15 @@ async def test_an_eight_player_swiss_tournament_runs_from_sign_up_to_podium(harn
     assert table_again.embed.image.url == "attachment://tournament-1.png"
     assert table_again.field("Standings") == signup.field("Standings")
 
+    # Nothing the tournament posted pinged anyone but the players a board called, or the player a match waited
+    # for: every message's allowed mentions are the members its own words name, and the standings, the podium
+    # and the replies name no one it may ping.
+    for request in h.fake.requests:
+        if request.method == "POST" and request.path == "/channels/{channel_id}/messages":
+            named = {int(user) for user in re.findall(r"<@(\d+)>", request.payload.get("content") or "")}
+            assert set(mentioned(request)) <= named and len(named) <= 2
+            assert not (request.payload.get("allowed_mentions") or {}).get("parse")
+
 
 async def test_a_round_stored_but_not_posted_is_posted_when_the_bot_comes_back(harness):
     h = harness
