@@ -315,7 +315,14 @@ class MmaRepository:
             return saved, matches
 
     async def save_moves(
-        self, match: Match, state: GameState, feed: list[str], moves: list[Action], now: float
+        self,
+        match: Match,
+        state: GameState,
+        feed: list[str],
+        moves: list[Action],
+        now: float,
+        *,
+        withdrawing: int | None = None,
     ) -> Match:
         """Save the state after `moves` (numbered from the state's move count before them) in one
         transaction, if nobody saved since `match` was read; a finished match also writes the results."""
@@ -343,7 +350,9 @@ class MmaRepository:
                 await self._write_results(conn, match, state, ended, now)
                 # A tournament's board that ended before any move (a no-show claimed against, a concession or a
                 # withdrawal first) is a forfeit, not rated (docs/rules/tournament.md, rulings 3).
-                board = await record_match_end(conn, match.id, ended.winner, played=moves_made(state) > 0)
+                board = await record_match_end(
+                    conn, match.id, ended.winner, played=moves_made(state) > 0, withdrawing=withdrawing
+                )
                 if board is None or board.rated:
                     saved = await self._rate(conn, saved, now)
             return saved

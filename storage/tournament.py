@@ -17,7 +17,7 @@ from typing import Any
 
 from rules.rating import Rating, RatingChange
 from rules.tournament import Result as BoardResult
-from rules.tournament import TournamentState, is_finished, match_result, record_result
+from rules.tournament import TournamentState, is_finished, match_result, record_result, withdraw
 from storage.codec import StateCodec
 from storage.protocol import Row, Storage, StorageTransaction
 from storage.retry import retried_on_conflict
@@ -134,10 +134,11 @@ async def save_state(
 
 
 async def record_match_end(
-    conn: StorageTransaction, match_id: int, winner: int | None, *, played: bool
+    conn: StorageTransaction, match_id: int, winner: int | None, *, played: bool, withdrawing: int | None = None
 ) -> BoardResult | None:
     """In the transaction that ends match `match_id`: the result of the board it was played for, recorded in its
-    running tournament (None: the match is no tournament's, or its tournament was cancelled)."""
+    running tournament (None: the match is no tournament's, or its tournament was cancelled); and, for a match a
+    player ended by withdrawing (`withdrawing`), their withdrawal with it, so neither is stored without the other."""
     game = await conn.fetch_one(
         "SELECT tournament_id, round, board FROM mma_tournament_games WHERE match_id = ?", (match_id,)
     )
@@ -149,6 +150,8 @@ async def record_match_end(
     tournament = _tournament(row)
     result = match_result(winner, played=played)
     state = record_result(tournament.game, game["round"], game["board"], result)
+    if withdrawing is not None and not is_finished(state):  # the last board of the last round: nothing is left
+        state = withdraw(state, withdrawing)
     await save_state(conn, tournament, state, status=TournamentStatus.RUNNING)
     return result
 

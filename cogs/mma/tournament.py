@@ -156,8 +156,9 @@ async def leave_tournament(cog: Mma, interaction: discord.Interaction, user_id: 
     if player.withdrawn:
         raise UserError(f"{who} has already withdrawn from tournament #{tournament.id}.")
     await interaction.response.defer(thinking=True)
-    await concede_board(cog, tournament, user_id)
-    for _ in range(SAVE_ATTEMPTS):
+    # With a game going on, its concession and the withdrawal are stored together; without one, alone.
+    withdrawn = await concede_board(cog, tournament, user_id)
+    for _ in range(0 if withdrawn else SAVE_ATTEMPTS):
         current = await repo(cog).get(tournament.id)
         if current is None or current.status is not TournamentStatus.RUNNING:
             break
@@ -173,26 +174,30 @@ async def leave_tournament(cog: Mma, interaction: discord.Interaction, user_id: 
     )
 
 
-async def concede_board(cog: Mma, tournament: Tournament, user_id: int) -> None:
-    """The player's match of the current round, if it is going on, conceded on their behalf."""
+async def concede_board(cog: Mma, tournament: Tournament, user_id: int) -> bool:
+    """The player's match of the current round, if it is going on, conceded on their behalf and their withdrawal
+    stored with it (True); False when they have no game going on."""
     seat = board_of(tournament.game, user_id)
     if seat is None or seat[1].result is not None:
-        return
+        return False
     board, _ = seat
     match_id = (await repo(cog).match_ids(tournament.id, tournament.game.rounds[-1].number)).get(board)
     for _ in range(SAVE_ATTEMPTS):
         record = await cog.repo.get(match_id) if match_id is not None else None
         slot = record.slot_of(user_id) if record is not None else None
         if record is None or slot is None or record.status is not MatchStatus.LIVE:
-            return
+            return False
         state, actions, events = played_move(record.game, Action(slot, CONCEDE), None)
         feed = [*record.feed, *notes.feed_lines(events, render.both_called(record), state)]
         try:
-            saved = await cog.repo.save_moves(record, state, feed[-FEED_KEEP:], actions, cog.clock())
+            saved = await cog.repo.save_moves(
+                record, state, feed[-FEED_KEEP:], actions, cog.clock(), withdrawing=user_id
+            )
         except StaleUpdate:
             continue
         await boards.redraw(cog, saved)
-        return
+        return True
+    return False
 
 
 async def refresh_signup(cog: Mma, tournament_id: int) -> None:

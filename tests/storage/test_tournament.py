@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from rules.mma.engine import CONCEDE, apply_in_place, claimed_idle, new_game, replay_rng, simple_action
-from rules.tournament import Player, Result, ended_early, new_tournament, record_result, with_next_round
+from rules.tournament import Player, Result, Settings, ended_early, new_tournament, record_result, with_next_round
 from storage.lifecycle import LifecycleRepository
 from storage.member_data import FORMER_MEMBER, FORMER_MEMBER_NAME, LiveGames, MemberDataRepository
 from storage.mma import DealtMatch, MatchStatus, MmaRepository
@@ -169,3 +169,24 @@ async def test_a_tournament_ended_early_is_finished_once_and_listed_until_its_po
     assert [t.id for t in await repo.finished(GUILD, limit=10)] == [tournament.id]
     assert await repo.finished(GUILD, limit=10, offset=1) == []
     assert (await repo.finished_count(GUILD), await repo.finished_count(GUILD + 1)) == (1, 0)
+
+
+async def test_a_withdrawal_is_stored_with_the_concession_of_the_game_going_on(database):
+    tournament, (first, second) = await first_round(database)
+    mma, repo = MmaRepository(database), TournamentRepository(database)
+    leaving = first.player_ids[0]
+    state = first.game
+    apply_in_place(state, simple_action(0, CONCEDE), replay_rng(state))
+    await mma.save_moves(first, state, [], [simple_action(0, CONCEDE)], time.time(), withdrawing=leaving)
+    stored = await repo.get(tournament.id)
+    assert stored is not None and stored.version == tournament.version + 1  # one save: the result and the withdrawal
+    assert stored.game.rounds[0].pairings[0].result is Result.CHALLENGER_FORFEITS  # no move was made
+    assert stored.game.player(leaving).withdrawn
+    # The last board of the last round: the tournament is over, and a withdrawal with it changes nothing more.
+    last = second.game
+    apply_in_place(last, simple_action(0, CONCEDE), replay_rng(last))
+    await repo.save(stored, stored.game.model_copy(update={"settings": Settings(rounds=1)}))  # a one-round event
+    await mma.save_moves(second, last, [], [simple_action(0, CONCEDE)], time.time(), withdrawing=second.player_ids[0])
+    ended = await repo.get(tournament.id)
+    assert ended is not None and ended.status is TournamentStatus.FINISHED
+    assert not ended.game.player(second.player_ids[0]).withdrawn
