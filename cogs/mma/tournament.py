@@ -130,7 +130,8 @@ async def start(cog: Mma, interaction: discord.Interaction) -> None:
     if missing:
         raise UserError(
             f"Tournament #{tournament.id} did not start: the bot posts each round's boards here itself and needs "
-            f"{' and '.join(missing)} in this channel. Give it {'them' if len(missing) > 1 else 'that'}, then start again."
+            f"{' and '.join(missing)} in this channel. Give it {'them' if len(missing) > 1 else 'that'}, then "
+            "start again."
         )
     await interaction.response.defer(thinking=True)
     started = await begin(cog, tournament)

@@ -255,11 +255,15 @@ async def post_boards(cog: Mma, tournament: Tournament) -> None:
         await cog.repo.set_message(match_id, sent.id)
 
 
+async def standings_of(cog: Mma, tournament: Tournament) -> discord.Embed:
+    """The standings as they are, with the latest round's boards and the matches they are played as."""
+    latest = tournament.game.rounds[-1].number if tournament.game.rounds else 0
+    return shown.standings_embed(tournament, await repo(cog).match_ids(tournament.id, latest))
+
+
 async def show_standings(cog: Mma, tournament: Tournament) -> None:
     """Redraw the tournament's message as its live standings; post it again if it is gone."""
-    latest = tournament.game.rounds[-1].number if tournament.game.rounds else 0
-    match_ids = await repo(cog).match_ids(tournament.id, latest)
-    embed, view = shown.standings_embed(tournament, match_ids), shown.standings_view(tournament)
+    embed, view = await standings_of(cog, tournament), shown.standings_view(tournament)
     channel = cog.bot.get_partial_messageable(tournament.channel_id, guild_id=tournament.guild_id)
     try:
         if tournament.message_id is not None:

@@ -11,11 +11,9 @@ import discord
 from cogs.common import UserError, run_engine
 from cogs.common.bot import channel_id, guild_id
 from cogs.mma import tournament_render as shown
-from cogs.mma.tournament_rounds import repo
+from cogs.mma.tournament_rounds import repo, standings_of
 from rules.tournament.chart import crosstable_png
-from storage.tournament import (
-    Tournament,
-)
+from storage.tournament import Tournament
 
 if TYPE_CHECKING:
     from cogs.mma.cog import Mma
@@ -55,8 +53,7 @@ async def show_crosstable(
     await interaction.response.defer(thinking=True, ephemeral=ephemeral)
     title = f"MMA Warriors tournament #{tournament.id}"
     png = await run_engine(cog.bot, crosstable_png, tournament.game, title)
-    latest = tournament.game.rounds[-1].number if tournament.game.rounds else 0
-    embed = shown.standings_embed(tournament, await repo(cog).match_ids(tournament.id, latest))
+    embed = await standings_of(cog, tournament)
     name = f"tournament-{tournament.id}.png"
     embed.set_image(url=f"attachment://{name}")
     await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), filename=name), ephemeral=ephemeral)
