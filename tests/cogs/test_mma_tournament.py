@@ -15,7 +15,7 @@ import pytest
 
 from rules.mma.engine import MAX_TURNS
 from rules.mma.state import MAIN_PHASE, GameState
-from rules.tournament import Player, Result, new_tournament, record_result, with_next_round
+from rules.tournament import Player, Result, TournamentState, new_tournament, record_result, standings, with_next_round
 from storage.tournament import TOURNAMENT_STATE
 from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 
@@ -653,3 +653,27 @@ async def test_a_podium_discord_refused_is_posted_when_the_bot_comes_back(harnes
     h = await h.restart()
     (podium,) = [m for m in h.messages if m.embeds and (m.embed.title or "").endswith(": the podium")]
     assert (await stored_tournament(h))["podium_message_id"] == podium.id
+
+
+async def test_eight_players_one_withdrawing_in_round_two_forfeit_then_a_bye_and_never_a_rematch(harness):
+    h = harness
+    await seed_ratings(h)
+    signup = await joined(h, list(FIELD))
+    await h.run("mma tournament start", h.gm)
+    for _, message in sorted(boards_of(h, 1).items()):
+        await play(h, message, *seated(message), "1-0")
+    # Ana withdraws as round 2 begins: her game there is a forfeit; seven are left, and one sits out round 3.
+    await h.run("mma tournament withdraw", PLAYERS["Ana"])
+    for number in (2, 3):
+        for _, message in sorted(boards_of(h, number).items()):
+            if "Ana" not in seated(message):
+                await play(h, message, *seated(message), "0-1")
+    row = await h.bot.db.fetch_one("SELECT state_json FROM mma_tournaments")
+    state = TournamentState.model_validate_json(row["state_json"])
+    met = [frozenset((p.challenger, p.opponent)) for r in state.rounds for p in r.pairings]
+    assert len(met) == len(set(met)) == 4 + 4 + 3  # every round paired, nobody met twice
+    assert PLAYERS["Ana"].id not in {p for pair in met[8:] for p in pair}  # withdrawn: never paired again
+    assert [r.bye is None for r in state.rounds] == [True, True, False]
+    assert signup.field("Round 3").splitlines()[-1] == f"Bye (one point): <@{state.rounds[2].bye}>"
+    assert signup.description == "🏁 Final standings after 3 rounds."
+    assert sum(row.points for row in standings(state)) == 11 + 1  # a point a game (the forfeit too) and the bye
