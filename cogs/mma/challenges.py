@@ -13,7 +13,7 @@ from cogs.common.bot import channel_id, guild_id
 from cogs.common.turns import TurnMove
 from cogs.mma import boards, notes, pings, render
 from cogs.mma.moves import MatchMessageClick
-from rules.mma.engine import IDLE_SECONDS, new_game
+from rules.mma.engine import IDLE_SECONDS
 from rules.mma.state import GameState
 from storage.mma import Match, MatchConflict, MatchStatus
 
@@ -86,9 +86,8 @@ async def create(
     seed = cog.seed_or_new(seed)
     state, feed = None, []
     if players[1] is None:
-        state, events = await run_engine(cog.bot, new_game, seed)
         called = (render.player_called(players[0], names[0]), render.player_called(players[1], names[1]))
-        feed = notes.feed_lines(events, called, state)
+        state, feed = await run_engine(cog.bot, notes.dealt, seed, called)
     now = cog.clock()
     try:
         return await cog.repo.create(
@@ -153,8 +152,8 @@ class ChallengeAnswer(MatchMessageClick, TurnMove[Match, Answer]):
             return Answer(MatchStatus.EXPIRED, None, [])
         if not self.accept:
             return Answer(MatchStatus.DECLINED, None, [])
-        state, events = new_game(match.seed)
-        return Answer(MatchStatus.LIVE, state, notes.feed_lines(events, render.both_called(match), state))
+        state, feed = notes.dealt(match.seed, render.both_called(match))
+        return Answer(MatchStatus.LIVE, state, feed)
 
     async def save(self, match: Match, played: Answer) -> Match:
         return await self.cog.repo.answer_challenge(

@@ -8,27 +8,24 @@ match replaces it. The timers are in memory: at start-up the cog sets them again
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from cogs.common.timers import Timers
 from rules.mma.engine import IDLE_SECONDS
 from storage.mma import Match, MatchStatus
-
-log = logging.getLogger("arena.mma")
 
 OPEN_MARGIN = 1.0  # seconds after the claim opens: the loop's clock and the wall clock may differ a little
 
 Redraw = Callable[[int, int], Coroutine[Any, Any, None]]  # (match id, version the board showed)
 
 
-class ClaimOpenings:
+class ClaimOpenings(Timers[int]):
+    """One timer per match between members waiting for a move, keyed by the match's id."""
+
     def __init__(self, redraw: Redraw):
+        super().__init__("redraw match %s as its idle claim opened")  # its next click redraws it
         self.redraw = redraw
-        self.delay: Callable[[float], float] = lambda seconds: seconds  # a test shortens the 15 minutes
-        self.timers: dict[int, asyncio.TimerHandle] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
 
     def watch(self, match: Match, now: float) -> None:
         """Set the redraw for the moment the match's idle claim opens, if it is still to come."""
@@ -40,27 +37,4 @@ class ClaimOpenings:
 
     def arm(self, match_id: int, version: int, seconds: float) -> None:
         """Redraw the board of `match_id` (as of `version`) in `seconds`, when its claim opens."""
-        self.cancel(match_id)
-        loop = asyncio.get_running_loop()
-        self.timers[match_id] = loop.call_later(self.delay(seconds + OPEN_MARGIN), self._fire, match_id, version)
-
-    def cancel(self, match_id: int) -> None:
-        if (timer := self.timers.pop(match_id, None)) is not None:
-            timer.cancel()
-
-    def close_all(self) -> None:
-        for timer in self.timers.values():
-            timer.cancel()
-        self.timers.clear()
-
-    def _fire(self, match_id: int, version: int) -> None:
-        self.timers.pop(match_id, None)
-        task = asyncio.get_running_loop().create_task(self._redraw(match_id, version))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _redraw(self, match_id: int, version: int) -> None:
-        try:
-            await self.redraw(match_id, version)
-        except Exception:  # the next click on the match redraws the board anyway
-            log.warning("could not redraw match %s as its idle claim opened", match_id, exc_info=True)
+        self.set(match_id, seconds + OPEN_MARGIN, lambda: self.redraw(match_id, version))

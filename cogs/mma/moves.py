@@ -78,6 +78,15 @@ class Played:
     events: list[Event]
 
 
+async def save_played(cog: Mma, match: Match, played: Played, *, withdrawing: int | None = None) -> Match:
+    """What the engine made of a move saved with its lines in the feed (the newest FEED_KEEP kept); `withdrawing`:
+    a tournament player whose withdrawal ends the match (storage.mma.MmaRepository.save_moves)."""
+    feed = [*match.feed, *notes.feed_lines(played.events, render.both_called(match), played.state)]
+    return await cog.repo.save_moves(
+        match, played.state, feed[-FEED_KEEP:], played.actions, cog.clock(), withdrawing=withdrawing
+    )
+
+
 class MatchMove(PlayerClick, TurnMove[Match, Played]):
     """A click that changes a live match, by one of its players."""
 
@@ -88,8 +97,7 @@ class MatchMove(PlayerClick, TurnMove[Match, Played]):
         await interaction.followup.send(redrawn("match"), ephemeral=True)
 
     async def save(self, match: Match, played: Played) -> Match:
-        feed = [*match.feed, *notes.feed_lines(played.events, render.both_called(match), played.state)]
-        return await self.cog.repo.save_moves(match, played.state, feed[-FEED_KEEP:], played.actions, self.cog.clock())
+        return await save_played(self.cog, match, played)
 
     async def call_next(self, before: Match, saved: Match) -> None:
         await pings.call_next(self.cog, saved, pings.waiting_for(before), self.interaction)

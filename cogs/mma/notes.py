@@ -10,6 +10,7 @@ import discord
 from cogs.common import bold, markdown_safe
 from cogs.mma import render
 from rules.mma.cards import CARDS
+from rules.mma.engine import new_game
 from rules.mma.state import DEPLOY, OVER, PLAY, REPLACE_PHASE, Action, Event, GameState
 from rules.mma.text import describe, shared_fighters
 from storage.mma import Match
@@ -26,6 +27,12 @@ def feed_lines(events: Sequence[Event], names: tuple[str, str], state: GameState
     """The feed's lines for what happened, up to `state` (a fighter both corners sent in is named with its player)."""
     shared = shared_fighters(state)
     return [line for line in (describe(e, names, shared, strong=bold) for e in events) if line]
+
+
+def dealt(seed: int, called: tuple[str, str]) -> tuple[GameState, list[str]]:
+    """A new match dealt from `seed`, and the feed's lines of the deal (`called`: how its two corners are named)."""
+    state, events = new_game(seed)
+    return state, feed_lines(events, called, state)
 
 
 def explain(match: Match, slot: int, problem: str) -> str:

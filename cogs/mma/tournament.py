@@ -5,10 +5,9 @@ rounds themselves are `tournament_rounds`'; the tables looked back on, `tourname
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 import discord
 
@@ -16,10 +15,20 @@ from cogs.common import UserError, mention, require_gm
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.components import require_here
 from cogs.common.permissions import in_thread, missing_to_post
-from cogs.mma import boards, notes, render
+from cogs.common.posts import done_or_logged
+from cogs.mma import boards, notes
 from cogs.mma import tournament_render as shown
-from cogs.mma.moves import FEED_KEEP
-from cogs.mma.tournament_rounds import advance, begin, repo, schedule_start, show_standings, started_text, too_few
+from cogs.mma.moves import Played, save_played
+from cogs.mma.tournament_rounds import (
+    advance,
+    begin,
+    channel_of,
+    repo,
+    schedule_start,
+    show_standings,
+    started_text,
+    too_few,
+)
 from cogs.mma.tournament_tables import show_crosstable
 from rules.mma.ai import played_move
 from rules.mma.state import CONCEDE, Action
@@ -38,7 +47,12 @@ from storage.versioned import StaleUpdate
 if TYPE_CHECKING:
     from cogs.mma.cog import Mma
 
-log = logging.getLogger("arena.mma")
+
+
+class SignupMessage(TypedDict):
+    embed: discord.Embed
+    view: discord.ui.View
+
 
 SAVE_ATTEMPTS = 3  # a withdrawal saved again on a tournament another click changed meanwhile
 
@@ -73,15 +87,19 @@ async def create(cog: Mma, interaction: discord.Interaction, rounds: int | None,
         schedule_start(cog, replace(tournament, message_id=sent.id))
 
 
+async def signup_message(cog: Mma, tournament: Tournament) -> SignupMessage:
+    """The sign-up message as stored now: who is in, with their ratings here."""
+    entrants = [entrant.user_id for entrant in tournament.entrants]
+    ratings = await RatingRepository(cog.bot.db).ratings(tournament.guild_id, entrants)
+    return {"embed": shown.signup_embed(tournament, ratings), "view": shown.signup_view(tournament)}
+
+
 async def signup_changed(cog: Mma, interaction: discord.Interaction, tournament_id: int) -> None:
     """Redraw the sign-up message the member clicked on, as stored now."""
     tournament = await repo(cog).get(tournament_id)
     if tournament is None:
         return
-    ratings = await RatingRepository(cog.bot.db).ratings(tournament.guild_id, [e.user_id for e in tournament.entrants])
-    await interaction.response.edit_message(
-        embed=shown.signup_embed(tournament, ratings), view=shown.signup_view(tournament)
-    )
+    await interaction.response.edit_message(**await signup_message(cog, tournament))
 
 
 def signup_closed(tournament: Tournament) -> UserError:
@@ -188,12 +206,9 @@ async def concede_board(cog: Mma, tournament: Tournament, user_id: int) -> bool:
         slot = record.slot_of(user_id) if record is not None else None
         if record is None or slot is None or record.status is not MatchStatus.LIVE:
             return False
-        state, actions, events = played_move(record.game, Action(slot, CONCEDE), None)
-        feed = [*record.feed, *notes.feed_lines(events, render.both_called(record), state)]
         try:
-            saved = await cog.repo.save_moves(
-                record, state, feed[-FEED_KEEP:], actions, cog.clock(), withdrawing=user_id
-            )
+            conceded = Played(*played_move(record.game, Action(slot, CONCEDE), None))
+            saved = await save_played(cog, record, conceded, withdrawing=user_id)
         except StaleUpdate:
             continue
         await boards.redraw(cog, saved)
@@ -205,14 +220,9 @@ async def refresh_signup(cog: Mma, tournament_id: int) -> None:
     tournament = await repo(cog).get(tournament_id)
     if tournament is None or tournament.message_id is None:
         return
-    ratings = await RatingRepository(cog.bot.db).ratings(tournament.guild_id, [e.user_id for e in tournament.entrants])
-    channel = cog.bot.get_partial_messageable(tournament.channel_id, guild_id=tournament.guild_id)
-    try:
-        await channel.get_partial_message(tournament.message_id).edit(
-            embed=shown.signup_embed(tournament, ratings), view=shown.signup_view(tournament)
-        )
-    except discord.HTTPException as refused:
-        log.warning("could not redraw tournament %s's sign-up: %s", tournament.id, refused.text or refused.status)
+    message = channel_of(cog, tournament).get_partial_message(tournament.message_id)
+    edit = message.edit(**await signup_message(cog, tournament))
+    await done_or_logged(edit, "redraw tournament %s's sign-up", tournament.id)
 
 
 async def cancel(cog: Mma, interaction: discord.Interaction) -> None:

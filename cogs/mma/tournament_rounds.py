@@ -12,16 +12,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
 
 from cogs.common import UserError, mention, run_engine
+from cogs.common.posts import done_or_logged
+from cogs.common.timers import Timers
 from cogs.mma import boards, notes
 from cogs.mma import tournament_render as shown
 from rules.errors import RuleInputError
-from rules.mma.engine import new_game
 from rules.text import plural
 from rules.tournament import (
     MIN_PLAYERS,
@@ -50,42 +50,18 @@ log = logging.getLogger("arena.mma")
 UNKNOWN_MEMBER = 10007  # Discord's error code: the user is not a member of the server
 
 
-class TournamentDesk:
+class TournamentDesk(Timers[int]):
     """What a process keeps about tournaments between clicks, none of it state: the timers of tournaments that
-    start on their own (set again from storage at start-up), and one lock per tournament so this process
-    advances each one a step at a time."""
+    start on their own (set again from storage at start-up; its game master can still start one by hand), and
+    one lock per tournament so this process advances each one a step at a time."""
 
     def __init__(self) -> None:
-        self.timers: dict[int, asyncio.TimerHandle] = {}
+        super().__init__("start tournament %s at its time")
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._tasks: set[asyncio.Task[None]] = set()
 
-    def schedule(self, tournament_id: int, delay: float, start: Callable[[], Awaitable[None]]) -> None:
-        self.cancel(tournament_id)
-        loop = asyncio.get_running_loop()
-        self.timers[tournament_id] = loop.call_later(max(0.0, delay), self._fire, tournament_id, start)
 
-    def cancel(self, tournament_id: int) -> None:
-        if (timer := self.timers.pop(tournament_id, None)) is not None:
-            timer.cancel()
-
-    def close_all(self) -> None:
-        for timer in self.timers.values():
-            timer.cancel()
-        self.timers.clear()
-
-    def _fire(self, tournament_id: int, start: Callable[[], Awaitable[None]]) -> None:
-        self.timers.pop(tournament_id, None)
-        task = asyncio.get_running_loop().create_task(self._start(tournament_id, start))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    @staticmethod
-    async def _start(tournament_id: int, start: Callable[[], Awaitable[None]]) -> None:
-        try:
-            await start()
-        except Exception:  # its game master can still start it by hand
-            log.warning("tournament %s could not start at its time", tournament_id, exc_info=True)
+def channel_of(cog: Mma, tournament: Tournament) -> discord.PartialMessageable:
+    return cog.bot.get_partial_messageable(tournament.channel_id, guild_id=tournament.guild_id)
 
 
 def repo(cog: Mma) -> TournamentRepository:
@@ -108,7 +84,7 @@ def schedule_start(cog: Mma, tournament: Tournament) -> None:
     if tournament.starts_at is None:
         return
     delay = tournament.starts_at.timestamp() - cog.clock()
-    cog.tournaments.schedule(tournament.id, delay, lambda: start_on_time(cog, tournament.id))
+    cog.tournaments.set(tournament.id, delay, lambda: start_on_time(cog, tournament.id))
 
 
 async def start_on_time(cog: Mma, tournament_id: int) -> None:
@@ -117,7 +93,6 @@ async def start_on_time(cog: Mma, tournament_id: int) -> None:
     tournament = await repo(cog).get(tournament_id)
     if tournament is None or tournament.status is not TournamentStatus.SIGNUP:
         return
-    channel = cog.bot.get_partial_messageable(tournament.channel_id, guild_id=tournament.guild_id)
     try:
         started = await begin(cog, tournament)
     except (UserError, RuleInputError) as refused:
@@ -128,10 +103,7 @@ async def start_on_time(cog: Mma, tournament_id: int) -> None:
         )
     else:
         text = started_text(started)
-    try:
-        await channel.send(text)
-    except discord.HTTPException as refused:
-        log.warning("could not announce tournament %s: %s", tournament.id, refused.text or refused.status)
+    await done_or_logged(channel_of(cog, tournament).send(text), "announce tournament %s", tournament.id)
 
 
 def started_text(tournament: Tournament) -> str:
@@ -179,11 +151,10 @@ async def pair_round(cog: Mma, tournament: Tournament, state: TournamentState) -
     dealt: list[DealtMatch] = []
     for pairing in paired.rounds[-1].pairings:
         seed = cog.seed_or_new(None)
-        game, events = new_game(seed)
+        game, feed = notes.dealt(seed, (mention(pairing.challenger), mention(pairing.opponent)))
         players = (pairing.challenger, pairing.opponent)
-        called = (mention(pairing.challenger), mention(pairing.opponent))
         names = (paired.player(pairing.challenger).name, paired.player(pairing.opponent).name)
-        dealt.append(DealtMatch(players, names, seed, game, notes.feed_lines(events, called, game)))
+        dealt.append(DealtMatch(players, names, seed, game, feed))
     try:
         saved, _ = await cog.repo.start_round(tournament, paired, dealt, cog.clock())
     except StaleUpdate:
@@ -232,7 +203,7 @@ async def post_boards(cog: Mma, tournament: Tournament) -> None:
     """Post each board of the latest round whose match has no message yet: the one message that pings its two
     players. A board Discord refuses is logged and posted again by the next `advance` (or the next start)."""
     latest = tournament.game.rounds[-1]
-    channel = cog.bot.get_partial_messageable(tournament.channel_id, guild_id=tournament.guild_id)
+    channel = channel_of(cog, tournament)
     for board, match_id in (await repo(cog).match_ids(tournament.id, latest.number)).items():
         record = await cog.repo.get(match_id)
         if record is None or record.message_id is not None or record.status is not MatchStatus.LIVE:
@@ -240,19 +211,19 @@ async def post_boards(cog: Mma, tournament: Tournament) -> None:
         pairing = latest.pairings[board - 1]
         embed, view = boards.board(cog, record)
         players = [discord.Object(pairing.challenger), discord.Object(pairing.opponent)]
-        try:
-            sent = await channel.send(
+        sent = await done_or_logged(
+            channel.send(
                 shown.board_call(tournament, latest.number, board, pairing),
                 embed=embed,
                 view=view,
                 allowed_mentions=discord.AllowedMentions(users=players),
-            )
-        except discord.HTTPException as refused:
-            log.warning(
-                "could not post board %s of tournament %s: %s", board, tournament.id, refused.text or refused.status
-            )
-            continue
-        await cog.repo.set_message(match_id, sent.id)
+            ),
+            "post board %s of tournament %s",
+            board,
+            tournament.id,
+        )
+        if sent is not None:  # else the next step, or the next start, posts it
+            await cog.repo.set_message(match_id, sent.id)
 
 
 async def standings_of(cog: Mma, tournament: Tournament) -> discord.Embed:
@@ -264,7 +235,7 @@ async def standings_of(cog: Mma, tournament: Tournament) -> discord.Embed:
 async def show_standings(cog: Mma, tournament: Tournament) -> None:
     """Redraw the tournament's message as its live standings; post it again if it is gone."""
     embed, view = await standings_of(cog, tournament), shown.standings_view(tournament)
-    channel = cog.bot.get_partial_messageable(tournament.channel_id, guild_id=tournament.guild_id)
+    channel = channel_of(cog, tournament)
     try:
         if tournament.message_id is not None:
             try:
@@ -281,13 +252,12 @@ async def show_standings(cog: Mma, tournament: Tournament) -> None:
 
 async def post_podium(cog: Mma, tournament: Tournament) -> None:
     changes = await repo(cog).rating_changes(tournament.id)
-    channel = cog.bot.get_partial_messageable(tournament.channel_id, guild_id=tournament.guild_id)
-    try:
-        sent = await channel.send(embed=shown.podium_embed(tournament, changes))
-    except discord.HTTPException as refused:
-        log.warning("could not post tournament %s's podium: %s", tournament.id, refused.text or refused.status)
-        return
-    await repo(cog).set_podium_message(tournament.id, sent.id)
+    podium = shown.podium_embed(tournament, changes)
+    sent = await done_or_logged(
+        channel_of(cog, tournament).send(embed=podium), "post tournament %s's podium", tournament.id
+    )
+    if sent is not None:  # else the next start posts it
+        await repo(cog).set_podium_message(tournament.id, sent.id)
 
 
 async def match_ended(cog: Mma, record: Match) -> None:
