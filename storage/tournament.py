@@ -156,6 +156,21 @@ async def record_match_end(
     return result
 
 
+async def _lock_signing_up(conn: StorageTransaction, tournament_id: int) -> None:
+    """Hold the tournament's row until the transaction ends; SignupClosed once it is no longer signing up."""
+    row = await conn.fetch_locked("SELECT * FROM mma_tournaments WHERE id = ?", (tournament_id,))
+    if row is None:
+        raise LookupError(f"no tournament {tournament_id}")
+    if row["status"] != TournamentStatus.SIGNUP:
+        raise SignupClosed(_tournament(row))
+
+
+async def _field_changed(conn: StorageTransaction, tournament_id: int) -> None:
+    """A join or a leave moves the tournament's version on: a start that read the field before it is a stale
+    save, and reads the field again (cogs.mma.tournament_rounds.begin)."""
+    await conn.execute("UPDATE mma_tournaments SET version = version + 1 WHERE id = ?", (tournament_id,))
+
+
 class TournamentRepository:
     def __init__(self, db: Storage):
         self.db = db
@@ -231,9 +246,7 @@ class TournamentRepository:
         """Sign a member up; False if they already were. SignupClosed once it has started or ended, FieldFull
         when `limit` players are in."""
         async with self.db.transaction() as conn:
-            row = await conn.fetch_locked("SELECT * FROM mma_tournaments WHERE id = ?", (tournament_id,))
-            if row is None or row["status"] != TournamentStatus.SIGNUP:
-                raise SignupClosed(_tournament(row)) if row is not None else LookupError(tournament_id)
+            await _lock_signing_up(conn, tournament_id)
             if await conn.fetch_one(
                 "SELECT 1 AS present FROM mma_tournament_entrants WHERE tournament_id = ? AND user_id = ?",
                 (tournament_id, user_id),
@@ -244,22 +257,22 @@ class TournamentRepository:
             )
             if entered["n"] >= limit:
                 raise FieldFull(limit)
-            added = await conn.execute(
-                "INSERT INTO mma_tournament_entrants (tournament_id, user_id, name, joined_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT DO NOTHING",
+            await conn.execute(
+                "INSERT INTO mma_tournament_entrants (tournament_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
                 (tournament_id, user_id, name, utc_now_text()),
             )
-            return added > 0
+            await _field_changed(conn, tournament_id)
+            return True
 
     async def leave(self, tournament_id: int, user_id: int) -> bool:
         """Take a member off the sign-up list; False if they were not on it. SignupClosed once it has started."""
         async with self.db.transaction() as conn:
-            row = await conn.fetch_locked("SELECT * FROM mma_tournaments WHERE id = ?", (tournament_id,))
-            if row is None or row["status"] != TournamentStatus.SIGNUP:
-                raise SignupClosed(_tournament(row)) if row is not None else LookupError(tournament_id)
+            await _lock_signing_up(conn, tournament_id)
             removed = await conn.execute(
                 "DELETE FROM mma_tournament_entrants WHERE tournament_id = ? AND user_id = ?", (tournament_id, user_id)
             )
+            if removed:
+                await _field_changed(conn, tournament_id)
             return removed > 0
 
     async def tournament_of(self, match_id: int) -> int | None:

@@ -48,7 +48,6 @@ if TYPE_CHECKING:
     from cogs.mma.cog import Mma
 
 
-
 class SignupMessage(TypedDict):
     embed: discord.Embed
     view: discord.ui.View

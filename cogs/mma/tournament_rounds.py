@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("arena.mma")
 
+START_ATTEMPTS = 3  # a start tried again on the field as it is, after a join or a leave came first
 UNKNOWN_MEMBER = 10007  # Discord's error code: the user is not a member of the server
 
 
@@ -102,6 +103,8 @@ async def start_on_time(cog: Mma, tournament_id: int) -> None:
             f"{mention(tournament.created_by)} can start it with `/mma tournament start` or cancel it."
         )
     else:
+        if started.state is None:  # its game master cancelled it as it started
+            return
         text = started_text(started)
     await done_or_logged(channel_of(cog, tournament).send(text), "announce tournament %s", tournament.id)
 
@@ -125,16 +128,21 @@ async def begin(cog: Mma, tournament: Tournament) -> Tournament:
     """The field fixed (members who left the server since joining dropped), each with their rating now, and
     round 1 paired and posted."""
     async with cog.tournaments.locks[tournament.id]:
-        present = [e for e in tournament.entrants if await is_member(cog, tournament.guild_id, e.user_id)]
-        if len(present) < MIN_PLAYERS:
-            raise UserError(too_few(tournament, len(present)))
-        ratings = await RatingRepository(cog.bot.db).ratings(tournament.guild_id, [e.user_id for e in present])
-        players = [Player(id=e.user_id, name=e.name, rating=ratings[e.user_id].mu) for e in present]
-        state = new_tournament(players, tournament.rounds)
-        cog.tournaments.cancel(tournament.id)
-        started = await pair_round(cog, tournament, state)
-    await advance(cog, started.id)
-    return started
+        for _ in range(START_ATTEMPTS):
+            present = [e for e in tournament.entrants if await is_member(cog, tournament.guild_id, e.user_id)]
+            if len(present) < MIN_PLAYERS:
+                raise UserError(too_few(tournament, len(present)))
+            ratings = await RatingRepository(cog.bot.db).ratings(tournament.guild_id, [e.user_id for e in present])
+            players = [Player(id=e.user_id, name=e.name, rating=ratings[e.user_id].mu) for e in present]
+            cog.tournaments.cancel(tournament.id)
+            tournament = await pair_round(cog, tournament, new_tournament(players, tournament.rounds))
+            if tournament.status is not TournamentStatus.SIGNUP:
+                break
+            # A member joined or left as it started: it starts with the field as it is now.
+        else:
+            raise UserError(f"Members kept joining and leaving as tournament #{tournament.id} started: start it again.")
+    await advance(cog, tournament.id)
+    return tournament
 
 
 async def pair_round(cog: Mma, tournament: Tournament, state: TournamentState) -> Tournament:

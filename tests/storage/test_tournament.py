@@ -190,3 +190,15 @@ async def test_a_withdrawal_is_stored_with_the_concession_of_the_game_going_on(d
     ended = await repo.get(tournament.id)
     assert ended is not None and ended.status is TournamentStatus.FINISHED
     assert not ended.game.player(second.player_ids[0]).withdrawn
+
+
+async def test_a_start_that_read_the_field_before_a_join_is_stale(database):
+    repo = TournamentRepository(database)
+    read_at_start = await signed_up(repo)
+    assert await repo.join(read_at_start.id, 1300000000000000050, "Late", limit=64)
+    players = [Player(id=e.user_id, name=e.name, rating=1500.0) for e in read_at_start.entrants]
+    with pytest.raises(StaleUpdate):  # the late member would be signed up but left out of the field
+        await MmaRepository(database).start_round(read_at_start, with_next_round(new_tournament(players)), [], 0.0)
+    assert not await repo.leave(read_at_start.id, 1300000000000000051)  # no one to take off: nothing moves
+    again = await repo.get(read_at_start.id)
+    assert again is not None and again.version == read_at_start.version + 1 and len(again.entrants) == 5
