@@ -16,6 +16,7 @@ from storage.codec import StateCodec
 from storage.protocol import Row, Storage, StorageTransaction
 from storage.retry import retried_on_conflict
 from storage.rows import from_row, required, utc_now_text
+from storage.tables import Going, InPlay, InWorker, Owned, Table, Tables
 from storage.versioned import StaleUpdate, save_versioned
 
 
@@ -283,3 +284,39 @@ class AndorRepository:
                 (xp_change, character.level, character.xp, fight.id),
             )
         )
+
+
+@dataclass(frozen=True)
+class AndorProfile:
+    """Andor's Trail on a member's profile: their character and their ended fights."""
+
+    character: Character | None  # None: no character stored (never set, never fought, or reset)
+    fights: FightTotals
+
+    @property
+    def empty(self) -> bool:
+        return self.character is None and self.fights.fights == 0
+
+
+async def _profile(db: Storage, guild_id: int, user_id: int, in_worker: InWorker) -> AndorProfile:
+    """The totals of the member's fights are counted off the event loop (they decode older ended fights)."""
+    repo = AndorRepository(db)
+    character = await repo.character(guild_id, user_id)
+    return AndorProfile(character, await in_worker((await repo.ended_fights(guild_id, user_id)).totals))
+
+
+# A character and its fights are the member's alone; a live fight holds back their erasure (RULINGS 8).
+TABLES = Tables(
+    "Andor's Trail",
+    (
+        Table("andor_characters", "Andor character", members=(Owned("user_id"),)),
+        Table(
+            "andor_fights",
+            "Andor fights",
+            members=(Owned("user_id"),),
+            order="id",
+            in_play=InPlay("status = ?", (FightStatus.LIVE,), Going("Andor fight", "Andor fights")),
+        ),
+    ),
+    profile=_profile,
+)

@@ -16,6 +16,7 @@ from rules.bossfight.raid import RaidEnd, RaidOutcome, RaidPlayer, raid_outcome
 from storage.protocol import Row, Storage
 from storage.retry import retried_on_conflict
 from storage.rows import from_row, required, utc_now_text
+from storage.tables import InPlay, InWorker, Kept, Owned, Parent, Table, Tables
 from storage.times import stored_time, unix_time
 from storage.versioned import StaleUpdate
 
@@ -118,6 +119,11 @@ class RaidTotals:
     raids: int  # raids they attacked in
     knockouts: int
     bosses_felled: int  # final blows
+
+    @property
+    def empty(self) -> bool:
+        """No attack yet: the raids on a member's profile say so."""
+        return self.attacks == 0
 
 
 class RaidNotLive(Exception):
@@ -388,3 +394,42 @@ class BossfightRepository:
             knockouts=int(row["knockouts"]),  # PostgreSQL sums integers as numeric
             bosses_felled=felled["n"],
         )
+
+
+async def _profile(db: Storage, guild_id: int, user_id: int, in_worker: InWorker) -> RaidTotals:
+    return await BossfightRepository(db).member_totals(guild_id, user_id)
+
+
+# A raid's attacks are its record and add up to the boss's HP: they stay, with a member who erased their data as
+# a former member, as does a raid they spawned; their saved deck and standing in a raid are theirs alone.
+_RAIDS = Table(
+    "bossfight_raids",
+    "raids spawned",
+    members=(Kept("spawned_by"),),
+    order="id",
+    in_play=InPlay("status = ?", (RaidStatus.LIVE,)),
+)
+TABLES = Tables(
+    "boss raids",
+    (
+        Table("bossfight_decks", "saved raid deck", members=(Owned("user_id"),)),
+        Table(
+            "bossfight_attacks",
+            "raid attacks",
+            server=None,
+            parent=Parent("raid_id", _RAIDS),
+            members=(Kept("user_id"),),
+            order="id",
+        ),
+        Table(
+            "bossfight_players",
+            "raid standings",
+            server=None,
+            parent=Parent("raid_id", _RAIDS),
+            members=(Owned("user_id"),),
+            order="raid_id",
+        ),
+        _RAIDS,
+    ),
+    profile=_profile,
+)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from rules.deck.optimize import Score
 from storage.protocol import Row, Storage
 from storage.rows import utc_now_text
+from storage.tables import InWorker, Owned, Table, Tables
 
 
 @dataclass(frozen=True)
@@ -74,4 +75,26 @@ class DeckRepository:
         return _result(row) if row else None
 
 
-__all__ = ["DeckRepository", "DeckResult"]
+@dataclass(frozen=True)
+class DeckProfile:
+    """The deck optimizer on a member's profile: their best result here."""
+
+    best: DeckResult | None  # None: no optimization recorded here
+
+    @property
+    def empty(self) -> bool:
+        return self.best is None
+
+
+async def _profile(db: Storage, guild_id: int, user_id: int, in_worker: InWorker) -> DeckProfile:
+    return DeckProfile(await DeckRepository(db).best_result(guild_id, user_id))
+
+
+TABLES = Tables(
+    "deck optimizer",
+    (Table("deck_results", "deck optimizer results", members=(Owned("user_id"),), order="id"),),
+    profile=_profile,
+)
+
+
+__all__ = ["TABLES", "DeckProfile", "DeckRepository", "DeckResult"]

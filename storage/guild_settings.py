@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from storage.protocol import Storage
 from storage.rows import utc_now_text
+from storage.tables import Table, Tables
 
 
 @dataclass(frozen=True)
@@ -35,4 +36,7 @@ class GuildSettingsRepository:
         return GuildSettings(gm_role_id=role_id)
 
 
-__all__ = ["GuildSettings", "GuildSettingsRepository"]
+TABLES = Tables("server settings", (Table("guild_settings"),))  # the server's, naming no member
+
+
+__all__ = ["TABLES", "GuildSettings", "GuildSettingsRepository"]

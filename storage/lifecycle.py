@@ -7,61 +7,36 @@ battle are closed. Every row is kept.
 
 A server that removed the bot keeps its data for a retention period (GUILD_RETENTION_DAYS) from the moment it
 did (`guild_departures`); a re-invite cancels the departure, and once the period is over every row of the
-server is erased, in one transaction: every table with a `guild_id` and the rows that hang off them (`ERASED`;
-tests/storage/test_lifecycle.py checks that it names every table).
+server is erased, in one transaction: every table with a `guild_id` and the rows that hang off them, as each
+game declares its tables (storage/tables.py; tests/storage/test_tables.py checks them against the schema).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from storage.andor import AndorRepository, Fight, FightStatus
-from storage.bossfight import BossfightRepository, Raid, RaidStatus
+from storage.andor import AndorRepository, Fight
+from storage.bossfight import BossfightRepository, Raid
+from storage.games import ERASURE_ORDER, TABLES
 from storage.mfd import MfdRepository, StoredBattle
-from storage.mma import IN_PLAY, Match, MmaRepository
+from storage.mma import Match, MmaRepository
 from storage.protocol import Storage
 from storage.retry import retried_on_conflict
 from storage.times import stored_time
-from storage.tournament import OPEN, Tournament, TournamentRepository
+from storage.tournament import Tournament, TournamentRepository
 
-# The channels where a game is live: a pending or live MMA match, a live fight or raid, a battle not closed, an
-# open tournament.
-CHANNELS_IN_PLAY = (
-    "SELECT channel_id FROM mma_matches WHERE guild_id = ? AND status IN (?, ?) "
-    "UNION SELECT channel_id FROM andor_fights WHERE guild_id = ? AND status = ? "
-    "UNION SELECT channel_id FROM bossfight_raids WHERE guild_id = ? AND status = ? "
-    "UNION SELECT channel_id FROM mfd_battles WHERE guild_id = ? AND closed_at IS NULL "
-    "UNION SELECT channel_id FROM mma_tournaments WHERE guild_id = ? AND status IN (?, ?)"
+# The channels where a game is live, as each game declares its rows in play (storage/tables.py, InPlay), each
+# with its parameters after the server's id.
+_IN_PLAY = tuple((table, table.in_play) for table in TABLES if table.in_play is not None)
+CHANNELS_IN_PLAY = " UNION ".join(
+    f"SELECT channel_id FROM {table.name} WHERE {table.of_server} AND ({in_play.where})" for table, in_play in _IN_PLAY
 )
 
 # What erasing a server deletes, in this order (a row before the rows it references): each table and the
-# condition, on the server's id, that picks its rows.
-_OF_GUILD = "guild_id = ?"
-_OF_GUILDS_TOURNAMENTS = "tournament_id IN (SELECT id FROM mma_tournaments WHERE guild_id = ?)"
-ERASED = (
-    ("mma_tournament_games", _OF_GUILDS_TOURNAMENTS),
-    ("mma_tournament_entrants", _OF_GUILDS_TOURNAMENTS),
-    ("mma_tournaments", _OF_GUILD),
-    ("mma_moves", "match_id IN (SELECT id FROM mma_matches WHERE guild_id = ?)"),
-    ("mma_rating_changes", _OF_GUILD),
-    ("mma_results", _OF_GUILD),
-    ("mma_fielded", _OF_GUILD),
-    ("mma_ratings", _OF_GUILD),
-    ("mma_matches", _OF_GUILD),
-    ("andor_fights", _OF_GUILD),
-    ("andor_characters", _OF_GUILD),
-    ("bossfight_attacks", "raid_id IN (SELECT id FROM bossfight_raids WHERE guild_id = ?)"),
-    ("bossfight_players", "raid_id IN (SELECT id FROM bossfight_raids WHERE guild_id = ?)"),
-    ("bossfight_raids", _OF_GUILD),
-    ("bossfight_decks", _OF_GUILD),
-    ("mfd_battles", _OF_GUILD),
-    ("guild_uploads", _OF_GUILD),
-    ("deck_results", _OF_GUILD),
-    ("guild_settings", _OF_GUILD),
-    ("guild_departures", _OF_GUILD),
-)
-# Tables of the whole installation, holding nothing of any server: the rating model the stored ratings follow.
-OF_NO_SERVER = ("mma_rating_models",)
+# condition, on the server's id, that picks its rows; and the tables of the whole installation, holding nothing
+# of any server (the rating model the stored ratings follow).
+ERASED = tuple((table.name, table.of_server) for table in ERASURE_ORDER if table.of_server is not None)
+OF_NO_SERVER = tuple(table.name for table in TABLES if table.of_server is None)
 
 
 @dataclass(frozen=True)
@@ -91,7 +66,7 @@ class LifecycleRepository:
         """The server's channels where a game is live."""
         rows = await self.db.fetch_all(
             CHANNELS_IN_PLAY,
-            (guild_id, *IN_PLAY, guild_id, FightStatus.LIVE, guild_id, RaidStatus.LIVE, guild_id, guild_id, *OPEN),
+            tuple(value for _, in_play in _IN_PLAY for value in (guild_id, *in_play.params)),
         )
         return {row["channel_id"] for row in rows}
 

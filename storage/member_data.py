@@ -17,145 +17,60 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from rules.tournament import renamed
-from storage.andor import FightStatus
-from storage.mma import IN_PLAY
+from storage.games import ERASURE_ORDER, TABLES
 from storage.protocol import Storage, StorageTransaction
 from storage.retry import retried_on_conflict
 from storage.rows import required
-from storage.tournament import OPEN, TOURNAMENT_STATE
+from storage.tables import FORMER_MEMBER, FORMER_MEMBER_NAME, Going, Kept, Mentioned, Owned, Table
 
-FORMER_MEMBER = 0  # no Discord id is 0: it stands for a member who erased their data, where others' rows keep them
-FORMER_MEMBER_NAME = "a former member"
-
-_IN_RAIDS_HERE = "raid_id IN (SELECT id FROM bossfight_raids WHERE guild_id = ?)"
+# Everything below is derived from the games' declarations (storage/tables.py): each statement takes the
+# parameters (guild_id, user_id), an anonymization that rewords mentions the member's mention before them.
 
 
-@dataclass(frozen=True)
-class Kind:
-    """One kind of row about a member: its table, what a person calls it, and the SELECT of the member's rows in
-    a server, with the parameters (guild_id, user_id)."""
-
-    table: str
-    label: str
-    select: str
+def _export(table: Table) -> str:
+    order = f" ORDER BY {table.order}" if table.order else ""
+    return f"SELECT {table.columns} FROM {table.name} WHERE {table.of_server} AND {table.member_condition()}{order}"
 
 
-KINDS = (
-    Kind("mma_ratings", "MMA rating", "SELECT * FROM mma_ratings WHERE guild_id = ? AND user_id = ?"),
-    Kind(
-        "mma_rating_changes",
-        "MMA rating changes",
-        "SELECT * FROM mma_rating_changes WHERE guild_id = ? AND user_id = ? ORDER BY rated_at, match_id",
-    ),
-    Kind(
-        "mma_results", "MMA results", "SELECT * FROM mma_results WHERE guild_id = ? AND user_id = ? ORDER BY match_id"
-    ),
-    Kind(
-        "mma_fielded",
-        "MMA fighters fielded",
-        "SELECT * FROM mma_fielded WHERE guild_id = ? AND user_id = ? ORDER BY match_id, fighter",
-    ),
-    Kind(
-        "mma_matches",
-        "MMA matches and challenges",
-        "SELECT * FROM mma_matches WHERE guild_id = ? AND ? IN (player0_id, player1_id) ORDER BY id",
-    ),
-    Kind("bossfight_decks", "saved raid deck", "SELECT * FROM bossfight_decks WHERE guild_id = ? AND user_id = ?"),
-    Kind(
-        "bossfight_attacks",
-        "raid attacks",
-        f"SELECT * FROM bossfight_attacks WHERE {_IN_RAIDS_HERE} AND user_id = ? ORDER BY id",
-    ),
-    Kind(
-        "bossfight_players",
-        "raid standings",
-        f"SELECT * FROM bossfight_players WHERE {_IN_RAIDS_HERE} AND user_id = ? ORDER BY raid_id",
-    ),
-    Kind(
-        "bossfight_raids",
-        "raids spawned",
-        "SELECT * FROM bossfight_raids WHERE guild_id = ? AND spawned_by = ? ORDER BY id",
-    ),
-    Kind("andor_characters", "Andor character", "SELECT * FROM andor_characters WHERE guild_id = ? AND user_id = ?"),
-    Kind("andor_fights", "Andor fights", "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? ORDER BY id"),
-    Kind(
-        "deck_results",
-        "deck optimizer results",
-        "SELECT * FROM deck_results WHERE guild_id = ? AND user_id = ? ORDER BY id",
-    ),
-    Kind(
-        "guild_uploads",
-        "uploaded bosses and monsters",
-        "SELECT * FROM guild_uploads WHERE guild_id = ? AND uploaded_by = ? ORDER BY kind, name_key",
-    ),
-    Kind(
-        "mma_tournament_entrants",
-        "MMA tournaments entered",
-        "SELECT e.* FROM mma_tournament_entrants e JOIN mma_tournaments t ON t.id = e.tournament_id "
-        "WHERE t.guild_id = ? AND e.user_id = ? ORDER BY e.tournament_id",
-    ),
-    Kind(
-        "mma_tournaments",
-        "MMA tournaments opened",
-        "SELECT id, guild_id, channel_id, created_by, status, rounds, starts_at, created_at, ended_at "
-        "FROM mma_tournaments WHERE guild_id = ? AND created_by = ? ORDER BY id",
-    ),
-    Kind(  # the battle's state (compressed) is the heroes' and villains', not the member's
-        "mfd_battles",
-        "Marked for Death battles run",
-        "SELECT id, guild_id, channel_id, seed, rounds_fought, outcome, heroes_left, villains_left, version, "
-        "started_by, updated_by, started_at, updated_at FROM mfd_battles "
-        "WHERE guild_id = ? AND ? IN (started_by, updated_by) ORDER BY id",
-    ),
-)
+def _erasure(table: Table) -> list[tuple[str, bool]]:
+    """The member's own rows of the table deleted, and their id in the rows kept for the others anonymized;
+    each statement with whether it takes the member's mention first."""
+    here = table.of_server
+    statements = [
+        (f"DELETE FROM {table.name} WHERE {here} AND {column.column} = ?", False)
+        for column in table.members
+        if isinstance(column, Owned)
+    ]
+    if table.alone_when is not None:
+        statements.append(
+            (f"DELETE FROM {table.name} WHERE {here} AND {table.member_condition()} AND ({table.alone_when})", False)
+        )
+    for column in table.members:
+        if isinstance(column, Kept | Mentioned):
+            sets = [f"{column.column} = {FORMER_MEMBER}"]
+            if isinstance(column, Kept) and column.name is not None:
+                sets.append(f"{column.name} = '{FORMER_MEMBER_NAME}'")
+            if table.mentions_in is not None:
+                sets.append(f"{table.mentions_in} = replace({table.mentions_in}, ?, '{FORMER_MEMBER_NAME}')")
+            statement = f"UPDATE {table.name} SET {', '.join(sets)} WHERE {here} AND {column.column} = ?"
+            statements.append((statement, table.mentions_in is not None))
+    return statements
 
-# The erasure, in order, each with the parameters (guild_id, user_id): the member's own rows go; where a row is
-# also someone else's, the member's id becomes FORMER_MEMBER. The AI's matches are the member's alone.
-ERASURE = (
-    "DELETE FROM mma_ratings WHERE guild_id = ? AND user_id = ?",
-    "DELETE FROM mma_rating_changes WHERE guild_id = ? AND user_id = ?",
-    f"UPDATE mma_rating_changes SET opponent_id = {FORMER_MEMBER} WHERE guild_id = ? AND opponent_id = ?",
-    "DELETE FROM mma_results WHERE guild_id = ? AND user_id = ?",
-    f"UPDATE mma_results SET opponent_id = {FORMER_MEMBER} WHERE guild_id = ? AND opponent_id = ?",
-    "DELETE FROM mma_fielded WHERE guild_id = ? AND user_id = ?",
-    "DELETE FROM mma_matches WHERE guild_id = ? AND player0_id = ? AND player1_id IS NULL",
-    "DELETE FROM bossfight_decks WHERE guild_id = ? AND user_id = ?",
-    f"DELETE FROM bossfight_players WHERE {_IN_RAIDS_HERE} AND user_id = ?",
-    f"UPDATE bossfight_attacks SET user_id = {FORMER_MEMBER} WHERE {_IN_RAIDS_HERE} AND user_id = ?",
-    f"UPDATE bossfight_raids SET spawned_by = {FORMER_MEMBER} WHERE guild_id = ? AND spawned_by = ?",
-    "DELETE FROM andor_characters WHERE guild_id = ? AND user_id = ?",
-    "DELETE FROM andor_fights WHERE guild_id = ? AND user_id = ?",
-    "DELETE FROM deck_results WHERE guild_id = ? AND user_id = ?",
-    "DELETE FROM guild_uploads WHERE guild_id = ? AND uploaded_by = ?",
-    f"UPDATE mfd_battles SET started_by = {FORMER_MEMBER} WHERE guild_id = ? AND started_by = ?",
-    f"UPDATE mfd_battles SET updated_by = {FORMER_MEMBER} WHERE guild_id = ? AND updated_by = ?",
-    f"UPDATE mma_tournaments SET created_by = {FORMER_MEMBER} WHERE guild_id = ? AND created_by = ?",
-    "DELETE FROM mma_tournament_entrants WHERE tournament_id IN (SELECT id FROM mma_tournaments WHERE guild_id = ?) "
-    "AND user_id = ?",
-)
 
-# Matches between members keep their moves and results for the opponent; the member's corner is renamed, and the
-# mentions the action feed stored for them become the same words. Parameters: (mention, guild_id, user_id).
-FORMER_CORNERS = tuple(
-    f"UPDATE mma_matches SET player{slot}_id = {FORMER_MEMBER}, player{slot}_name = '{FORMER_MEMBER_NAME}', "
-    f"feed_json = replace(feed_json, ?, '{FORMER_MEMBER_NAME}') WHERE guild_id = ? AND player{slot}_id = ?"
-    for slot in (0, 1)
-)
-
-LIVE_MATCHES = (
-    "SELECT count(*) AS n FROM mma_matches WHERE guild_id = ? AND ? IN (player0_id, player1_id) AND status IN (?, ?)"
-)
-LIVE_FIGHTS = "SELECT count(*) AS n FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = ?"
-# A tournament the member entered that is signing up or running (its table names them until it ends).
-LIVE_TOURNAMENTS = (
-    "SELECT count(*) AS n FROM mma_tournaments t JOIN mma_tournament_entrants e ON e.tournament_id = t.id "
-    "WHERE t.guild_id = ? AND e.user_id = ? AND t.status IN (?, ?)"
-)
-# The tournaments whose stored state names the member (read before their sign-ups are erased).
-PLAYED_TOURNAMENTS = (
-    "SELECT t.id, t.state_json FROM mma_tournaments t JOIN mma_tournament_entrants e ON e.tournament_id = t.id "
-    "WHERE t.guild_id = ? AND e.user_id = ? AND t.state_json IS NOT NULL ORDER BY t.id"
+EXPORTED = tuple((table, _export(table)) for table in TABLES if table.exported)
+# In order, a row before the rows it references. The AI's matches are the member's alone.
+ERASURE = tuple(statement for table in ERASURE_ORDER for statement in _erasure(table))
+# The games going on that hold back an erasure, each counting the member's live rows.
+GOING = tuple(
+    (
+        table.name,
+        in_play.going,
+        f"SELECT count(*) AS n FROM {table.name} WHERE {table.of_server} "
+        f"AND {in_play.going.member or table.member_condition()} AND ({in_play.where})",
+        in_play.params,
+    )
+    for table in TABLES
+    if (in_play := table.in_play) is not None and in_play.going is not None
 )
 
 Rows = dict[str, list[dict[str, Any]]]
@@ -174,8 +89,10 @@ class MemberData:
         return not self.rows
 
     def counts(self) -> list[tuple[str, int]]:
-        """(label, rows) of each kind stored, in KINDS' order."""
-        return [(kind.label, len(self.rows[kind.table])) for kind in KINDS if kind.table in self.rows]
+        """(label, rows) of each table holding some, in the order of the games' declarations."""
+        return [
+            (table.label or table.name, len(self.rows[table.name])) for table, _ in EXPORTED if table.name in self.rows
+        ]
 
     def to_json(self) -> str:
         return json.dumps(
@@ -190,19 +107,19 @@ class MemberData:
 
 
 class LiveGames(Exception):
-    """The member has a game going in the server: MMA matches or challenges, Andor fights, MMA tournaments
-    signing up or running."""
+    """The member has games going in the server that would end without them (the games' `Going` rows): how many
+    of each, in the order of the declarations."""
 
-    def __init__(self, matches: int, fights: int, tournaments: int = 0):
-        super().__init__(
-            f"{matches} live MMA matches or challenges, {fights} live Andor fights, {tournaments} open tournaments"
-        )
-        self.matches = matches
-        self.fights = fights
-        self.tournaments = tournaments
+    def __init__(self, going: list[tuple[str, Going, int]]):
+        super().__init__(", ".join(f"{count} live {kind.nouns}" for _, kind, count in going))
+        self.going = going  # (table, what its live rows are, how many name the member)
+
+    def of(self, table: str) -> int:
+        """How many of the table's live rows name the member."""
+        return sum(count for name, _, count in self.going if name == table)
 
     def __bool__(self) -> bool:
-        return bool(self.matches or self.fights or self.tournaments)
+        return any(count for _, _, count in self.going)
 
 
 class ChangedSinceAsked(Exception):
@@ -219,31 +136,21 @@ def _plain(value: Any) -> Any:
 
 async def _collect(reader: Storage | StorageTransaction, guild_id: int, user_id: int) -> MemberData:
     rows: Rows = {}
-    for kind in KINDS:
-        found = await reader.fetch_all(kind.select, (guild_id, user_id))
+    for table, select in EXPORTED:
+        found = await reader.fetch_all(select, (guild_id, user_id))
         if found:
-            rows[kind.table] = [{key: _plain(value) for key, value in dict(row).items()} for row in found]
+            rows[table.name] = [{key: _plain(value) for key, value in dict(row).items()} for row in found]
     return MemberData(guild_id, user_id, rows)
 
 
 async def _live(reader: Storage | StorageTransaction, guild_id: int, user_id: int) -> LiveGames:
     # Counts: each statement returns one row.
-    matches = required(await reader.fetch_one(LIVE_MATCHES, (guild_id, user_id, *IN_PLAY)))["n"]
-    fights = required(await reader.fetch_one(LIVE_FIGHTS, (guild_id, user_id, FightStatus.LIVE)))["n"]
-    tournaments = required(await reader.fetch_one(LIVE_TOURNAMENTS, (guild_id, user_id, *OPEN)))["n"]
-    return LiveGames(int(matches), int(fights), int(tournaments))
-
-
-async def _forget_in_tournaments(conn: StorageTransaction, guild_id: int, user_id: int) -> None:
-    """In every tournament the member played, they become a former member: their games and place stay for the
-    others. Each gets an id of its own below FORMER_MEMBER, so two forgotten players of one table stay apart."""
-    for row in await conn.fetch_all(PLAYED_TOURNAMENTS, (guild_id, user_id)):
-        state = TOURNAMENT_STATE.from_text(row["state_json"], row["id"])
-        former = min([FORMER_MEMBER, *(player.id for player in state.players)]) - 1
-        state = renamed(state, user_id, former, FORMER_MEMBER_NAME)
-        await conn.execute(
-            "UPDATE mma_tournaments SET state_json = ? WHERE id = ?", (TOURNAMENT_STATE.to_text(state), row["id"])
-        )
+    return LiveGames(
+        [
+            (table, kind, int(required(await reader.fetch_one(count, (guild_id, user_id, *params)))["n"]))
+            for table, kind, count, params in GOING
+        ]
+    )
 
 
 class MemberDataRepository:
@@ -269,18 +176,17 @@ class MemberDataRepository:
             data = await _collect(conn, guild_id, user_id)
             if data.empty or data.fingerprint != fingerprint:
                 raise ChangedSinceAsked(data)
-            await _forget_in_tournaments(conn, guild_id, user_id)
-            for sql in ERASURE:
-                await conn.execute(sql, (guild_id, user_id))
-            for sql in FORMER_CORNERS:
-                await conn.execute(sql, (f"<@{user_id}>", guild_id, user_id))
+            for table in TABLES:
+                if table.forget_first is not None:
+                    await table.forget_first(conn, guild_id, user_id)
+            for sql, reworded in ERASURE:
+                await conn.execute(sql, (f"<@{user_id}>", guild_id, user_id) if reworded else (guild_id, user_id))
             return data
 
 
 __all__ = [
     "FORMER_MEMBER",
     "FORMER_MEMBER_NAME",
-    "KINDS",
     "ChangedSinceAsked",
     "LiveGames",
     "MemberData",

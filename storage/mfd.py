@@ -14,6 +14,7 @@ from storage.codec import StateCodec
 from storage.protocol import Row, Storage
 from storage.retry import retried_on_conflict
 from storage.rows import from_row, utc_now_text
+from storage.tables import InPlay, Kept, Table, Tables
 from storage.versioned import StaleUpdate, save_versioned
 
 BATTLE_STATE = StateCodec("Marked for Death battle", 1, BattleState.to_dict, BattleState.from_dict)
@@ -130,4 +131,24 @@ class MfdRepository:
             return _battle(await save_versioned(conn, "mfd_battles", battle.id, battle.version, changes))
 
 
-__all__ = ["MfdRepository", "StaleUpdate", "StoredBattle", "encode_state"]
+# A battle is the GMs' who ran it and the server's: it stays with its GMs as former members. Its state
+# (compressed) is the heroes' and villains', not a member's, so their copy leaves it out.
+TABLES = Tables(
+    "Marked for Death",
+    (
+        Table(
+            "mfd_battles",
+            "Marked for Death battles run",
+            members=(Kept("started_by"), Kept("updated_by")),
+            columns=(
+                "id, guild_id, channel_id, seed, rounds_fought, outcome, "
+                "heroes_left, villains_left, version, started_by, updated_by, started_at, updated_at"
+            ),
+            order="id",
+            in_play=InPlay("closed_at IS NULL"),
+        ),
+    ),
+)
+
+
+__all__ = ["TABLES", "MfdRepository", "StaleUpdate", "StoredBattle", "encode_state"]

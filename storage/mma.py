@@ -19,6 +19,7 @@ from storage.codec import StateCodec
 from storage.protocol import Row, Storage, StorageTransaction
 from storage.ratings import RatingRepository
 from storage.rows import required
+from storage.tables import Going, InPlay, InWorker, Kept, Mentioned, Owned, Parent, Table, Tables
 from storage.times import stored_time, unix_time
 from storage.tournament import Tournament, TournamentStatus, record_match_end, save_state
 from storage.versioned import StaleUpdate, save_versioned
@@ -500,10 +501,65 @@ class MmaRepository:
         return required(row)["matches"]
 
 
+@dataclass(frozen=True)
+class MmaProfile:
+    """MMA Warriors on a member's profile: their rating and their finished matches."""
+
+    rating: Rating  # games 0: never rated
+    matches: MatchTallies  # against the AI included
+
+    @property
+    def empty(self) -> bool:
+        return self.rating.games == 0 and self.matches.overall.played == 0
+
+
+async def _profile(db: Storage, guild_id: int, user_id: int, in_worker: InWorker) -> MmaProfile:
+    return MmaProfile(
+        await RatingRepository(db).rating(guild_id, user_id), await MmaRepository(db).tallies(guild_id, user_id)
+    )
+
+
+# A match is both players': it stays with the opponent, a member who erased their data shown as a former
+# member (their mentions in its action feed too); a match against the AI is theirs alone. A result names the
+# opponent, whose own result stands. A challenge or a match going on holds back their erasure (RULINGS 8).
+_MATCHES = Table(
+    "mma_matches",
+    "MMA matches and challenges",
+    members=(Kept("player0_id", name="player0_name"), Kept("player1_id", name="player1_name")),
+    order="id",
+    mentions_in="feed_json",
+    alone_when="player1_id IS NULL",
+    in_play=InPlay("status IN (?, ?)", IN_PLAY, Going("MMA match or challenge", "MMA matches or challenges")),
+)
+TABLES = Tables(
+    "MMA Warriors",
+    (
+        Table(
+            "mma_results",
+            "MMA results",
+            members=(Owned("user_id"), Mentioned("opponent_id")),
+            references=("mma_matches",),
+            order="match_id",
+        ),
+        Table(
+            "mma_fielded",
+            "MMA fighters fielded",
+            members=(Owned("user_id"),),
+            references=("mma_matches",),
+            order="match_id, fighter",
+        ),
+        _MATCHES,
+        Table("mma_moves", server=None, parent=Parent("match_id", _MATCHES)),
+    ),
+    profile=_profile,
+)
+
+
 __all__ = [
     "CHANNEL_DELETED",
     "IN_PLAY",
     "MATCH_STATE",
+    "TABLES",
     "DealtMatch",
     "FighterUse",
     "FinishedMatch",
@@ -511,6 +567,7 @@ __all__ = [
     "MatchConflict",
     "MatchStatus",
     "MatchTallies",
+    "MmaProfile",
     "MmaRepository",
     "StaleUpdate",
 ]

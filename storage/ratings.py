@@ -28,6 +28,7 @@ from rules.rating import (
 from storage.protocol import Row, Storage, StorageTransaction
 from storage.retry import retried_on_conflict
 from storage.rows import required
+from storage.tables import Mentioned, Owned, Table, Tables
 from storage.times import stored_time, unix_time
 
 # A provisional rating (rules.rating.Rating.provisional) as SQL: too wide a deviation.
@@ -321,4 +322,22 @@ class RatingRepository:
         ]
 
 
-__all__ = ["HeadToHead", "Leaderboard", "RatedGame", "RatedMember", "RatingRepository"]
+# A rating is the member's own; a change names the opponent too, and stands for them (RULINGS 8). The rating
+# model is the installation's, no server's.
+TABLES = Tables(
+    "MMA ratings",
+    (
+        Table("mma_ratings", "MMA rating", members=(Owned("user_id"),)),
+        Table(
+            "mma_rating_changes",
+            "MMA rating changes",
+            members=(Owned("user_id"), Mentioned("opponent_id")),
+            references=("mma_matches",),
+            order="rated_at, match_id",
+        ),
+        Table("mma_rating_models", server=None),
+    ),
+)
+
+
+__all__ = ["TABLES", "HeadToHead", "Leaderboard", "RatedGame", "RatedMember", "RatingRepository"]

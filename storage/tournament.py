@@ -17,11 +17,12 @@ from typing import Any
 
 from rules.rating import Rating, RatingChange
 from rules.tournament import Result as BoardResult
-from rules.tournament import TournamentState, is_finished, match_result, record_result, withdraw
+from rules.tournament import TournamentState, is_finished, match_result, record_result, renamed, withdraw
 from storage.codec import StateCodec
 from storage.protocol import Row, Storage, StorageTransaction
 from storage.retry import retried_on_conflict
 from storage.rows import utc_now_text
+from storage.tables import FORMER_MEMBER, FORMER_MEMBER_NAME, Going, InPlay, Kept, Owned, Parent, Table, Tables
 from storage.times import stored_time, unix_time
 from storage.versioned import save_versioned
 
@@ -362,8 +363,70 @@ class TournamentRepository:
         return 0 if row is None else row["tournaments"]
 
 
+async def _forget_in_tournaments(conn: StorageTransaction, guild_id: int, user_id: int) -> None:
+    """In every tournament the member played, they become a former member: their games and place stay for the
+    others. Each gets an id of its own below FORMER_MEMBER, so two forgotten players of one table stay apart.
+    Run before their sign-ups are erased: those say which tournaments name them."""
+    rows = await conn.fetch_all(
+        "SELECT t.id, t.state_json FROM mma_tournaments t JOIN mma_tournament_entrants e ON e.tournament_id = t.id "
+        "WHERE t.guild_id = ? AND e.user_id = ? AND t.state_json IS NOT NULL ORDER BY t.id",
+        (guild_id, user_id),
+    )
+    for row in rows:
+        state = TOURNAMENT_STATE.from_text(row["state_json"], row["id"])
+        former = min([FORMER_MEMBER, *(player.id for player in state.players)]) - 1
+        state = renamed(state, user_id, former, FORMER_MEMBER_NAME)
+        await conn.execute(
+            "UPDATE mma_tournaments SET state_json = ? WHERE id = ?", (TOURNAMENT_STATE.to_text(state), row["id"])
+        )
+
+
+# A tournament stays with its opener as a former member, and with its players renamed in its stored state; a
+# sign-up is its member's. A member signed up for a tournament that is not over waits for its end to erase
+# their data. Its message ids and state are the server's, not the opener's, so their copy leaves them out.
+_TOURNAMENTS = Table(
+    "mma_tournaments",
+    "MMA tournaments opened",
+    members=(Kept("created_by"),),
+    columns="id, guild_id, channel_id, created_by, status, rounds, starts_at, created_at, ended_at",
+    order="id",
+    in_play=InPlay(
+        "status IN (?, ?)",
+        OPEN,
+        Going(
+            "MMA tournament",
+            "MMA tournaments",
+            member="id IN (SELECT tournament_id FROM mma_tournament_entrants WHERE user_id = ?)",
+            advice="a tournament's Leave button while it signs up, or its end once it runs",
+        ),
+    ),
+    forget_first=_forget_in_tournaments,
+)
+TABLES = Tables(
+    "MMA tournaments",
+    (
+        Table(
+            "mma_tournament_entrants",
+            "MMA tournaments entered",
+            server=None,
+            parent=Parent("tournament_id", _TOURNAMENTS),
+            members=(Owned("user_id"),),
+            order="tournament_id",
+        ),
+        _TOURNAMENTS,
+        Table(
+            "mma_tournament_games",
+            server=None,
+            parent=Parent("tournament_id", _TOURNAMENTS),
+            references=("mma_matches",),
+        ),
+    ),
+)
+
+
 __all__ = [
     "OPEN",
+    "TABLES",
     "TOURNAMENT_STATE",
     "Entrant",
     "FieldFull",

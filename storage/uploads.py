@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
 from storage.protocol import Storage
+from storage.tables import Owned, Table, Tables
 
 
 class Stored(Protocol):
@@ -63,3 +64,10 @@ class GuildUploads(Generic[M]):
                 "DELETE FROM guild_uploads WHERE guild_id = ? AND kind = ? AND name_key = ?", (guild_id, self.kind, key)
             )
             return deleted > 0
+
+
+# An upload is its uploader's: erasing their data takes it off the server's roster.
+TABLES = Tables(
+    "uploads",
+    (Table("guild_uploads", "uploaded bosses and monsters", members=(Owned("uploaded_by"),), order="kind, name_key"),),
+)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -53,7 +54,7 @@ class Arena(
     ) -> None:
         """`member` may have left the server: Discord then resolves them as a user, and what is stored shows."""
         who = member or interaction.user
-        profile = await self.profiles.profile(guild_id(interaction), who.id, lambda work: run_engine(self.bot, work))
+        profile = await self.profiles.profile(guild_id(interaction), who.id, partial(run_engine, self.bot))
         await interaction.response.send_message(embed=profile_embed(who.display_name, profile))
 
     @app_commands.command(name="my-data", description="Everything Arena keeps about you in this server, as a file.")

@@ -8,9 +8,14 @@ from cogs.arena.items import FORGET, GAME, KEEP, ForgetButton
 from cogs.common import COLOR_DEFEAT, COLOR_INFO, fit_embed, markdown_safe
 from cogs.deck.render import measured
 from rules.text import format_number, noun_for, plural
+from storage.andor import AndorProfile
+from storage.bossfight import RaidTotals
+from storage.deck import DeckProfile
 from storage.guild_settings import GuildSettings
 from storage.member_data import FORMER_MEMBER_NAME, LiveGames, MemberData
+from storage.mma import MmaProfile
 from storage.profile import Profile
+from storage.tables import ProfilePart
 
 NAME_LIMIT = 40
 SEE_MORE = (
@@ -20,7 +25,7 @@ SEE_MORE = (
 START_WITH = "`/mma ai`, `/mma challenge`, `/bossfight attack`, `/andor fight` or `/deck optimize`"
 
 
-def mma_text(profile: Profile) -> str:
+def mma_text(profile: MmaProfile) -> str:
     rating, tallies = profile.rating, profile.matches
     overall, ai = tallies.overall, tallies.against_ai
     if rating.games:
@@ -36,8 +41,7 @@ def mma_text(profile: Profile) -> str:
     )
 
 
-def raid_text(profile: Profile) -> str:
-    raids = profile.raids
+def raid_text(raids: RaidTotals) -> str:
     if not raids.attacks:
         return "No attacks yet."
     return (
@@ -48,7 +52,7 @@ def raid_text(profile: Profile) -> str:
     )
 
 
-def andor_text(profile: Profile) -> str:
+def andor_text(profile: AndorProfile) -> str:
     c, fights = profile.character, profile.fights
     if c is None and not fights.fights:
         return "No character or fights yet."
@@ -76,8 +80,8 @@ def andor_text(profile: Profile) -> str:
     return "\n".join(lines)
 
 
-def deck_text(profile: Profile) -> str:
-    best = profile.best_deck
+def deck_text(profile: DeckProfile) -> str:
+    best = profile.best
     if best is None:
         return "No optimization yet."
     opponent = "a random deck from the seed" if best.opponent_file is None else markdown_safe(best.opponent_file)
@@ -93,16 +97,30 @@ def deck_text(profile: Profile) -> str:
     )
 
 
+def part_field(part: ProfilePart) -> tuple[str, str]:
+    """A game's part of the profile (storage/tables.py, `Tables.profile`) as its field: name and text."""
+    match part:
+        case MmaProfile():
+            return "🥊 MMA Warriors", mma_text(part)
+        case RaidTotals():
+            return "🐉 Boss raids", raid_text(part)
+        case AndorProfile():
+            return "🗺️ Andor's Trail", andor_text(part)
+        case DeckProfile():
+            return "🃏 Deck optimizer", deck_text(part)
+        case _:
+            raise TypeError(f"no profile field words {type(part).__name__}")
+
+
 def profile_embed(display_name: str, profile: Profile) -> discord.Embed:
     """The member's profile; `display_name` as they typed it (escaped here)."""
     name = markdown_safe(display_name, NAME_LIMIT)
     embed = discord.Embed(title=f"🏟️ {name} in this server", color=COLOR_INFO)
     if profile.empty:
         embed.description = f"{name} has not played here yet. Every game is one command away: {START_WITH}."
-    embed.add_field(name="🥊 MMA Warriors", value=mma_text(profile), inline=False)
-    embed.add_field(name="🐉 Boss raids", value=raid_text(profile), inline=False)
-    embed.add_field(name="🗺️ Andor's Trail", value=andor_text(profile), inline=False)
-    embed.add_field(name="🃏 Deck optimizer", value=deck_text(profile), inline=False)
+    for part in profile.parts:
+        name, value = part_field(part)
+        embed.add_field(name=name, value=value, inline=False)
     embed.add_field(name="See more", value=SEE_MORE, inline=False)
     return fit_embed(embed)
 
@@ -126,6 +144,7 @@ def settings_embed(settings: GuildSettings, default_role: str | None, done: str 
 
 
 MY_DATA_FILE = "arena-my-data.json"
+LIVE_GAME_WAYS = "a match's Concede button, a fight's Flee, or decline the challenge"  # every refusal gives them
 KEPT_FOR_OTHERS = (
     "Matches, raids and battles you shared stay for the others, with you shown as "
     f'"{FORMER_MEMBER_NAME}", and the rating changes your matches gave your opponents stand.'
@@ -149,17 +168,13 @@ def my_data_summary(data: MemberData) -> str:
 
 
 def live_games_text(live: LiveGames) -> str:
-    going = [
-        plural(live.matches, "MMA match or challenge", "MMA matches or challenges") if live.matches else "",
-        plural(live.fights, "Andor fight") if live.fights else "",
-        plural(live.tournaments, "MMA tournament") if live.tournaments else "",
-    ]
-    ways = "a match's Concede button, a fight's Flee, or decline the challenge"
-    if live.tournaments:
-        ways += "; a tournament's Leave button while it signs up, or its end once it runs"
+    """The refusal: the member's games going on, counted as each game declares them (storage/tables.py, Going),
+    and the ways to end them."""
+    going = [(kind, count) for _, kind, count in live.going if count]
+    ways = "; ".join([LIVE_GAME_WAYS, *(kind.advice for kind, _ in going if kind.advice)])
     return (
-        f"You have {' and '.join(g for g in going if g)} going in this server, so nothing was erased: finish "
-        f"them first ({ways}), then run `/arena forget-me` again."
+        f"You have {' and '.join(plural(count, kind.noun, kind.nouns) for kind, count in going)} going in this "
+        f"server, so nothing was erased: finish them first ({ways}), then run `/arena forget-me` again."
     )
 
 

@@ -126,7 +126,10 @@ async def test_a_member_who_asks_to_be_forgotten_leaves_the_table_as_a_former_me
     members = MemberDataRepository(database)
     leaving = first.player_ids[0]
     live = await members.live_games(GUILD, leaving)
-    assert (live.matches, live.tournaments) == (1, 1)  # its match going on, and the tournament running
+    assert (live.of("mma_matches"), live.of("mma_tournaments")) == (
+        1,
+        1,
+    )  # its match going on, and the tournament running
     data = await members.export(GUILD, leaving)
     assert [row["tournament_id"] for row in data.rows["mma_tournament_entrants"]] == [tournament.id]
     with pytest.raises(LiveGames):

@@ -1,0 +1,26 @@
+"""Every game's tables, as each declares them beside its repository (storage/tables.py says what a declaration
+holds): a new game's `TABLES` joins this list, and server erasure, /arena my-data, /arena forget-me and
+/arena profile take it in. The order is the order of a member's copy and of the profile's parts."""
+
+from __future__ import annotations
+
+from storage import andor, bossfight, deck, departures, guild_settings, mfd, mma, ratings, tournament, uploads
+from storage.tables import Table, Tables, erasure_order
+
+DECLARED: tuple[Tables, ...] = (
+    ratings.TABLES,
+    mma.TABLES,
+    bossfight.TABLES,
+    andor.TABLES,
+    deck.TABLES,
+    uploads.TABLES,
+    tournament.TABLES,
+    mfd.TABLES,
+    guild_settings.TABLES,
+    departures.TABLES,
+)
+
+TABLES: tuple[Table, ...] = tuple(table for owner in DECLARED for table in owner.tables)
+ERASURE_ORDER: tuple[Table, ...] = tuple(erasure_order(DECLARED))  # each table before those it references
+
+__all__ = ["DECLARED", "ERASURE_ORDER", "TABLES"]
