@@ -5,7 +5,7 @@ A tournament is one row, versioned like a match: the sign-up list lives in its o
 different members never wait for each other), and once it starts the engine's whole `TournamentState` is stored
 in the row. Each step is stored before the bot acts on it: a round is saved with its matches in one transaction
 (`storage.mma.MmaRepository.start_round`), and a board's result in the transaction that ends its match
-(`record_match_end`), so after a restart the stored state says what is left to do.
+(`record_match_end`, in storage/mma/ending.py), so after a restart the stored state says what is left to do.
 """
 
 from __future__ import annotations
@@ -132,6 +132,16 @@ async def save_state(
         conn, "mma_tournaments", tournament.id, tournament.version, changes, status=tournament.status
     )
     return _tournament(row)
+
+
+async def add_board_match(
+    conn: StorageTransaction, tournament_id: int, round_number: int, board: int, match_id: int
+) -> None:
+    """The match a board of a round is played as, stored with the round (storage.mma's start_round)."""
+    await conn.execute(
+        "INSERT INTO mma_tournament_games (tournament_id, round, board, match_id) VALUES (?, ?, ?, ?)",
+        (tournament_id, round_number, board, match_id),
+    )
 
 
 async def record_match_end(
@@ -435,6 +445,7 @@ __all__ = [
     "TournamentConflict",
     "TournamentRepository",
     "TournamentStatus",
+    "add_board_match",
     "record_match_end",
     "save_state",
 ]

@@ -16,7 +16,7 @@ from rules.mma.state import CONCEDE, END_TURN, OVER, Action, GameState
 
 
 def stored(actions: list[Action]) -> list[Action]:
-    """The moves as storage/mma.py keeps them and reads them back (`mma_moves.action_json`)."""
+    """The moves as storage/mma/moves.py keeps them and reads them back (`mma_moves.action_json`)."""
     return [Action.from_dict(json.loads(json.dumps(a.to_dict()))) for a in actions]
 
 

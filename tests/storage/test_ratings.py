@@ -19,7 +19,7 @@ JUDGES, CONCEDED, HEALTH = "Judges' decision", "Conceded", "Health depleted"
 
 
 async def finished_match(database, players: tuple[int, int], guild: int = GUILD) -> int:
-    """A match row between two members, as storage/mma.py keeps one that ended (the changes reference it)."""
+    """A match row between two members, as storage/mma/matches.py keeps one that ended (the changes reference it)."""
     async with database.transaction() as conn:
         row = await conn.fetch_required(
             "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
