@@ -8,8 +8,12 @@ import re
 from dataclasses import dataclass
 
 from storage.games import DECLARED, TABLES
+from storage.member_data import MemberDataRepository
 from storage.sqlite import Database
-from storage.tables import Kept
+from storage.tables import FORMER_MEMBER, FORMER_MEMBER_NAME, Kept
+from tests.storage.test_lifecycle import GUILD, fill
+
+OTHER_GUILD = GUILD + 1
 
 # Columns naming a member, by the names the schema gives them (a role's or a channel's id is no member's).
 MEMBER_COLUMN = re.compile(r"^(user_id|member_id|opponent_id|player\d*_id|winner_id|loser_id|\w+_user_id|\w+_by)$")
@@ -124,3 +128,51 @@ async def test_a_declared_table_or_column_the_schema_lacks_fails(database):
         "column mma_results.opponent_id is declared but does not exist",
         "table mfd_battles is declared but does not exist",
     ]
+
+
+async def named_rows(db, guild_id: int, user_id: int) -> dict[str, int]:
+    """The server's rows naming the member in a declared member column, by table and column."""
+    counts = {}
+    for table in TABLES:
+        for column in table.members:
+            sql = f"SELECT count(*) AS n FROM {table.name} WHERE {table.of_server} AND {column.column} = ?"
+            counts[f"{table.name}.{column.column}"] = (await db.fetch_one(sql, (guild_id, user_id)))["n"]
+    return {name: n for name, n in counts.items() if n}
+
+
+async def test_forget_leaves_no_row_of_the_server_naming_the_member_in_any_declared_column(database):
+    # fill() puts member 100 in every table a player writes, 200 as their opponent, and member 1 as the one who
+    # opened, spawned, ran or uploaded; each erases their data, and the other server keeps theirs.
+    members = MemberDataRepository(database)
+    await fill(database, GUILD, 1)
+    await fill(database, OTHER_GUILD, 2)
+    everyone = (200, 100, 1)
+    elsewhere = {user: await named_rows(database, OTHER_GUILD, user) for user in everyone}
+    exported = {
+        200: {"mma_matches"},  # named in 100's result and rating change, which are 100's
+        100: {
+            "mma_ratings", "mma_rating_changes", "mma_results", "mma_fielded", "mma_matches", "bossfight_decks",
+            "bossfight_attacks", "bossfight_players", "andor_characters", "andor_fights", "deck_results",
+            "mma_tournament_entrants",
+        },
+        1: {"bossfight_raids", "guild_uploads", "mma_tournaments", "mfd_battles"},
+    }  # fmt: skip
+    for user in everyone:
+        assert await named_rows(database, GUILD, user)
+        data = await members.export(GUILD, user)
+        assert set(data.rows) == exported[user], user
+        await members.forget(GUILD, user, data.fingerprint)
+        assert await named_rows(database, GUILD, user) == {}, user
+        assert (await members.export(GUILD, user)).empty
+
+    assert {user: await named_rows(database, OTHER_GUILD, user) for user in everyone} == elsewhere
+    # Kept rows stay for the others, with former members in them.
+    kept = await database.fetch_all(
+        "SELECT player0_id, player0_name, player1_id, player1_name FROM mma_matches WHERE guild_id = ?", (GUILD,)
+    )
+    assert [tuple(row) for row in kept] == [(FORMER_MEMBER, FORMER_MEMBER_NAME, FORMER_MEMBER, FORMER_MEMBER_NAME)]
+    attacks = await database.fetch_all(
+        "SELECT a.user_id FROM bossfight_attacks a JOIN bossfight_raids r ON r.id = a.raid_id WHERE r.guild_id = ?",
+        (GUILD,),
+    )
+    assert [row["user_id"] for row in attacks] == [FORMER_MEMBER]
