@@ -9,11 +9,11 @@ import time
 
 import discord
 
+from offline_discord.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
 from storage.andor import FightStatus
 from storage.bossfight import RaidStatus
 from storage.mma import MatchStatus
 from storage.times import stored_time
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
 from tests.cogs.test_mfd import HEROES, VILLAINS
 from tests.cogs.test_mma import CAROL, fix_deals
 

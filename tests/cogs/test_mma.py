@@ -12,13 +12,13 @@ import time
 import discord
 import pytest
 
+from offline_discord.fake_discord import EVERYONE_DEFAULT
+from offline_discord.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 from rules.mma.cards import CARDS, card_named
 from rules.mma.engine import main_phase_playable, new_game
 from rules.mma.state import GameState
 from storage.mma import MatchStatus
 from storage.times import unix_time
-from tests.cogs.fake_discord import EVERYONE_DEFAULT
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 
 CAROL = User(1200000000000000004, "Carol")
 

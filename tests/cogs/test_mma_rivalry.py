@@ -9,13 +9,13 @@ import random
 
 import pytest
 
+from offline_discord.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 from rules.mma.ai import choose_action
 from rules.mma.engine import apply_in_place, replay_rng
 from rules.mma.replay import replay_match
 from rules.mma.state import OVER
 from rules.rating import Rating, Result, rate_match
 from storage.times import stored_time
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 from tests.cogs.test_mma import (
     CAROL,
     fix_deals,
