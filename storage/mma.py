@@ -349,7 +349,7 @@ class MmaRepository:
             if ended is not None:
                 await self._write_results(conn, match, state, ended, now)
                 # A tournament's board that ended before any move (a no-show claimed against, a concession or a
-                # withdrawal first) is a forfeit, not rated (docs/rules/tournament.md, rulings 3).
+                # withdrawal first) is a forfeit, not rated (docs/rules/tournament.md, ruling 3).
                 board = await record_match_end(
                     conn, match.id, ended.winner, played=moves_made(state) > 0, withdrawing=withdrawing
                 )

@@ -685,7 +685,7 @@ async def test_ground_and_pound_damage_and_breakdown_in_the_feed(h):
     gnp = card_named("Ground and Pound").id
     await h.click(hand, "Choose a card to play", h.alice, values=[str(gnp)])
     await h.click(hand, "Play Ground and Pound", h.alice)
-    # RULINGS section 6: max(6, 6 + 6 - 9 + 0 + 5) = 8, not the card's 6 plus 5.
+    # RULINGS 6: max(6, 6 + 6 - 9 + 0 + 5) = 8, not the card's 6 plus 5.
     assert (
         f"{h.alice.mention}: **Ground and Pound** hits Alexander Volkanovski for **8** (6 card + 6 STR − 9 DEF + 5 G&P = 8)"
         " → stamina 34"
