@@ -42,7 +42,7 @@ async def stored(h, sql: str) -> list[tuple]:
 
 async def assert_every_game_ended(h, channel_id: int) -> None:
     assert await stored(h, f"SELECT status, result_reason FROM mma_matches WHERE channel_id = {channel_id}") == [
-        (MatchStatus.ABANDONED, "channel deleted"),
+        (MatchStatus.ABANDONED, "channel_deleted"),
         (MatchStatus.EXPIRED, None),
     ]
     assert await stored(h, "SELECT count(*) FROM mma_results") == [(0,)]  # not rated, no result (RULINGS 8)

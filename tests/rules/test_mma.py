@@ -1097,7 +1097,7 @@ def test_a_finished_match_has_a_typed_outcome_whose_values_are_the_stored_words(
     apply_in_place(state, simple_action(1, CONCEDE), ScriptedRandom())
     result = outcome(state)
     assert result is not None and result.termination is EndReason.CONCEDED and result.winner == 0
-    assert json.loads(json.dumps(state.to_dict()))["reason"] == "Conceded"
+    assert json.loads(json.dumps(state.to_dict()))["reason"] == "conceded"
 
 
 # --- the hand view's preview (rules/mma/preview.py) --------------------------------------------------------
