@@ -136,7 +136,7 @@ def bot_seconds(runs: int = 7) -> list[float]:
 def bot_seconds_here(runs: int) -> list[float]:
     """Times of /deck optimize at its defaults in a warm bot (offline harness): from the slash command to the
     edit that shows the result with its chart."""
-    from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
+    from offline_discord.harness import FakeDiscord, Harness, make_settings, start_bot
 
     async def measure(folder: Path) -> list[float]:
         fake, settings = FakeDiscord(), make_settings(folder / "deck.sqlite3")

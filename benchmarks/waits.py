@@ -41,7 +41,7 @@ TARGETS = {  # issue 13
 START_BOT = """
 import asyncio, gc, sys, time
 started = time.perf_counter()
-from tests.cogs.harness import FakeDiscord, make_settings, start_bot
+from offline_discord.harness import FakeDiscord, make_settings, start_bot
 
 async def main():
     bot = await start_bot(make_settings(__import__("pathlib").Path(sys.argv[1])), FakeDiscord())
@@ -113,7 +113,7 @@ def start_up_figures(folder: Path) -> tuple[float, float]:
 async def click_times(folder: Path, clicks: int, *, once_loaded: bool) -> list[float]:
     """Answer times of `clicks` presses while the long jobs run: from their start (the first /deck job of the
     process loads the optimizer meanwhile), or `once_loaded`, from when every /deck job is playing."""
-    from tests.cogs.harness import FakeDiscord, Harness, User, make_settings, start_bot
+    from offline_discord.harness import FakeDiscord, Harness, User, make_settings, start_bot
 
     fake, settings = FakeDiscord(), make_settings(folder / "clicks.sqlite3")
     h = Harness(await start_bot(settings, fake), fake, settings)

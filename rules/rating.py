@@ -22,7 +22,7 @@ about 10 points a game, and a regular player is established after about 12 games
 A rating is provisional, shown with a `?` (`1500?`), while its deviation is above PROVISIONAL_SIGMA; the game that
 brings it there makes the member established (`RatingChange.established_now`).
 
-RULINGS section 7: only member-versus-member matches are rated; a concession or a claimed win is a loss for the
+RULINGS 7: only member-versus-member matches are rated; a concession or a claimed win is a loss for the
 player who conceded or went idle; a judges' decision is rated as its decision, a draw as a draw. The caller
 decides which matches are rated (`rate_match` takes two members' ratings) and passes the match's result as the
 engine settled it: the engine already makes a concession or an idle claim a loss.

@@ -70,7 +70,7 @@ async def test_a_dev_guild_discord_refuses_ends_the_start_with_what_to_do(tmp_pa
     import discord
 
     from arena.bot import CommandSyncRefused, create_bot
-    from tests.cogs.harness import make_settings
+    from offline_discord.harness import make_settings
 
     bot = create_bot(make_settings(tmp_path / "arena.sqlite3", dev_guild_id=1347358084300800009))
 
@@ -92,7 +92,7 @@ async def test_a_dev_guild_discord_refuses_ends_the_start_with_what_to_do(tmp_pa
 
 
 def test_a_database_path_under_home_is_read_as_a_shell_reads_it(tmp_path):
-    from tests.cogs.harness import make_settings
+    from offline_discord.harness import make_settings
 
     assert make_settings(Path("~/arena/arena.sqlite3")).database_path == Path.home() / "arena" / "arena.sqlite3"
 
@@ -174,7 +174,7 @@ def test_a_database_that_cannot_be_used_ends_the_bot_with_one_sentence(tmp_path)
 STARTED_BOT_MODULES = """
 import asyncio, sys
 from pathlib import Path
-from tests.cogs.harness import FakeDiscord, make_settings, start_bot
+from offline_discord.harness import FakeDiscord, make_settings, start_bot
 
 async def main():
     bot = await start_bot(make_settings(Path(sys.argv[1])), FakeDiscord())
@@ -244,7 +244,7 @@ SIGNALLED_BOT = """
 import asyncio, sys
 from pathlib import Path
 from arena.lifecycle import stop_on_signals
-from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
+from offline_discord.harness import FakeDiscord, Harness, make_settings, start_bot
 
 async def main():
     fake, settings = FakeDiscord(), make_settings(Path(sys.argv[1]))
@@ -299,7 +299,7 @@ def test_shard_settings_are_checked_and_choose_the_sharded_bot(tmp_path):
     from pydantic import ValidationError
 
     from arena.bot import ArenaBot, ShardedArenaBot, create_bot
-    from tests.cogs.harness import make_settings
+    from offline_discord.harness import make_settings
 
     with pytest.raises(ValidationError, match="SHARD_IDS needs SHARD_COUNT"):
         make_settings(tmp_path / "a.sqlite3", shard_ids="0")

@@ -124,3 +124,16 @@ def test_each_storage_backend_alone_imports_its_driver():
 def test_the_repositories_import_no_storage_backend():
     users = {found.module for found in IMPORTS if found.package == "storage" and found.imported in BACKENDS}
     assert users <= OPENS_BACKENDS
+
+
+def test_the_benchmarks_and_the_offline_discord_import_nothing_from_the_tests():
+    # Every import, type-only ones too: the benchmarks and the offline Discord run without the tests' folder.
+    from_tests: list[tuple[str, str]] = []
+    for package in ("benchmarks", "offline_discord"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+                if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    names = [node.module]
+                from_tests += [(str(path.relative_to(ROOT)), name) for name in names if name.split(".")[0] == "tests"]
+    assert from_tests == []

@@ -114,7 +114,7 @@ def _position_line(match: Match, state: GameState) -> str:
 
 
 def end_title(match: Match, ended: MatchOutcome) -> tuple[str, str, discord.Color]:
-    reason, winner_slot = ended.termination, ended.winner
+    reason, winner_slot = ended.termination.label, ended.winner
     if winner_slot is None:
         return "🤝 DRAW 🤝", f"Nobody won: {reason}.", COLOR_INFO
     winner, loser = called(match, winner_slot), called(match, 1 - winner_slot)

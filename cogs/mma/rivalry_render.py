@@ -26,11 +26,11 @@ from cogs.mma.rivalry_items import (
 from rules.mma.cards import CARDS
 from rules.mma.engine import outcome
 from rules.mma.replay import ReplayIndex, ReplayStep
-from rules.mma.state import END_TURN, OVER
+from rules.mma.state import END_TURN, OVER, EndReason
 from rules.mma.text import describe
 from rules.rating import PROVISIONAL_SIGMA, Rating, Result, form, peak
 from rules.text import Mark, noun_for, plain, plural
-from storage.mma import FighterUse, FinishedMatch, Match, MatchTallies
+from storage.mma import CHANNEL_DELETED, FighterUse, FinishedMatch, Match, MatchTallies
 from storage.ratings import HeadToHead, Leaderboard, RatedGame, RatedMember
 
 HISTORY_PAGE = 10  # matches a history page lists
@@ -205,13 +205,19 @@ def day(timestamp: float) -> str:
     return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).date().isoformat()
 
 
+def ended_words(reason: str) -> str:
+    """The words of how a match ended, from its stored code: the engine's ending, or its channel deleted."""
+    return "channel deleted" if reason == CHANNEL_DELETED else EndReason(reason).label
+
+
 def history_line(match: FinishedMatch) -> str:
     opponent = "the AI" if match.opponent_id is None else mention(match.opponent_id)
     when = discord_day(match.finished_at)
     if match.result is None:  # RULINGS 8
         return f"`#{match.match_id}` {when} vs {opponent}: **Abandoned**: its channel was deleted · not rated"
     change = match.change.text() if match.change is not None else "not rated"
-    return f"`#{match.match_id}` {when} vs {opponent}: **{RESULT_WORDS[match.result]}** ({match.reason}) · {change}"
+    ended = f"**{RESULT_WORDS[match.result]}** ({ended_words(match.reason)})"
+    return f"`#{match.match_id}` {when} vs {opponent}: {ended} · {change}"
 
 
 def _replay_option(match: FinishedMatch) -> discord.SelectOption:
@@ -219,13 +225,14 @@ def _replay_option(match: FinishedMatch) -> discord.SelectOption:
     return discord.SelectOption(
         label=f"#{match.match_id} · {RESULT_WORDS[match.result]} · {day(match.finished_at)}",
         value=str(match.match_id),
-        description=clip(match.reason, 100),
+        description=clip(ended_words(match.reason), 100),
     )
 
 
 def match_choice_label(match: FinishedMatch, opponent: str) -> str:
     """An autocomplete choice for a member's finished match; `opponent` as the match keeps names (escaped)."""
-    return f"#{match.match_id} · {RESULT_WORDS[match.result]} vs {opponent} · {day(match.finished_at)} · {match.reason}"
+    when = day(match.finished_at)
+    return f"#{match.match_id} · {RESULT_WORDS[match.result]} vs {opponent} · {when} · {ended_words(match.reason)}"
 
 
 def page_count(total: int) -> int:
@@ -314,7 +321,7 @@ def _jumps(match: Match, steps: list[ReplayStep], index: ReplayIndex, number: in
     ][: SELECT_OPTIONS - 1]
     moments.append(
         discord.SelectOption(
-            label=f"🏁 The end: {clip(steps[last].state.reason, 80)}",
+            label=f"🏁 The end: {clip(ended_words(steps[last].state.reason), 80)}",
             value=str(last),
             description=f"turn {last_turn} · step {last}",
         )

@@ -193,7 +193,8 @@ async def advance(cog: Mma, tournament_id: int) -> None:
 
 
 async def without_leavers(cog: Mma, tournament: Tournament) -> Tournament:
-    """Before a round is paired: players who left the server since the last one are withdrawn (rulings 4)."""
+    """Before a round is paired: players who left the server since the last one are withdrawn
+    (docs/rules/tournament.md, ruling 4)."""
     state = tournament.game
     for player in state.active:
         if not await is_member(cog, tournament.guild_id, player.id):

@@ -1,4 +1,4 @@
-"""Andor's Trail fights (rules: shared andors-trail.md and RULINGS section 4).
+"""Andor's Trail fights (rules: docs/rules/andor.md and RULINGS 4).
 
 Modules: models (data), engine (formulas and the fight state machine), ai (the simulation policy),
 simulate (odds over many fights), bestiary (built-in bestiary.csv and GM uploads), text (plain-text

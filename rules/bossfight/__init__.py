@@ -1,6 +1,7 @@
-"""Boss raid: a player's token deck against a boss (rules: bossfight.md and RULINGS.md sections 1, 6 and 7).
+"""Boss raid: a player's token deck against a boss (rules: docs/rules/bossfight.md and RULINGS 1, 6, 7
+and 8).
 
-Rulings of section 6 played here:
+RULINGS 6 played here:
 - HP after damage (the boss's and the deck's) is rounded to 6 decimals before it is compared with 0, so
   decimal damage that adds up to the HP fells the boss (333.3 + 333.3 + 333.4 fell 1000 HP); damage itself
   is shown and summed unrounded.
@@ -11,13 +12,13 @@ Rulings of section 6 played here:
 - Choice: a deck that the raid's earlier damage would already leave at 0 or below cannot attack (the attack is
   refused and changes nothing); a player who is not knocked out may bring a bigger deck.
 
-Rulings of section 7 played here:
+RULINGS 7 played here:
 - A player is credited with the damage the boss's HP could absorb (`credited_damage`); what a blow dealt
   beyond the HP left is overkill, shown apart and never credited. A boss's HP never goes below 0.
 - A revive resets what the player's next attack starts from (no damage taken), not the raid's record, which
   keeps every player's damage taken over the whole raid and their knock-outs (storage.bossfight).
 
-Rulings of section 8 played here:
+RULINGS 8 played here:
 - An attack is credited with the HP it removed, the stored HP before less the stored HP after (both rounded
   to 6 decimals): damage too small to move the stored HP is credited 0, so a raid's credits add up to the
   boss's HP exactly (`credited_damage`).

@@ -1,4 +1,4 @@
-"""Deck optimizer (deckbuilder.md, RULINGS 5): cards and costs (`cards`), the set list, legal decks, the
+"""Deck optimizer (docs/rules/deck.md, RULINGS 5): cards and costs (`cards`), the set list, legal decks, the
 game (a readable reference in `game`, a compiled fast path in `fast`), duels and the Monte-Carlo optimization
 (`optimize`), its chart (`chart`) and the command line (`cli`).
 

@@ -1,6 +1,6 @@
 """The reference game: one readable implementation of the rules, used to check the fast path.
 
-Rules (deckbuilder.md with RULINGS 5 and 6):
+Rules (docs/rules/deck.md with RULINGS 5 and 6):
 - Both players start with 20 VP and 4 cards in hand. A round is one turn of each player, the starting
   player first. In a turn: mana = the player's turn number (mana is not spent; one card per turn); draw one
   card (none once the deck is empty); play the highest-cost card with cost <= mana, at random among cards

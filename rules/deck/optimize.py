@@ -1,4 +1,5 @@
-"""Winrates, duels and the Monte-Carlo deck optimization (deckbuilder.md part 2, RULINGS 5 and 6).
+"""Winrates, duels and the Monte-Carlo deck optimization (docs/rules/deck.md, "The optimization";
+RULINGS 5 and 6).
 
 The optimization is the document's procedure against a fixed opponent deck: player 1 starts from a random
 legal deck (the reference) and its winrate over `games` games. Each iteration swaps one card of the

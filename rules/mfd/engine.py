@@ -1,6 +1,6 @@
 """The Marked for Death battle engine, vectorized with numpy.
 
-A round, as RULINGS section 2 sets it out:
+A round, as RULINGS 2 sets it out:
 1. Everyone alive at the start of the round attacks. Each fighter's stats for the round (dice and chances)
    come from its own bonuses, the exhaustion so far and the buffs of the fighters of its side alive at the
    start of the round, and are fixed for the round: a buff whose provider falls mid-round lasts to the end

@@ -1,4 +1,4 @@
-"""The AI opponent, as mma-warriors.md's "AI Opponent Behavior" describes it.
+"""The AI opponent, as docs/rules/mma.md's "The AI" describes it.
 
 - After its first card of a turn it keeps playing with 70% chance (else ends the turn).
 - Below 40% stamina it plays Ringside Medic first if it can.
@@ -60,7 +60,7 @@ CORNER_CHANCE = 0.3
 HEAL_BELOW = 0.4
 
 _KIND = tuple(card.kind for card in CARDS)
-# the cards Intense Training's bonus goes to: every strike, Ground and Pound included (RULINGS)
+# the cards Intense Training's bonus goes to: every strike, Ground and Pound included (RULINGS 3)
 _STRIKES = frozenset(card.id for card in CARDS if card.kind in (STRIKE, GROUND_AND_POUND_KIND))
 
 

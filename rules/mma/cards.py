@@ -77,7 +77,7 @@ class Card:
 
 
 _FIGHTERS = [
-    # name, style, striking, grappling, defense, stamina (RULINGS section 3)
+    # name, style, striking, grappling, defense, stamina (RULINGS 3)
     ("Ilia Topuria", BALANCED, 9, 7, 7, 38),
     ("Islam Makhachev", GRAPPLER, 6, 10, 8, 40),
     ("Merab Dvalishvili", GRAPPLER, 6, 9, 7, 45),

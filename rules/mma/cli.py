@@ -9,6 +9,7 @@ import time
 from rules.csvio import write_csv
 from rules.mma.cards import CARDS, DECK_LIST
 from rules.mma.simulate import MAX_GAMES, simulate
+from rules.mma.state import EndReason
 from rules.seeds import new_seed, seed_argument
 
 NAME = "mma"
@@ -59,7 +60,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     print(f"average length: {report.average_turns:.1f} turns (both players), {report.average_moves:.1f} moves")
     print(
         "how matches end: "
-        + ", ".join(f"{reason} {count:,}" for reason, count in sorted(report.reasons.items(), key=lambda kv: -kv[1]))
+        + ", ".join(
+            f"{EndReason(reason).label} {count:,}"
+            for reason, count in sorted(report.reasons.items(), key=lambda kv: -kv[1])
+        )
     )
     print()
     width = max(len(CARDS[r.fighter].name) for r in rows)

@@ -1,14 +1,14 @@
 """MMA Warriors as a state machine: `new_game`, `legal_actions`, `apply_in_place`, `applied`, `outcome`,
 `replay_rng`.
 
-Follows mma-warriors.md as settled by RULINGS.md sections 3 and 6. Choices where both are silent:
+Follows docs/rules/mma.md, with RULINGS 3 and 6. Choices where both are silent:
 
 - The turn-based contract of `rules.contract`: `apply_in_place` updates the state it is given (like a chess
   board's push) and returns the events; `applied` does it on a copy. `replay_rng` is each move's random
   source, derived from the seed and the move count.
 - Setup: each player's opening hand is the first fighter and the first four other cards from the top
   of their shuffled deck; that fighter is deployed at once (it is the only choice). Player 0 moves first.
-  Both players hold 8 energy from the deal (RULINGS section 6), so the second player's shows before
+  Both players hold 8 energy from the deal (RULINGS 6), so the second player's shows before
   their first turn, which starts with 8 as well.
 - Drawing is its own step at the start of each turn: Draw or Skip draw, then the main phase. Ending the
   turn during the draw step skips the draw (not while the player's fighter is out: see the bleed
@@ -25,7 +25,7 @@ Follows mma-warriors.md as settled by RULINGS.md sections 3 and 6. Choices where
   fighter is still standing the counter (Parry/Slip Counter) then hits the attacker, so at most one
   fighter is knocked out per card. A knocked-out fighter cannot counter. Bleed and stagger need a
   clean hit on a fighter who survives it. A new Cutting Elbow resets bleed to 2 ticks.
-- Ground and Pound (RULINGS section 6, the document's order): damage = max(card, card + striking + bonus
+- Ground and Pound (RULINGS 6, the document's order): damage = max(card, card + striking + bonus
   - defense + style + 3 + floor(grappling / 4)), then minus the pending defense, then at least 1: the
   grappling bonus is a term of the sum inside the max, not added after the card-damage floor.
   Submissions from the bottom do floor(60% of the card's damage).
@@ -34,7 +34,7 @@ Follows mma-warriors.md as settled by RULINGS.md sections 3 and 6. Choices where
   Coach and Intense Training bonuses go with it. A knockout always asks its owner to pick a fighter
   from hand, even when there is one (the AI picks by total stats); the match waits for that pick, even
   in the middle of the opponent's turn.
-- A knockout from bleed at the start of a turn (RULINGS section 6) ends the stagger with the fighter and
+- A knockout from bleed at the start of a turn (RULINGS 6) ends the stagger with the fighter and
   the turn goes on to its draw step with no fighter: the replacement is picked after the Draw (the card
   drawn may be it) or right after Skip draw, and no fighter in hand then loses. Until then the turn
   cannot be ended. An empty deck at that draw step is a deck out, as at any draw step.
@@ -497,7 +497,7 @@ def card_action(state: GameState, player: int, card: int) -> Action:
 
 def moves_made(state: GameState) -> int:
     """The moves the players made in the match, a concession that ended it not counted: 0 for a match that ended
-    before any move (a tournament's forfeit, docs/rules/tournament.md rulings 3)."""
+    before any move (a tournament's forfeit, docs/rules/tournament.md, ruling 3)."""
     return state.moves - (1 if state.phase == OVER and state.reason == CONCEDED else 0)
 
 

@@ -66,14 +66,33 @@ class Event(NamedTuple):
 
 
 class EndReason(StrEnum):
-    """How a match ended, worded as the document's end screens; the values are what a saved match keeps."""
+    """How a match ended. The value is the code a saved match keeps (its state, its row, its results and rating
+    changes); the words shown for it are its `label`, from END_REASON_LABELS alone, so rewording one changes no
+    stored row."""
 
-    HEALTH_DEPLETED = "Health depleted"
-    NO_FIGHTERS = "No fighters in hand"
-    DECK_OUT = "Deck Out"
-    JUDGES = "Judges' decision"
-    CONCEDED = "Conceded"
-    IDLE = "Opponent idle"
+    HEALTH_DEPLETED = "health_depleted"
+    NO_FIGHTERS = "no_fighters"
+    DECK_OUT = "deck_out"
+    JUDGES = "judges"
+    CONCEDED = "conceded"
+    IDLE = "idle"
+
+    @property
+    def label(self) -> str:
+        return END_REASON_LABELS[self]
+
+
+# The words of each ending, as the document's end screens word them.
+END_REASON_LABELS: Mapping[EndReason, str] = MappingProxyType(
+    {
+        EndReason.HEALTH_DEPLETED: "Health depleted",
+        EndReason.NO_FIGHTERS: "No fighters in hand",
+        EndReason.DECK_OUT: "Deck Out",
+        EndReason.JUDGES: "Judges' decision",
+        EndReason.CONCEDED: "Conceded",
+        EndReason.IDLE: "Opponent idle",
+    }
+)
 
 
 MatchOutcome = Outcome[EndReason]  # winner None: a draw on the judges' cards
@@ -252,6 +271,8 @@ def _from_dict(data: dict[str, Any]) -> GameState:
         setattr(state, name, str(data[name]))
     if state.phase not in (DRAW_PHASE, MAIN_PHASE, REPLACE_PHASE, OVER):
         raise ValueError(f"unknown phase {state.phase!r}")
+    if state.reason and state.reason not in set(EndReason):
+        raise ValueError(f"unknown end reason {state.reason!r}")
     if state.current not in (0, 1) or state.advantage not in (NO_ONE, 0, 1):
         raise ValueError("player index out of range")
     raw_players = data["players"]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.mma.cards import CARDS
-from rules.mma.state import NO_ONE, Event, GameState
+from rules.mma.state import NO_ONE, EndReason, Event, GameState
 from rules.text import Mark, plain, plural
 
 # The rules in short, a heading and its text a line: `rules_summary` joins them.
@@ -244,9 +244,10 @@ def _knockout(s: _Scene) -> str:
 
 
 def _over(s: _Scene) -> str:
+    reason = EndReason(s.numbers["reason"]).label
     if s.event.player == NO_ONE:
-        return f"🏁 Draw — {s.numbers['reason']}"
-    return f"🏆 {s.who} wins — {s.numbers['reason']}"
+        return f"🏁 Draw — {reason}"
+    return f"🏆 {s.who} wins — {reason}"
 
 
 # The feed line of each kind of event (rules.mma.engine makes them); None: bookkeeping, not shown.

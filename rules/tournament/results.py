@@ -87,7 +87,7 @@ def ended_early(state: TournamentState) -> TournamentState:
 def match_result(winner: int | None, *, played: bool) -> Result:
     """The result of a board from its match's end: `winner` the slot that won (0 the challenger, 1 the
     opponent; None a draw). A match won because the other player stayed idle before any move was made
-    (`played` false) is a forfeit, not a game (rulings 3)."""
+    (`played` false) is a forfeit, not a game (docs/rules/tournament.md, ruling 3)."""
     if winner is None:
         return Result.DRAW
     if played:

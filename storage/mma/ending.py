@@ -31,7 +31,7 @@ async def end_match(
     `withdrawing`: the tournament player whose withdrawal ended it."""
     await results.write(conn, ended_match, state, ended, now)
     # A tournament's board that ended before any move (a no-show claimed against, a concession or a withdrawal
-    # first) is a forfeit, not rated (docs/rules/tournament.md, rulings 3).
+    # first) is a forfeit, not rated (docs/rules/tournament.md, ruling 3).
     board = await record_match_end(
         conn, ended_match.id, ended.winner, played=moves_made(state) > 0, withdrawing=withdrawing
     )

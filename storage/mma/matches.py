@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from rules.mma.engine import outcome
-from rules.mma.state import GameState
+from rules.mma.state import EndReason, GameState
 from rules.rating import RatingChange
 from storage.codec import StateCodec
 from storage.protocol import Row, Storage, StorageTransaction
@@ -23,7 +23,27 @@ def _without_resume(data: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in data.items() if key != "resume"}
 
 
-MATCH_STATE = StateCodec("MMA match", 2, GameState.to_dict, GameState.from_dict, upgrades={1: _without_resume})
+# How a match ended, as versions 1 and 2 kept it: the words of the end screens (migration 0022 turns the
+# columns that kept them into the codes).
+_END_WORDS = {
+    "Health depleted": EndReason.HEALTH_DEPLETED,
+    "No fighters in hand": EndReason.NO_FIGHTERS,
+    "Deck Out": EndReason.DECK_OUT,
+    "Judges' decision": EndReason.JUDGES,
+    "Conceded": EndReason.CONCEDED,
+    "Opponent idle": EndReason.IDLE,
+}
+
+
+def _with_end_codes(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 -> 3: a finished match keeps how it ended as EndReason's code, not the words shown for it."""
+    reason = data.get("reason")
+    return {**data, "reason": _END_WORDS[reason].value} if isinstance(reason, str) and reason in _END_WORDS else data
+
+
+MATCH_STATE = StateCodec(
+    "MMA match", 3, GameState.to_dict, GameState.from_dict, upgrades={1: _without_resume, 2: _with_end_codes}
+)
 
 
 class MatchStatus(StrEnum):
@@ -36,7 +56,7 @@ class MatchStatus(StrEnum):
 
 
 IN_PLAY = (MatchStatus.PENDING, MatchStatus.LIVE)  # a challenge or a match going on: its players are busy
-CHANNEL_DELETED = "channel deleted"  # the result_reason of an abandoned match
+CHANNEL_DELETED = "channel_deleted"  # the result_reason of an abandoned match
 
 
 @dataclass(frozen=True)

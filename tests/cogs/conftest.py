@@ -1,6 +1,6 @@
 import pytest
 
-from tests.cogs.harness import FakeDiscord, Harness, HeldCall, make_settings, start_bot
+from offline_discord.harness import FakeDiscord, Harness, HeldCall, make_settings, start_bot
 from tests.conftest import emptied
 
 # The games whose commands store things run on both backends (issue 15); the others on SQLite alone.

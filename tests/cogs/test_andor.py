@@ -9,9 +9,9 @@ import time
 
 from discord import AppCommandOptionType
 
+from offline_discord.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
 from rules.andor.models import STAT_LIMITS, Character
 from storage.andor import FightStatus
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
 
 MONSTER_HEADER = "name,hp,ap,attack_cost,attack_chance,damage_min,damage_max,block_chance,xp"
 

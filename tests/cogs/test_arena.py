@@ -10,6 +10,7 @@ import discord
 import pytest
 
 from cogs.deck.render import measured
+from offline_discord.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
 from rules.contract import Tally
 from rules.deck.fast import compile_kernels
 from rules.text import format_number as num
@@ -20,7 +21,6 @@ from storage.errors import DATABASE_UNREACHABLE, StorageOutage
 from storage.member_data import MemberDataRepository
 from storage.mma import MmaRepository
 from storage.ratings import RatingRepository
-from tests.cogs.harness import GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, User
 from tests.cogs.test_andor import play, stored_character
 from tests.cogs.test_bossfight import DECK_400, spawn
 from tests.cogs.test_mma import CAROL, fix_deals, not_pings, start_pvp

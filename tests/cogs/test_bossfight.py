@@ -3,10 +3,10 @@
 from datetime import datetime
 from pathlib import Path
 
+from offline_discord.harness import GUILD_ID, HeldCall, User
 from rules.text import format_number as num
 from storage.bossfight import RaidStatus
 from storage.times import stored_time, unix_time
-from tests.cogs.harness import GUILD_ID, HeldCall, User
 from tests.rules.test_csvio import formulas
 
 DECK_HEADER = (
@@ -228,7 +228,7 @@ async def test_non_gm_cannot_spawn_upload_or_remove(harness):
 
 
 async def test_gm_role_setting_counts_as_gm(database_path):
-    from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
+    from offline_discord.harness import FakeDiscord, Harness, make_settings, start_bot
 
     fake, settings = FakeDiscord(), make_settings(database_path, gm_role="Raid Leader")
     bot = await start_bot(settings, fake)

@@ -86,7 +86,7 @@ def test_user_mistakes_map_to_their_message_and_bugs_to_none():
 
 
 async def test_a_click_on_a_dead_button_gets_an_answer(harness):
-    from tests.cogs.harness import CHANNEL_ID
+    from offline_discord.harness import CHANNEL_ID
 
     buttons = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Old", "custom_id": "gone:1:press"}]}]
     orphan = harness.fake._post(CHANNEL_ID, {"content": "old", "components": buttons}, {})
@@ -132,7 +132,7 @@ class SlowlyAnsweredButton(discord.ui.DynamicItem[discord.ui.Button], template=r
 
 
 async def test_the_watchdog_never_answers_over_an_answer_on_its_way(harness, monkeypatch, caplog):
-    from tests.cogs.harness import CHANNEL_ID
+    from offline_discord.harness import CHANNEL_ID
 
     harness.bot.add_dynamic_items(SlowlyAnsweredButton)
     harness.bot.answer_deadline = 0.05
@@ -157,7 +157,7 @@ async def test_the_watchdog_never_answers_over_an_answer_on_its_way(harness, mon
 async def test_a_click_discord_py_drops_silently_still_gets_an_error_id(harness, caplog):
     import asyncio
 
-    from tests.cogs.harness import CHANNEL_ID
+    from offline_discord.harness import CHANNEL_ID
 
     harness.bot.add_dynamic_items(BrokenButton)
     harness.bot.answer_deadline = 0.05
@@ -403,7 +403,7 @@ MAX_INT64 = 2**63 - 1  # the largest integer SQLite (and PostgreSQL's bigint) st
     ],
 )
 async def test_a_number_too_large_for_the_database_is_an_unknown_custom_id(harness, forged, answer):
-    from tests.cogs.harness import CHANNEL_ID
+    from offline_discord.harness import CHANNEL_ID
 
     buttons = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": forged}]}]
     message = harness.fake._post(CHANNEL_ID, {"content": "a game", "components": buttons}, {})

@@ -16,6 +16,8 @@ import pytest
 
 from cogs.deck.jobs import Job
 from cogs.deck.render import cancel_view, progress_embed
+from offline_discord.fake_discord import RateLimits
+from offline_discord.harness import CHANNEL_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, HeldCall, Message, User
 from rules.deck import optimize as deck_optimize
 from rules.deck.cards import random_deck, read_deck_csv, set_list
 from rules.deck.fast import compile_kernels
@@ -28,8 +30,6 @@ from rules.deck.optimize import (
     optimize,
     score,
 )
-from tests.cogs.fake_discord import RateLimits
-from tests.cogs.harness import CHANNEL_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, HeldCall, Message, User
 from tests.rules.test_csvio import formulas
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "deck"

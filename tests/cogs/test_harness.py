@@ -8,8 +8,8 @@ from discord import app_commands
 from discord.http import Route
 
 from arena.text import markdown_safe
-from tests.cogs.fake_discord import HOSTILE_NAMES
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, User
+from offline_discord.fake_discord import HOSTILE_NAMES
+from offline_discord.harness import CHANNEL_ID, GUILD_ID, User
 
 
 def add_command(harness, name: str, callback, **describe) -> None:
@@ -158,7 +158,7 @@ async def test_the_harness_waits_for_tasks_not_timers(harness):
 async def test_a_held_call_left_unreleased_fails_the_test(monkeypatch):
     from types import SimpleNamespace
 
-    from tests.cogs.harness import HeldCall
+    from offline_discord.harness import HeldCall
 
     engine = SimpleNamespace(__name__="engine", work=lambda: "done")
     held = HeldCall(monkeypatch, engine, "work")
@@ -175,8 +175,8 @@ async def test_a_held_call_left_unreleased_fails_the_test(monkeypatch):
 async def test_a_call_held_past_the_limit_raises_instead_of_running_late(monkeypatch):
     from types import SimpleNamespace
 
-    from tests.cogs import harness as harness_module
-    from tests.cogs.harness import HeldCall
+    from offline_discord import harness as harness_module
+    from offline_discord.harness import HeldCall
 
     monkeypatch.setattr(harness_module, "HOLD_LIMIT", 0.05)
     engine = SimpleNamespace(__name__="engine", work=lambda: "done")

@@ -9,11 +9,11 @@ import time
 
 import discord
 
+from offline_discord.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
 from storage.andor import FightStatus
 from storage.bossfight import RaidStatus
 from storage.mma import MatchStatus
 from storage.times import stored_time
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
 from tests.cogs.test_mfd import HEROES, VILLAINS
 from tests.cogs.test_mma import CAROL, fix_deals
 
@@ -42,7 +42,7 @@ async def stored(h, sql: str) -> list[tuple]:
 
 async def assert_every_game_ended(h, channel_id: int) -> None:
     assert await stored(h, f"SELECT status, result_reason FROM mma_matches WHERE channel_id = {channel_id}") == [
-        (MatchStatus.ABANDONED, "channel deleted"),
+        (MatchStatus.ABANDONED, "channel_deleted"),
         (MatchStatus.EXPIRED, None),
     ]
     assert await stored(h, "SELECT count(*) FROM mma_results") == [(0,)]  # not rated, no result (RULINGS 8)

@@ -11,13 +11,13 @@ import pytest
 
 from cogs.common import EmbedLimits
 from cogs.mfd.render import fallen_lines
+from offline_discord.harness import CHANNEL_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, HeldCall, User
 from rules.errors import InputProblem
 from rules.mfd import engine
 from rules.mfd.battle import start_battle
 from rules.mfd.chart import battle_chart_png
 from rules.mfd.models import Casualty, Fighter
 from rules.mfd.roster import read_roster, write_roster
-from tests.cogs.harness import CHANNEL_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, HeldCall, User
 from tests.rules.test_csvio import formulas
 from tests.rules.test_mfd_continuing import (
     AFTER_ROUND_1_WARNINGS,

@@ -12,13 +12,13 @@ import time
 import discord
 import pytest
 
+from offline_discord.fake_discord import EVERYONE_DEFAULT
+from offline_discord.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 from rules.mma.cards import CARDS, card_named
 from rules.mma.engine import main_phase_playable, new_game
-from rules.mma.state import GameState
+from rules.mma.state import EndReason, GameState
 from storage.mma import MatchStatus
 from storage.times import unix_time
-from tests.cogs.fake_discord import EVERYONE_DEFAULT
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 
 CAROL = User(1200000000000000004, "Carol")
 
@@ -342,7 +342,7 @@ async def test_a_full_game_against_the_ai_to_its_end_screen_and_the_stats_it_lea
     final = await saved_state(h)
     won = final.winner == 0
     assert match.embed.title == ("🏆 VICTORY! 🏆" if won else "💀 DEFEAT 💀")
-    assert final.reason in match.description
+    assert EndReason(final.reason).label in match.description
     assert [c["label"] for c in match.components] == ["Play again"]
     assert (f"🏆 {h.alice.mention} wins" if won else "🏆 AI wins") in match.field("Last actions")
 
@@ -389,7 +389,7 @@ async def test_concede_asks_first_then_ends_the_match(h):
     assert f"{h.bob.mention} was defeated! Conceded." in match.description
     assert [c["label"] for c in match.components] == ["Rematch"]
     results = await h.bot.db.fetch_all("SELECT user_id, outcome, reason FROM mma_results ORDER BY user_id")
-    assert [tuple(r) for r in results] == [(h.alice.id, "win", "Conceded"), (h.bob.id, "loss", "Conceded")]
+    assert [tuple(r) for r in results] == [(h.alice.id, "win", "conceded"), (h.bob.id, "loss", "conceded")]
     (refusal,) = await h.click(confirm if confirm.components else match, "Rematch", CAROL)
     assert "Only the players of this match" in refusal.content
     (rematch,) = await h.click(match, "Rematch", h.bob)
@@ -432,7 +432,7 @@ async def test_idle_opponent_can_be_claimed_after_15_minutes(h):
     assert (await match_row(h))["version"] == row["version"]  # a redraw, not a move
     assert not_pings(await h.click(match, "Claim win (opponent idle)", h.alice)) == []
     assert match.embed.title == "🏆 Alice wins! 🏆" and "Opponent idle" in match.description
-    assert (await match_row(h))["result_reason"] == "Opponent idle"
+    assert (await match_row(h))["result_reason"] == "idle"
     assert cog.claim_openings.timers == {}
 
 
@@ -685,7 +685,7 @@ async def test_ground_and_pound_damage_and_breakdown_in_the_feed(h):
     gnp = card_named("Ground and Pound").id
     await h.click(hand, "Choose a card to play", h.alice, values=[str(gnp)])
     await h.click(hand, "Play Ground and Pound", h.alice)
-    # RULINGS section 6: max(6, 6 + 6 - 9 + 0 + 5) = 8, not the card's 6 plus 5.
+    # RULINGS 6: max(6, 6 + 6 - 9 + 0 + 5) = 8, not the card's 6 plus 5.
     assert (
         f"{h.alice.mention}: **Ground and Pound** hits Alexander Volkanovski for **8** (6 card + 6 STR − 9 DEF + 5 G&P = 8)"
         " → stamina 34"
@@ -788,8 +788,8 @@ async def test_no_fighter_in_hand_after_bleeding_out_and_skipping_the_draw_loses
     assert match.field("🔵 Bob").startswith("*No fighter left*")
     results = await h.bot.db.fetch_all("SELECT user_id, outcome, reason FROM mma_results ORDER BY user_id")
     assert [tuple(r) for r in results] == [
-        (h.alice.id, "win", "No fighters in hand"),
-        (h.bob.id, "loss", "No fighters in hand"),
+        (h.alice.id, "win", "no_fighters"),
+        (h.bob.id, "loss", "no_fighters"),
     ]
 
 
@@ -1072,7 +1072,7 @@ async def test_a_concession_that_loses_a_race_is_played_on_the_move_that_came_fi
     await h.click(ask, "Yes, concede", h.alice, wait=False)
     await h.settle(before)
     row = await match_row(h)
-    assert (row["status"], row["winner_slot"], row["result_reason"]) == (MatchStatus.OVER, 1, "Conceded")
+    assert (row["status"], row["winner_slot"], row["result_reason"]) == (MatchStatus.OVER, 1, "conceded")
     moves = [a.kind for a in await h.bot.get_cog("MMA").repo.moves(row["id"])]
     assert row["version"] == version + len(moves) and moves[-1] == "concede"
 

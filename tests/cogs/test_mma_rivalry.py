@@ -9,13 +9,13 @@ import random
 
 import pytest
 
+from offline_discord.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 from rules.mma.ai import choose_action
 from rules.mma.engine import apply_in_place, replay_rng
 from rules.mma.replay import replay_match
 from rules.mma.state import OVER
 from rules.rating import Rating, Result, rate_match
 from storage.times import stored_time
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 from tests.cogs.test_mma import (
     CAROL,
     fix_deals,
@@ -67,7 +67,7 @@ async def test_a_match_between_members_is_rated_once_by_the_librarys_numbers(h):
     assert await ratings(h) == expected
     changes = await h.bot.db.fetch_all("SELECT user_id, result, reason FROM mma_rating_changes ORDER BY user_id")
     assert sorted(tuple(r) for r in changes) == sorted(
-        [(h.alice.id, "win", "Conceded"), (h.bob.id, "loss", "Conceded")]
+        [(h.alice.id, "win", "conceded"), (h.bob.id, "loss", "conceded")]
     )
 
 
@@ -253,7 +253,7 @@ async def rated_game(h, winner_side: User, other: User, rated, letter: str, at: 
             await conn.execute(
                 "INSERT INTO mma_rating_changes (match_id, user_id, guild_id, opponent_id, result, reason, mu_before, "
                 "sigma_before, mu_after, sigma_after, games_after, rated_at) "
-                "VALUES (?, ?, ?, ?, ?, 'Health depleted', ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, 'health_depleted', ?, ?, ?, ?, ?, ?)",
                 (row["id"], user.id, GUILD_ID, opponent.id, outcome, change.before.mu, change.before.sigma,
                  change.after.mu, change.after.sigma, change.after.games, stored_time(at)),
             )  # fmt: skip

@@ -13,11 +13,11 @@ import time
 import discord
 import pytest
 
+from offline_discord.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 from rules.mma.engine import MAX_TURNS
 from rules.mma.state import MAIN_PHASE, GameState
 from rules.tournament import Player, Result, TournamentState, new_tournament, record_result, standings, with_next_round
 from storage.tournament import TOURNAMENT_STATE
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, Message, User
 
 # The worked example's field: name -> rating at entry.
 FIELD = {

@@ -25,8 +25,8 @@ from observability import JsonLogFormatter, MetricsUnavailable
 from observability.build import build_labels
 from observability.discord_http import route_kind, status_label
 from observability.logs import log_reconnects_as_warnings
-from tests.cogs.fake_discord import RateLimits
-from tests.cogs.harness import CHANNEL_ID, GUILD_ID, FakeDiscord, FakeGateway, Harness, make_settings, start_bot
+from offline_discord.fake_discord import RateLimits
+from offline_discord.harness import CHANNEL_ID, GUILD_ID, FakeDiscord, FakeGateway, Harness, make_settings, start_bot
 from tests.cogs.test_mfd import HEROES, VILLAINS
 from tests.conftest import fresh_postgres_database
 

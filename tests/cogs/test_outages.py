@@ -9,11 +9,11 @@ import pytest
 
 from local_postgres.server import PostgresMissing, PostgresServer
 from observability import MeasuredStorage
+from offline_discord.harness import FakeDiscord, Harness, make_settings, start_bot
 from storage.errors import DATABASE_UNREACHABLE, STORAGE_FULL
 from storage.postgres import PostgresDatabase
 from storage.rows import required
 from storage.sqlite import Database
-from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
 
 
 @pytest.fixture(autouse=True)

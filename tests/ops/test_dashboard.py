@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
+from offline_discord.harness import FakeDiscord, Harness, make_settings, start_bot
 from tests.cogs.test_observability import get, port_of
 from tests.ops.conftest import DEPLOY
 from tests.ops.test_alerts import PROMETHEUS, run

@@ -13,7 +13,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.cogs.harness import FakeDiscord, FakeGateway, Harness, make_settings, start_bot
+from offline_discord.harness import FakeDiscord, FakeGateway, Harness, make_settings, start_bot
 from tests.cogs.test_observability import port_of
 from tests.conftest import fresh_postgres_database
 from tests.ops.test_alerts import PROMETHEUS

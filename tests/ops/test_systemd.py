@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cogs.harness import FakeDiscord, FakeGateway, Harness, make_settings, start_bot
+from offline_discord.harness import FakeDiscord, FakeGateway, Harness, make_settings, start_bot
 from tests.cogs.test_observability import port_of
 from tests.ops.conftest import DEPLOY
 

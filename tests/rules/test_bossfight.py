@@ -1,4 +1,4 @@
-"""Boss raid engine: the RULINGS section 1 checks as exact values, and every CSV mistake located."""
+"""Boss raid engine: the RULINGS 1 checks as exact values, and every CSV mistake located."""
 
 import math
 import subprocess
@@ -50,7 +50,7 @@ def boss(**overrides) -> Boss:
     return Boss(**(fields | overrides))
 
 
-# --- RULINGS check 1: elements -------------------------------------------------------------------------
+# --- RULINGS 1, check 1: elements -------------------------------------------------------------------------
 
 
 def test_element_check_boss_water_against_each_token_element():
@@ -69,7 +69,7 @@ def test_element_check_through_a_whole_attack():
     assert result.deck_element_modifier == 0
 
 
-# --- RULINGS check 2: penetration / resistance ------------------------------------------------------------
+# --- RULINGS 1, check 2: penetration / resistance ------------------------------------------------------------
 
 PEN_RES_ROWS = {  # phys pen, phys res, mag pen, mag res
     "V": "N,N,N,N",
@@ -113,13 +113,13 @@ def test_boss_side_uses_one_modifier_per_token_and_any_row_penetrates():
 
 
 def test_element_modifier_is_flattened_to_trait_rows():
-    # Axieom Asmodeus (Water) against five Fire rows of one token: 2 ** 5 = 32, as in bossfight.md.
+    # Axieom Asmodeus (Water) against five Fire rows of one token: 2 ** 5 = 32, as in docs/rules/bossfight.md.
     asmodeus = find_boss(guild_roster(()), "Axieom Asmodeus")
     deck = parse_deck(deck_csv(*[f"TOKEN1,{t},Fire,100,0,N,N,0,N,N" for t in PEN_RES_ROWS]))
     assert calculate_attack(asmodeus, deck).deck_element_modifier == 32
 
 
-# --- RULINGS check 3: the outcome -------------------------------------------------------------------------
+# --- RULINGS 1, check 3: the outcome -------------------------------------------------------------------------
 
 
 def test_outcome_check_damage_and_leftover():
@@ -145,7 +145,7 @@ def test_outcome_check_through_a_deck_with_those_modifiers():
 
 
 def test_boss_outcome_table_of_the_document():
-    # bossfight.md's boss outcome: physical 0/1000/0/500/1000 and magical 0/500/0/0/1000, all modifiers 1.
+    # Five tokens, every modifier 1: physical 0/1000/0/500/1000 and magical 0/500/0/0/1000, summed as they are.
     rows = [
         "T1,a,None,100,0,N,N,0,N,N",
         "T2,a,None,100,1000,N,N,500,N,N",
@@ -319,7 +319,7 @@ def test_cli_prints_the_breakdown(tmp_path, capsys):
     assert rules_main(["bossfight", "--boss", "Inu Dogemon", "--deck", str(deck)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "Boss: Inu Dogemon (level 1, None), HP 1000 of 1000"
-    # The RULINGS pen/res check, trait by trait, with the flags behind each modifier.
+    # RULINGS 1's pen/res check, trait by trait, with the flags behind each modifier.
     table = out[out.index("token   trait     phys res  phys mod  mag res  mag mod  elem mod") :]
     assert table[1:6] == [
         "TOKEN1  V                N         1        N        1         1",

@@ -1,4 +1,4 @@
-"""Marked for Death rosters: reading (every error case of RULINGS section 2), warnings, derived stats,
+"""Marked for Death rosters: reading (every error case of RULINGS 2), warnings, derived stats,
 and writing the final CSV so that it reads back as the same fighters."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from rules.mfd.roster import MAX_FIGHTERS, read_roster, write_roster
 
 HEADER = "Name,XP,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,BuffName,BuffWho,BuffOffense,BuffDefense"
 
-# The document's example with its spaces kept: RULINGS accept spaces around fields and quoted lists.
+# The document's example with its spaces kept: RULINGS 2 accepts spaces around fields and quoted lists.
 DRAGON_CSV = """\
 Name          ,XP    ,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,BuffName,BuffWho              ,BuffOffense,BuffDefense
 Dragon        ,13000 ,1500   ,-1     ,0.9       ,0.1          ,   ,            ,Summoner,Mythic  ,"Dragon,Summoner,Tom",0.06       ,0.02
@@ -134,7 +134,7 @@ def test_warnings_of_one_kind_are_one_line_with_the_number_of_rows():
     ]
 
 
-# Every error case of RULINGS section 2 (and the limits): (CSV text, row, column, words of the message).
+# Every error case of RULINGS 2 (and the limits): (CSV text, row, column, words of the message).
 ROSTER_ERRORS = [
     ("Name,BonusXP\nA,1\n", 1, None, "missing column(s): xp"),
     ("Name,XP\nA,1000\nA,2000\n", 3, "Name", "already the name of the fighter on row 2"),

@@ -1,6 +1,6 @@
 """MMA Warriors engine: every formula with exact numbers, the turn cycle, and each win condition.
 
-The expected numbers are worked by hand from mma-warriors.md and RULINGS.md sections 3 and 6.
+The expected numbers are worked by hand from docs/rules/mma.md and RULINGS 3 and 6.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def test_card_list_matches_rulings():
     assert all(len(card.summary()) <= 100 for card in CARDS)
 
 
-# RULINGS.md section 3, word for word.
+# RULINGS 3, word for word.
 RULINGS_FIGHTERS = """Ilia Topuria Balanced 9/7/7/38;
   Islam Makhachev Grappler 6/10/8/40; Merab Dvalishvili Grappler 6/9/7/45; Khamzat Chimaev Grappler
   8/9/7/38; Alexandre Pantoja Grappler 6/9/7/38; Alex Pereira Striker 10/4/6/34; Alexander Volkanovski
@@ -134,7 +134,7 @@ RULINGS_FIGHTERS = """Ilia Topuria Balanced 9/7/7/38;
   Plessis Balanced 8/7/7/40; Magomed Ankalaev Balanced 7/8/8/40; Max Holloway Striker 9/6/7/45; Belal
   Muhammad Grappler 6/9/8/42; Arman Tsarukyan Balanced 7/8/7/38; Charles Oliveira Grappler 7/10/6/36."""
 
-# mma-warriors.md: name, cost, damage, takedown bonus, defense reduction.
+# docs/rules/mma.md's techniques: name, energy, damage, takedown bonus, defense reduction.
 DOCUMENT_TECHNIQUES = [
     ("Quick Jab", 1, 3, 0, 0),
     ("Teep Kick", 1, 3, 0, 0),
@@ -192,7 +192,7 @@ def test_opening_hands_and_deployment(seed):
         assert len(player.deck) == 70 and player.health == 100
     assert [e.kind for e in events] == ["deploy", "deploy", "turn"]
     assert (state.current, state.phase) == (0, DRAW_PHASE)
-    # RULINGS section 6: both players show 8 energy from the deal, the second before their first turn.
+    # RULINGS 6: both players show 8 energy from the deal, the second before their first turn.
     assert [player.energy for player in state.players] == [8, 8]
 
 
@@ -235,7 +235,7 @@ def test_ground_and_pound_formula():
 
 
 def test_ground_and_pound_bonus_is_a_term_inside_the_max():
-    # RULINGS section 6's check: Islam Makhachev (STR 6, GRP 10, Grappler: no strike bonus) with advantage on
+    # RULINGS 6's check: Islam Makhachev (STR 6, GRP 10, Grappler: no strike bonus) with advantage on
     # Alexander Volkanovski (DEF 9), no bonus or defense card: max(6, 6 + 6 - 9 + 0 + (3 + 10 // 4)) = 8.
     result = strike_damage(6, 6, 0, 9, False, ground_and_pound_grappling=10)
     assert (result.ground_and_pound, result.raw, result.before_defense, result.damage) == (5, 8, 8, 8)
@@ -734,7 +734,7 @@ def bleed_out_position(hand: tuple[str, ...], top: str | None = None, health: in
 
 
 def test_bleed_knockout_is_replaced_after_the_draw_by_the_card_drawn():
-    # RULINGS section 6: Bob holds no fighter when Islam bleeds out; the draw brings Tom Aspinall, who comes in.
+    # RULINGS 6: Bob holds no fighter when Islam bleeds out; the draw brings Tom Aspinall, who comes in.
     state = bleed_out_position(("Quick Jab",), top="Tom Aspinall")
     events = apply_in_place(state, simple_action(0, END_TURN), ScriptedRandom())
     assert [e.kind for e in events] == ["end_turn", "turn", "bleed", "knockout"]
@@ -1097,7 +1097,7 @@ def test_a_finished_match_has_a_typed_outcome_whose_values_are_the_stored_words(
     apply_in_place(state, simple_action(1, CONCEDE), ScriptedRandom())
     result = outcome(state)
     assert result is not None and result.termination is EndReason.CONCEDED and result.winner == 0
-    assert json.loads(json.dumps(state.to_dict()))["reason"] == "Conceded"
+    assert json.loads(json.dumps(state.to_dict()))["reason"] == "conceded"
 
 
 # --- the hand view's preview (rules/mma/preview.py) --------------------------------------------------------

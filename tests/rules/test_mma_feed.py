@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.mma.ai import choose_action
 from rules.mma.cards import card_named
 from rules.mma.engine import apply_in_place, new_game, replay_rng
-from rules.mma.state import NO_ONE, OVER, Event
+from rules.mma.state import NO_ONE, OVER, EndReason, Event
 from rules.mma.text import describe, shared_fighters
 
 # The first line of each kind in the AI's match against itself from seed 32 (a match with every kind in it),
@@ -59,7 +59,7 @@ def test_the_lines_a_seeded_match_leaves_out():
         for event in (
             Event("guard", 1, parry, {"replaced": block, "energy": 3}),
             Event("draw", 0, jab, {"discarded": block, "fighters_skipped": 1, "deck": 40}),
-            Event("over", 1, NO_ONE, {"reason": "Deck Out"}),
+            Event("over", 1, NO_ONE, {"reason": EndReason.DECK_OUT}),
             Event("mystery", 0),  # a kind without a line of its own is named as it is
         )
     ]

@@ -39,6 +39,7 @@ from rules.mma.state import (
     PLAY,
     REPLACE_PHASE,
     Action,
+    EndReason,
     GameState,
 )
 from rules.mma.text import describe
@@ -107,7 +108,7 @@ def test_thousands_of_ai_games_end_with_a_result_and_keep_every_invariant(seeds)
         assert result.termination != CONCEDED
         reasons[result.termination] += 1
     # The AI's games end in every way but deck-out (a deck lasts 70 draws), mostly by knockouts.
-    assert reasons["Health depleted"] > 250 and reasons["No fighters in hand"] > 250
+    assert reasons[EndReason.HEALTH_DEPLETED] > 250 and reasons[EndReason.NO_FIGHTERS] > 250
     assert reasons[JUDGES] < 100
     assert bled_out_draws > 50  # the replacement after the draw is exercised, not just possible
 

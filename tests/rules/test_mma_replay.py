@@ -12,7 +12,7 @@ from rules.errors import RuleInputError
 from rules.mma.ai import choose_action, play_move_in_place
 from rules.mma.engine import claimed_idle, new_game, replay_rng
 from rules.mma.replay import replay_index, replay_match
-from rules.mma.state import CONCEDE, END_TURN, OVER, Action, GameState
+from rules.mma.state import CONCEDE, END_TURN, OVER, Action, EndReason, GameState
 
 
 def stored(actions: list[Action]) -> list[Action]:
@@ -97,7 +97,7 @@ def test_a_conceded_match_replays_to_the_concession():
 
     assert steps[-1].move == concession
     assert steps[-1].state == state
-    assert (steps[-1].state.winner, steps[-1].state.reason) == (1 - concession.player, "Conceded")
+    assert (steps[-1].state.winner, steps[-1].state.reason) == (1 - concession.player, EndReason.CONCEDED)
 
 
 def test_an_idle_claim_is_the_last_step():

@@ -11,10 +11,10 @@ import pytest
 
 from local_postgres.server import free_port
 from observability import MeasuredStorage
+from offline_discord.harness import FakeDiscord, Harness, make_settings, start_bot
 from storage.errors import StorageUnavailable
 from storage.postgres import PostgresDatabase
 from storage.schema import discover_migrations
-from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
 from tests.conftest import fresh_postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,7 +128,7 @@ SHARD_PROCESS = """
 import asyncio, sys
 from pathlib import Path
 from arena.bot import ShardedArenaBot
-from tests.cogs.harness import FakeDiscord, Harness, make_settings, start_bot
+from offline_discord.harness import FakeDiscord, Harness, make_settings, start_bot
 
 async def main():
     url, shard, folder = sys.argv[1], sys.argv[2], Path(sys.argv[3])

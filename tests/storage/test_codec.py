@@ -18,7 +18,7 @@ def test_an_mma_match_is_stored_with_its_version_and_reads_back_equal():
     state, _ = new_game(2)
     text = MATCH_STATE.to_text(state)
     data = json.loads(text)
-    assert data == {"version": 2, **state.to_dict()} and "resume" not in data
+    assert data == {"version": 3, **state.to_dict()} and "resume" not in data
     assert MATCH_STATE.from_text(text) == state
 
 
@@ -31,7 +31,7 @@ def test_an_mma_match_stored_by_the_previous_release_still_loads():
     assert MATCH_STATE.from_text(json.dumps({**state.to_dict(), "resume": "main"})) == state
 
 
-@pytest.mark.parametrize("version", [0, 3, 99, "1"])
+@pytest.mark.parametrize("version", [0, 4, 99, "1"])
 def test_a_state_of_a_version_the_codec_does_not_know_is_refused_as_damaged(version):
     state, _ = new_game(2)
     data = json.loads(MATCH_STATE.to_text(state))

@@ -89,7 +89,7 @@ async def fill(db, guild_id: int, first_id: int) -> None:
         )
         await conn.execute(
             "INSERT INTO mma_results (guild_id, user_id, match_id, outcome, opponent_id, reason, finished_at) "
-            "VALUES (?, 100, ?, 'win', 200, 'Conceded', '1970-01-01T00:00:01.500Z')",
+            "VALUES (?, 100, ?, 'win', 200, 'conceded', '1970-01-01T00:00:01.500Z')",
             (guild_id, i),
         )
         await conn.execute(
@@ -103,7 +103,7 @@ async def fill(db, guild_id: int, first_id: int) -> None:
         await conn.execute(
             "INSERT INTO mma_rating_changes (match_id, user_id, guild_id, opponent_id, result, reason, mu_before, "
             "sigma_before, mu_after, sigma_after, games_after, rated_at) "
-            "VALUES (?, 100, ?, 200, 'win', 'Conceded', 25, 8, 26, 7, 1, ?)",
+            "VALUES (?, 100, ?, 200, 'win', 'conceded', 25, 8, 26, 7, 1, ?)",
             (i, guild_id, "1970-01-01T00:00:01.000Z"),
         )
         await conn.execute(

@@ -9,13 +9,14 @@ import itertools
 import pytest
 
 from rules.contract import Tally
+from rules.mma.state import EndReason
 from rules.rating import MODEL_NAME, Rating, Result, rate_match
 from storage.ratings import HeadToHead, RatingRepository
 from storage.times import stored_time
 
 GUILD, OTHER_GUILD = 10, 11
 ANN, BEN, CAL, DOT = 101, 102, 103, 104
-JUDGES, CONCEDED, HEALTH = "Judges' decision", "Conceded", "Health depleted"
+JUDGES, CONCEDED, HEALTH = EndReason.JUDGES, EndReason.CONCEDED, EndReason.HEALTH_DEPLETED
 
 
 async def finished_match(database, players: tuple[int, int], guild: int = GUILD) -> int:

@@ -2,8 +2,8 @@
 recorded, attachments served from memory, a real SQLite file.
 
 The harness builds the payloads a member's command, click or typing would send, hands them to discord.py as
-the gateway does, and waits for the bot to settle. The fake Discord (`tests.cogs.fake_discord`) answers and
-records the bot's requests, refusing what Discord's limits (`tests.cogs.discord_limits`) refuse. A violation
+the gateway does, and waits for the bot to settle. The fake Discord (`offline_discord.fake_discord`) answers and
+records the bot's requests, refusing what Discord's limits (`offline_discord.discord_limits`) refuse. A violation
 fails the test when the bot settles, and so does an interaction the bot never answered (Discord would show
 "This interaction failed").
 """
@@ -23,7 +23,7 @@ from discord.webhook.async_ import async_context
 
 from arena.bot import ArenaBot, create_bot
 from arena.settings import Settings
-from tests.cogs.fake_discord import (
+from offline_discord.fake_discord import (
     APPLICATION_ID,
     BOT_USER,
     CHANNEL_ID,

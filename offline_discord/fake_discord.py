@@ -1,7 +1,7 @@
 """A fake Discord that answers the bot as Discord would, over HTTP on a loopback port: interaction responses,
 followups and edits (through discord.py's own webhook adapter), channel messages (through the bot's own HTTP
 client and its rate limiter) and the CDN. It remembers every request and every message it
-"posted", and refuses what Discord would refuse (`tests.cogs.discord_limits`), recording a violation.
+"posted", and refuses what Discord would refuse (`offline_discord.discord_limits`), recording a violation.
 
 A first followup after a deferred "thinking" response becomes that response (the placeholder, same id), shown
 with the deferral's visibility whatever it asks, as Discord does; a channel-route edit of an ephemeral message gets Discord's 404.
@@ -23,8 +23,8 @@ from aiohttp import BodyPartReader, web
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
-from tests.cogs import api_schema
-from tests.cogs.discord_limits import (
+from offline_discord import api_schema
+from offline_discord.discord_limits import (
     INTERACTION_DEADLINE,
     TOKEN_LIFETIME,
     check_choices,

@@ -1,4 +1,4 @@
-"""Request bodies checked against Discord's own OpenAPI description (tests/discord_api_spec), as JSON Schema
+"""Request bodies checked against Discord's own OpenAPI description (offline_discord/discord_api_spec), as JSON Schema
 2020-12: what the fake Discord refuses because Discord's API would."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-SPEC_PATH = Path(__file__).resolve().parent.parent / "discord_api_spec" / "openapi.json"
+SPEC_PATH = Path(__file__).resolve().parent / "discord_api_spec" / "openapi.json"
 JSON = "application/json"
 
 
