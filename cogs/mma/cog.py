@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from cogs.common import require_gm
 from cogs.common.cog import GameCog
+from cogs.common.events import CHANNEL_GAMES_ENDED, listener
 from cogs.common.permissions import PermissionNotices
 from cogs.mma import boards, challenges, clicks, render, rivalry, tournament, tournament_rounds, tournament_tables
 from cogs.mma.claims import ClaimOpenings
@@ -37,6 +39,7 @@ from storage.ratings import RatingRepository
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
+    from storage.lifecycle import EndedGames
 
 log = logging.getLogger("arena.mma")
 
@@ -101,6 +104,12 @@ class Mma(
         self.hands.close_all()
         self.claim_openings.close_all()
         self.tournaments.close_all()
+
+    @commands.Cog.listener(listener(CHANNEL_GAMES_ENDED))
+    async def channel_games_ended(self, ended: EndedGames) -> None:
+        """A deleted channel's matches ended (cogs/lifecycle): their idle claims no longer open."""
+        for match in ended.matches:
+            self.claim_openings.cancel(match.id)
 
     async def on_component(self, interaction: discord.Interaction, component: MmaComponent) -> None:
         if isinstance(component, LeaderboardButton | HistoryButton | ReplayButton | RivalrySelect):
