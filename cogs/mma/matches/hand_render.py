@@ -7,8 +7,8 @@ import discord
 
 from cogs.common import COLOR_INFO, EmbedLimits, clip, fit_embed, lines_within
 from cogs.mma.items import PLAY, hand_select, match_button
-from cogs.mma.notes import feed_lines
-from cogs.mma.render import both_called, called
+from cogs.mma.matches.notes import feed_lines
+from cogs.mma.matches.render import both_called, called
 from rules.mma.cards import CARDS
 from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, MAX_ENERGY, card_options
 from rules.mma.preview import preview

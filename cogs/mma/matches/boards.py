@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict, Unpack
 import discord
 
 from cogs.common.permissions import in_thread, missing_to_post
-from cogs.mma import render
+from cogs.mma.matches import render
 from storage.mma import Match, MatchStatus
 
 if TYPE_CHECKING:
-    from cogs.mma.cog import Mma
+    from cogs.mma.matches.desk import MatchDesk
 
 log = logging.getLogger("arena.mma")
 
@@ -36,24 +36,40 @@ class BoardEdit(TypedDict):
     content: NotRequired[None]
 
 
-def board(cog: Mma, match: Match) -> tuple[discord.Embed, discord.ui.View]:
-    """The match's message as of now (the idle claim depends on the time), watching for its claim to open."""
-    now = cog.clock()
-    cog.claim_openings.watch(match, now)
+def drawn(match: Match, now: float) -> tuple[discord.Embed, discord.ui.View]:
+    """The match's message as of `now` (the idle claim depends on the time)."""
     return render.match_embed(match, now), render.match_view(match, now)
 
 
-def edited(cog: Mma, match: Match) -> BoardEdit:
+def drawn_edit(match: Match, now: float) -> BoardEdit:
     """The board as an edit of its message. Once the match is over the words above the board go: a board posted
     again says "here it is again" only while there is a match to go back to."""
-    embed, view = board(cog, match)
+    embed, view = drawn(match, now)
     edit: BoardEdit = {"embed": embed, "view": view}
     if match.status != MatchStatus.LIVE:
         edit["content"] = None
     return edit
 
 
-async def post(cog: Mma, interaction: discord.Interaction, match: Match, **message: Unpack[BoardMessage]) -> None:
+def board_setting_claim_timer(desk: MatchDesk, match: Match) -> tuple[discord.Embed, discord.ui.View]:
+    """The board about to be shown, drawn as of now, and (the effect) the timer set that redraws it when its idle
+    claim opens, in place of the timer of the board it replaces."""
+    now = desk.clock()
+    desk.claim_openings.watch(match, now)
+    return drawn(match, now)
+
+
+def edit_setting_claim_timer(desk: MatchDesk, match: Match) -> BoardEdit:
+    """`drawn_edit` of the board about to be shown, and (the effect) its claim's timer set, as in
+    `board_setting_claim_timer`."""
+    now = desk.clock()
+    desk.claim_openings.watch(match, now)
+    return drawn_edit(match, now)
+
+
+async def post(
+    desk: MatchDesk, interaction: discord.Interaction, match: Match, **message: Unpack[BoardMessage]
+) -> None:
     """The new match's (or challenge's) first message, recorded as its board; a match Discord refused to show is
     deleted again."""
     try:
@@ -63,15 +79,15 @@ async def post(cog: Mma, interaction: discord.Interaction, match: Match, **messa
             await interaction.response.send_message(**message)
             sent = await interaction.original_response()
     except discord.HTTPException:
-        await cog.repo.delete(match.id)
+        await desk.repo.delete(match.id)
         raise
-    await cog.repo.set_message(match.id, sent.id)
+    await desk.repo.set_message(match.id, sent.id)
 
 
-async def offer_again(cog: Mma, interaction: discord.Interaction, match: Match) -> None:
+async def offer_again(desk: MatchDesk, interaction: discord.Interaction, match: Match) -> None:
     """The member's match going in this channel, posted again as it is stored: its old message may be lost
     or behind (a move saved just before a crash). The new message becomes the match's."""
-    embed, view = board(cog, match)
+    embed, view = board_setting_claim_timer(desk, match)
     await interaction.response.send_message(
         f"You already have a match going here (match #{match.id}): here it is again. Finish it, or concede, "
         "before starting another.",
@@ -79,16 +95,16 @@ async def offer_again(cog: Mma, interaction: discord.Interaction, match: Match) 
         view=view,
     )
     sent = await interaction.original_response()
-    await cog.repo.set_message(match.id, sent.id)
+    await desk.repo.set_message(match.id, sent.id)
     if match.message_id is not None and match.message_id != sent.id:
-        await retire(cog, replace(match, message_id=sent.id), match.message_id)
+        await retire(desk, replace(match, message_id=sent.id), match.message_id)
 
 
-async def retire(cog: Mma, match: Match, message_id: int) -> None:
+async def retire(desk: MatchDesk, match: Match, message_id: int) -> None:
     """Take the buttons off an earlier board of the match (`match`, with its board now elsewhere) and point it
     to the live one, so one board plays the match. A board someone deleted needs nothing; an edit Discord
     refuses is logged (a click on that board retires it then, `is_retired`)."""
-    channel = cog.bot.get_partial_messageable(match.channel_id, guild_id=match.guild_id)
+    channel = desk.channel(match)
     try:
         await channel.get_partial_message(message_id).edit(content=render.moved_text(match), view=None)
     except discord.NotFound:
@@ -117,23 +133,23 @@ async def show_retired(interaction: discord.Interaction, match: Match) -> None:
     )
 
 
-async def redraw(cog: Mma, match: Match, interaction: discord.Interaction | None = None) -> None:
+async def redraw(desk: MatchDesk, match: Match, interaction: discord.Interaction | None = None) -> None:
     """Redraw the match message after a move made elsewhere (the hand view); repost it if it is gone. Where
     the bot may not (the `interaction` of the member who moved says so), that member is told what to give it."""
-    edit = edited(cog, match)
-    channel = cog.bot.get_partial_messageable(match.channel_id, guild_id=match.guild_id)
+    edit = edit_setting_claim_timer(desk, match)
+    channel = desk.channel(match)
     # The move is saved and the player has their answer by now: a failure here is logged, not reported as
     # a failed move (the next click on the match redraws it anyway).
     try:
         if match.message_id is not None:
-            if await _lacking(cog, interaction, match, posting=False):
+            if await _lacking(desk, interaction, match, posting=False):
                 return
             try:
                 await channel.get_partial_message(match.message_id).edit(**edit)
                 return
             except discord.NotFound:
                 log.info("match %s message %s is gone; posting it again", match.id, match.message_id)
-        if await _lacking(cog, interaction, match, posting=True):
+        if await _lacking(desk, interaction, match, posting=True):
             return
         sent = await channel.send(embed=edit["embed"], view=edit["view"])
     except discord.HTTPException as refused:
@@ -141,10 +157,10 @@ async def redraw(cog: Mma, match: Match, interaction: discord.Interaction | None
             "could not redraw match %s in channel %s: %s", match.id, match.channel_id, refused.text or refused.status
         )
         return
-    await cog.repo.set_message(match.id, sent.id)
+    await desk.repo.set_message(match.id, sent.id)
 
 
-async def _lacking(cog: Mma, interaction: discord.Interaction | None, match: Match, *, posting: bool) -> bool:
+async def _lacking(desk: MatchDesk, interaction: discord.Interaction | None, match: Match, *, posting: bool) -> bool:
     """Whether the bot lacks what it needs to edit (or post) the board where the member moved: they are told."""
     if interaction is None or interaction.channel_id != match.channel_id:
         return False
@@ -152,11 +168,11 @@ async def _lacking(cog: Mma, interaction: discord.Interaction | None, match: Mat
         interaction.app_permissions, in_thread=in_thread(interaction), embeds=True, posting=posting
     )
     if missing:
-        await cog.permission_notices.tell(interaction, match.channel_id, "show the match's board", missing)
+        await desk.permission_notices.tell(interaction, match.channel_id, "show the match's board", missing)
     return bool(missing)
 
 
-async def redraw_as_claim_opens(cog: Mma, match_id: int, version: int) -> None:
-    match = await cog.repo.get(match_id)
+async def redraw_as_claim_opens(desk: MatchDesk, match_id: int, version: int) -> None:
+    match = await desk.repo.get(match_id)
     if match is not None and match.version == version and match.status == MatchStatus.LIVE:
-        await redraw(cog, match)  # a move since has drawn its own board, and set its own timer
+        await redraw(desk, match)  # a move since has drawn its own board, and set its own timer

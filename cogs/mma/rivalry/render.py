@@ -9,8 +9,8 @@ import discord
 
 from cogs.common import COLOR_INFO, EmbedLimits, bold, clip, fit_embed, lines_within, mention, seed_footer
 from cogs.common.embeds import MEDALS
-from cogs.mma import render
-from cogs.mma.rivalry_items import (
+from cogs.mma.matches import render
+from cogs.mma.rivalry.items import (
     FIRST,
     HISTORY_REPLAY,
     LAST,
