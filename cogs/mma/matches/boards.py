@@ -1,5 +1,6 @@
 """A match's public message, its board: drawn as of now, posted, redrawn after a move made elsewhere, posted
-again when it is lost, and retired when a newer board takes over (one board plays a match)."""
+again when it is lost, and retired when a newer board takes over (one board plays a match: the rule of
+`cogs.common.reposts`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,14 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict, Unpack
 import discord
 
 from cogs.common.permissions import in_thread, missing_to_post
+from cogs.common.reposts import (
+    LiveMessage,
+    answered_with,
+    is_older_copy,
+    posted_again,
+    retire_copy,
+    show_retired_copy,
+)
 from cogs.mma.matches import render
 from storage.mma import Match, MatchStatus
 
@@ -17,15 +26,6 @@ if TYPE_CHECKING:
     from cogs.mma.matches.desk import MatchDesk
 
 log = logging.getLogger("arena.mma")
-
-
-class BoardMessage(TypedDict, total=False):
-    """What a new match message is sent with."""
-
-    content: str
-    embed: discord.Embed
-    view: discord.ui.View
-    allowed_mentions: discord.AllowedMentions
 
 
 class BoardEdit(TypedDict):
@@ -67,17 +67,11 @@ def edit_setting_claim_timer(desk: MatchDesk, match: Match) -> BoardEdit:
     return drawn_edit(match, now)
 
 
-async def post(
-    desk: MatchDesk, interaction: discord.Interaction, match: Match, **message: Unpack[BoardMessage]
-) -> None:
+async def post(desk: MatchDesk, interaction: discord.Interaction, match: Match, **message: Unpack[LiveMessage]) -> None:
     """The new match's (or challenge's) first message, recorded as its board; a match Discord refused to show is
     deleted again."""
     try:
-        if interaction.response.is_done():
-            sent = await interaction.followup.send(wait=True, **message)
-        else:
-            await interaction.response.send_message(**message)
-            sent = await interaction.original_response()
+        sent = await answered_with(interaction, **message)
     except discord.HTTPException:
         await desk.repo.delete(match.id)
         raise
@@ -86,51 +80,36 @@ async def post(
 
 async def offer_again(desk: MatchDesk, interaction: discord.Interaction, match: Match) -> None:
     """The member's match going in this channel, posted again as it is stored: its old message may be lost
-    or behind (a move saved just before a crash). The new message becomes the match's."""
+    or behind (a move saved just before a crash). The new message becomes the match's, and the old one is
+    retired (`cogs.common.reposts`), so one board plays the match."""
     embed, view = board_setting_claim_timer(desk, match)
-    await interaction.response.send_message(
-        f"You already have a match going here (match #{match.id}): here it is again. Finish it, or concede, "
-        "before starting another.",
+    sent = await posted_again(
+        interaction,
+        lambda message_id: desk.repo.set_message(match.id, message_id),
+        content=f"You already have a match going here (match #{match.id}): here it is again. Finish it, or "
+        "concede, before starting another.",
         embed=embed,
         view=view,
     )
-    sent = await interaction.original_response()
-    await desk.repo.set_message(match.id, sent.id)
     if match.message_id is not None and match.message_id != sent.id:
-        await retire(desk, replace(match, message_id=sent.id), match.message_id)
-
-
-async def retire(desk: MatchDesk, match: Match, message_id: int) -> None:
-    """Take the buttons off an earlier board of the match (`match`, with its board now elsewhere) and point it
-    to the live one, so one board plays the match. A board someone deleted needs nothing; an edit Discord
-    refuses is logged (a click on that board retires it then, `is_retired`)."""
-    channel = desk.channel(match)
-    try:
-        await channel.get_partial_message(message_id).edit(content=render.moved_text(match), view=None)
-    except discord.NotFound:
-        pass
-    except discord.HTTPException:
-        log.warning("could not retire board %s of match %s", message_id, match.id, exc_info=True)
+        moved = replace(match, message_id=sent.id)
+        await retire_copy(
+            desk.channel(match),
+            match.message_id,
+            f"board {match.message_id} of match {match.id}",
+            content=render.moved_text(moved),
+        )
 
 
 def is_retired(interaction: discord.Interaction, match: Match) -> bool:
-    """Whether the click came from an earlier board of a live match posted again since (ids grow with time: a
-    newer board is the one being recorded). A hand view is no board."""
-    message = interaction.message
-    return (
-        match.status == MatchStatus.LIVE
-        and match.message_id is not None
-        and message is not None
-        and not message.flags.ephemeral
-        and message.id < match.message_id
-    )
+    """Whether the click came from an earlier board of a live match posted again since. A hand view is no
+    board."""
+    return match.status == MatchStatus.LIVE and is_older_copy(interaction, match.message_id)
 
 
 async def show_retired(interaction: discord.Interaction, match: Match) -> None:
-    await interaction.response.edit_message(content=render.moved_text(match), view=None)
-    await interaction.followup.send(
-        f"Nothing was changed: this match goes on in its newer message, {render.board_link(match)}", ephemeral=True
-    )
+    told = f"Nothing was changed: this match goes on in its newer message, {render.board_link(match)}"
+    await show_retired_copy(interaction, told, content=render.moved_text(match))
 
 
 async def redraw(desk: MatchDesk, match: Match, interaction: discord.Interaction | None = None) -> None:
