@@ -10,7 +10,7 @@ from cogs.mma.items import PLAY, hand_select, match_button
 from cogs.mma.matches.notes import feed_lines
 from cogs.mma.matches.render import both_called, called
 from rules.mma.cards import CARDS
-from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, MAX_ENERGY, card_options
+from rules.mma.engine import FIGHTERS_IN_HAND_LIMIT, HAND_LIMIT, MAX_ENERGY, CardOption, card_options
 from rules.mma.preview import preview
 from rules.mma.state import DRAW_PHASE, OVER, REPLACE_PHASE
 from storage.mma import Match
@@ -29,6 +29,70 @@ def preview_field(match: Match, slot: int, card: int) -> str | None:
     return lines_within(lines, EmbedLimits.FIELD_VALUE) or "Nothing visible happens."
 
 
+def card_line(option: CardOption) -> str:
+    """A card of the hand: marked playable, playable to no effect, or not playable now, with why."""
+    card = CARDS[option.card]
+    count = f" ×{option.copies}" if option.copies > 1 else ""
+    mark = "▫️" if option.problem is not None else "💤" if option.no_effect is not None else "✅"
+    why = (
+        f" — *{option.problem}*"
+        if option.problem
+        else f" — *does nothing now: {option.no_effect}*"
+        if option.no_effect
+        else ""
+    )
+    return f"{mark} **{card.name}**{count} · {card.summary()}{why}"
+
+
+def add_play_controls(
+    view: discord.ui.View, match: Match, playable: list[CardOption], selected: int | None, *, replacing: bool
+) -> None:
+    """The select of the cards that play now, and the button that plays the one selected."""
+    choices = [
+        discord.SelectOption(
+            label=clip(CARDS[o.card].name + (f" ×{o.copies}" if o.copies > 1 else ""), 100),
+            value=str(o.card),
+            description=clip(
+                f"Does nothing now: {o.no_effect}" if o.no_effect else CARDS[o.card].summary(), SELECT_DESCRIPTION
+            ),
+            default=o.card == selected,
+        )
+        for o in playable[:25]
+    ]
+    placeholder = "Choose your next fighter" if replacing else "Choose a card to play"
+    view.add_item(hand_select(match.id, match.version, choices, placeholder, row=0))
+    verb = "Deploy" if replacing else "Play"
+    label = f"{verb} {CARDS[selected].name}" if selected is not None else verb
+    view.add_item(
+        match_button(
+            match.id,
+            match.version,
+            PLAY,
+            card=selected,
+            label=label,
+            style=discord.ButtonStyle.success,
+            disabled=selected is None,
+            row=1,
+        )
+    )
+
+
+def hand_status(match: Match, slot: int) -> str:
+    """Whose move it is, as the hand's player reads it."""
+    state = match.game
+    me = state.players[slot]
+    if state.phase == OVER:
+        return "The match is over."
+    if state.to_move != slot:
+        return f"Waiting for {called(match, state.to_move)}."
+    if state.phase == REPLACE_PHASE and state.replacing == slot:
+        return "Your fighter was knocked out: choose who comes in."
+    if state.phase == DRAW_PHASE:
+        status = "Draw or skip the draw on the match message first."
+        return status + (" Then choose your next fighter here." if not me.has_fighter else "")
+    return f"Your move: {me.energy} energy to spend."
+
+
 def hand_message(
     match: Match, slot: int, selected: int | None = None, note: str | None = None
 ) -> tuple[str, discord.Embed, discord.ui.View]:
@@ -36,23 +100,10 @@ def hand_message(
     state = match.game
     me = state.players[slot]
     options = card_options(state, slot)
-    lines: list[str] = []
-    for option in options:
-        card = CARDS[option.card]
-        count = f" ×{option.copies}" if option.copies > 1 else ""
-        mark = "▫️" if option.problem is not None else "💤" if option.no_effect is not None else "✅"
-        why = (
-            f" — *{option.problem}*"
-            if option.problem
-            else f" — *does nothing now: {option.no_effect}*"
-            if option.no_effect
-            else ""
-        )
-        lines.append(f"{mark} **{card.name}**{count} · {card.summary()}{why}")
     replacing = state.phase == REPLACE_PHASE and state.replacing == slot
     embed = discord.Embed(
         title=f"🃏 {match.names[slot]}'s hand ({len(me.hand)}/{HAND_LIMIT})",
-        description="\n".join(lines) or "Your hand is empty.",
+        description="\n".join(card_line(option) for option in options) or "Your hand is empty.",
         color=COLOR_INFO,
     )
     embed.set_footer(
@@ -73,45 +124,8 @@ def hand_message(
         if shown is not None:
             embed.add_field(name=f"If you play {CARDS[selected].name} now", value=shown, inline=False)
     if playable:
-        choices = [
-            discord.SelectOption(
-                label=clip(CARDS[o.card].name + (f" ×{o.copies}" if o.copies > 1 else ""), 100),
-                value=str(o.card),
-                description=clip(
-                    f"Does nothing now: {o.no_effect}" if o.no_effect else CARDS[o.card].summary(), SELECT_DESCRIPTION
-                ),
-                default=o.card == selected,
-            )
-            for o in playable[:25]
-        ]
-        placeholder = "Choose your next fighter" if replacing else "Choose a card to play"
-        view.add_item(hand_select(match.id, match.version, choices, placeholder, row=0))
-        verb = "Deploy" if replacing else "Play"
-        label = f"{verb} {CARDS[selected].name}" if selected is not None else verb
-        view.add_item(
-            match_button(
-                match.id,
-                match.version,
-                PLAY,
-                card=selected,
-                label=label,
-                style=discord.ButtonStyle.success,
-                disabled=selected is None,
-                row=1,
-            )
-        )
+        add_play_controls(view, match, playable, selected, replacing=replacing)
     view.add_item(match_button(match.id, match.version, "hand", label="Refresh", emoji="🔄", row=1))
-    if state.phase == OVER:
-        status = "The match is over."
-    elif state.to_move != slot:
-        status = f"Waiting for {called(match, state.to_move)}."
-    elif replacing:
-        status = "Your fighter was knocked out: choose who comes in."
-    elif state.phase == DRAW_PHASE:
-        status = "Draw or skip the draw on the match message first."
-        if not me.has_fighter:
-            status += " Then choose your next fighter here."
-    else:
-        status = f"Your move: {me.energy} energy to spend."
+    status = hand_status(match, slot)
     content = f"{note}\n{status}" if note else status
     return clip(content, EmbedLimits.MESSAGE), fit_embed(embed), view

@@ -33,9 +33,9 @@ from cogs.mma.rivalry.render import (
     leaderboard_pages,
     match_choice_label,
     page_count,
-    replay_message,
     stats_embed,
 )
+from cogs.mma.rivalry.replay_render import replay_message
 from rules.mma.replay import ReplayIndex, ReplayStep, replay_index, replay_match
 from rules.mma.state import EndReason
 from rules.rating_chart import ChartGame, rating_chart_png
