@@ -34,9 +34,7 @@ from cogs.mma.rivalry.items import RIVALRY_COMPONENTS, HistoryButton, Leaderboar
 from cogs.mma.tournaments import commands as tournament
 from cogs.mma.tournaments import rounds, tables
 from cogs.mma.tournaments.desk import TournamentDesk
-from rules.rating import MODEL_NAME
 from rules.seeds import MAX_SEED
-from storage.errors import StorageOutage
 from storage.mma import MmaRepository
 from storage.ratings import RatingRepository
 from storage.tournament import TournamentRepository
@@ -86,21 +84,9 @@ class Mma(
 
     async def cog_load(self) -> None:
         await super().cog_load()
-        # Ratings computed with an earlier model are recomputed with this one, once (migration 0017).
-        try:
-            recomputed = await self.rivalry.ratings.recompute(self.clock())
-        except StorageOutage:
-            log.warning("could not recompute the ratings with the current model; the next start-up does")
-        else:
-            if recomputed is not None:
-                log.info("ratings recomputed with %s: %s rated matches", MODEL_NAME, recomputed)
-        if not await self.matches.watch_claims():
-            return
-        # Tournaments go on from their stored state: rounds to pair, boards to post, start times to wait for.
-        try:
+        await self.rivalry.recompute_ratings(self.clock())
+        if await self.matches.watch_claims():
             await rounds.resume(self.tournaments)
-        except StorageOutage:
-            log.warning("could not resume the tournaments; a board's next result moves its tournament on")
 
     async def cog_unload(self) -> None:
         await super().cog_unload()

@@ -30,6 +30,7 @@ from rules.tournament import (
     with_next_round,
     withdraw,
 )
+from storage.errors import StorageOutage
 from storage.mma import DealtMatch, Match, MatchStatus
 from storage.tournament import (
     Tournament,
@@ -264,8 +265,13 @@ async def advanced_or_logged(desk: TournamentDesk, tournament_id: int) -> None:
 async def resume(desk: TournamentDesk) -> None:
     """When the bot starts: timers of tournaments that start on their own, and every running tournament (and
     finished one without its podium) moved on as far as its stored state says (a round to pair, boards to post, a
-    podium to show)."""
-    for tournament in await desk.repo.open_everywhere():
+    podium to show). In an outage, a board's next result moves its tournament on."""
+    try:
+        tournaments = await desk.repo.open_everywhere()
+    except StorageOutage:
+        log.warning("could not resume the tournaments; a board's next result moves its tournament on")
+        return
+    for tournament in tournaments:
         if not desk.bot.serves_guild(tournament.guild_id):
             continue
         if tournament.status is TournamentStatus.SIGNUP:
