@@ -7,9 +7,10 @@ still unanswered shortly before Discord's 3 s limit gets an error id instead of 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
@@ -17,11 +18,23 @@ from arena.discord_internals import has_component_handler, set_response
 from arena.tree import report_error
 from observability import answered
 
-if TYPE_CHECKING:
-    from arena.bot import ArenaBot
-
 ANSWER_DEADLINE = 2.5  # seconds: Discord fails an interaction not answered within 3 s of being sent
 ANSWER_RECHECK = 0.2  # seconds: how often the watchdog looks again at an answer still on its way
+
+
+class WatchingBot(Protocol):
+    """What the watchdog needs of the bot (arena.bot.ArenaBot), which imports the watchdog: its loop, how long a
+    click may go unanswered, whether it is stopping, and where it keeps a task nobody awaits."""
+
+    answer_deadline: float
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop: ...
+
+    @property
+    def stopping(self) -> bool: ...
+
+    def keep(self, task: asyncio.Future[Any]) -> None: ...
 
 
 class UnansweredInteraction(RuntimeError):
@@ -73,11 +86,13 @@ def watch_response(interaction: discord.Interaction) -> None:
     set_response(interaction, WatchedResponse(interaction))
 
 
-async def see_answered(bot: ArenaBot, interaction: discord.Interaction) -> None:
+async def see_answered(bot: WatchingBot, interaction: discord.Interaction) -> None:
     """Answer a click nothing handles at once; give any other click or form until `bot.answer_deadline`."""
     if interaction.type not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
         return
-    if interaction.type is discord.InteractionType.component and not has_component_handler(bot, interaction):
+    if interaction.type is discord.InteractionType.component and not has_component_handler(
+        interaction.client, interaction
+    ):
         if bot.stopping:  # the games' buttons are unregistered while the bot stops
             reply = "⏳ The bot is restarting: press the button again in a moment."
         else:
@@ -87,7 +102,7 @@ async def see_answered(bot: ArenaBot, interaction: discord.Interaction) -> None:
     bot.loop.call_later(bot.answer_deadline, answer_if_unanswered, bot, interaction)
 
 
-def answer_if_unanswered(bot: ArenaBot, interaction: discord.Interaction) -> None:
+def answer_if_unanswered(bot: WatchingBot, interaction: discord.Interaction) -> None:
     response = interaction.response
     if response.is_done():
         return

@@ -2,7 +2,7 @@
 
     python -m benchmarks.tournament [--seed S]
 
-For fields of 8, 16, 32 and 64 players (64: the most a tournament takes, cogs.mma.tournament_render.MAX_PLAYERS),
+For fields of 8, 16, 32 and 64 players (64: the most a tournament takes, cogs.mma.tournaments.render.MAX_PLAYERS),
 plays a tournament of as many rounds as the field can be paired without a rematch, up to 10 (the most
 `/mma tournament create` accepts), with random results, and prints the median and the slowest time to pair a
 round (`rules.tournament.with_next_round`: networkx's maximum-weight matching over the players still in). The
@@ -20,7 +20,7 @@ import sys
 import time
 
 from cogs.mma.cog import MAX_TOURNAMENT_ROUNDS
-from cogs.mma.tournament_render import MAX_PLAYERS
+from cogs.mma.tournaments.render import MAX_PLAYERS
 from rules.errors import RuleInputError
 from rules.tournament import Player, Result, new_tournament, record_result, with_next_round
 

@@ -178,7 +178,7 @@ async def _lock_signing_up(conn: StorageTransaction, tournament_id: int) -> None
 
 async def _field_changed(conn: StorageTransaction, tournament_id: int) -> None:
     """A join or a leave moves the tournament's version on: a start that read the field before it is a stale
-    save, and reads the field again (cogs.mma.tournament_rounds.begin)."""
+    save, and reads the field again (cogs.mma.tournaments.rounds.begin)."""
     await conn.execute("UPDATE mma_tournaments SET version = version + 1 WHERE id = ?", (tournament_id,))
 
 

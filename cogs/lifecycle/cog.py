@@ -1,7 +1,7 @@
 """The gateway's news about servers and channels, acted on: no commands of its own.
 
 A deleted channel (CHANNEL_DELETE, or THREAD_DELETE for a thread) ends every live game of it through
-`storage.lifecycle` and cancels the games' timers. A channel deleted while the bot was down is noticed when its
+`storage.lifecycle` and tells the games (`cogs.common.events.CHANNEL_GAMES_ENDED`), which cancel their timers. A channel deleted while the bot was down is noticed when its
 server comes up (READY, or GUILD_CREATE of a server that was unavailable): a channel with a live game that is
 neither among the server's channels nor among its active threads is asked for (an archived thread is in
 neither), and only Discord's 404 ends its games.
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from cogs.mma.cog import Mma
+from cogs.common.events import CHANNEL_GAMES_ENDED
 from storage.errors import StorageOutage
 from storage.lifecycle import LifecycleRepository
 
@@ -71,7 +71,7 @@ class Lifecycle(commands.Cog, name="Lifecycle"):
         await self.channel_gone(payload.guild_id, payload.thread_id)
 
     async def channel_gone(self, guild_id: int, channel_id: int) -> None:
-        """End every live game of the deleted channel and cancel its timers."""
+        """End every live game of the deleted channel; the games hear of it and cancel its timers."""
         try:
             ended = await self.repo.end_channel(channel_id, self.clock())
         except StorageOutage:
@@ -79,10 +79,7 @@ class Lifecycle(commands.Cog, name="Lifecycle"):
                 "channel %s of server %s was deleted; its games end when it is next noticed", channel_id, guild_id
             )
             return
-        mma = self.bot.get_cog("MMA")
-        if isinstance(mma, Mma):
-            for match in ended.matches:
-                mma.claim_openings.cancel(match.id)
+        self.bot.dispatch(CHANNEL_GAMES_ENDED, ended)
         if ended:
             log.info("channel %s of server %s was deleted: %d games there ended", channel_id, guild_id, len(ended))
 

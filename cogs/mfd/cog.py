@@ -5,9 +5,8 @@ the "Fight one more round" button go on from its stored state (an attached CSV r
 every run replies with the outcome and the files: BattleLog.txt, Heroes-final.csv, Villains-final.csv.
 The random stream is part of the stored state, so continuing is the same battle as running on.
 
-Size: a roster file may be up to 3 MiB, three times the shared attachment limit, because a 20,000-fighter
-roster with names of twenty-odd characters is about 1.3 MiB (the issue's largest battles are 20,000 a side).
-The log and the two final CSVs share one message, so together they stay within Discord's file limit.
+Size: a roster file may be up to 3 MiB (`cogs.mfd.rosters`). The log and the two final CSVs share one message, so
+together they stay within Discord's file limit.
 
 Names: a roster's problems quote the GM's fighter names, cells and file name, so they are shown escaped, as
 written (the log and the final CSVs are files: they keep the names as they are).
@@ -17,8 +16,6 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,8 +29,6 @@ from cogs.common import (
     answer_shown,
     defer_thinking,
     gm_only,
-    markdown_safe,
-    read_text_attachment,
     require_gm,
     run_long_engine,
     show_result,
@@ -55,16 +50,13 @@ from cogs.mfd.render import (
     status_files,
     template_embed,
 )
-from rules.mfd.battle import BattleRun, continue_battle, start_battle
-from rules.mfd.chart import battle_chart_png, odds_chart_png
-from rules.mfd.engine import SAFETY_ROUND_LIMIT, check_odds_work, simulate_odds
-from rules.mfd.log import mib
-from rules.mfd.models import BattleState, OddsResult, Roster
+from cogs.mfd.rosters import ROSTER_LIMIT_MIB, ROSTER_LIMIT_TEXT, optional_roster, roster
+from cogs.mfd.runs import EncodedRun, fight_new, fight_on, log_run, odds_with_chart, state_and_files
+from rules.mfd.engine import SAFETY_ROUND_LIMIT, check_odds_work
 from rules.mfd.odds import describe_odds
-from rules.mfd.roster import final_csv, read_roster
 from rules.seeds import MAX_SEED
 from rules.text import plural
-from storage.mfd import MfdRepository, StaleUpdate, StoredBattle, encode_state
+from storage.mfd import MfdRepository, StaleUpdate, StoredBattle
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
@@ -72,74 +64,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("arena.mfd")
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "mfd"
-ROSTER_LIMIT_MIB = 3  # see the module docstring
-ROSTER_LIMIT_BYTES = ROSTER_LIMIT_MIB * 1024 * 1024
-ROSTER_LIMIT_TEXT = f"{ROSTER_LIMIT_MIB} MiB"  # beside rules.mfd.roster.MAX_FIGHTERS, the limit on fighters
 MAX_ODDS_BATTLES = 10_000
 PROGRESS_INTERVAL = 2.0
-
-
-# --- work done in an engine worker thread ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class EncodedRun:
-    """A run and its state, encoded for storage."""
-
-    run: BattleRun
-    state_zlib: bytes
-    chart_png: bytes  # drawn here, in the worker, with the run
-
-
-def encoded(run: BattleRun) -> EncodedRun:
-    chart = battle_chart_png(run.curve, f"Marked for Death, seed {run.state.seed}")
-    return EncodedRun(run, encode_state(run.state), chart)
-
-
-def fight_new(heroes: Roster, villains: Roster, seed: int, max_rounds: int | None, files_limit: int) -> EncodedRun:
-    return encoded(start_battle(heroes, villains, seed=seed, max_rounds=max_rounds, files_limit=files_limit))
-
-
-def fight_on(
-    stored: StoredBattle, rounds: int | None, heroes: Roster | None, villains: Roster | None, files_limit: int
-) -> EncodedRun:
-    return encoded(
-        continue_battle(stored.state(), max_rounds=rounds, heroes=heroes, villains=villains, files_limit=files_limit)
-    )
-
-
-def odds_with_chart(
-    heroes: Roster,
-    villains: Roster,
-    battles: int,
-    seed: int,
-    max_rounds: int | None,
-    report: Callable[[int, int], None],
-) -> tuple[OddsResult, bytes]:
-    odds = simulate_odds(heroes, villains, battles, seed=seed, max_rounds=max_rounds, progress=report)
-    return odds, odds_chart_png(odds)
-
-
-def state_and_files(stored: StoredBattle) -> tuple[BattleState, str, str]:
-    state = stored.state()
-    return state, final_csv(state.heroes), final_csv(state.villains)
-
-
-# --- refusals and the log -----------------------------------------------------------------------------------
-
-
-def log_run(stored: StoredBattle, run: BattleRun) -> None:
-    """One line per stored run, for whoever looks after the bot."""
-    result = run.result
-    log.info(
-        "battle %d in channel %d: rounds %d-%d fought, %s (seed %d)",
-        stored.id,
-        stored.channel_id,
-        result.first_round,
-        result.last_round,
-        stored.ending,
-        stored.seed,
-    )
 
 
 # --- the cog ------------------------------------------------------------------------------------------------
@@ -163,19 +89,6 @@ class MarkedForDeath(
         await self.next_round(interaction, component.numeric_id, component.version)  # "next" is the only action
 
     # --- helpers -----------------------------------------------------------------------------------------
-
-    async def roster(self, attachment: discord.Attachment, side: str) -> Roster:
-        if attachment.size > ROSTER_LIMIT_BYTES:
-            raise UserError(
-                f"{markdown_safe(attachment.filename)} is {mib(attachment.size)}; a roster file may "
-                f"be at most {ROSTER_LIMIT_TEXT}."
-            )
-        text = await read_text_attachment(attachment, limit=ROSTER_LIMIT_BYTES)
-        # a roster of tens of thousands takes seconds to read: long work, so clicks never wait behind it
-        return await run_long_engine(self.bot, read_roster, text, attachment.filename, side)
-
-    async def optional_roster(self, attachment: discord.Attachment | None, side: str) -> Roster | None:
-        return await self.roster(attachment, side) if attachment is not None else None
 
     @staticmethod
     def files_limit(interaction: discord.Interaction) -> int:
@@ -220,7 +133,7 @@ class MarkedForDeath(
     ) -> None:
         await defer_thinking(interaction, ephemeral=False)
         async with told_if_stopped(interaction, "this battle"):
-            h, v = await self.roster(heroes, "Heroes"), await self.roster(villains, "Villains")
+            h, v = await roster(self.bot, heroes, "Heroes"), await roster(self.bot, villains, "Villains")
             fought = await run_long_engine(
                 self.bot, fight_new, h, v, self.seed_or_new(seed), max_rounds, self.files_limit(interaction)
             )
@@ -260,7 +173,10 @@ class MarkedForDeath(
         await defer_thinking(interaction, ephemeral=False)
         # The run's warnings, not the files': names that fell in this battle are no warning (rules.mfd.battle).
         async with told_if_stopped(interaction, "this run"):
-            h, v = await self.optional_roster(heroes, "Heroes"), await self.optional_roster(villains, "Villains")
+            h, v = (
+                await optional_roster(self.bot, heroes, "Heroes"),
+                await optional_roster(self.bot, villains, "Villains"),
+            )
             fought = await run_long_engine(self.bot, fight_on, stored, rounds, h, v, self.files_limit(interaction))
         saved = await self.save(stored, fought, interaction.user.id)
         await interaction.followup.send(
@@ -336,7 +252,7 @@ class MarkedForDeath(
     ) -> None:
         await defer_thinking(interaction, ephemeral=False)
         async with told_if_stopped(interaction, "this simulation"):
-            h, v = await self.roster(heroes, "Heroes"), await self.roster(villains, "Villains")
+            h, v = await roster(self.bot, heroes, "Heroes"), await roster(self.bot, villains, "Villains")
             await run_long_engine(self.bot, check_odds_work, h, v, battles)  # walks every buff link: not on the loop
         seed = self.seed_or_new(seed)
         await interaction.edit_original_response(embed=odds_progress_embed(0, battles, seed))

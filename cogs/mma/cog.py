@@ -5,11 +5,10 @@ checks that the clicker may make that move (and that the button is not from an o
 message), applies it and the AI's answer in the engine, saves it all in one versioned transaction,
 then redraws. Nothing lives in memory between clicks, so a restart loses nothing.
 
-This module is the command group; the rest of the package is split by concern: `challenges` (starting
-matches), `clicks` (the route of a click) and `moves` (the moves through the one driver), `boards` (the match's
-message), `claims` (the idle claim's timers), `hands` (the open hand views), `pings` and `notes` (the words
-beside the board), `items` and `render` (components and drawing), `rivalry*` (ratings and past matches),
-`tournament*` (Swiss tournaments).
+This module is the command group and the route of each command and click; the work is done by three desks,
+one per concern, each a subpackage built here with exactly what it uses: `matches` (the `MatchDesk`),
+`rivalry` (ratings and past matches, the `RivalryDesk`) and `tournaments` (Swiss tournaments, the
+`TournamentDesk`). `items` are the match's and the tournament's buttons.
 """
 
 from __future__ import annotations
@@ -19,24 +18,30 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from cogs.common import require_gm
 from cogs.common.cog import GameCog
-from cogs.common.permissions import PermissionNotices
-from cogs.mma import boards, challenges, clicks, render, rivalry, tournament, tournament_rounds, tournament_tables
-from cogs.mma.claims import ClaimOpenings
-from cogs.mma.hands import HandViews
+from cogs.common.events import CHANNEL_GAMES_ENDED, listener
 from cogs.mma.items import COG_NAME, COMPONENTS, HandSelect, MatchButton, TournamentButton
-from cogs.mma.notes import display_name
-from cogs.mma.rivalry_items import RIVALRY_COMPONENTS, HistoryButton, LeaderboardButton, ReplayButton, RivalrySelect
-from rules.rating import MODEL_NAME
+from cogs.mma.matches import boards, challenges, clicks, render
+from cogs.mma.matches.claims import ClaimOpenings
+from cogs.mma.matches.desk import MatchDesk
+from cogs.mma.matches.notes import display_name
+from cogs.mma.rivalry import records
+from cogs.mma.rivalry.desk import RivalryDesk
+from cogs.mma.rivalry.items import RIVALRY_COMPONENTS, HistoryButton, LeaderboardButton, ReplayButton, RivalrySelect
+from cogs.mma.tournaments import commands as tournament
+from cogs.mma.tournaments import rounds, tables
+from cogs.mma.tournaments.desk import TournamentDesk
 from rules.seeds import MAX_SEED
-from storage.errors import StorageOutage
-from storage.mma import Match, MmaRepository
+from storage.mma import MmaRepository
 from storage.ratings import RatingRepository
+from storage.tournament import TournamentRepository
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
+    from storage.lifecycle import EndedGames
 
 log = logging.getLogger("arena.mma")
 
@@ -63,57 +68,45 @@ class Mma(
 
     def __init__(self, bot: ArenaBot):
         super().__init__(bot)
-        self.repo = MmaRepository(bot.db)
-        self.hands = HandViews()
-        self.permission_notices = PermissionNotices()  # who was told what the bot may not post, and where
-        self.claim_openings = ClaimOpenings(
-            lambda match_id, version: boards.redraw_as_claim_opens(self, match_id, version)
+        repo, ratings = MmaRepository(bot.db), RatingRepository(bot.db)
+        self.matches = MatchDesk(
+            bot,
+            repo,
+            clock=lambda: self.clock(),  # read at each call: a test replaces the cog's clock
+            seed_or_new=self.seed_or_new,
+            claim_openings=ClaimOpenings(
+                lambda match_id, version: boards.redraw_as_claim_opens(self.matches, match_id, version)
+            ),
+            match_ended=lambda record: rounds.match_ended(self.tournaments, record),
         )
-        self.tournaments = tournament_rounds.TournamentDesk()
+        self.tournaments = TournamentDesk(bot, self.matches, TournamentRepository(bot.db), ratings)
+        self.rivalry = RivalryDesk(bot, repo, ratings)
 
     async def cog_load(self) -> None:
         await super().cog_load()
-        # Ratings computed with an earlier model are recomputed with this one, once (migration 0017).
-        try:
-            recomputed = await RatingRepository(self.bot.db).recompute(self.clock())
-        except StorageOutage:
-            log.warning("could not recompute the ratings with the current model; the next start-up does")
-        else:
-            if recomputed is not None:
-                log.info("ratings recomputed with %s: %s rated matches", MODEL_NAME, recomputed)
-        # The boards drawn before a restart still wait for their claim to open.
-        try:
-            waiting = await self.repo.live_between_members()
-        except StorageOutage:
-            log.warning("could not read the matches waiting for an idle claim; their next move redraws them")
-            return
-        for match in waiting:
-            if self.bot.serves_guild(match.guild_id):  # the other processes watch their own shards' matches
-                self.claim_openings.watch(match, self.clock())
-        # Tournaments go on from their stored state: rounds to pair, boards to post, start times to wait for.
-        try:
-            await tournament_rounds.resume(self)
-        except StorageOutage:
-            log.warning("could not resume the tournaments; a board's next result moves its tournament on")
+        await self.rivalry.recompute_ratings(self.clock())
+        if await self.matches.watch_claims():
+            await rounds.resume(self.tournaments)
 
     async def cog_unload(self) -> None:
         await super().cog_unload()
-        self.hands.close_all()
-        self.claim_openings.close_all()
-        self.tournaments.close_all()
+        self.matches.close()
+        self.tournaments.close()
+
+    @commands.Cog.listener(listener(CHANNEL_GAMES_ENDED))
+    async def channel_games_ended(self, ended: EndedGames) -> None:
+        """A deleted channel's matches ended (cogs/lifecycle): their idle claims no longer open."""
+        for match in ended.matches:
+            self.matches.claim_openings.cancel(match.id)
 
     async def on_component(self, interaction: discord.Interaction, component: MmaComponent) -> None:
         if isinstance(component, LeaderboardButton | HistoryButton | ReplayButton | RivalrySelect):
-            await rivalry.on_component(self.bot, interaction, component)
+            await records.on_component(self.rivalry, interaction, component)
             return
         if isinstance(component, TournamentButton):
-            await tournament.on_button(self, interaction, component.numeric_id, component.action)
+            await tournament.on_button(self.tournaments, interaction, component.numeric_id, component.action)
             return
-        await clicks.on_click(self, interaction, component.click())
-
-    async def match_ended(self, record: Match) -> None:
-        """After a move ended a match: a tournament whose board it was moves on."""
-        await tournament_rounds.match_ended(self, record)
+        await clicks.on_click(self.matches, interaction, component.click())
 
     # --- starting matches -----------------------------------------------------------------------------
 
@@ -128,14 +121,16 @@ class Mma(
         opponent: discord.Member,
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
     ) -> None:
-        await challenges.start_challenge(self, interaction, opponent.id, display_name(opponent), opponent.bot, seed)
+        await challenges.start_challenge(
+            self.matches, interaction, opponent.id, display_name(opponent), opponent.bot, seed
+        )
 
     @app_commands.command(name="ai", description="Start an MMA Warriors match against the AI here.")
     @app_commands.describe(seed="Deal the decks from this seed (default: random; the match shows it)")
     async def ai(
         self, interaction: discord.Interaction, seed: app_commands.Range[int, 0, MAX_SEED] | None = None
     ) -> None:
-        await challenges.start_ai_match(self, interaction, seed)
+        await challenges.start_ai_match(self.matches, interaction, seed)
 
     # --- records and rules ----------------------------------------------------------------------------
 
@@ -147,25 +142,25 @@ class Mma(
         self, interaction: discord.Interaction, member: discord.Member | discord.User | None = None
     ) -> None:
         who = member or interaction.user
-        await rivalry.stats(self.bot, interaction, who, display_name(who))
+        await records.stats(self.rivalry, interaction, who, display_name(who))
 
     @app_commands.command(
         name="leaderboard", description="Every rated MMA Warriors player here by rating, with your own rank."
     )
     async def leaderboard(self, interaction: discord.Interaction) -> None:
-        await rivalry.leaderboard(self.bot, interaction)
+        await records.leaderboard(self.rivalry, interaction)
 
     @app_commands.command(name="history", description="A member's finished matches here, newest first.")
     @app_commands.describe(member="Whose matches (default: yours)")
     async def history(
         self, interaction: discord.Interaction, member: discord.Member | discord.User | None = None
     ) -> None:
-        await rivalry.history(self.bot, interaction, (member or interaction.user).id)
+        await records.history(self.rivalry, interaction, (member or interaction.user).id)
 
     async def match_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        return await rivalry.match_choices(self.bot, interaction, current)
+        return await records.match_choices(self.rivalry, interaction, current)
 
     @app_commands.command(name="replay", description="Step through a finished match of this server, privately.")
     @app_commands.describe(
@@ -179,7 +174,7 @@ class Mma(
         match: app_commands.Range[int, 1, MAX_MATCH_ID],
         turn: app_commands.Range[int, 1, MAX_TURNS] | None = None,
     ) -> None:
-        await rivalry.replay(self.bot, interaction, match, turn)
+        await records.replay(self.rivalry, interaction, match, turn)
 
     # --- tournaments ---------------------------------------------------------------------------------------
 
@@ -198,31 +193,31 @@ class Mma(
         rounds: app_commands.Range[int, 1, MAX_TOURNAMENT_ROUNDS] | None = None,
         starts_in: app_commands.Range[int, 1, MAX_START_MINUTES] | None = None,
     ) -> None:
-        await tournament.create(self, interaction, rounds, starts_in)
+        await tournament.create(self.tournaments, interaction, rounds, starts_in)
 
     @tournament_group.command(name="start", description="Start this channel's tournament now (game masters).")
     async def tournament_start(self, interaction: discord.Interaction) -> None:
-        await tournament.start(self, interaction)
+        await tournament.start(self.tournaments, interaction)
 
     @tournament_group.command(name="cancel", description="Cancel this channel's tournament (game masters).")
     async def tournament_cancel(self, interaction: discord.Interaction) -> None:
-        await tournament.cancel(self, interaction)
+        await tournament.cancel(self.tournaments, interaction)
 
     @tournament_group.command(
         name="withdraw", description="Leave this channel's tournament: your game going on is conceded."
     )
     async def tournament_withdraw(self, interaction: discord.Interaction) -> None:
-        await tournament.leave_tournament(self, interaction, interaction.user.id, by_gm=False)
+        await tournament.leave_tournament(self.tournaments, interaction, interaction.user.id, by_gm=False)
 
     @tournament_group.command(name="remove", description="Remove a player (a no-show) from this channel's tournament.")
     @app_commands.describe(member="The player to remove; their game going on is conceded (a forfeit if unplayed)")
     async def tournament_remove(self, interaction: discord.Interaction, member: discord.Member | discord.User) -> None:
         await require_gm(interaction)
-        await tournament.leave_tournament(self, interaction, member.id, by_gm=True)
+        await tournament.leave_tournament(self.tournaments, interaction, member.id, by_gm=True)
 
     @tournament_group.command(name="history", description="This server's finished tournaments, newest first.")
     async def tournament_history(self, interaction: discord.Interaction) -> None:
-        await tournament_tables.history(self, interaction)
+        await tables.history(self.tournaments, interaction)
 
     @tournament_group.command(name="crosstable", description="A tournament's standings and crosstable as a picture.")
     @app_commands.describe(
@@ -233,7 +228,7 @@ class Mma(
         interaction: discord.Interaction,
         tournament_number: app_commands.Range[int, 1, MAX_MATCH_ID] | None = None,
     ) -> None:
-        await tournament_tables.crosstable(self, interaction, tournament_number)
+        await tables.crosstable(self.tournaments, interaction, tournament_number)
 
     @app_commands.command(name="rules", description="The MMA Warriors rules in short.")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -60,13 +60,13 @@ async def test_a_deleted_channel_ends_every_game_of_it_and_keeps_them_in_history
     caplog.set_level(logging.INFO)
     await start_every_game(h, CHANNEL_ID)
     mma = h.bot.get_cog("MMA")
-    (match_id,) = list(mma.claim_openings.timers)  # the idle claim's timer of the live match
+    (match_id,) = list(mma.matches.claim_openings.timers)  # the idle claim's timer of the live match
 
     h.delete_channel(CHANNEL_ID)
     await gateway_settled(h)
 
     await assert_every_game_ended(h, CHANNEL_ID)
-    assert mma.claim_openings.timers == {}  # its timer is cancelled
+    assert mma.matches.claim_openings.timers == {}  # its timer is cancelled
     assert [r.levelname for r in caplog.records if r.levelno >= logging.WARNING] == []
 
     # No longer live for either player: both may play again at once, elsewhere.
@@ -100,7 +100,7 @@ async def test_a_deleted_thread_ends_its_match_and_the_parent_channel_keeps_its_
 
     assert await stored(h, "SELECT channel_id, status FROM mma_matches") == [(thread.id, MatchStatus.ABANDONED)]
     assert await stored(h, "SELECT channel_id, status FROM bossfight_raids") == [(CHANNEL_ID, RaidStatus.LIVE)]
-    assert h.bot.get_cog("MMA").claim_openings.timers == {}
+    assert h.bot.get_cog("MMA").matches.claim_openings.timers == {}
 
 
 async def test_a_channel_deleted_while_the_bot_was_down_is_noticed_when_its_server_comes_up(harness, caplog):

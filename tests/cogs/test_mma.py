@@ -79,10 +79,10 @@ async def save_unshown(h, kind: str) -> None:
     from rules.mma.engine import apply_in_place, replay_rng, simple_action
 
     cog = h.bot.get_cog("MMA")
-    record = await cog.repo.get((await match_row(h))["id"])
+    record = await cog.matches.repo.get((await match_row(h))["id"])
     state = record.game
     apply_in_place(state, simple_action(0, kind), replay_rng(state))
-    await cog.repo.save_moves(record, state, list(record.feed), [simple_action(0, kind)], cog.clock())
+    await cog.matches.repo.save_moves(record, state, list(record.feed), [simple_action(0, kind)], cog.clock())
 
 
 def snapshot(message: Message) -> Message:
@@ -219,7 +219,10 @@ async def test_a_double_clicked_play_plays_once_and_the_hand_says_it_was_played(
     await h.click(second, f"Play {name}", h.alice, wait=False)
     await h.settle(before)
     assert (await match_row(h))["version"] == version + 1  # played once
-    assert [a.kind for a in await h.bot.get_cog("MMA").repo.moves((await match_row(h))["id"])] == ["skip_draw", "play"]
+    assert [a.kind for a in await h.bot.get_cog("MMA").matches.repo.moves((await match_row(h))["id"])] == [
+        "skip_draw",
+        "play",
+    ]
     assert hand.content.startswith(f"Played **{name}**.\nYour move: ")
     # and a second click that comes after the first was answered says the same
     await h.click(second, f"Play {name}", h.alice)
@@ -400,7 +403,7 @@ async def test_idle_opponent_can_be_claimed_after_15_minutes(h):
     match = await start_pvp(h)
     cog = h.bot.get_cog("MMA")
     delays = []
-    cog.claim_openings.delay = lambda seconds: delays.append(seconds) or 0.05  # the 15 minutes, shortened
+    cog.matches.claim_openings.delay = lambda seconds: delays.append(seconds) or 0.05  # the 15 minutes, shortened
     start = cog.clock()
     cog.clock = lambda: start
     assert match.component("Claim win (opponent idle)")["disabled"] is True  # from the first move: not yet
@@ -433,7 +436,7 @@ async def test_idle_opponent_can_be_claimed_after_15_minutes(h):
     assert not_pings(await h.click(match, "Claim win (opponent idle)", h.alice)) == []
     assert match.embed.title == "🏆 Alice wins! 🏆" and "Opponent idle" in match.description
     assert (await match_row(h))["result_reason"] == "idle"
-    assert cog.claim_openings.timers == {}
+    assert cog.matches.claim_openings.timers == {}
 
 
 async def test_the_claim_opens_on_time_after_a_restart(h):
@@ -442,7 +445,7 @@ async def test_the_claim_opens_on_time_after_a_restart(h):
     row = await match_row(h)
     await h.restart()
     cog = h.bot.get_cog("MMA")
-    timer = cog.claim_openings.timers[row["id"]]  # set again from the stored match
+    timer = cog.matches.claim_openings.timers[row["id"]]  # set again from the stored match
     left = unix_time(row["last_move_at"]) + 15 * 60 - time.time()
     assert timer.when() - asyncio.get_running_loop().time() == pytest.approx(left + 1, abs=5)
 
@@ -450,7 +453,7 @@ async def test_the_claim_opens_on_time_after_a_restart(h):
 async def test_no_claim_is_offered_against_the_ai(h):
     (match,) = [m for m in await h.run("mma ai", h.alice) if m.embeds]
     assert "Claim win (opponent idle)" not in [c["label"] for c in match.components]
-    assert "claim" not in match.description and h.bot.get_cog("MMA").claim_openings.timers == {}
+    assert "claim" not in match.description and h.bot.get_cog("MMA").matches.claim_openings.timers == {}
 
 
 async def test_one_live_match_per_player_per_channel(h):
@@ -626,10 +629,10 @@ async def test_a_board_left_behind_by_a_match_that_ended_meanwhile_is_brought_to
 
     (board,) = [m for m in await h.run("mma ai", h.alice, seed=1) if m.embeds]
     cog = h.bot.get_cog("MMA")
-    record = await cog.repo.get((await match_row(h))["id"])
+    record = await cog.matches.repo.get((await match_row(h))["id"])
     state = record.game
     apply_in_place(state, Action(0, CONCEDE), replay_rng(state))
-    await cog.repo.save_moves(record, state, list(record.feed), [Action(0, CONCEDE)], cog.clock())
+    await cog.matches.repo.save_moves(record, state, list(record.feed), [Action(0, CONCEDE)], cog.clock())
     await h.restart()
     (reply,) = await h.click(board, "Skip draw", h.alice)
     assert reply.ephemeral and reply.content.startswith("⌛ These buttons were from an earlier moment of this match")
@@ -941,7 +944,7 @@ async def test_an_open_hand_view_follows_the_match_until_discord_stops_allowing_
     refresh_version = int(bob_hand.component("Refresh")["custom_id"].split(":")[2])
     assert refresh_version == (await match_row(h))["version"]  # its buttons are the current ones
 
-    h.bot.get_cog("MMA").hands.editable_for = 0.05  # Discord's 15 minutes, shortened
+    h.bot.get_cog("MMA").matches.hands.editable_for = 0.05  # Discord's 15 minutes, shortened
     (alice_hand,) = await h.click(challenge, "My hand", h.alice)
     await asyncio.sleep(0.2)
     await h.settle()
@@ -1058,7 +1061,7 @@ async def test_two_clicks_at_once_play_one_move_and_the_other_is_shown_the_match
     assert (await match_row(h))["version"] == version + 1  # one skip, not two
     notes = [m for m in h.messages if m.ephemeral and "so nothing was changed" in m.content]
     assert len(notes) == 1 and notes[0].content.startswith("⌛ These buttons were from an earlier moment of this match")
-    assert [a.kind for a in await h.bot.get_cog("MMA").repo.moves((await match_row(h))["id"])] == ["skip_draw"]
+    assert [a.kind for a in await h.bot.get_cog("MMA").matches.repo.moves((await match_row(h))["id"])] == ["skip_draw"]
 
 
 async def test_a_concession_that_loses_a_race_is_played_on_the_move_that_came_first(h):
@@ -1073,7 +1076,7 @@ async def test_a_concession_that_loses_a_race_is_played_on_the_move_that_came_fi
     await h.settle(before)
     row = await match_row(h)
     assert (row["status"], row["winner_slot"], row["result_reason"]) == (MatchStatus.OVER, 1, "conceded")
-    moves = [a.kind for a in await h.bot.get_cog("MMA").repo.moves(row["id"])]
+    moves = [a.kind for a in await h.bot.get_cog("MMA").matches.repo.moves(row["id"])]
     assert row["version"] == version + len(moves) and moves[-1] == "concede"
 
 
@@ -1273,7 +1276,7 @@ async def test_a_process_watches_the_idle_claims_of_its_own_shards_only(h):
     h.settings.shard_count, h.settings.shard_ids = 2, str(1 - guild_shard)  # another process serves this server
     assert not h.bot.serves_guild(GUILD_ID)
     await h.restart()
-    assert row["id"] not in h.bot.get_cog("MMA").claim_openings.timers
+    assert row["id"] not in h.bot.get_cog("MMA").matches.claim_openings.timers
 
 
 async def test_a_damaged_saved_match_is_the_bots_fault_with_an_error_id_and_one_log_line(h, caplog):

@@ -333,7 +333,7 @@ async def test_a_replay_shows_every_step_as_the_live_match_showed_it(h):
     boards |= await play_and_record_boards(h, match, 12)
     await concede(h, match, h.alice)
     row = await match_row(h)
-    moves = await h.bot.get_cog("MMA").repo.moves(row["id"])
+    moves = await h.bot.get_cog("MMA").matches.repo.moves(row["id"])
     steps = replay_match(row["seed"], moves)
     assert steps[-1].state.to_dict() == (await saved_state(h)).to_dict()
     last = len(steps) - 1
@@ -451,13 +451,13 @@ async def long_match(h) -> None:
     fix_deals(h, LONG_SEED)
     await start_pvp(h)
     cog = h.bot.get_cog("MMA")
-    record = await cog.repo.get(1)
+    record = await cog.matches.repo.get(1)
     state, moves = record.game, []
     while state.phase != OVER:
         action = choose_action(state, state.to_move, random.Random(len(moves)))  # a member's choice
         apply_in_place(state, action, replay_rng(state))
         moves.append(action)
-    await cog.repo.save_moves(record, state, list(record.feed), moves, cog.clock())
+    await cog.matches.repo.save_moves(record, state, list(record.feed), moves, cog.clock())
 
 
 def headline(replay) -> str:

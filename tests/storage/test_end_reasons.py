@@ -11,8 +11,8 @@ import time
 import asyncpg
 import pytest
 
-from cogs.mma.render import end_title
-from cogs.mma.rivalry_render import ended_words, history_line
+from cogs.mma.matches.render import end_title
+from cogs.mma.rivalry.render import ended_words, history_line
 from rules.mma import state as mma_state
 from rules.mma.engine import CONCEDE, apply_in_place, new_game, outcome, replay_rng, simple_action
 from rules.mma.simulate import play_ai_game

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.common.permissions import in_thread, missing_to_post
-from cogs.mma import render
+from cogs.mma.matches import render
 from storage.mma import Match, MatchStatus
 
 if TYPE_CHECKING:
-    from cogs.mma.cog import Mma
+    from cogs.mma.matches.desk import MatchDesk
 
 log = logging.getLogger("arena.mma")
 
@@ -26,7 +26,7 @@ def waiting_for(match: Match) -> int | None:
 
 
 async def call_next(
-    cog: Mma, saved: Match, waited_for: int | None, interaction: discord.Interaction | None = None
+    desk: MatchDesk, saved: Match, waited_for: int | None, interaction: discord.Interaction | None = None
 ) -> None:
     """Ping the player the match now waits for, when that changed (`waited_for`: whom it waited for before
     the change): a short new message that mentions only them, replacing the match's previous ping so the
@@ -38,9 +38,9 @@ async def call_next(
     if waiting is not None and interaction is not None and interaction.channel_id == saved.channel_id:
         missing = missing_to_post(interaction.app_permissions, in_thread=in_thread(interaction))
         if missing:
-            await cog.permission_notices.tell(interaction, saved.channel_id, "ping the next player", missing)
+            await desk.permission_notices.tell(interaction, saved.channel_id, "ping the next player", missing)
             return
-    channel = cog.bot.get_partial_messageable(saved.channel_id, guild_id=saved.guild_id)
+    channel = desk.channel(saved)
     try:
         if saved.ping_message_id is not None:
             with contextlib.suppress(discord.NotFound):  # someone deleted it already
@@ -55,4 +55,4 @@ async def call_next(
     except discord.HTTPException as refused:
         log.warning("could not ping the next player of match %s: %s", saved.id, refused.text or refused.status)
         return
-    await cog.repo.set_ping(saved.id, sent.id if sent is not None else None)
+    await desk.repo.set_ping(saved.id, sent.id if sent is not None else None)

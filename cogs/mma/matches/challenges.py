@@ -11,20 +11,20 @@ import discord
 from cogs.common import UserError, mention, run_engine
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.turns import TurnMove
-from cogs.mma import boards, notes, pings, render
-from cogs.mma.moves import MatchMessageClick
+from cogs.mma.matches import boards, notes, pings, render
+from cogs.mma.matches.moves import MatchMessageClick
 from rules.mma.engine import IDLE_SECONDS
 from rules.mma.state import GameState
 from storage.mma import Match, MatchConflict, MatchStatus
 
 if TYPE_CHECKING:
-    from cogs.mma.cog import Mma
+    from cogs.mma.matches.desk import MatchDesk
 
 AI_NAME = "AI"
 
 
 async def start_challenge(
-    cog: Mma,
+    desk: MatchDesk,
     interaction: discord.Interaction,
     opponent_id: int,
     opponent_name: str,
@@ -36,13 +36,13 @@ async def start_challenge(
     if opponent_is_bot:
         raise UserError("Bots cannot accept challenges; use `/mma ai` to fight the AI.")
     players = (interaction.user.id, opponent_id)
-    match = await create(cog, interaction, players, (notes.display_name(interaction.user), opponent_name), seed)
+    match = await create(desk, interaction, players, (notes.display_name(interaction.user), opponent_name), seed)
     if match is None:
         return
     content, embed = render.challenge_message(match)
     # The challenge is a new message, so its mention notifies: the challenged member, and only them.
     await boards.post(
-        cog,
+        desk,
         interaction,
         match,
         content=content,
@@ -52,16 +52,16 @@ async def start_challenge(
     )
 
 
-async def start_ai_match(cog: Mma, interaction: discord.Interaction, seed: int | None = None) -> None:
+async def start_ai_match(desk: MatchDesk, interaction: discord.Interaction, seed: int | None = None) -> None:
     names = (notes.display_name(interaction.user), AI_NAME)
-    match = await create(cog, interaction, (interaction.user.id, None), names, seed)
+    match = await create(desk, interaction, (interaction.user.id, None), names, seed)
     if match is None:
         return
-    embed, view = boards.board(cog, match)
-    await boards.post(cog, interaction, match, embed=embed, view=view)
+    embed, view = boards.board_setting_claim_timer(desk, match)
+    await boards.post(desk, interaction, match, embed=embed, view=view)
 
 
-async def start_rematch(cog: Mma, interaction: discord.Interaction, match: Match) -> None:
+async def start_rematch(desk: MatchDesk, interaction: discord.Interaction, match: Match) -> None:
     slot = match.slot_of(interaction.user.id)
     if slot is None:
         raise UserError(
@@ -69,13 +69,13 @@ async def start_rematch(cog: Mma, interaction: discord.Interaction, match: Match
         )
     other = match.player_ids[1 - slot]
     if other is None:  # the AI
-        await start_ai_match(cog, interaction)
+        await start_ai_match(desk, interaction)
     else:
-        await start_challenge(cog, interaction, other, match.names[1 - slot], False)
+        await start_challenge(desk, interaction, other, match.names[1 - slot], False)
 
 
 async def create(
-    cog: Mma,
+    desk: MatchDesk,
     interaction: discord.Interaction,
     players: tuple[int, int | None],
     names: tuple[str, str],
@@ -83,14 +83,14 @@ async def create(
 ) -> Match | None:
     """A new match (against the AI: dealt at once) or challenge. None when the member already has a match
     going here: it is offered again instead."""
-    seed = cog.seed_or_new(seed)
+    seed = desk.seed_or_new(seed)
     state, feed = None, []
     if players[1] is None:
         called = (render.player_called(players[0], names[0]), render.player_called(players[1], names[1]))
-        state, feed = await run_engine(cog.bot, notes.dealt, seed, called)
-    now = cog.clock()
+        state, feed = await run_engine(desk.bot, notes.dealt, seed, called)
+    now = desk.clock()
     try:
-        return await cog.repo.create(
+        return await desk.repo.create(
             guild_id(interaction),
             channel_id(interaction),
             players,
@@ -103,7 +103,7 @@ async def create(
         )
     except MatchConflict as conflict:
         if conflict.user_id == interaction.user.id and conflict.match.status == MatchStatus.LIVE:
-            await boards.offer_again(cog, interaction, conflict.match)
+            await boards.offer_again(desk, interaction, conflict.match)
             return None
         raise UserError(conflict_text(conflict, interaction.user.id)) from None
 
@@ -131,9 +131,9 @@ class ChallengeAnswer(MatchMessageClick, TurnMove[Match, Answer]):
     """Accept or Decline on a challenge: the challenged member answers, the challenger may withdraw it; a challenge
     left unanswered too long lapses instead."""
 
-    def __init__(self, cog: Mma, interaction: discord.Interaction, match_id: int, version: int, accept: bool):
-        super().__init__(cog, interaction, match_id, version)
-        self.accept, self.now = accept, cog.clock()
+    def __init__(self, desk: MatchDesk, interaction: discord.Interaction, match_id: int, version: int, accept: bool):
+        super().__init__(desk, interaction, match_id, version)
+        self.accept, self.now = accept, desk.clock()
 
     def is_stale(self, match: Match) -> bool:
         return match.status != MatchStatus.PENDING or self.version != match.version
@@ -156,13 +156,13 @@ class ChallengeAnswer(MatchMessageClick, TurnMove[Match, Answer]):
         return Answer(MatchStatus.LIVE, state, feed)
 
     async def save(self, match: Match, played: Answer) -> Match:
-        return await self.cog.repo.answer_challenge(
+        return await self.desk.repo.answer_challenge(
             match, played.status, self.now, state=played.state, feed=played.feed
         )
 
     async def show_played(self, interaction: discord.Interaction, before: Match, saved: Match, played: Answer) -> None:
         if saved.status == MatchStatus.LIVE:
-            embed, view = boards.board(self.cog, saved)
+            embed, view = boards.board_setting_claim_timer(self.desk, saved)
             await interaction.response.edit_message(content=None, embed=embed, view=view)
             return
         content, embed = render.challenge_message(saved)
@@ -171,4 +171,4 @@ class ChallengeAnswer(MatchMessageClick, TurnMove[Match, Answer]):
         await interaction.response.edit_message(content=content, embed=embed, view=None)
 
     async def call_next(self, before: Match, saved: Match) -> None:
-        await pings.call_next(self.cog, saved, None, self.interaction)  # a challenge waited for no move
+        await pings.call_next(self.desk, saved, None, self.interaction)  # a challenge waited for no move

@@ -11,30 +11,30 @@ import discord
 
 from cogs.common import UserError
 from cogs.common.turns import loaded_for, play_turn
-from cogs.mma import challenges, hand_render, notes
-from cogs.mma.challenges import ChallengeAnswer
 from cogs.mma.items import PICK, PLAY, MatchClick, match_button
-from cogs.mma.moves import CardMove, IdleClaim, MatchMessageClick, PlayerClick
+from cogs.mma.matches import challenges, hand_render, notes
+from cogs.mma.matches.challenges import ChallengeAnswer
+from cogs.mma.matches.moves import CardMove, IdleClaim, MatchMessageClick, PlayerClick
 from rules.mma.cards import CARDS
 from rules.mma.engine import card_action
 from rules.mma.state import CONCEDE, DRAW, END_TURN, SKIP_DRAW, Action, GameState
 from storage.mma import MatchStatus
 
 if TYPE_CHECKING:
-    from cogs.mma.cog import Mma
+    from cogs.mma.matches.desk import MatchDesk
 
-Handler = Callable[["Mma", discord.Interaction, MatchClick], Awaitable[None]]
+Handler = Callable[["MatchDesk", discord.Interaction, MatchClick], Awaitable[None]]
 
 
-async def on_click(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
-    await HANDLERS[click.action](cog, interaction, click)
+async def on_click(desk: MatchDesk, interaction: discord.Interaction, click: MatchClick) -> None:
+    await HANDLERS[click.action](desk, interaction, click)
 
 
 # --- clicks that show something (they act on the match as it is now, whatever the version) ----------------
 
 
-async def show_hand(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
-    shown = PlayerClick(cog, interaction, click.match_id, None)
+async def show_hand(desk: MatchDesk, interaction: discord.Interaction, click: MatchClick) -> None:
+    shown = PlayerClick(desk, interaction, click.match_id, None)
     if (match := await loaded_for(interaction, shown)) is None:
         return
     slot = shown.slot(match)
@@ -43,12 +43,12 @@ async def show_hand(cog: Mma, interaction: discord.Interaction, click: MatchClic
         await interaction.response.edit_message(content=content, embed=embed, view=view)
     else:
         await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
-    cog.hands.shown(match.id, slot, interaction)
+    desk.hands.shown(match.id, slot, interaction)
 
 
-async def pick_card(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
+async def pick_card(desk: MatchDesk, interaction: discord.Interaction, click: MatchClick) -> None:
     """A card chosen in the hand view: shown with its preview, or the hand as it is now if the match moved on."""
-    picked = MatchMessageClick(cog, interaction, click.match_id, click.version)
+    picked = MatchMessageClick(desk, interaction, click.match_id, click.version)
     if (match := await loaded_for(interaction, picked)) is None:
         return
     slot = match.slot_of(interaction.user.id)
@@ -59,11 +59,11 @@ async def pick_card(cog: Mma, interaction: discord.Interaction, click: MatchClic
     else:
         content, embed, view = hand_render.hand_message(match, slot, selected=click.card)
     await interaction.response.edit_message(content=content, embed=embed, view=view)
-    cog.hands.shown(match.id, slot, interaction)
+    desk.hands.shown(match.id, slot, interaction)
 
 
-async def ask_concede(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
-    if (match := await loaded_for(interaction, PlayerClick(cog, interaction, click.match_id, None))) is None:
+async def ask_concede(desk: MatchDesk, interaction: discord.Interaction, click: MatchClick) -> None:
+    if (match := await loaded_for(interaction, PlayerClick(desk, interaction, click.match_id, None))) is None:
         return
     if match.status != MatchStatus.LIVE:
         raise UserError("This match is over.")
@@ -76,34 +76,34 @@ async def ask_concede(cog: Mma, interaction: discord.Interaction, click: MatchCl
     )
 
 
-async def start_rematch(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
-    if (match := await loaded_for(interaction, MatchMessageClick(cog, interaction, click.match_id, None))) is None:
+async def start_rematch(desk: MatchDesk, interaction: discord.Interaction, click: MatchClick) -> None:
+    if (match := await loaded_for(interaction, MatchMessageClick(desk, interaction, click.match_id, None))) is None:
         return
-    await challenges.start_rematch(cog, interaction, match)
+    await challenges.start_rematch(desk, interaction, match)
 
 
 # --- moves -------------------------------------------------------------------------------------------------
 
 
-async def answer_challenge(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
-    answer = ChallengeAnswer(cog, interaction, click.match_id, click.version, accept=click.action == "accept")
-    await play_turn(cog.bot, interaction, answer)
+async def answer_challenge(desk: MatchDesk, interaction: discord.Interaction, click: MatchClick) -> None:
+    answer = ChallengeAnswer(desk, interaction, click.match_id, click.version, accept=click.action == "accept")
+    await play_turn(desk.bot, interaction, answer)
 
 
-async def claim_win(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
-    await play_turn(cog.bot, interaction, IdleClaim(cog, interaction, click.match_id, None))
+async def claim_win(desk: MatchDesk, interaction: discord.Interaction, click: MatchClick) -> None:
+    await play_turn(desk.bot, interaction, IdleClaim(desk, interaction, click.match_id, None))
 
 
 def concede(state: GameState, slot: int) -> Action:
     return Action(slot, CONCEDE)
 
 
-async def resign(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
+async def resign(desk: MatchDesk, interaction: discord.Interaction, click: MatchClick) -> None:
     """The concession confirmed: a move on the match as it is now, played again on a save that came first."""
-    await play_turn(cog.bot, interaction, CardMove(cog, interaction, click.match_id, None, concede, from_hand=True))
+    await play_turn(desk.bot, interaction, CardMove(desk, interaction, click.match_id, None, concede, from_hand=True))
 
 
-async def play_card(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
+async def play_card(desk: MatchDesk, interaction: discord.Interaction, click: MatchClick) -> None:
     card = click.card
     if card is None or not 0 <= card < len(CARDS):
         raise UserError("Choose a card from the list first.")
@@ -111,8 +111,8 @@ async def play_card(cog: Mma, interaction: discord.Interaction, click: MatchClic
     def chosen(state: GameState, slot: int) -> Action:
         return card_action(state, slot, card)
 
-    move = CardMove(cog, interaction, click.match_id, click.version, chosen, from_hand=True)
-    await play_turn(cog.bot, interaction, move)
+    move = CardMove(desk, interaction, click.match_id, click.version, chosen, from_hand=True)
+    await play_turn(desk.bot, interaction, move)
 
 
 def board_move(kind: str) -> Handler:
@@ -121,9 +121,9 @@ def board_move(kind: str) -> Handler:
     def chosen(state: GameState, slot: int) -> Action:
         return Action(slot, kind)
 
-    async def play(cog: Mma, interaction: discord.Interaction, click: MatchClick) -> None:
-        move = CardMove(cog, interaction, click.match_id, click.version, chosen, from_hand=False)
-        await play_turn(cog.bot, interaction, move)
+    async def play(desk: MatchDesk, interaction: discord.Interaction, click: MatchClick) -> None:
+        move = CardMove(desk, interaction, click.match_id, click.version, chosen, from_hand=False)
+        await play_turn(desk.bot, interaction, move)
 
     return play
 

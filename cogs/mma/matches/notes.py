@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import discord
 
 from cogs.common import bold, markdown_safe
-from cogs.mma import render
+from cogs.mma.matches import render
 from rules.mma.cards import CARDS
 from rules.mma.engine import new_game
 from rules.mma.state import DEPLOY, OVER, PLAY, REPLACE_PHASE, Action, Event, GameState

@@ -13,7 +13,7 @@ import discord
 from cogs.common import UserError
 from cogs.common.components import redrawn, require_here
 from cogs.common.turns import GameClick, TurnMove
-from cogs.mma import boards, hand_render, notes, pings, render
+from cogs.mma.matches import boards, hand_render, notes, pings, render
 from rules.mma.ai import played_move
 from rules.mma.engine import IDLE, action_problem, claimed_idle, idle_claim_problem, idle_minutes_left
 from rules.mma.state import CONCEDE, DRAW, REPLACE_PHASE, Action, Event, GameState
@@ -21,7 +21,7 @@ from rules.text import plural
 from storage.mma import Match, MatchStatus
 
 if TYPE_CHECKING:
-    from cogs.mma.cog import Mma
+    from cogs.mma.matches.desk import MatchDesk
 
 FEED_KEEP = 40  # feed lines stored per match; the message shows the newest that fit
 
@@ -33,12 +33,12 @@ class MatchMessageClick(GameClick[Match]):
 
     what = "match"
 
-    def __init__(self, cog: Mma, interaction: discord.Interaction, match_id: int, version: int | None):
+    def __init__(self, desk: MatchDesk, interaction: discord.Interaction, match_id: int, version: int | None):
         super().__init__(match_id, version)
-        self.cog, self.interaction = cog, interaction
+        self.desk, self.interaction = desk, interaction
 
     async def load(self) -> Match | None:
-        return await self.cog.repo.get(self.game_id)
+        return await self.desk.repo.get(self.game_id)
 
     def check_place(self, interaction: discord.Interaction, match: Match) -> None:
         require_here(interaction, "match", match, channel=True)
@@ -78,12 +78,12 @@ class Played:
     events: list[Event]
 
 
-async def save_played(cog: Mma, match: Match, played: Played, *, withdrawing: int | None = None) -> Match:
+async def save_played(desk: MatchDesk, match: Match, played: Played, *, withdrawing: int | None = None) -> Match:
     """What the engine made of a move saved with its lines in the feed (the newest FEED_KEEP kept); `withdrawing`:
     a tournament player whose withdrawal ends the match (storage.mma.MmaRepository.save_moves)."""
     feed = [*match.feed, *notes.feed_lines(played.events, render.both_called(match), played.state)]
-    return await cog.repo.save_moves(
-        match, played.state, feed[-FEED_KEEP:], played.actions, cog.clock(), withdrawing=withdrawing
+    return await desk.repo.save_moves(
+        match, played.state, feed[-FEED_KEEP:], played.actions, desk.clock(), withdrawing=withdrawing
     )
 
 
@@ -93,19 +93,19 @@ class MatchMove(PlayerClick, TurnMove[Match, Played]):
     async def show_stale(self, interaction: discord.Interaction, match: Match) -> None:
         # The board is behind the stored match (a double click, or a move saved before the board could show it):
         # bring it up to date, even when the match has ended since, then say what happened.
-        await interaction.response.edit_message(**boards.edited(self.cog, match))
+        await interaction.response.edit_message(**boards.edit_setting_claim_timer(self.desk, match))
         await interaction.followup.send(redrawn("match"), ephemeral=True)
 
     async def save(self, match: Match, played: Played) -> Match:
-        return await save_played(self.cog, match, played)
+        return await save_played(self.desk, match, played)
 
     async def call_next(self, before: Match, saved: Match) -> None:
-        await pings.call_next(self.cog, saved, pings.waiting_for(before), self.interaction)
-        await self.cog.hands.refresh(
+        await pings.call_next(self.desk, saved, pings.waiting_for(before), self.interaction)
+        await self.desk.hands.refresh(
             saved.id, lambda s: hand_render.hand_message(saved, s, note=notes.MOVED), skip=self.interaction
         )
         if saved.status is MatchStatus.OVER:
-            await self.cog.match_ended(saved)
+            await self.desk.match_ended(saved)
 
 
 class CardMove(MatchMove):
@@ -113,7 +113,7 @@ class CardMove(MatchMove):
 
     def __init__(
         self,
-        cog: Mma,
+        desk: MatchDesk,
         interaction: discord.Interaction,
         match_id: int,
         version: int | None,
@@ -121,7 +121,7 @@ class CardMove(MatchMove):
         *,
         from_hand: bool,
     ):
-        super().__init__(cog, interaction, match_id, version)
+        super().__init__(desk, interaction, match_id, version)
         self.choice, self.from_hand = choice, from_hand
 
     def action(self, match: Match) -> Action:
@@ -139,7 +139,7 @@ class CardMove(MatchMove):
             note = "⌛ That hand was out of date, so nothing was played. Here it is now."
         content, embed, view = hand_render.hand_message(match, slot, note=note)
         await interaction.response.edit_message(content=content, embed=embed, view=view)
-        self.cog.hands.shown(match.id, slot, interaction)
+        self.desk.hands.shown(match.id, slot, interaction)
 
     async def made_just_before(self, match: Match) -> bool:
         """Whether the one save after the clicked moment made this very move (a double click): the move log
@@ -148,7 +148,7 @@ class CardMove(MatchMove):
         if self.version is None or match.version != self.version + 1 or match.game.reason == IDLE:
             return False
         slot = self.slot(match)
-        moves = await self.cog.repo.moves(match.id)
+        moves = await self.desk.repo.moves(match.id)
         while moves and match.vs_ai and moves[-1].player != slot:
             moves.pop()  # the AI's answer, saved with the move
         return bool(moves) and moves[-1] == self.action(match)
@@ -169,18 +169,18 @@ class CardMove(MatchMove):
         return Played(state, actions, events)
 
     async def show_played(self, interaction: discord.Interaction, before: Match, saved: Match, played: Played) -> None:
-        cog, slot, action, events = self.cog, self.slot(saved), self.action(before), played.events
+        desk, slot, action, events = self.desk, self.slot(saved), self.action(before), played.events
         if self.from_hand:
             if action.kind == CONCEDE:
                 await interaction.response.edit_message(content="🏳️ You conceded.", embed=None, view=None)
-                cog.hands.forget(saved.id, slot)  # that message now says so: nothing to redraw there
+                desk.hands.forget(saved.id, slot)  # that message now says so: nothing to redraw there
             else:
                 content, embed, view = hand_render.hand_message(saved, slot, note=notes.hand_note(slot, action, events))
                 await interaction.response.edit_message(content=content, embed=embed, view=view)
-                cog.hands.shown(saved.id, slot, interaction)
-            await boards.redraw(cog, saved, interaction)
+                desk.hands.shown(saved.id, slot, interaction)
+            await boards.redraw(desk, saved, interaction)
             return
-        await interaction.response.edit_message(**boards.edited(cog, saved))
+        await interaction.response.edit_message(**boards.edit_setting_claim_timer(desk, saved))
         if action.kind == DRAW:
             note = notes.draw_note(events[0])
             if saved.game.phase == REPLACE_PHASE and saved.game.replacing == slot:  # bled out this turn
@@ -198,7 +198,7 @@ class IdleClaim(MatchMove):
         problem = idle_claim_problem(match.game, slot, against_ai=match.vs_ai)
         if problem is not None:
             raise UserError(problem)
-        left = idle_minutes_left(self.cog.clock() - match.last_move_at)
+        left = idle_minutes_left(self.desk.clock() - match.last_move_at)
         if left:
             raise UserError(
                 f"{render.called(match, 1 - slot)} still has {plural(left, 'minute')} to move "
@@ -210,4 +210,4 @@ class IdleClaim(MatchMove):
         return Played(state, [], events)
 
     async def show_played(self, interaction: discord.Interaction, before: Match, saved: Match, played: Played) -> None:
-        await interaction.response.edit_message(**boards.edited(self.cog, saved))
+        await interaction.response.edit_message(**boards.edit_setting_claim_timer(self.desk, saved))

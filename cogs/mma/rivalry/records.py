@@ -1,5 +1,5 @@
 """/mma stats, leaderboard, history and replay: the work behind the commands that read ratings and past matches,
-and the clicks on their buttons (`cogs.mma.rivalry_items`). The cog's commands call into here."""
+and the clicks on their buttons (`cogs.mma.rivalry.items`). The cog's commands call into here."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from discord import app_commands
 from cogs.common import UserError, clip, defer_thinking, run_engine
 from cogs.common.bot import guild_id
 from cogs.common.uploads import MAX_CHOICES, NAME_LIMIT
-from cogs.mma.notes import display_name
-from cogs.mma.rivalry_items import (
+from cogs.mma.matches.notes import display_name
+from cogs.mma.rivalry.items import (
     FIRST,
     HISTORY_REPLAY,
     LAST,
@@ -24,7 +24,7 @@ from cogs.mma.rivalry_items import (
     ReplayButton,
     RivalrySelect,
 )
-from cogs.mma.rivalry_render import (
+from cogs.mma.rivalry.render import (
     CHART_FILE,
     HISTORY_PAGE,
     add_rating,
@@ -33,18 +33,17 @@ from cogs.mma.rivalry_render import (
     leaderboard_pages,
     match_choice_label,
     page_count,
-    replay_message,
     stats_embed,
 )
+from cogs.mma.rivalry.replay_render import replay_message
 from rules.mma.replay import ReplayIndex, ReplayStep, replay_index, replay_match
 from rules.mma.state import EndReason
 from rules.rating_chart import ChartGame, rating_chart_png
 from rules.text import plural
-from storage.mma import Match, MatchStatus, MmaRepository
-from storage.ratings import RatingRepository
+from storage.mma import Match, MatchStatus
 
 if TYPE_CHECKING:
-    from arena.bot import ArenaBot
+    from cogs.mma.rivalry.desk import RivalryDesk
 
 NOT_PLAYED = {
     MatchStatus.PENDING: "is a challenge not yet answered",
@@ -53,12 +52,12 @@ NOT_PLAYED = {
 }
 
 
-async def stats(bot: ArenaBot, interaction: discord.Interaction, member: discord.abc.User, name: str) -> None:
+async def stats(desk: RivalryDesk, interaction: discord.Interaction, member: discord.abc.User, name: str) -> None:
     """The member's tallies and favourite fighters; their rating as a chess site's profile shows it (deviation,
     rank, peak, streaks, latest results) with its history as a chart; and their rated tally against each
     opponent."""
     here = guild_id(interaction)
-    matches, ratings = MmaRepository(bot.db), RatingRepository(bot.db)
+    matches, ratings = desk.matches, desk.ratings
     tallies = await matches.tallies(here, member.id)
     favourites = await matches.favourite_fighters(here, member.id)
     rating = await ratings.rating(here, member.id)
@@ -73,46 +72,46 @@ async def stats(bot: ArenaBot, interaction: discord.Interaction, member: discord
     # The image is not markdown: the display name goes in as it reads, without the escapes `name` carries.
     title = f"{member.display_name[:40]}: MMA Warriors rating"
     games = [ChartGame(game.change, game.result, game.rated_at) for game in reversed(changes)]
-    png = await run_engine(bot, rating_chart_png, games, title)
+    png = await run_engine(desk.bot, rating_chart_png, games, title)
     await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE))
 
 
-async def leaderboard_page(bot: ArenaBot, interaction: discord.Interaction, page: int):
+async def leaderboard_page(desk: RivalryDesk, interaction: discord.Interaction, page: int):
     """A page of the leaderboard of the interaction's server, with the standing of the member who asked; a page
     past the end shows the last one."""
-    board = await RatingRepository(bot.db).leaderboard(guild_id(interaction))
+    board = await desk.ratings.leaderboard(guild_id(interaction))
     page = min(page, leaderboard_pages(board) - 1)
     return leaderboard_message(board, page, interaction.user.id, display_name(interaction.user))
 
 
-async def leaderboard(bot: ArenaBot, interaction: discord.Interaction) -> None:
-    embed, view = await leaderboard_page(bot, interaction, 0)
+async def leaderboard(desk: RivalryDesk, interaction: discord.Interaction) -> None:
+    embed, view = await leaderboard_page(desk, interaction, 0)
     if view is None:
         await interaction.response.send_message(embed=embed)
     else:
         await interaction.response.send_message(embed=embed, view=view)
 
 
-async def history_page(bot: ArenaBot, interaction: discord.Interaction, member_id: int, page: int):
+async def history_page(desk: RivalryDesk, interaction: discord.Interaction, member_id: int, page: int):
     """A page of the member's history in the interaction's server; a page past the end shows the last one."""
-    here, matches = guild_id(interaction), MmaRepository(bot.db)
+    here, matches = guild_id(interaction), desk.matches
     total = await matches.finished_count(here, member_id)
     page = min(page, page_count(total) - 1)
     shown = await matches.finished(here, member_id, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE)
     return history_message(member_id, shown, page, total)
 
 
-async def history(bot: ArenaBot, interaction: discord.Interaction, member_id: int) -> None:
-    embed, view = await history_page(bot, interaction, member_id, 0)
+async def history(desk: RivalryDesk, interaction: discord.Interaction, member_id: int) -> None:
+    embed, view = await history_page(desk, interaction, member_id, 0)
     if view is None:
         await interaction.response.send_message(embed=embed)
     else:
         await interaction.response.send_message(embed=embed, view=view)
 
 
-async def finished_match(bot: ArenaBot, interaction: discord.Interaction, match_id: int) -> Match:
+async def finished_match(desk: RivalryDesk, interaction: discord.Interaction, match_id: int) -> Match:
     """A finished match of the interaction's server; a specific refusal for any other."""
-    match = await MmaRepository(bot.db).get(match_id)
+    match = await desk.matches.get(match_id)
     if match is None:
         raise UserError(f"There is no match #{match_id}.")
     if match.guild_id != interaction.guild_id:
@@ -124,12 +123,12 @@ async def finished_match(bot: ArenaBot, interaction: discord.Interaction, match_
     return match
 
 
-async def replay_steps(bot: ArenaBot, match: Match) -> list[ReplayStep]:
+async def replay_steps(desk: RivalryDesk, match: Match) -> list[ReplayStep]:
     """The match rebuilt from its seed and stored moves (the AI asked again on each of its moves)."""
-    moves = await MmaRepository(bot.db).moves(match.id)
+    moves = await desk.matches.moves(match.id)
     claimed_by = match.winner_slot if match.result_reason == EndReason.IDLE else None
     return await run_engine(
-        bot, replay_match, match.seed, moves, ai_player=1 if match.vs_ai else None, claimed_by=claimed_by
+        desk.bot, replay_match, match.seed, moves, ai_player=1 if match.vs_ai else None, claimed_by=claimed_by
     )
 
 
@@ -154,10 +153,10 @@ def turn_step(match: Match, index: ReplayIndex, turn: int) -> int:
     return index.turn_start(turn)
 
 
-async def replay(bot: ArenaBot, interaction: discord.Interaction, match_id: int, turn: int | None = None) -> None:
+async def replay(desk: RivalryDesk, interaction: discord.Interaction, match_id: int, turn: int | None = None) -> None:
     """The replay, the viewer's own (ephemeral), from the deal or from the start of `turn`."""
-    match = await finished_match(bot, interaction, match_id)
-    steps = await replay_steps(bot, match)
+    match = await finished_match(desk, interaction, match_id)
+    steps = await replay_steps(desk, match)
     index = replay_index(steps)
     number = 0 if turn is None else turn_step(match, index, turn)
     embed, view = replay_message(match, steps, index, number)
@@ -165,12 +164,12 @@ async def replay(bot: ArenaBot, interaction: discord.Interaction, match_id: int,
 
 
 async def match_choices(
-    bot: ArenaBot, interaction: discord.Interaction, current: str
+    desk: RivalryDesk, interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[int]]:
     """Autocomplete of /mma replay's match: the member's recent finished matches here, newest first, those whose
     words hold what is typed: a number (with or without its #) is the start of a match's, other text is looked
     for in the choice's words (an opponent's name, Win, a day)."""
-    repo = MmaRepository(bot.db)
+    repo = desk.matches
     recent = await repo.finished(guild_id(interaction), interaction.user.id, limit=MAX_CHOICES)
     typed = str(current).strip().removeprefix("#").casefold()
     choices: list[app_commands.Choice[int]] = []
@@ -186,7 +185,7 @@ async def match_choices(
 
 
 async def on_component(
-    bot: ArenaBot,
+    desk: RivalryDesk,
     interaction: discord.Interaction,
     component: LeaderboardButton | HistoryButton | ReplayButton | RivalrySelect,
 ) -> None:
@@ -194,18 +193,18 @@ async def on_component(
     leaderboard: with the standing of the member who turned it); a match opened from a history as the clicker's
     own replay; a replay moved by its viewer."""
     if isinstance(component, LeaderboardButton):
-        embed, view = await leaderboard_page(bot, interaction, component.page)
+        embed, view = await leaderboard_page(desk, interaction, component.page)
         await interaction.response.edit_message(embed=embed, view=view)
         return
     if isinstance(component, HistoryButton):
-        embed, view = await history_page(bot, interaction, component.numeric_id, component.page)
+        embed, view = await history_page(desk, interaction, component.numeric_id, component.page)
         await interaction.response.edit_message(embed=embed, view=view)
         return
     if isinstance(component, RivalrySelect) and component.action == HISTORY_REPLAY:
-        await replay(bot, interaction, component.chosen)
+        await replay(desk, interaction, component.chosen)
         return
-    match = await finished_match(bot, interaction, component.numeric_id)
-    steps = await replay_steps(bot, match)
+    match = await finished_match(desk, interaction, component.numeric_id)
+    steps = await replay_steps(desk, match)
     index = replay_index(steps)
     embed, view = replay_message(match, steps, index, chosen_step(match, index, component))
     if interaction.message is not None and interaction.message.flags.ephemeral:

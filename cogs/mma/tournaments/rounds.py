@@ -9,18 +9,15 @@ nothing; a process that finds another one paired the round first (a stale save) 
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections import defaultdict
 from typing import TYPE_CHECKING
 
 import discord
 
 from cogs.common import UserError, mention, run_engine
 from cogs.common.posts import done_or_logged
-from cogs.common.timers import Timers
-from cogs.mma import boards, notes
-from cogs.mma import tournament_render as shown
+from cogs.mma.matches import boards, notes
+from cogs.mma.tournaments import render as shown
 from rules.errors import RuleInputError
 from rules.text import plural
 from rules.tournament import (
@@ -33,17 +30,16 @@ from rules.tournament import (
     with_next_round,
     withdraw,
 )
+from storage.errors import StorageOutage
 from storage.mma import DealtMatch, Match, MatchStatus
-from storage.ratings import RatingRepository
 from storage.tournament import (
     Tournament,
-    TournamentRepository,
     TournamentStatus,
 )
 from storage.versioned import StaleUpdate
 
 if TYPE_CHECKING:
-    from cogs.mma.cog import Mma
+    from cogs.mma.tournaments.desk import TournamentDesk
 
 log = logging.getLogger("arena.mma")
 
@@ -51,29 +47,11 @@ START_ATTEMPTS = 3  # a start tried again on the field as it is, after a join or
 UNKNOWN_MEMBER = 10007  # Discord's error code: the user is not a member of the server
 
 
-class TournamentDesk(Timers[int]):
-    """What a process keeps about tournaments between clicks, none of it state: the timers of tournaments that
-    start on their own (set again from storage at start-up; its game master can still start one by hand), and
-    one lock per tournament so this process advances each one a step at a time."""
-
-    def __init__(self) -> None:
-        super().__init__("start tournament %s at its time")
-        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-
-
-def channel_of(cog: Mma, tournament: Tournament) -> discord.PartialMessageable:
-    return cog.bot.get_partial_messageable(tournament.channel_id, guild_id=tournament.guild_id)
-
-
-def repo(cog: Mma) -> TournamentRepository:
-    return TournamentRepository(cog.bot.db)
-
-
-async def is_member(cog: Mma, guild: int, user_id: int) -> bool:
+async def is_member(desk: TournamentDesk, guild: int, user_id: int) -> bool:
     """Whether the user is still in the server (asked of Discord: the bot does not receive member lists). An
     answer other than "unknown member" counts as still there."""
     try:
-        await cog.bot.http.get_member(guild, user_id)
+        await desk.bot.http.get_member(guild, user_id)
     except discord.NotFound as missing:
         return missing.code != UNKNOWN_MEMBER
     except discord.HTTPException:
@@ -81,23 +59,23 @@ async def is_member(cog: Mma, guild: int, user_id: int) -> bool:
     return True
 
 
-def schedule_start(cog: Mma, tournament: Tournament) -> None:
+def schedule_start(desk: TournamentDesk, tournament: Tournament) -> None:
     if tournament.starts_at is None:
         return
-    delay = tournament.starts_at.timestamp() - cog.clock()
-    cog.tournaments.set(tournament.id, delay, lambda: start_on_time(cog, tournament.id))
+    delay = tournament.starts_at.timestamp() - desk.clock()
+    desk.starts.set(tournament.id, delay, lambda: start_on_time(desk, tournament.id))
 
 
-async def start_on_time(cog: Mma, tournament_id: int) -> None:
+async def start_on_time(desk: TournamentDesk, tournament_id: int) -> None:
     """The start time came: the tournament starts with the players in, or, short of players, waits for its game
     master (who is told in the channel, once)."""
-    tournament = await repo(cog).get(tournament_id)
+    tournament = await desk.repo.get(tournament_id)
     if tournament is None or tournament.status is not TournamentStatus.SIGNUP:
         return
     try:
-        started = await begin(cog, tournament)
+        started = await begin(desk, tournament)
     except (UserError, RuleInputError) as refused:
-        await repo(cog).clear_start(tournament.id)
+        await desk.repo.clear_start(tournament.id)
         text = (
             f"🏆 Tournament #{tournament.id} could not start at its time: {refused} "
             f"{mention(tournament.created_by)} can start it with `/mma tournament start` or cancel it."
@@ -106,7 +84,7 @@ async def start_on_time(cog: Mma, tournament_id: int) -> None:
         if started.state is None:  # its game master cancelled it as it started
             return
         text = started_text(started)
-    await done_or_logged(channel_of(cog, tournament).send(text), "announce tournament %s", tournament.id)
+    await done_or_logged(desk.channel(tournament).send(text), "announce tournament %s", tournament.id)
 
 
 def started_text(tournament: Tournament) -> str:
@@ -124,101 +102,101 @@ def too_few(tournament: Tournament, present: int) -> str:
     return f"Tournament #{tournament.id} needs at least {MIN_PLAYERS} players to start; {present} joined{gone}."
 
 
-async def begin(cog: Mma, tournament: Tournament) -> Tournament:
+async def begin(desk: TournamentDesk, tournament: Tournament) -> Tournament:
     """The field fixed (members who left the server since joining dropped), each with their rating now, and
     round 1 paired and posted."""
-    async with cog.tournaments.locks[tournament.id]:
+    async with desk.locks[tournament.id]:
         for _ in range(START_ATTEMPTS):
-            present = [e for e in tournament.entrants if await is_member(cog, tournament.guild_id, e.user_id)]
+            present = [e for e in tournament.entrants if await is_member(desk, tournament.guild_id, e.user_id)]
             if len(present) < MIN_PLAYERS:
                 raise UserError(too_few(tournament, len(present)))
-            ratings = await RatingRepository(cog.bot.db).ratings(tournament.guild_id, [e.user_id for e in present])
+            ratings = await desk.ratings.ratings(tournament.guild_id, [e.user_id for e in present])
             players = [Player(id=e.user_id, name=e.name, rating=ratings[e.user_id].mu) for e in present]
-            cog.tournaments.cancel(tournament.id)
-            tournament = await pair_round(cog, tournament, new_tournament(players, tournament.rounds))
+            desk.starts.cancel(tournament.id)
+            tournament = await pair_round(desk, tournament, new_tournament(players, tournament.rounds))
             if tournament.status is not TournamentStatus.SIGNUP:
                 break
             # A member joined or left as it started: it starts with the field as it is now.
         else:
             raise UserError(f"Members kept joining and leaving as tournament #{tournament.id} started: start it again.")
-    await advance(cog, tournament.id)
+    await advance(desk, tournament.id)
     return tournament
 
 
-async def pair_round(cog: Mma, tournament: Tournament, state: TournamentState) -> Tournament:
+async def pair_round(desk: TournamentDesk, tournament: Tournament, state: TournamentState) -> Tournament:
     """The next round paired on `state` and stored with a dealt match per board; what another process stored
     first, if it did."""
     try:
-        paired = await run_engine(cog.bot, with_next_round, state)
+        paired = await run_engine(desk.bot, with_next_round, state)
     except RuleInputError as unpaired:  # every pairing left would be a rematch, or a second bye
         log.info("tournament %s ends early: %s", tournament.id, unpaired)
         try:
-            return await repo(cog).save(tournament, ended_early(state))
+            return await desk.repo.save(tournament, ended_early(state))
         except StaleUpdate:
-            return await repo(cog).get(tournament.id) or tournament
+            return await desk.repo.get(tournament.id) or tournament
     dealt: list[DealtMatch] = []
     for pairing in paired.rounds[-1].pairings:
-        seed = cog.seed_or_new(None)
+        seed = desk.matches.seed_or_new(None)
         game, feed = notes.dealt(seed, (mention(pairing.challenger), mention(pairing.opponent)))
         players = (pairing.challenger, pairing.opponent)
         names = (paired.player(pairing.challenger).name, paired.player(pairing.opponent).name)
         dealt.append(DealtMatch(players, names, seed, game, feed))
     try:
-        saved, _ = await cog.repo.start_round(tournament, paired, dealt, cog.clock())
+        saved, _ = await desk.matches.repo.start_round(tournament, paired, dealt, desk.clock())
     except StaleUpdate:
-        again = await repo(cog).get(tournament.id)
+        again = await desk.repo.get(tournament.id)
         if again is None:
             raise
         return again
     return saved
 
 
-async def advance(cog: Mma, tournament_id: int) -> None:
+async def advance(desk: TournamentDesk, tournament_id: int) -> None:
     """Do what the stored tournament says is left (see the module's docstring); safe to run any number of times."""
-    async with cog.tournaments.locks[tournament_id]:
-        tournament = await repo(cog).get(tournament_id)
+    async with desk.locks[tournament_id]:
+        tournament = await desk.repo.get(tournament_id)
         if tournament is None or tournament.state is None or tournament.status is TournamentStatus.SIGNUP:
             return
         if tournament.status is TournamentStatus.RUNNING:
             state = tournament.game
             if state.rounds and state.rounds[-1].complete and not is_finished(state):
-                tournament = await without_leavers(cog, tournament)
+                tournament = await without_leavers(desk, tournament)
                 if tournament.status is TournamentStatus.RUNNING:
-                    tournament = await pair_round(cog, tournament, tournament.game)
+                    tournament = await pair_round(desk, tournament, tournament.game)
         if tournament.status is TournamentStatus.RUNNING:
-            await post_boards(cog, tournament)
-        await show_standings(cog, tournament)
+            await post_boards(desk, tournament)
+        await show_standings(desk, tournament)
         if tournament.status is TournamentStatus.FINISHED and tournament.podium_message_id is None:
-            await post_podium(cog, tournament)
+            await post_podium(desk, tournament)
 
 
-async def without_leavers(cog: Mma, tournament: Tournament) -> Tournament:
+async def without_leavers(desk: TournamentDesk, tournament: Tournament) -> Tournament:
     """Before a round is paired: players who left the server since the last one are withdrawn
     (docs/rules/tournament.md, ruling 4)."""
     state = tournament.game
     for player in state.active:
-        if not await is_member(cog, tournament.guild_id, player.id):
+        if not await is_member(desk, tournament.guild_id, player.id):
             state = withdraw(state, player.id)
             log.info("tournament %s: player %s left the server and is withdrawn", tournament.id, player.id)
     if state == tournament.game:
         return tournament
     try:
-        return await repo(cog).save(tournament, state)
+        return await desk.repo.save(tournament, state)
     except StaleUpdate:
-        return await repo(cog).get(tournament.id) or tournament
+        return await desk.repo.get(tournament.id) or tournament
 
 
-async def post_boards(cog: Mma, tournament: Tournament) -> None:
+async def post_boards(desk: TournamentDesk, tournament: Tournament) -> None:
     """Post each board of the latest round whose match has no message yet: the one message that pings its two
     players. A board Discord refuses is logged and posted again by the next `advance` (or the next start)."""
     latest = tournament.game.rounds[-1]
-    channel = channel_of(cog, tournament)
-    for board, match_id in (await repo(cog).match_ids(tournament.id, latest.number)).items():
-        record = await cog.repo.get(match_id)
+    channel = desk.channel(tournament)
+    for board, match_id in (await desk.repo.match_ids(tournament.id, latest.number)).items():
+        record = await desk.matches.repo.get(match_id)
         if record is None or record.message_id is not None or record.status is not MatchStatus.LIVE:
             continue
         pairing = latest.pairings[board - 1]
-        embed, view = boards.board(cog, record)
+        embed, view = boards.board_setting_claim_timer(desk.matches, record)
         players = [discord.Object(pairing.challenger), discord.Object(pairing.opponent)]
         sent = await done_or_logged(
             channel.send(
@@ -232,19 +210,19 @@ async def post_boards(cog: Mma, tournament: Tournament) -> None:
             tournament.id,
         )
         if sent is not None:  # else the next step, or the next start, posts it
-            await cog.repo.set_message(match_id, sent.id)
+            await desk.matches.repo.set_message(match_id, sent.id)
 
 
-async def standings_of(cog: Mma, tournament: Tournament) -> discord.Embed:
+async def standings_of(desk: TournamentDesk, tournament: Tournament) -> discord.Embed:
     """The standings as they are, with the latest round's boards and the matches they are played as."""
     latest = tournament.game.rounds[-1].number if tournament.game.rounds else 0
-    return shown.standings_embed(tournament, await repo(cog).match_ids(tournament.id, latest))
+    return shown.standings_embed(tournament, await desk.repo.match_ids(tournament.id, latest))
 
 
-async def show_standings(cog: Mma, tournament: Tournament) -> None:
+async def show_standings(desk: TournamentDesk, tournament: Tournament) -> None:
     """Redraw the tournament's message as its live standings; post it again if it is gone."""
-    embed, view = await standings_of(cog, tournament), shown.standings_view(tournament)
-    channel = channel_of(cog, tournament)
+    embed, view = await standings_of(desk, tournament), shown.standings_view(tournament)
+    channel = desk.channel(tournament)
     try:
         if tournament.message_id is not None:
             try:
@@ -256,43 +234,48 @@ async def show_standings(cog: Mma, tournament: Tournament) -> None:
     except discord.HTTPException as refused:
         log.warning("could not show tournament %s's standings: %s", tournament.id, refused.text or refused.status)
         return
-    await repo(cog).set_message(tournament.id, sent.id)
+    await desk.repo.set_message(tournament.id, sent.id)
 
 
-async def post_podium(cog: Mma, tournament: Tournament) -> None:
-    changes = await repo(cog).rating_changes(tournament.id)
+async def post_podium(desk: TournamentDesk, tournament: Tournament) -> None:
+    changes = await desk.repo.rating_changes(tournament.id)
     podium = shown.podium_embed(tournament, changes)
     sent = await done_or_logged(
-        channel_of(cog, tournament).send(embed=podium), "post tournament %s's podium", tournament.id
+        desk.channel(tournament).send(embed=podium), "post tournament %s's podium", tournament.id
     )
     if sent is not None:  # else the next start posts it
-        await repo(cog).set_podium_message(tournament.id, sent.id)
+        await desk.repo.set_podium_message(tournament.id, sent.id)
 
 
-async def match_ended(cog: Mma, record: Match) -> None:
+async def match_ended(desk: TournamentDesk, record: Match) -> None:
     """After a match ended: if it was a tournament's board, the tournament moves on."""
-    tournament_id = await repo(cog).tournament_of(record.id)
+    tournament_id = await desk.repo.tournament_of(record.id)
     if tournament_id is not None:
-        await advanced_or_logged(cog, tournament_id)
+        await advanced_or_logged(desk, tournament_id)
 
 
-async def advanced_or_logged(cog: Mma, tournament_id: int) -> None:
+async def advanced_or_logged(desk: TournamentDesk, tournament_id: int) -> None:
     """`advance` where nobody waits for its answer (a board's end, a start-up): a failure is logged with its
     traceback, and the tournament moves on at its next result or the next start, from what is stored."""
     try:
-        await advance(cog, tournament_id)
+        await advance(desk, tournament_id)
     except Exception:
         log.exception("tournament %s could not move on; it will from its stored state", tournament_id)
 
 
-async def resume(cog: Mma) -> None:
+async def resume(desk: TournamentDesk) -> None:
     """When the bot starts: timers of tournaments that start on their own, and every running tournament (and
     finished one without its podium) moved on as far as its stored state says (a round to pair, boards to post, a
-    podium to show)."""
-    for tournament in await repo(cog).open_everywhere():
-        if not cog.bot.serves_guild(tournament.guild_id):
+    podium to show). In an outage, a board's next result moves its tournament on."""
+    try:
+        tournaments = await desk.repo.open_everywhere()
+    except StorageOutage:
+        log.warning("could not resume the tournaments; a board's next result moves its tournament on")
+        return
+    for tournament in tournaments:
+        if not desk.bot.serves_guild(tournament.guild_id):
             continue
         if tournament.status is TournamentStatus.SIGNUP:
-            schedule_start(cog, tournament)
+            schedule_start(desk, tournament)
         else:
-            await advanced_or_logged(cog, tournament.id)
+            await advanced_or_logged(desk, tournament.id)

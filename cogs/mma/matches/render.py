@@ -1,5 +1,5 @@
 """What /mma shows of a match: its public message, the challenge, the ping, the rules. All within limits; a player's
-hand is drawn in `hand_render`, ratings and past matches in `rivalry_render`."""
+hand is drawn in `hand_render`, ratings and past matches in `cogs.mma.rivalry.render`."""
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ def end_title(match: Match, ended: MatchOutcome) -> tuple[str, str, discord.Colo
 
 def _claim_line(match: Match, state: GameState, now: float) -> str:
     """When the player kept waiting may claim the win. The time is a Discord timestamp, which counts down by
-    itself; the board is redrawn when the claim opens (cogs.mma.idle)."""
+    itself; the board is redrawn when the claim opens (cogs.mma.matches.claims)."""
     mover, waiting = called(match, state.to_move), called(match, 1 - state.to_move)
     opens = match.last_move_at + IDLE_SECONDS
     if now >= opens:
