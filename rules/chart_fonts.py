@@ -19,7 +19,7 @@ would draw an empty box and log a warning.
 from __future__ import annotations
 
 import dataclasses
-import functools
+import threading
 import unicodedata
 from importlib.resources import files
 from pathlib import Path
@@ -46,10 +46,21 @@ def _font_files() -> list[Path]:
     return found
 
 
-@functools.cache
+_registering = threading.Lock()
+_drawn: frozenset[int] | None = None
+
+
 def use_chart_fonts() -> frozenset[int]:
-    """Register the fonts with matplotlib and make `FAMILIES` its default (once; later calls cost nothing).
-    Returns the code points some font of `FAMILIES` draws."""
+    """Register the fonts with matplotlib and make `FAMILIES` its default, once (charts are drawn in worker
+    threads: the first two at once register them once). Returns the code points some font of `FAMILIES` draws."""
+    global _drawn
+    with _registering:
+        if _drawn is None:
+            _drawn = _register()
+        return _drawn
+
+
+def _register() -> frozenset[int]:
     import matplotlib
     from matplotlib import font_manager
     from matplotlib.ft2font import FT2Font
@@ -75,15 +86,9 @@ def use_chart_fonts() -> frozenset[int]:
 
 
 def _invisible(character: str) -> bool:
-    """A character that is laid out without a glyph of its own: a joiner, a direction mark, a variation selector
-    (Unicode's format characters and the selectors that pick an emoji's or an ideograph's form)."""
-    point = ord(character)
-    return (
-        unicodedata.category(character) == "Cf"
-        or 0xFE00 <= point <= 0xFE0F
-        or 0xE0100 <= point <= 0xE01EF
-        or 0x1F3FB <= point <= 0x1F3FF  # skin tones: the monochrome emoji draw the figure, without the tone
-    )
+    """A character laid out without a glyph of its own: a joiner, a direction mark (Unicode's format characters), a
+    selector of an ideograph's form."""
+    return unicodedata.category(character) == "Cf" or 0xE0100 <= ord(character) <= 0xE01EF
 
 
 def drawable(text: str) -> str:
