@@ -24,7 +24,7 @@ from storage.uploads import GuildUploads, RosterFull, Stored
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
 
-NAME_LIMIT = 100  # what Discord shows of an autocomplete choice
+NAME_LIMIT = 100  # an upload's name quoted in a message: as much as its autocomplete choice shows
 MAX_CHOICES = 25
 
 
