@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rules.chart_fonts import drawable, use_chart_fonts
 from rules.dark_theme import BACKGROUND, GRID, LOSS, MUTED, TEXT, WIN
 from rules.rating import START_MU, Rating, RatingChange, Result
 
@@ -78,6 +79,7 @@ def rating_figure(games: Sequence[ChartGame], title: str) -> Figure:
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
+    use_chart_fonts()
     points = rating_points(games)
     xs = [point.games for point in points]
     mus = [point.mu for point in points]
@@ -154,7 +156,7 @@ def rating_figure(games: Sequence[ChartGame], title: str) -> Figure:
     axes.set_xlabel(f"rated games{days}", color=TEXT, fontsize=10)  # pyright: ignore[reportUnknownMemberType]
     axes.set_ylabel("rating", color=TEXT, fontsize=10)  # pyright: ignore[reportUnknownMemberType]
     # parse_math=False: the title holds a member's name, drawn as typed ("$_$ cash" is no formula)
-    axes.set_title(title, fontsize=13, color=TEXT, parse_math=False)  # pyright: ignore[reportUnknownMemberType]
+    axes.set_title(drawable(title), fontsize=13, color=TEXT, parse_math=False)  # pyright: ignore[reportUnknownMemberType]
     legend = axes.legend(loc="best", fontsize=8, facecolor=BACKGROUND, edgecolor=GRID, labelcolor=TEXT, ncols=2)  # pyright: ignore[reportUnknownMemberType]
     legend.set_zorder(6)  # above the points
     return figure

@@ -12,13 +12,14 @@ from cogs.common import (
     COLOR_INFO,
     COLOR_VICTORY,
     EmbedLimits,
+    PlainLimits,
     bold,
-    clip,
     fit_embed,
     hp_bar,
     lines_within,
     markdown_safe,
     mention,
+    plain_text,
     progress_bar,
     seed_footer,
     tail_within,
@@ -192,14 +193,21 @@ def fight_view(fight: Fight) -> discord.ui.View:
     if len(living) > 1:
         options = [
             discord.SelectOption(
-                label=clip(f"{m.name} ({m.hp}/{m.max_hp} HP)", 100), value=str(i), default=i == state.target
+                label=plain_text(f"{m.name} ({m.hp}/{m.max_hp} HP)", PlainLimits.OPTION_LABEL),
+                value=str(i),
+                default=i == state.target,
             )
             for i, m in living
         ]
         view.add_item(target_select(fight.id, fight.version, options))
     target = state.monsters[state.target]
     buttons = [
-        ("attack", clip(f"Attack {target.name}", 80), discord.ButtonStyle.danger, Action.attack(state.target) in legal),
+        (
+            "attack",
+            plain_text(f"Attack {target.name}", PlainLimits.BUTTON_LABEL),
+            discord.ButtonStyle.danger,
+            Action.attack(state.target) in legal,
+        ),
         ("potion", f"Potion ({state.player.potions})", discord.ButtonStyle.success, POTION in legal),
         ("flee", f"Flee ({FLEE_CHANCE}%)", discord.ButtonStyle.secondary, FLEE in legal),
         ("end", "End turn", discord.ButtonStyle.primary, True),

@@ -29,7 +29,9 @@ def mma_text(profile: MmaProfile) -> str:
     rating, tallies = profile.rating, profile.matches
     overall, ai = tallies.overall, tallies.against_ai
     if rating.games:
-        rated = f"Rating **{rating.text()}** after {plural(rating.games, 'rated match', 'rated matches')}"
+        rated = (
+            f"Rating **{rating.text_with_deviation()}** after {plural(rating.games, 'rated match', 'rated matches')}"
+        )
     else:
         rated = "Not rated yet: a match between two members rates both"
     if not overall.played:

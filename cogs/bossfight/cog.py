@@ -28,14 +28,15 @@ from cogs.bossfight.render import (
     status_embed,
 )
 from cogs.common import (
+    PlainLimits,
     UserError,
     answer_shown,
-    clip,
     defer_thinking,
     gm_only,
     hp_figure,
     markdown_safe,
     mention,
+    plain_text,
     read_attachments,
     read_text_attachment,
     run_engine,
@@ -44,7 +45,7 @@ from cogs.common import (
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
 from cogs.common.components import stored_id
-from cogs.common.uploads import MAX_CHOICES, NAME_LIMIT, RosterWords, UploadedRoster, choices
+from cogs.common.uploads import MAX_CHOICES, RosterWords, UploadedRoster, choices
 from rules.bossfight import BUILTIN_BOSSES, Boss, Deck, calculate_attack, parse_bosses, parse_deck
 from rules.bossfight.models import MAX_GUILD_BOSSES
 from rules.bossfight.raid import MAX_COOLDOWN_SECONDS, attack_refusal
@@ -297,7 +298,10 @@ class Bossfight(
         wanted = name_key(current.removeprefix("#"))
         raids = await self.repo.finished_raids(channel_id(interaction), HISTORY_SEARCHED)
         found = [r for r in raids if wanted in name_key(f"{r.id} {r.boss.name}")][:MAX_CHOICES]
-        return [app_commands.Choice(name=clip(raid_choice_label(r), NAME_LIMIT), value=str(r.id)) for r in found]
+        return [
+            app_commands.Choice(name=plain_text(raid_choice_label(r), PlainLimits.CHOICE_NAME), value=str(r.id))
+            for r in found
+        ]
 
     @app_commands.command(name="history", description="This channel's finished raids: one's damage leaderboard.")
     @app_commands.describe(raid="A finished raid of this channel, by #number or boss (default: the latest)")

@@ -1,7 +1,7 @@
 """What every cog shares: attachments, the GM check, error replies (the shell's, from arena.tree), embeds within
 limits, progress, the executor."""
 
-from arena.text import EmbedLimits, clip, markdown_safe
+from arena.text import EmbedLimits, PlainLimits, as_written, clip, markdown_safe, plain_text
 from arena.tree import UserError, answer_shown, error_reply, report_error
 from cogs.common.attachments import MAX_ATTACHMENT_BYTES, defer_thinking, read_attachments, read_text_attachment
 from cogs.common.checks import gm_only, is_gm, require_gm
@@ -29,9 +29,11 @@ __all__ = [
     "COLOR_VICTORY",
     "MAX_ATTACHMENT_BYTES",
     "EmbedLimits",
+    "PlainLimits",
     "ProgressMessage",
     "UserError",
     "answer_shown",
+    "as_written",
     "bold",
     "clip",
     "defer_thinking",
@@ -45,6 +47,7 @@ __all__ = [
     "markdown_safe",
     "medal_lines",
     "mention",
+    "plain_text",
     "progress_bar",
     "read_attachments",
     "read_text_attachment",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 import discord
 from discord import app_commands
 
-from arena.text import EmbedLimits, clip, markdown_safe
+from arena.text import EmbedLimits, PlainLimits, markdown_safe, plain_text
 from arena.tree import UserError
 from cogs.common.attachments import read_attachments
 from cogs.common.bot import guild_id
@@ -24,7 +24,7 @@ from storage.uploads import GuildUploads, RosterFull, Stored
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
 
-NAME_LIMIT = 100  # what Discord shows of an autocomplete choice
+NAME_LIMIT = 100  # an upload's name quoted in a message: as much as its autocomplete choice shows
 MAX_CHOICES = 25
 
 
@@ -134,4 +134,6 @@ def choices(entries: Iterable[N], current: str, label: Callable[[N], str]) -> li
     """Autocomplete: the entries whose name contains what was typed (any case and spacing), at most 25."""
     wanted = name_key(current)
     found = (e for e in entries if wanted in name_key(e.name))
-    return [app_commands.Choice(name=clip(label(e), NAME_LIMIT), value=e.name) for e in found][:MAX_CHOICES]
+    return [app_commands.Choice(name=plain_text(label(e), PlainLimits.CHOICE_NAME), value=e.name) for e in found][
+        :MAX_CHOICES
+    ]

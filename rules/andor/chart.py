@@ -9,6 +9,7 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from rules.andor.simulate import SimulationResult
+from rules.chart_fonts import drawable, use_chart_fonts
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -23,6 +24,7 @@ def hp_left_figure(result: SimulationResult) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    use_chart_fonts()
     buckets = result.hp_left_buckets(BARS)
     width = buckets[1][1] - buckets[1][0] + 1  # HP per bar (max HP is at least 6, so there is a second bucket)
     xs, heights = [low for low, _, _ in buckets], [count for _, _, count in buckets]
@@ -37,7 +39,7 @@ def hp_left_figure(result: SimulationResult) -> Figure:
     axes.set_xlabel("your HP left at the end (0 = defeated)")
     axes.set_ylabel("fights")
     axes.set_title(
-        f"{result.monster} ×{result.count}: {result.fights:,} fights (seed {result.seed}), won {100 * result.win_rate:.1f}%",
+        f"{drawable(result.monster)} ×{result.count}: {result.fights:,} fights (seed {result.seed}), won {100 * result.win_rate:.1f}%",
         parse_math=False,  # the monster's name (an upload's) is drawn as typed: "$_$ cash" is no formula
     )
     axes.set_xlim(-1, top + 1)

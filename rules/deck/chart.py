@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
+from rules.chart_fonts import drawable, use_chart_fonts
 from rules.deck.optimize import OptimizeResult, Score
 from rules.text import plural
 
@@ -27,9 +28,11 @@ def measured_label(name: str, score: Score) -> str:
 
 
 def preload_matplotlib() -> None:
-    """Import what drawing the chart needs, ahead of the first chart."""
+    """Import what drawing the chart needs, and load its fonts, ahead of the first chart."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: F401  # pyright: ignore[reportUnusedImport]
     from matplotlib.figure import Figure  # noqa: F401  # pyright: ignore[reportUnusedImport]
+
+    use_chart_fonts()
 
 
 def winrate_figure(result: OptimizeResult, title: str) -> Figure:
@@ -38,6 +41,7 @@ def winrate_figure(result: OptimizeResult, title: str) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    use_chart_fonts()
     # The ignores below: matplotlib's stubs leave the **kwargs of its drawing calls untyped.
     figure = Figure(figsize=(8, 5.5), dpi=100)
     FigureCanvasAgg(figure)
@@ -78,7 +82,7 @@ def winrate_figure(result: OptimizeResult, title: str) -> Figure:
     low, high = min(shown), max(shown)
     pad = max(2.0, (high - low) * 0.1)
     axes.set_ylim(max(0.0, low - pad), min(100.0, high + pad))
-    axes.set_title(title)  # pyright: ignore[reportUnknownMemberType]
+    axes.set_title(drawable(title), parse_math=False)  # pyright: ignore[reportUnknownMemberType]
     axes.grid(True, alpha=0.3)  # pyright: ignore[reportUnknownMemberType]
     # under the axes: inside, it would hide the start line or the curve, wherever they run
     axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize="small", frameon=False)  # pyright: ignore[reportUnknownMemberType]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import queue
 
+from rules.chart_fonts import drawable, use_chart_fonts
 from rules.mfd.models import SIDES, BattleCurve, OddsResult
 from rules.mfd.odds import outcome_rows
 from rules.stats import wilson_interval
@@ -22,6 +23,7 @@ def odds_chart_png(odds: OddsResult) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    use_chart_fonts()
     figure = Figure(figsize=(9, 3.6), dpi=100, layout="constrained")
     FigureCanvasAgg(figure)
     outcomes, rounds = figure.subplots(1, 2, width_ratios=(1, 1.4))
@@ -85,6 +87,7 @@ class _BattleChart:
         from matplotlib.figure import Figure
         from matplotlib.ticker import MaxNLocator
 
+        use_chart_fonts()
         # Fixed margins, not a layout engine: the constrained layout measures every label first and doubles
         # the cost.
         self.figure = Figure(figsize=(9, 3.8), dpi=100)
@@ -125,7 +128,7 @@ class _BattleChart:
             fontsize=9,
             frameon=False,
         )
-        self.title = self.figure.suptitle("", fontsize=10, y=0.99)  # pyright: ignore[reportUnknownMemberType]
+        self.title = self.figure.suptitle("", fontsize=10, y=0.99, parse_math=False)  # pyright: ignore[reportUnknownMemberType]
 
     def render(self, curve: BattleCurve, title: str) -> bytes:
         for axes, lines, values in zip(self.axes, self.lines, (curve.standing, curve.hp), strict=True):
@@ -135,7 +138,7 @@ class _BattleChart:
             axes.set_autoscale_on(True)  # set_ylim below turns autoscaling off for the next chart
             axes.autoscale_view()
             axes.set_ylim(bottom=0)
-        self.title.set_text(title)
+        self.title.set_text(drawable(title))
         out = io.BytesIO()
         self.figure.savefig(out, format="png")  # pyright: ignore[reportUnknownMemberType]
         return out.getvalue()

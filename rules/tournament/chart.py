@@ -22,6 +22,7 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rules.chart_fonts import drawable, use_chart_fonts
 from rules.dark_theme import BACKGROUND, GRID, LOSS, MUTED, TEXT, WIN
 from rules.tournament.models import Colour, Game, PlayerResult, TournamentState, games_of, is_finished
 from rules.tournament.standings import standings
@@ -146,6 +147,7 @@ def crosstable_figure(state: TournamentState, title: str) -> Figure:
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
+    use_chart_fonts()
     header = crosstable_header(state)
     lines = _table(state)
     rounds = state.settings.rounds
@@ -168,7 +170,7 @@ def crosstable_figure(state: TournamentState, title: str) -> Figure:
 
     # parse_math=False everywhere: names and the title are drawn as typed ("$_$ cash" is no formula)
     # The ignores below: matplotlib's stubs leave the **kwargs of its drawing calls untyped.
-    axes.text(MARGIN, 0.32, title, fontsize=15, fontweight="bold", color=TEXT, va="center", parse_math=False)  # pyright: ignore[reportUnknownMemberType]
+    axes.text(MARGIN, 0.32, drawable(title), fontsize=15, fontweight="bold", color=TEXT, va="center", parse_math=False)  # pyright: ignore[reportUnknownMemberType]
     axes.text(MARGIN, 0.64, _subtitle(state), fontsize=11, color=MUTED, va="center", parse_math=False)  # pyright: ignore[reportUnknownMemberType]
 
     lefts = [MARGIN + sum(widths[:i]) for i in range(len(widths))]
@@ -202,7 +204,7 @@ def crosstable_figure(state: TournamentState, title: str) -> Figure:
             if not cell.text:
                 continue
             text = axes.text(  # pyright: ignore[reportUnknownMemberType]
-                anchor(column, align), y + row / 2, cell.text, ha=align, va="center", fontsize=size,
+                anchor(column, align), y + row / 2, drawable(cell.text), ha=align, va="center", fontsize=size,
                 color=cell.colour, fontweight="bold" if column == len(cells) - 4 else "normal", parse_math=False,
             )  # fmt: skip
             if column == 1:

@@ -75,8 +75,11 @@ async def test_mma_record_and_rating_are_the_games_own(harness):
     reply = await profile(h, h.bob, h.alice)
     assert reply.embed.title == "🏟️ Alice in this server" and reply.embed.description is None
     assert reply.field("🥊 MMA Warriors") == (
-        f"Rating **{rating.text()}** after 1 rated match\n**1** win · **1** loss · **0** draws; against the AI 0–1"
+        f"Rating **{rating.text_with_deviation()}** after 1 rated match\n**1** win · **1** loss · **0** draws; "
+        "against the AI 0–1"
     )
+    shown = f"**{rating.text_with_deviation()}**"  # as /mma stats shows it: `1500? ±225`
+    assert stats.field("Rating").startswith(shown) and f" ±{round(rating.sigma)}" in shown
     counts = stats.description.split(" (")[0]  # /mma stats: "**1** win · **1** loss · **0** draws (50% won)…"
     assert counts in reply.field("🥊 MMA Warriors") and "against the AI 0–1" in stats.description
     assert rating.text().endswith("?")  # one game: provisional, shown as the games show it

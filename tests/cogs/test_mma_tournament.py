@@ -677,3 +677,28 @@ async def test_eight_players_one_withdrawing_in_round_two_forfeit_then_a_bye_and
     assert signup.field("Round 3").splitlines()[-1] == f"Bye (one point): <@{state.rounds[2].bye}>"
     assert signup.description == "🏁 Final standings after 3 rounds."
     assert sum(row.points for row in standings(state)) == 11 + 1  # a point a game (the forfeit too) and the bye
+
+
+async def test_the_crosstable_draws_each_name_as_written(harness, monkeypatch):
+    """The standings are markdown and keep the names escaped; the picture is none, and draws them as written."""
+    from cogs.mma.tournaments import tables as tournament_tables
+
+    h = harness
+    written = ["$_$ cash", "**山田**", "محمد_العربي", "🐉 <@&1>"]
+    members = [User(PLAYERS[name].id, shown) for name, shown in zip(["Ana", "Ben", "Cleo", "Dev"], written)]
+    (signup,) = await h.run("mma tournament create", h.gm)
+    for member in members:
+        await h.click(signup, "Join", member)
+    await h.run("mma tournament start", h.gm)
+    drawn: list[TournamentState] = []
+
+    def crosstable_png(state: TournamentState, title: str) -> bytes:
+        drawn.append(state)
+        return b"\x89PNG"
+
+    monkeypatch.setattr(tournament_tables, "crosstable_png", crosstable_png)
+    (table,) = await h.run("mma tournament crosstable", h.alice)
+    assert list(table.files) == ["tournament-1.png"]
+    assert sorted(player.name for player in drawn[0].players) == sorted(written)
+    stored = await h.bot.db.fetch_one("SELECT state_json FROM mma_tournaments WHERE id = 1")
+    assert json.dumps(r"$\_$ cash")[1:-1] in stored["state_json"]  # kept escaped, as the embeds show names

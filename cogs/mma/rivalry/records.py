@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.common import UserError, clip, defer_thinking, run_engine
+from cogs.common import PlainLimits, UserError, as_written, defer_thinking, plain_text, run_engine
 from cogs.common.bot import guild_id
-from cogs.common.uploads import MAX_CHOICES, NAME_LIMIT
+from cogs.common.uploads import MAX_CHOICES
 from cogs.mma.matches.notes import display_name
 from cogs.mma.rivalry.items import (
     FIRST,
@@ -177,8 +177,8 @@ async def match_choices(
         match = await repo.get(finished.match_id)
         if match is None:  # cannot happen: finished matches are never deleted
             continue
-        opponent = match.names[1 - (match.slot_of(interaction.user.id) or 0)]
-        label = clip(match_choice_label(finished, opponent), NAME_LIMIT)
+        opponent = as_written(match.names[1 - (match.slot_of(interaction.user.id) or 0)])
+        label = plain_text(match_choice_label(finished, opponent), PlainLimits.CHOICE_NAME)
         if str(finished.match_id).startswith(typed) if typed.isdecimal() else typed in label.casefold():
             choices.append(app_commands.Choice(name=label, value=finished.match_id))
     return choices

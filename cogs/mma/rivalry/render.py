@@ -7,7 +7,15 @@ import datetime
 
 import discord
 
-from cogs.common import COLOR_INFO, EmbedLimits, bold, clip, fit_embed, lines_within, mention
+from cogs.common import (
+    COLOR_INFO,
+    EmbedLimits,
+    bold,
+    clip,
+    fit_embed,
+    lines_within,
+    mention,
+)
 from cogs.common.embeds import MEDALS
 from cogs.mma.rivalry.items import (
     HISTORY_REPLAY,
@@ -215,7 +223,7 @@ def _replay_option(match: FinishedMatch) -> discord.SelectOption:
 
 
 def match_choice_label(match: FinishedMatch, opponent: str) -> str:
-    """An autocomplete choice for a member's finished match; `opponent` as the match keeps names (escaped)."""
+    """An autocomplete choice for a member's finished match; `opponent` as written (plain text)."""
     when = day(match.finished_at)
     return f"#{match.match_id} · {RESULT_WORDS[match.result]} vs {opponent} · {when} · {ended_words(match.reason)}"
 

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import discord
 
-from cogs.common import COLOR_INFO, EmbedLimits, bold, clip, fit_embed, lines_within, seed_footer
+from cogs.common import (
+    COLOR_INFO,
+    EmbedLimits,
+    PlainLimits,
+    as_written,
+    bold,
+    clip,
+    fit_embed,
+    lines_within,
+    plain_text,
+    seed_footer,
+)
 from cogs.mma.matches import render
 from cogs.mma.rivalry.items import (
     FIRST,
@@ -53,8 +64,9 @@ def _hand_line(step: ReplayStep, slot: int) -> str:
 
 def _turn_option(match: Match, index: ReplayIndex, steps: list[ReplayStep], turn: int) -> discord.SelectOption:
     start = index.turn_start(turn)
-    whose = match.names[steps[start].state.current]  # plain text: a select renders no markdown
-    return discord.SelectOption(label=clip(f"Turn {turn} · {whose}", 100), value=str(turn), description=f"step {start}")
+    whose = as_written(match.names[steps[start].state.current])  # a select renders no markdown
+    label = plain_text(f"Turn {turn} · {whose}", PlainLimits.OPTION_LABEL)
+    return discord.SelectOption(label=label, value=str(turn), description=f"step {start}")
 
 
 def _turn_range(turn: int) -> range:
@@ -83,7 +95,9 @@ def _jumps(match: Match, steps: list[ReplayStep], index: ReplayIndex, number: in
     selects.append(rivalry_select(match.id, match.version, REPLAY_TURN, turns, "Jump to a turn"))
     moments = [
         discord.SelectOption(
-            label=clip(f"💥 KO: {CARDS[ko.fighter].name} ({match.names[ko.player]})", 100),
+            label=plain_text(
+                f"💥 KO: {CARDS[ko.fighter].name} ({as_written(match.names[ko.player])})", PlainLimits.OPTION_LABEL
+            ),
             value=str(ko.step),
             description=f"turn {index.turns[ko.step]} · step {ko.step}",
         )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.common import UserError, run_engine
+from cogs.common import UserError, as_written, run_engine
 from cogs.common.bot import channel_id, guild_id
 from cogs.mma.tournaments import render as shown
 from cogs.mma.tournaments.rounds import standings_of
@@ -52,7 +52,11 @@ async def show_crosstable(
         raise UserError(f"Tournament #{tournament.id} has not started: there is no table yet.")
     await interaction.response.defer(thinking=True, ephemeral=ephemeral)
     title = f"MMA Warriors tournament #{tournament.id}"
-    png = await run_engine(desk.bot, crosstable_png, tournament.game, title)
+    state = tournament.game  # the picture is no markdown: the names as written, not as the embeds escape them
+    drawn = state.model_copy(
+        update={"players": tuple(p.model_copy(update={"name": as_written(p.name)}) for p in state.players)}
+    )
+    png = await run_engine(desk.bot, crosstable_png, drawn, title)
     embed = await standings_of(desk, tournament)
     name = f"tournament-{tournament.id}.png"
     embed.set_image(url=f"attachment://{name}")
