@@ -57,6 +57,7 @@ ERASED = (
     ("mfd_battles", _OF_GUILD),
     ("guild_uploads", _OF_GUILD),
     ("deck_results", _OF_GUILD),
+    ("deck_jobs", _OF_GUILD),
     ("guild_settings", _OF_GUILD),
     ("guild_departures", _OF_GUILD),
 )

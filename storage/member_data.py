@@ -85,6 +85,11 @@ KINDS = (
         "SELECT * FROM deck_results WHERE guild_id = ? AND user_id = ? ORDER BY id",
     ),
     Kind(
+        "deck_jobs",
+        "deck optimizations running (their settings and last checkpoint)",
+        "SELECT * FROM deck_jobs WHERE guild_id = ? AND user_id = ? ORDER BY started_at, id",
+    ),
+    Kind(
         "guild_uploads",
         "uploaded bosses and monsters",
         "SELECT * FROM guild_uploads WHERE guild_id = ? AND uploaded_by = ? ORDER BY kind, name_key",
@@ -127,6 +132,7 @@ ERASURE = (
     "DELETE FROM andor_characters WHERE guild_id = ? AND user_id = ?",
     "DELETE FROM andor_fights WHERE guild_id = ? AND user_id = ?",
     "DELETE FROM deck_results WHERE guild_id = ? AND user_id = ?",
+    "DELETE FROM deck_jobs WHERE guild_id = ? AND user_id = ?",
     "DELETE FROM guild_uploads WHERE guild_id = ? AND uploaded_by = ?",
     f"UPDATE mfd_battles SET started_by = {FORMER_MEMBER} WHERE guild_id = ? AND started_by = ?",
     f"UPDATE mfd_battles SET updated_by = {FORMER_MEMBER} WHERE guild_id = ? AND updated_by = ?",
