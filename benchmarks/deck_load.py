@@ -4,9 +4,10 @@ Through the offline harness, in a process of its own (the threading choices are 
 a warm bot (one job ran first: kernels and matplotlib loaded), each job at the defaults (1000 iterations x
 1000 games) timed from its slash command to its result message with its chart:
 - one job alone (the median of three);
-- four jobs of four members started together, until the last result; meanwhile a member presses another's
-  Cancel button again and again (the bot refuses: only the requester may), timed from the click to Discord's
-  receipt of the answer;
+- four jobs of four members started together, until the last result; then four again, while a member presses
+  another's Cancel button every 20 ms (the bot refuses: only the requester may), each timed from the click
+  to Discord's receipt of the answer (the fake Discord answering them runs in the bot's process, so the clicks
+  are timed apart from the four jobs' time);
 - one job alone (the median of three) beside two CPU-bound processes (`while True: pass`).
 
 The issue's targets (issue 43): four jobs end within 1.25 x four times one job alone; beside the two
@@ -73,28 +74,33 @@ async def figures_here(folder: Path, repeats: int) -> dict[str, object]:
         await one_job()  # warms the bot
         alone = statistics.median([await one_job() for _ in range(repeats)])
 
-        together = [next(seeds) for _ in members]
-        started = time.perf_counter()
-        for member, seed in zip(members, together, strict=True):
-            await h.run("deck optimize", member, wait=False, seed=seed)
         deck = h.bot.get_cog("DeckOptimizer")
         assert isinstance(deck, DeckOptimizer)
-        while not deck.jobs.by_user.get(members[0].id) or deck.jobs.by_user[members[0].id].message_id is None:  # noqa: ASYNC110
-            await asyncio.sleep(0.001)
-        job = deck.jobs.by_user[members[0].id]
-        progress = fake.messages[job.message_id or 0]
-        clicks: list[float] = []
-        while not all(result_posted(seed) for seed in together):
-            if members[0].id in deck.jobs.by_user:
-                sent = time.perf_counter()
-                await h.click(progress, "Cancel", passer_by, wait=False)
-                token = h.last_token
-                while token not in fake.answered_at:  # noqa: ASYNC110
-                    await asyncio.sleep(0.0005)
-                clicks.append(fake.answered_at[token] - sent)
-            await asyncio.sleep(0.01)
-        four = time.perf_counter() - started
-        await h.settle()
+
+        async def four_together(clicking: bool) -> tuple[float, list[float]]:
+            """Four jobs started at once, until the last result; `clicking`: a member presses another's Cancel
+            button every 20 ms meanwhile, each answer timed."""
+            together = [next(seeds) for _ in members]
+            started = time.perf_counter()
+            for member, seed in zip(members, together, strict=True):
+                await h.run("deck optimize", member, wait=False, seed=seed)
+            clicks: list[float] = []
+            while not all(result_posted(seed) for seed in together):
+                job = deck.jobs.by_user.get(members[0].id)
+                if clicking and job is not None and job.message_id is not None:
+                    sent = time.perf_counter()
+                    await h.click(fake.messages[job.message_id], "Cancel", passer_by, wait=False)
+                    token = h.last_token
+                    while token not in fake.answered_at:  # noqa: ASYNC110
+                        await asyncio.sleep(0.0005)
+                    clicks.append(fake.answered_at[token] - sent)
+                await asyncio.sleep(0.02 if clicking else 0.001)
+            seconds = time.perf_counter() - started
+            await h.settle()
+            return seconds, clicks
+
+        four, _ = await four_together(clicking=False)
+        _, clicks = await four_together(clicking=True)
 
         hogs = [await asyncio.create_subprocess_exec(sys.executable, "-c", HOG) for _ in range(2)]
         try:

@@ -25,6 +25,7 @@ import logging
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -81,13 +82,44 @@ class Paused:
     seconds: float
 
 
+class Turns:
+    """The jobs' threads take turns, in the order they asked, for up to TURN seconds of iterations each.
+
+    A job's iteration is a short batch without the GIL and some Python with it. Several jobs' threads at once
+    pass the GIL and the kernels to and fro after every batch (a default batch is under a millisecond, Python's
+    switch interval 5 ms), which measured four jobs together at about twice four times one alone; in turns
+    they cost what one job does, and each still moves on every few turns' time."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._queue: deque[object] = deque()  # the thread whose turn it is first, then those waiting
+
+    def take(self) -> None:
+        ticket = object()
+        with self._changed:
+            self._queue.append(ticket)
+            self._changed.wait_for(lambda: self._queue[0] is ticket)
+
+    def give(self) -> None:
+        with self._changed:
+            self._queue.popleft()
+            self._changed.notify_all()
+
+    def others_waiting(self) -> bool:
+        return len(self._queue) > 1
+
+
+TURN = 0.02  # seconds of iterations a job plays before it gives its turn to a job waiting
+
+
 def compute_job(
-    job: Job, report: Callable[[Progress], None], save: Callable[[Checkpoint, float], None]
+    job: Job, report: Callable[[Progress], None], save: Callable[[Checkpoint, float], None], turns: Turns
 ) -> JobResult | Paused:
     """The whole job, in a thread of the manager's pool: the optimization with its fresh measurement, then its
     chart; or, when the bot stops, the iterations up to a checkpoint. Progress is kept on the job and reported
     at most every REPORT_INTERVAL, and at every step of the fresh measurement; a checkpoint is handed to `save`
-    (with the seconds of work so far) every CHECKPOINT_INTERVAL."""
+    (with the seconds of work so far) every CHECKPOINT_INTERVAL. The iterations and the measurement run in
+    `turns` with the other jobs'."""
     started = time.perf_counter()
     load_engine()
     job.loading_engine = False
@@ -105,18 +137,29 @@ def compute_job(
             last_report = now
             report(p)
 
-    def checkpoint(search: Search) -> None:
-        nonlocal last_save
+    turn_started = 0.0
+
+    def after_each(search: Search) -> None:
+        nonlocal last_save, turn_started
         now = time.monotonic()
         if now - last_save >= CHECKPOINT_INTERVAL:
             last_save = now
             save(search.checkpoint(), seconds())
+        if now - turn_started >= TURN and turns.others_waiting():
+            turns.give()
+            turns.take()
+            turn_started = time.monotonic()
 
-    search = Search(job.settings, job.resume_from)
-    stopped = search.run(progress, lambda: job.cancel.is_set() or job.pause.is_set(), checkpoint)
-    if stopped and not job.cancel.is_set():
-        return Paused(search.checkpoint(), seconds())
-    result = search.result(progress, cancelled=stopped)
+    turns.take()
+    try:
+        turn_started = time.monotonic()
+        search = Search(job.settings, job.resume_from)
+        stopped = search.run(progress, lambda: job.cancel.is_set() or job.pause.is_set(), after_each)
+        if stopped and not job.cancel.is_set():
+            return Paused(search.checkpoint(), seconds())
+        result = search.result(progress, cancelled=stopped)
+    finally:
+        turns.give()
     chart = winrate_chart_png(result, f"Deck optimization, seed {job.settings.seed}")
     return JobResult(result, chart, seconds())
 
@@ -148,6 +191,7 @@ class JobManager:
         self.by_user: dict[int, Job] = {}
         self.by_id: dict[str, Job] = {}
         self.ending: set[Job] = set()  # jobs whose slot is free, still showing how they ended
+        self.turns = Turns()
         self.reserved: set[int] = set()  # members whose job is being set up (between the checks and the start)
         self.boot = secrets.token_hex(2)  # the start of every job id of this process
         self.closing = False
@@ -215,7 +259,7 @@ class JobManager:
         self, job: Job, report: Callable[[Progress], None], save: Callable[[Checkpoint, float], None]
     ) -> JobResult | Paused:
         """The job's work in the pool; `report` and `save` are called from its thread."""
-        work = functools.partial(compute_job, job, report, save)
+        work = functools.partial(compute_job, job, report, save, self.turns)
         return await self.metrics.pool_job("deck", work).run_in(self.executor)
 
     def release(self, job: Job) -> None:

@@ -374,10 +374,11 @@ class Search:
         self,
         progress: Callable[[Progress], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
-        checkpoint: Callable[[Search], None] | None = None,
+        after_each: Callable[[Search], None] | None = None,
     ) -> bool:
-        """The iterations left, until the last or until `cancelled()` turns true (then True). `progress` and
-        `checkpoint` (given the search, to take `checkpoint()` when it wants one) are called after every one."""
+        """The iterations left, until the last or until `cancelled()` turns true (then True). `progress`, and
+        `after_each` (given the search: to take a `checkpoint()` when the caller wants one), are called after
+        every one."""
         games, per_deck = self.settings.games, fresh_games(self.settings.games)
         total = (self.settings.iterations + 1) * games + 2 * per_deck
         while not self.done:
@@ -386,8 +387,8 @@ class Search:
             self.step()
             if progress is not None:
                 progress(self.progress((self.iterations_done + 1) * games, total))
-            if checkpoint is not None:
-                checkpoint(self)
+            if after_each is not None:
+                after_each(self)
         return False
 
     def curve(self) -> tuple[float, ...]:

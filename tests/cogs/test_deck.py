@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.deck.jobs import Job
+from cogs.deck.jobs import Job, Turns
 from cogs.deck.render import cancel_view, progress_embed
 from rules.deck import optimize as deck_optimize
 from rules.deck.cards import random_deck, read_deck_csv, set_list
@@ -637,3 +637,26 @@ async def no_job_left(harness):
     for job in list(cog(harness).jobs.by_id.values()) if cog(harness) else []:
         job.cancel.set()
     await harness.settle()
+
+
+def test_jobs_take_turns_in_the_order_they_asked():
+    turns, order = Turns(), []
+    turns.take()  # a first job plays
+
+    def job(number: int) -> None:
+        turns.take()
+        order.append(number)
+        turns.give()
+
+    threads = [threading.Thread(target=job, args=(number,)) for number in range(3)]
+    for asked, thread in enumerate(threads, start=2):
+        thread.start()
+        deadline = time.monotonic() + 10
+        while len(turns._queue) < asked:  # this one waits behind the earlier ones before the next asks
+            assert time.monotonic() < deadline
+            time.sleep(0.001)
+    assert turns.others_waiting() and order == []
+    turns.give()
+    for thread in threads:
+        thread.join(10)
+    assert order == [0, 1, 2] and not turns.others_waiting()
