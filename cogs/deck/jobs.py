@@ -4,9 +4,11 @@ Threads. An optimization runs for up to about a minute, so it does not go throug
 (`run_long_engine`): that pool's two workers serve every game's long work (/mfd battles and odds, /andor
 simulations, /deck duel), which would wait behind two optimizations until they end, and a third
 optimization would wait for one of them. Jobs run in this manager's own pool instead, one thread per job the
-bot accepts (MAX_JOBS), so every accepted job starts at once. The threads share the cores through the fast
-path's kernel lock, batch by batch, and the kernels release the GIL while they play, so the event loop keeps
-answering during a job.
+bot accepts (MAX_JOBS), so every accepted job starts at once. The jobs' threads take turns (`Turns`) of up to
+TURN seconds each, so several jobs cost what one does; a duel shares the cores with them through the fast
+path's kernel lock, batch by batch. The kernels release the GIL while they play, so the event loop keeps
+answering during a job. A job's slot is freed once its work is done, before its result is shown, so its
+member may start the next at once.
 
 Restarts. A job is stored when it starts and its checkpoint (`rules.deck.optimize.Checkpoint`) replaced at
 least every CHECKPOINT_INTERVAL seconds, written on the event loop while the job's thread plays on (the latest
