@@ -7,46 +7,39 @@ file and a duel run in the bot's engine pools, like every game's engine work.
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import logging
 import random
+from contextlib import suppress
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
-from cogs.common import (
-    ProgressMessage,
-    UserError,
-    answer_shown,
-    read_attachments,
-    report_error,
-    run_engine,
-    run_long_engine,
-    show_result,
-    told_if_stopped,
-)
+from cogs.common import ProgressMessage, UserError, read_attachments, run_engine, run_long_engine, told_if_stopped
 from cogs.common.cog import GameCog
 from cogs.common.components import require_here
 from cogs.deck.items import COG_NAME, DeckButton
-from cogs.deck.jobs import Job, JobManager, JobResult
+from cogs.deck.jobs import ABANDON_AFTER, Job, JobManager, JobResult, Paused
+from cogs.deck.messages import ChannelGone, ChannelMessage, InteractionMessage, JobMessage
 from cogs.deck.render import (
-    cancel_view,
     duel_embed,
-    failed_embed,
-    progress_embed,
     random_deck_embed,
     random_deck_file,
-    result_embed,
-    result_files,
     shows_a_running_job,
     stopped_by_restart_embed,
 )
 from rules.deck.cards import Keyword, random_deck, read_deck_csv, set_list
-from rules.deck.optimize import OptimizeSettings, Progress, check_work, duel, keywords_without
+from rules.deck.optimize import Checkpoint, OptimizeSettings, check_work, duel, keywords_without
 from rules.seeds import MAX_SEED
-from storage.deck import DeckRepository, DeckResult
+from storage.deck import DeckRepository, DeckResult, JobState, StoredJob
+from storage.errors import StorageOutage
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
+
+log = logging.getLogger("arena.deck")
 
 # games of one /deck optimize (iterations x games plus the fresh measurement of the start and final decks):
 # about 12 s of work on 2 cores, a minute with MAX_JOBS sharing them, well inside the 15 minutes for which a
@@ -71,6 +64,10 @@ class DeckOptimizer(
         super().__init__(bot)
         self.jobs = JobManager(bot.observer.metrics)
         self.results = DeckRepository(bot.db)
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        await self.resume_jobs()
 
     async def cog_unload(self) -> None:
         await super().cog_unload()
@@ -128,68 +125,127 @@ class DeckOptimizer(
                 opponent.filename if opponent else None,
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
+                requester=interaction.user.display_name,
+                started_at=self.clock(),
             )
         try:
-            await self.run_job(interaction, job)
+            await self.run_job(job, InteractionMessage(interaction, job))
         finally:
             self.jobs.finish(job)
 
-    async def run_job(self, interaction: discord.Interaction, job: Job) -> None:
-        """Post the progress message, run the job, and end with its result (or failure)."""
-        requester = interaction.user.display_name
-        if interaction.response.is_done():  # deferred to read the opponent's file
-            await interaction.edit_original_response(embed=progress_embed(job, requester), view=cancel_view(job.id))
-            answer_shown(interaction)
-        else:
-            await interaction.response.send_message(embed=progress_embed(job, requester), view=cancel_view(job.id))
-
-        async def show(_: Progress) -> None:
-            await interaction.edit_original_response(embed=progress_embed(job, requester))
-
-        progress = ProgressMessage(show, what=f"deck job {job.id}", min_interval=PROGRESS_INTERVAL)
-
-        def stopped() -> discord.Embed:  # a bot that stops and can wait no longer leaves no Optimizing… behind
-            return stopped_by_restart_embed(progress_embed(job, requester))
-
+    async def run_job(self, job: Job, message: JobMessage) -> None:
+        """Post or show the job's progress message, store the job, run it, and end with its result (or failure, or
+        its pause for a restart). Its slot is free before its end is shown."""
         try:
-            async with told_if_stopped(interaction, "this run", stopped=stopped):
+            await message.post()
+            progress = ProgressMessage(message.show_progress, what=f"deck job {job.id}", min_interval=PROGRESS_INTERVAL)
+            saves = ProgressMessage(
+                functools.partial(self.save_checkpoint, job), what=f"checkpoint of deck job {job.id}", min_interval=0
+            )
+            async with message.told_if_stopped():
                 try:
-                    done = await self.jobs.run(job, progress.report)
+                    if not job.resumed:
+                        await self.results.job_started(stored_job(job))
+                    elif job.message_id is not None:
+                        await self.results.shown_in(job.id, job.message_id)
+                    done = await self.jobs.run(job, progress.report, saves.report)
                 finally:
                     await progress.close()
+                    await saves.close()
+        except ChannelGone:
+            log.info("deck job %s dropped: its channel %s is gone", job.id, job.channel_id)
+            self.jobs.release(job)
+            with suppress(StorageOutage):
+                await self.results.job_ended(job.id, None)
+            return
         except Exception as exc:
-            await interaction.edit_original_response(embed=failed_embed(job), view=None)
-            await report_error(interaction, exc)
+            self.jobs.release(job)
+            await message.failed(exc)
+            with suppress(StorageOutage):
+                await self.results.job_ended(job.id, None)
+            return
+        self.jobs.release(job)
+        if isinstance(done, Paused):
+            await self.save_checkpoint(job, done.checkpoint, done.seconds)
+            await message.paused()
             return
         try:
-            await show_result(
-                interaction, embed=result_embed(job, done), files=lambda: result_files(done), what="/deck optimize"
-            )
-        except discord.NotFound:  # the message was deleted while the job ran: the result comes as a new one
-            await interaction.followup.send(embed=result_embed(job, done), files=result_files(done))
-        await self.record_result(interaction, job, done)
+            await message.show_result(done)
+        finally:
+            await self.record_result(message, job, done)
 
-    async def record_result(self, interaction: discord.Interaction, job: Job, done: JobResult) -> None:
-        """Keep the result deck's fresh measurement, for the member's best in their profile (a run in a server
-        only: a profile is a server's). The result is shown first: a database that fails here loses no run."""
-        if job.guild_id is None:
-            return
-        result, settings = done.result, job.settings
+    async def save_checkpoint(self, job: Job, checkpoint: Checkpoint, seconds: float) -> None:
         try:
-            await self.results.record_result(
-                DeckResult(
-                    guild_id=job.guild_id,
-                    user_id=job.user_id,
-                    seed=settings.seed,
-                    iterations=settings.iterations,
-                    iterations_done=result.iterations_done,
-                    games=settings.games,
-                    opponent_file=job.opponent_file,
-                    score=result.deck_score,
-                )
+            await self.results.checkpoint(job.id, JobState(job.settings, checkpoint), seconds)
+        except StorageOutage:  # the next checkpoint tries again; a restart meanwhile resumes from an older one
+            log.warning("could not store the checkpoint of deck job %s", job.id)
+
+    async def record_result(self, message: JobMessage, job: Job, done: JobResult) -> None:
+        """The job is over: its stored job goes, and its result deck's fresh measurement is kept for the member's
+        best in their profile (a run in a server only: a profile is a server's). The result is shown first: a
+        database that fails here loses no run."""
+        result, settings = done.result, job.settings
+        kept = (
+            None
+            if job.guild_id is None
+            else DeckResult(
+                guild_id=job.guild_id,
+                user_id=job.user_id,
+                seed=settings.seed,
+                iterations=settings.iterations,
+                iterations_done=result.iterations_done,
+                games=settings.games,
+                opponent_file=job.opponent_file,
+                score=result.deck_score,
             )
+        )
+        try:
+            await self.results.job_ended(job.id, kept)
         except Exception as exc:
-            await report_error(interaction, exc)
+            await message.failed_after_result(exc)
+
+    # --- jobs an earlier process left ----------------------------------------------------------------
+
+    async def resume_jobs(self) -> None:
+        """Every job an earlier process of this bot left running, in the servers (and direct messages) this
+        process serves: resumed from its checkpoint, or abandoned when it is more than a day old."""
+        try:
+            stored = await self.results.unfinished_jobs()
+        except StorageOutage:
+            log.warning("could not read the /deck jobs to resume; they resume at the next start-up")
+            return
+        for row in stored:
+            if not self.bot.serves_guild(row.guild_id or 0):  # direct messages come to shard 0
+                continue
+            job = Job(
+                row.id,
+                row.user_id,
+                row.state.settings,
+                row.opponent_file,
+                row.guild_id,
+                row.channel_id,
+                requester=row.requester,
+                started_at=row.started_at,
+                message_id=row.message_id,
+                resumed=True,
+                resume_from=row.state.checkpoint,
+                seconds_before=row.seconds,
+            )
+            if self.clock() - row.started_at > ABANDON_AFTER:
+                self.bot.keep(asyncio.ensure_future(self.abandon(job)))
+                continue
+            self.jobs.add(job)
+            self.bot.keep(asyncio.ensure_future(self.resume(job)))
+
+    async def resume(self, job: Job) -> None:
+        try:
+            await self.run_job(job, ChannelMessage(self.bot, job))
+        finally:
+            self.jobs.finish(job)
+
+    async def abandon(self, job: Job) -> None:
+        await ChannelMessage(self.bot, job).abandoned()
+        await self.results.job_ended(job.id, None)
 
     async def cancel_pressed(self, interaction: discord.Interaction, job_id: str) -> None:
         job = self.jobs.by_id.get(job_id)
@@ -249,3 +305,19 @@ class DeckOptimizer(
         seed = self.seed_or_new(seed)
         deck = random_deck(set_list(), random.Random(seed))
         await interaction.response.send_message(embed=random_deck_embed(deck, seed), file=random_deck_file(deck, seed))
+
+
+def stored_job(job: Job) -> StoredJob:
+    assert job.channel_id is not None  # a command always comes from a channel
+    return StoredJob(
+        id=job.id,
+        guild_id=job.guild_id,
+        channel_id=job.channel_id,
+        message_id=job.message_id,
+        user_id=job.user_id,
+        requester=job.requester,
+        opponent_file=job.opponent_file,
+        state=JobState(job.settings, None),
+        seconds=0.0,
+        started_at=job.started_at,
+    )

@@ -85,15 +85,52 @@ def progress_embed(job: Job, requester: str) -> discord.Embed:
             text += (
                 f"\nmeasuring the start and final decks afresh over {fresh_games(job.settings.games):,} new games each…"
             )
+    if job.resumed:
+        where = (
+            f"iteration {job.resume_from.iterations_done:,}" if job.resume_from is not None else "its first iteration"
+        )
+        text += f"\n🔁 resumed after a restart of the bot, from {where}"
     embed = discord.Embed(title=RUNNING_TITLE, description=text, color=COLOR_INFO)
     embed.add_field(name="Run", value=run_text(job), inline=False)
     embed.set_footer(
         text=seed_footer(
             job.settings.seed,
-            f"Requested by {markdown_safe(requester)}; only they can cancel it. If the bot restarts, this run stops.",
+            f"Requested by {markdown_safe(requester)}; only they can cancel it. "
+            "If the bot restarts, this run resumes where it was.",
         )
     )
     return fit_embed(embed)
+
+
+def paused_embed(progress: discord.Embed) -> discord.Embed:
+    """A job's message while the bot restarts: its last progress, and that it resumes."""
+    embed = copy_embed(progress, "⏸️ Optimization paused: the bot is restarting")
+    embed.description = f"{progress.description or ''}\n⏸️ It resumes where it stopped when the bot is back."
+    return fit_embed(embed)
+
+
+def ended_elsewhere_embed(progress: discord.Embed) -> discord.Embed:
+    """A resumed job's progress message once its result is posted below it."""
+    embed = copy_embed(progress, "🃏 Optimization finished after a restart: its result is posted below")
+    return fit_embed(embed)
+
+
+def abandoned_embed(job: Job) -> discord.Embed:
+    """A job the bot found more than a day old when it came back: not resumed."""
+    embed = discord.Embed(
+        title="⌛ Optimization abandoned: the bot was away for more than a day",
+        description="This run started more than a day ago and was not resumed; its results were not kept.",
+        color=COLOR_DEFEAT,
+    )
+    embed.add_field(name="Run", value=run_text(job), inline=False)
+    embed.set_footer(text=seed_footer(job.settings.seed, "Run /deck optimize again with the same seed to replay it."))
+    return fit_embed(embed)
+
+
+def copy_embed(embed: discord.Embed, title: str) -> discord.Embed:
+    copied = discord.Embed.from_dict(embed.to_dict())
+    copied.title = title
+    return copied
 
 
 def shows_a_running_job(message: discord.Message | None) -> bool:
@@ -154,11 +191,7 @@ def result_embed(job: Job, done: JobResult) -> discord.Embed:
     gain = fresh.final.winrate - fresh.start.winrate
     if result.cancelled:
         iterations = f"{result.iterations_done:,}/{s.iterations:,} iterations"
-        title = (
-            f"⏹️ Optimization stopped after {iterations}: the bot is restarting"
-            if job.stopped_by_shutdown
-            else f"⏹️ Optimization cancelled after {iterations}"
-        )
+        title = f"⏹️ Optimization cancelled after {iterations}"
         color = COLOR_DEFEAT
     else:
         title = result_title(result)

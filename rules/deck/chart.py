@@ -91,6 +91,9 @@ def winrate_figure(result: OptimizeResult, title: str) -> Figure:
 
 
 def winrate_chart_png(result: OptimizeResult, title: str) -> bytes:
+    """The chart as PNG, compressed at zlib's fastest level: about 55 of the 265 ms a chart took at the default
+    level (measured on 2 shared cores) for a file about 13% larger (42 KB)."""
     out = io.BytesIO()
-    winrate_figure(result, title).savefig(out, format="png")  # pyright: ignore[reportUnknownMemberType]  # see above
+    figure = winrate_figure(result, title)
+    figure.savefig(out, format="png", pil_kwargs={"compress_level": 1})  # pyright: ignore[reportUnknownMemberType]  # see above
     return out.getvalue()

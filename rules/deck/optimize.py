@@ -267,6 +267,181 @@ def propose_swap(deck: np.ndarray, pool_size: int, rng: random.Random) -> tuple[
             return position, card
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """Where a run's iterations stand, as plain numbers: with the run's settings, `Search(settings, checkpoint)`
+    goes on from it exactly as the run would have gone on (the same swaps tried, the same batch seeds), so a run
+    stopped and resumed ends with the result of one never stopped."""
+
+    iterations_done: int
+    start_wins: int  # the start deck's wins in the run's first measurement
+    reference: tuple[int, ...]  # the reference deck (the best so far), as positions in the set list
+    accepted: tuple[tuple[int, int, int, int], ...]  # each swap kept: (iteration, removed, added position, wins)
+    random_state: tuple[int, ...]  # the run's random.Random after those iterations (the words of its getstate())
+
+
+_RANDOM_VERSION = 3  # random.Random.getstate()'s format: (3, 625 words, the gauss cache, which the run never fills)
+
+
+class Search:
+    """A run's iterations, one `step` at a time, from its start or from a checkpoint, then its fresh
+    measurement (`result`). The opponent and the start deck are drawn from the seed again on a resume, before
+    the generator is set to the checkpoint's state: the draws the run made, made again."""
+
+    def __init__(self, settings: OptimizeSettings, resume_from: Checkpoint | None = None):
+        from rules.deck.fast import encode_deck  # numba loads on the first run, not on import
+
+        self.settings = settings
+        self.rng = random.Random(settings.seed)
+        self.pool = set_list(settings.keywords)
+        self.opponent = settings.opponent if settings.opponent is not None else random_deck(self.pool, self.rng)
+        self.start = random_deck(self.pool, self.rng)
+        self.pool_codes = encode_deck(self.pool)
+        self.opponent_codes = encode_deck(self.opponent.cards)
+        if resume_from is None:
+            position_of = {card: i for i, card in enumerate(self.pool)}
+            self.reference = np.array([position_of[c] for c in self.start.cards], dtype=np.int64)
+            self.start_wins = self._wins(self.reference)
+            self.accepted: list[tuple[int, int, int, int]] = []
+            self.iterations_done = 0
+        else:
+            self._check(resume_from)
+            self.rng.setstate((_RANDOM_VERSION, resume_from.random_state, None))
+            self.reference = np.array(resume_from.reference, dtype=np.int64)
+            self.start_wins = resume_from.start_wins
+            self.accepted = list(resume_from.accepted)
+            self.iterations_done = resume_from.iterations_done
+        self.best_wins = self.accepted[-1][3] if self.accepted else self.start_wins
+
+    def _check(self, checkpoint: Checkpoint) -> None:
+        if not (
+            0 <= checkpoint.iterations_done <= self.settings.iterations
+            and len(checkpoint.reference) == DECK_SIZE
+            and all(0 <= p < len(self.pool) for p in checkpoint.reference)
+            and len(checkpoint.random_state) == 625
+        ):
+            raise RuleInputError("the checkpoint does not belong to a run with these settings")
+
+    def _wins(self, deck: np.ndarray) -> int:
+        """Wins of a deck given as positions in the pool, over `games` games on the run's next batch seed."""
+        from rules.deck.fast import batch_results
+
+        wins, _, _ = batch_results(
+            self.pool_codes[deck], self.opponent_codes, self.settings.games, self.rng.getrandbits(64)
+        )
+        return wins
+
+    @property
+    def done(self) -> bool:
+        return self.iterations_done == self.settings.iterations
+
+    def step(self) -> None:
+        """One iteration: a swap tried on `games` new games, kept if it won strictly more."""
+        iteration = self.iterations_done + 1
+        position, card = propose_swap(self.reference, len(self.pool), self.rng)
+        candidate = self.reference.copy()
+        candidate[position] = card
+        wins = self._wins(candidate)
+        if wins > self.best_wins:
+            self.accepted.append((iteration, int(self.reference[position]), card, wins))
+            self.reference, self.best_wins = candidate, wins
+        self.iterations_done = iteration
+
+    def checkpoint(self) -> Checkpoint:
+        version, words, gauss = self.rng.getstate()
+        assert version == _RANDOM_VERSION and gauss is None
+        return Checkpoint(
+            self.iterations_done,
+            self.start_wins,
+            tuple(int(p) for p in self.reference),
+            tuple(self.accepted),
+            words,
+        )
+
+    def progress(self, games_done: int, games_total: int, measuring: bool = False) -> Progress:
+        games = self.settings.games
+        return Progress(
+            self.iterations_done,
+            self.settings.iterations,
+            self.start_wins / games,
+            self.best_wins / games,
+            len(self.accepted),
+            games_done,
+            games_total,
+            measuring,
+        )
+
+    def run(
+        self,
+        progress: Callable[[Progress], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+        after_each: Callable[[Search], None] | None = None,
+    ) -> bool:
+        """The iterations left, until the last or until `cancelled()` turns true (then True). `progress`, and
+        `after_each` (given the search: to take a `checkpoint()` when the caller wants one), are called after
+        every one."""
+        games, per_deck = self.settings.games, fresh_games(self.settings.games)
+        total = (self.settings.iterations + 1) * games + 2 * per_deck
+        while not self.done:
+            if cancelled is not None and cancelled():
+                return True
+            self.step()
+            if progress is not None:
+                progress(self.progress((self.iterations_done + 1) * games, total))
+            if after_each is not None:
+                after_each(self)
+        return False
+
+    def curve(self) -> tuple[float, ...]:
+        """The best measurement so far after each iteration done: the start deck's until the first swap kept,
+        then each swap's from its iteration on."""
+        games = self.settings.games
+        curve: list[float] = []
+        wins = self.start_wins
+        kept = iter(self.accepted)
+        swap = next(kept, None)
+        for iteration in range(1, self.iterations_done + 1):
+            if swap is not None and swap[0] == iteration:
+                wins = swap[3]
+                swap = next(kept, None)
+            curve.append(wins / games)
+        return tuple(curve)
+
+    def result(self, progress: Callable[[Progress], None] | None = None, cancelled: bool = False) -> OptimizeResult:
+        """The start and final decks measured afresh, and the run's result."""
+        from rules.deck.fast import batch_results, encode_deck
+
+        settings, pool = self.settings, self.pool
+        per_deck = fresh_games(settings.games)
+        best = Deck(tuple(pool[int(i)] for i in self.reference))
+        searched = (self.iterations_done + 1) * settings.games
+        total = searched + 2 * per_deck
+        seed = fresh_seed(settings.seed)
+        scores: list[Score] = []
+        for deck in (self.start, best):  # as Decks (cards in cost order): the games of score(deck, opponent, ...)
+            if progress is not None:
+                progress(self.progress(searched + len(scores) * per_deck, total, measuring=True))
+            scores.append(Score(*batch_results(encode_deck(deck.cards), self.opponent_codes, per_deck, seed)))
+        if progress is not None:
+            progress(self.progress(total, total, measuring=True))
+        return OptimizeResult(
+            settings=settings,
+            opponent=self.opponent,
+            start=self.start,
+            start_winrate=self.start_wins / settings.games,
+            best=best,
+            best_winrate=self.best_wins / settings.games,
+            curve=self.curve(),
+            accepted=tuple(
+                Swap(iteration, pool[removed], pool[added], wins / settings.games)
+                for iteration, removed, added, wins in self.accepted
+            ),
+            cancelled=cancelled,
+            set_list_size=len(pool),
+            fresh=FreshMeasurement(seed, *scores),
+        )
+
+
 def optimize(
     settings: OptimizeSettings,
     progress: Callable[[Progress], None] | None = None,
@@ -275,79 +450,9 @@ def optimize(
     """Run the Monte-Carlo optimization, then measure the start and final decks afresh. `progress` is called
     after every iteration and at each step of the measurement (keep it cheap); when `cancelled()` turns true
     the iterations stop, and the run measures what it has and returns it, marked cancelled."""
-    from rules.deck.fast import batch_results, encode_deck  # numba loads on the first run, not on import
-
-    rng = random.Random(settings.seed)
-    pool = set_list(settings.keywords)
-    opponent = settings.opponent if settings.opponent is not None else random_deck(pool, rng)
-    start = random_deck(pool, rng)
-    pool_codes = encode_deck(pool)
-    opponent_codes = encode_deck(opponent.cards)
-    position_of = {card: i for i, card in enumerate(pool)}
-
-    def winrate(deck: np.ndarray) -> tuple[int, float]:
-        """Wins and winrate of a deck given as positions in the pool."""
-        wins, _, _ = batch_results(pool_codes[deck], opponent_codes, settings.games, rng.getrandbits(64))
-        return wins, wins / settings.games
-
-    per_deck = fresh_games(settings.games)
-
-    def report(games_done: int, games_total: int, measuring: bool = False) -> None:
-        if progress is not None:
-            progress(
-                Progress(
-                    len(curve),
-                    settings.iterations,
-                    start_winrate,
-                    best_wins / settings.games,
-                    len(accepted),
-                    games_done,
-                    games_total,
-                    measuring,
-                )
-            )
-
-    reference = np.array([position_of[c] for c in start.cards], dtype=np.int64)
-    best_wins, start_winrate = winrate(reference)
-    curve: list[float] = []
-    accepted: list[Swap] = []
-    stopped = False
-    for iteration in range(1, settings.iterations + 1):
-        if cancelled is not None and cancelled():
-            stopped = True
-            break
-        position, card = propose_swap(reference, len(pool), rng)
-        candidate = reference.copy()
-        candidate[position] = card
-        wins, rate = winrate(candidate)
-        if wins > best_wins:
-            accepted.append(Swap(iteration, pool[int(reference[position])], pool[card], rate))
-            reference, best_wins = candidate, wins
-        curve.append(best_wins / settings.games)
-        report((iteration + 1) * settings.games, (settings.iterations + 1) * settings.games + 2 * per_deck)
-
-    best = Deck(tuple(pool[int(i)] for i in reference))
-    searched = (len(curve) + 1) * settings.games
-    total = searched + 2 * per_deck
-    seed = fresh_seed(settings.seed)
-    scores: list[Score] = []
-    for deck in (start, best):  # as Decks (cards in cost order): the games of score(deck, opponent, ...)
-        report(searched + len(scores) * per_deck, total, measuring=True)
-        scores.append(Score(*batch_results(encode_deck(deck.cards), opponent_codes, per_deck, seed)))
-    report(total, total, measuring=True)
-    return OptimizeResult(
-        settings=settings,
-        opponent=opponent,
-        start=start,
-        start_winrate=start_winrate,
-        best=best,
-        best_winrate=best_wins / settings.games,
-        curve=tuple(curve),
-        accepted=tuple(accepted),
-        cancelled=stopped,
-        set_list_size=len(pool),
-        fresh=FreshMeasurement(seed, *scores),
-    )
+    search = Search(settings)
+    stopped = search.run(progress, cancelled)
+    return search.result(progress, cancelled=stopped)
 
 
 def measurement_margin(result: OptimizeResult) -> float:

@@ -8,6 +8,7 @@ STORING_MODULES = {
     "test_andor",
     "test_arena",
     "test_bossfight",
+    "test_deck_restarts",
     "test_lifecycle",
     "test_mfd",
     "test_mma",

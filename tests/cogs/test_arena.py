@@ -204,10 +204,10 @@ async def test_a_result_the_database_cannot_keep_is_still_shown_and_the_member_i
 ):
     h = harness
 
-    async def unreachable(result):
+    async def unreachable(job_id, result):
         raise StorageOutage(DATABASE_UNREACHABLE)
 
-    monkeypatch.setattr(h.bot.get_cog("DeckOptimizer").results, "record_result", unreachable)
+    monkeypatch.setattr(h.bot.get_cog("DeckOptimizer").results, "job_ended", unreachable)
     shown, told = await h.run("deck optimize", h.alice, iterations=5, games=10, seed=1)
     assert shown.embed.title.startswith("🃏 ") and "deck-1.csv" in shown.files
     assert told.ephemeral and told.content == f"⚠️ {DATABASE_UNREACHABLE}"

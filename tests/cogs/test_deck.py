@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.deck.jobs import Job
+from cogs.deck.jobs import Job, Turns
 from cogs.deck.render import cancel_view, progress_embed
 from offline_discord.fake_discord import RateLimits
 from offline_discord.harness import CHANNEL_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, HeldCall, Message, User
@@ -445,7 +445,7 @@ async def test_a_job_that_outlives_its_interaction_posts_its_result_as_a_new_mes
     """Discord takes edits of an interaction's response for 15 minutes; a result that comes later is posted in
     the channel instead, saying whose it is, and the job frees its slot."""
     h = harness
-    held = HeldCall(monkeypatch, sys.modules[type(jobs(h)).__module__], "optimize")
+    held = HeldCall(monkeypatch, sys.modules[type(jobs(h)).__module__], "Search")
     try:
         await h.run("deck optimize", h.alice, wait=False, iterations=5, games=10, seed=3)
         await held.entered()
@@ -477,60 +477,41 @@ async def test_the_number_of_jobs_in_the_bot_is_capped(harness, monkeypatch):
     await h.settle()
 
 
-async def test_a_job_that_cannot_stop_in_time_for_a_restart_is_marked_stopped_and_a_duel_says_so(harness, monkeypatch):
-    from arena import bot as bot_module
-    from cogs.deck import jobs as jobs_module
-
-    h = harness
-    message = await start_long_job(h, h.alice, seed=3)
-    # an iteration far longer than the shutdown's grace (many jobs of huge batches), and a duel beside it
-    iteration = HeldCall(monkeypatch, deck_optimize, "propose_swap")
-    await iteration.entered()
-    monkeypatch.setattr(jobs_module, "SHUTDOWN_GRACE", 0.2)
-    monkeypatch.setattr(bot_module, "SHUTDOWN_GRACE", 0.2)
-    duel = HeldCall(monkeypatch, h.cog_module("DeckOptimizer"), "duel")
-    await h.run("deck duel", h.bob, wait=False, deck_a=("a.csv", RANDOM_7), deck_b=("b.csv", OPPONENT), games=10)
-    await duel.entered()
-    try:
-        await h.restart()
-    finally:
-        iteration.release()
-        duel.release()
-    stopped = h.fake.messages[message.id]
-    assert stopped.embed.title == "⏹️ Optimization stopped: the bot restarted" and stopped.components == []
-    assert any(m.content == "⏹️ The bot restarted during this duel, which ended it; run it again." for m in h.messages)
-    assert not h.fake.thinking
-
-
-async def test_a_button_pressed_while_the_bot_stops_is_told_to_try_again(harness):
+async def test_a_button_pressed_while_the_bot_stops_is_told_to_try_again(harness, monkeypatch):
     h = harness
     message = await start_long_job(h, h.alice, seed=11)
+    iteration = HeldCall(monkeypatch, deck_optimize, "propose_swap")  # the bot stops while the job ends its iteration
+    await iteration.entered()
     closing = asyncio.ensure_future(h.bot.close())
     await wait_for(lambda: h.bot.get_cog("DeckOptimizer") is None, 5)
-    (reply,) = await h.click(message, "Cancel", h.bob)
+    try:
+        (reply,) = await h.click(message, "Cancel", h.bob)
+    finally:
+        iteration.release()
     await closing
     assert reply.content == "⏳ The bot is restarting: press the button again in a moment."
 
 
-async def test_a_clean_restart_stops_the_job_and_shows_the_best_deck_so_far(harness):
+async def test_a_member_may_start_again_while_their_result_is_being_shown(harness, monkeypatch):
     h = harness
-    message = await start_long_job(h, h.alice, seed=4)
-    assert message.embed.footer.text == (
-        "seed 4 · Requested by Alice; only they can cancel it. If the bot restarts, this run stops."
-    )
-    as_shown = copy.deepcopy(message)
-    await h.restart()
-    final = h.fake.messages[message.id]
-    assert final.embed.title.startswith("⏹️ Optimization stopped after ")
-    assert final.embed.title.endswith("/100,000 iterations: the bot is restarting")
-    assert final.components == []
-    best = read_deck_csv(final.files["deck-4.csv"].decode(), "deck-4.csv")
-    assert best.compact() in final.embed.description and "winrate-4.png" in final.files
-    # the new bot knows nothing of the job; a client still showing the button is told so
-    (reply,) = await h.click(stale_button(final, as_shown), "Cancel", h.alice)
-    assert reply.ephemeral and reply.content == (
-        "❌ This optimization is not running any more: it finished, was cancelled, or the bot restarted."
-    )
+    showing, go_on = asyncio.Event(), asyncio.Event()
+    messages = sys.modules["cogs.deck.messages"]
+    show = messages.InteractionMessage.show_result
+
+    async def slow_show(self, done):
+        showing.set()
+        await go_on.wait()  # the result's upload takes its time
+        await show(self, done)
+
+    monkeypatch.setattr(messages.InteractionMessage, "show_result", slow_show)
+    await h.run("deck optimize", h.alice, wait=False, iterations=5, games=10, seed=1)
+    await asyncio.wait_for(showing.wait(), 10)
+    await h.run("deck optimize", h.alice, wait=False, iterations=5, games=10, seed=2)
+    await wait_for(lambda: len([m for m in h.messages if m.embeds]) == 2)
+    assert not [m for m in h.messages if m.ephemeral]  # not told they already have one running
+    go_on.set()
+    await h.settle()
+    assert sorted(m.embed.footer.text.split(" ")[1] for m in h.messages) == ["1", "2"]
 
 
 async def test_a_progress_message_left_by_a_crash_is_marked_stopped_when_its_button_is_pressed(harness):
@@ -573,7 +554,8 @@ def test_names_in_a_jobs_message_are_shown_as_written():
     embed = progress_embed(job, "Star_Lord_")
     assert embed.fields[0].value == "10 iterations × 10 games · all keywords on\nopponent: my\\_deck\\_v2.csv"
     assert embed.footer.text == (
-        "seed 8 · Requested by Star\\_Lord\\_; only they can cancel it. If the bot restarts, this run stops."
+        "seed 8 · Requested by Star\\_Lord\\_; only they can cancel it. If the bot restarts, this run resumes where "
+        "it was."
     )
     job.progress = Progress(1, 10, 0.4, 0.5, 1, 20, 220)
     assert progress_embed(job, "Alice").description == (
@@ -648,3 +630,26 @@ async def no_job_left(harness):
     for job in list(cog(harness).jobs.by_id.values()) if cog(harness) else []:
         job.cancel.set()
     await harness.settle()
+
+
+def test_jobs_take_turns_in_the_order_they_asked():
+    turns, order = Turns(), []
+    turns.take()  # a first job plays
+
+    def job(number: int) -> None:
+        turns.take()
+        order.append(number)
+        turns.give()
+
+    threads = [threading.Thread(target=job, args=(number,)) for number in range(3)]
+    for asked, thread in enumerate(threads, start=2):
+        thread.start()
+        deadline = time.monotonic() + 10
+        while len(turns._queue) < asked:  # this one waits behind the earlier ones before the next asks
+            assert time.monotonic() < deadline
+            time.sleep(0.001)
+    assert turns.others_waiting() and order == []
+    turns.give()
+    for thread in threads:
+        thread.join(10)
+    assert order == [0, 1, 2] and not turns.others_waiting()

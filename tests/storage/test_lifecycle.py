@@ -158,6 +158,11 @@ async def fill(db, guild_id: int, first_id: int) -> None:
             "winrate, finished_at) VALUES (?, 100, 1, 1, 1, 1, 1, 0, 0, 1, 'now')",
             (guild_id,),
         )
+        await conn.execute(
+            "INSERT INTO deck_jobs (id, guild_id, channel_id, user_id, requester, state_json, seconds, started_at, "
+            "saved_at) VALUES (?, ?, 1, 100, 'x', '{}', 0, 'now', 'now')",
+            (f"job{i}", guild_id),
+        )
 
 
 async def counts(db) -> dict[str, int]:
