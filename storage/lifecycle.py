@@ -3,7 +3,7 @@ that names every game whose games live in a channel.
 
 A deleted channel ends its games, each through its own repository: an MMA match is abandoned (RULINGS 8) and a
 pending challenge expires, an Andor fight ends as if its player fled, a boss raid and a Marked for Death
-battle are closed. Every row is kept.
+battle are closed, an Andor party fight ends as if its members fled. Every row is kept.
 
 A server that removed the bot keeps its data for a retention period (GUILD_RETENTION_DAYS) from the moment it
 did (`guild_departures`); a re-invite cancels the departure, and once the period is over every row of the
@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from storage.andor import AndorRepository, Fight, FightStatus
+from storage.andor_party import OPEN_PARTY, Party, PartyRepository
 from storage.bossfight import BossfightRepository, Raid, RaidStatus
 from storage.mfd import MfdRepository, StoredBattle
 from storage.mma import IN_PLAY, Match, MmaRepository
@@ -31,7 +32,8 @@ CHANNELS_IN_PLAY = (
     "UNION SELECT channel_id FROM andor_fights WHERE guild_id = ? AND status = ? "
     "UNION SELECT channel_id FROM bossfight_raids WHERE guild_id = ? AND status = ? "
     "UNION SELECT channel_id FROM mfd_battles WHERE guild_id = ? AND closed_at IS NULL "
-    "UNION SELECT channel_id FROM mma_tournaments WHERE guild_id = ? AND status IN (?, ?)"
+    "UNION SELECT channel_id FROM mma_tournaments WHERE guild_id = ? AND status IN (?, ?) "
+    "UNION SELECT channel_id FROM andor_parties WHERE guild_id = ? AND status IN (?, ?)"
 )
 
 # What erasing a server deletes, in this order (a row before the rows it references): each table and the
@@ -49,6 +51,8 @@ ERASED = (
     ("mma_ratings", _OF_GUILD),
     ("mma_matches", _OF_GUILD),
     ("andor_fights", _OF_GUILD),
+    ("andor_party_members", _OF_GUILD),
+    ("andor_parties", _OF_GUILD),
     ("andor_characters", _OF_GUILD),
     ("bossfight_attacks", "raid_id IN (SELECT id FROM bossfight_raids WHERE guild_id = ?)"),
     ("bossfight_players", "raid_id IN (SELECT id FROM bossfight_raids WHERE guild_id = ?)"),
@@ -73,9 +77,11 @@ class EndedGames:
     raids: list[Raid] = field(default_factory=list[Raid])  # closed
     battles: list[StoredBattle] = field(default_factory=list[StoredBattle])  # closed
     tournaments: list[Tournament] = field(default_factory=list[Tournament])  # cancelled
+    parties: list[Party] = field(default_factory=list[Party])  # sign-ups closed, fights ended as fled
 
     def __len__(self) -> int:
-        return len(self.matches) + len(self.fights) + len(self.raids) + len(self.battles) + len(self.tournaments)
+        games = (self.matches, self.fights, self.raids, self.battles, self.tournaments, self.parties)
+        return sum(len(ended) for ended in games)
 
 
 class LifecycleRepository:
@@ -86,12 +92,16 @@ class LifecycleRepository:
         self.bossfight = BossfightRepository(db)
         self.mfd = MfdRepository(db)
         self.tournaments = TournamentRepository(db)
+        self.parties = PartyRepository(db)
 
     async def channels_in_play(self, guild_id: int) -> set[int]:
         """The server's channels where a game is live."""
         rows = await self.db.fetch_all(
             CHANNELS_IN_PLAY,
-            (guild_id, *IN_PLAY, guild_id, FightStatus.LIVE, guild_id, RaidStatus.LIVE, guild_id, guild_id, *OPEN),
+            (
+                *(guild_id, *IN_PLAY, guild_id, FightStatus.LIVE, guild_id, RaidStatus.LIVE, guild_id),
+                *(guild_id, *OPEN, guild_id, *OPEN_PARTY),
+            ),
         )
         return {row["channel_id"] for row in rows}
 
@@ -103,6 +113,7 @@ class LifecycleRepository:
             raids=await self.bossfight.end_channel(channel_id),
             battles=await self.mfd.end_channel(channel_id),
             tournaments=await self.tournaments.end_channel(channel_id),
+            parties=await self.parties.end_channel(channel_id),
         )
 
     # --- servers that removed the bot -----------------------------------------------------------------

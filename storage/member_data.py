@@ -17,8 +17,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from rules.andor.party import renamed as renamed_member
 from rules.tournament import renamed
 from storage.andor import FightStatus
+from storage.andor_party import OPEN_PARTY, PARTY_STATE
 from storage.mma import IN_PLAY
 from storage.protocol import Storage, StorageTransaction
 from storage.retry import retried_on_conflict
@@ -80,6 +82,17 @@ KINDS = (
     Kind("andor_characters", "Andor character", "SELECT * FROM andor_characters WHERE guild_id = ? AND user_id = ?"),
     Kind("andor_fights", "Andor fights", "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? ORDER BY id"),
     Kind(
+        "andor_party_members",
+        "Andor party fights",
+        "SELECT * FROM andor_party_members WHERE guild_id = ? AND user_id = ? ORDER BY party_id",
+    ),
+    Kind(  # the fight's state is every member's: the member's own part is in andor_party_members
+        "andor_parties",
+        "Andor party fights opened",
+        "SELECT id, guild_id, channel_id, opener_id, status, monster_count, seed, created_at, ended_at "
+        "FROM andor_parties WHERE guild_id = ? AND opener_id = ? ORDER BY id",
+    ),
+    Kind(
         "deck_results",
         "deck optimizer results",
         "SELECT * FROM deck_results WHERE guild_id = ? AND user_id = ? ORDER BY id",
@@ -126,6 +139,8 @@ ERASURE = (
     f"UPDATE bossfight_raids SET spawned_by = {FORMER_MEMBER} WHERE guild_id = ? AND spawned_by = ?",
     "DELETE FROM andor_characters WHERE guild_id = ? AND user_id = ?",
     "DELETE FROM andor_fights WHERE guild_id = ? AND user_id = ?",
+    "DELETE FROM andor_party_members WHERE guild_id = ? AND user_id = ?",
+    f"UPDATE andor_parties SET opener_id = {FORMER_MEMBER} WHERE guild_id = ? AND opener_id = ?",
     "DELETE FROM deck_results WHERE guild_id = ? AND user_id = ?",
     "DELETE FROM guild_uploads WHERE guild_id = ? AND uploaded_by = ?",
     f"UPDATE mfd_battles SET started_by = {FORMER_MEMBER} WHERE guild_id = ? AND started_by = ?",
@@ -146,7 +161,18 @@ FORMER_CORNERS = tuple(
 LIVE_MATCHES = (
     "SELECT count(*) AS n FROM mma_matches WHERE guild_id = ? AND ? IN (player0_id, player1_id) AND status IN (?, ?)"
 )
-LIVE_FIGHTS = "SELECT count(*) AS n FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = ?"
+# A fight alone, or a party fight the member is signed up for or standing in. Parameters: (guild_id, user_id,
+# FightStatus.LIVE, guild_id, user_id, *OPEN_PARTY).
+LIVE_FIGHTS = (
+    "SELECT (SELECT count(*) FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = ?) + "
+    "(SELECT count(*) FROM andor_party_members m JOIN andor_parties p ON p.id = m.party_id "
+    "WHERE m.guild_id = ? AND m.user_id = ? AND m.in_fight = 1 AND p.status IN (?, ?)) AS n"
+)
+# The party fights whose stored state names the member (read before their rows are erased).
+PLAYED_PARTIES = (
+    "SELECT p.id, p.state_json FROM andor_parties p JOIN andor_party_members m ON m.party_id = p.id "
+    "WHERE m.guild_id = ? AND m.user_id = ? AND p.state_json IS NOT NULL ORDER BY p.id"
+)
 # A tournament the member entered that is signing up or running (its table names them until it ends).
 LIVE_TOURNAMENTS = (
     "SELECT count(*) AS n FROM mma_tournaments t JOIN mma_tournament_entrants e ON e.tournament_id = t.id "
@@ -229,7 +255,9 @@ async def _collect(reader: Storage | StorageTransaction, guild_id: int, user_id:
 async def _live(reader: Storage | StorageTransaction, guild_id: int, user_id: int) -> LiveGames:
     # Counts: each statement returns one row.
     matches = required(await reader.fetch_one(LIVE_MATCHES, (guild_id, user_id, *IN_PLAY)))["n"]
-    fights = required(await reader.fetch_one(LIVE_FIGHTS, (guild_id, user_id, FightStatus.LIVE)))["n"]
+    fights = required(
+        await reader.fetch_one(LIVE_FIGHTS, (guild_id, user_id, FightStatus.LIVE, guild_id, user_id, *OPEN_PARTY))
+    )["n"]
     tournaments = required(await reader.fetch_one(LIVE_TOURNAMENTS, (guild_id, user_id, *OPEN)))["n"]
     return LiveGames(int(matches), int(fights), int(tournaments))
 
@@ -243,6 +271,17 @@ async def _forget_in_tournaments(conn: StorageTransaction, guild_id: int, user_i
         state = renamed(state, user_id, former, FORMER_MEMBER_NAME)
         await conn.execute(
             "UPDATE mma_tournaments SET state_json = ? WHERE id = ?", (TOURNAMENT_STATE.to_text(state), row["id"])
+        )
+
+
+async def _forget_in_parties(conn: StorageTransaction, guild_id: int, user_id: int) -> None:
+    """In every party fight the member fought, they become a former member, their part kept for the others."""
+    for row in await conn.fetch_all(PLAYED_PARTIES, (guild_id, user_id)):
+        state = renamed_member(
+            PARTY_STATE.from_text(row["state_json"], row["id"]), user_id, FORMER_MEMBER, FORMER_MEMBER_NAME
+        )
+        await conn.execute(
+            "UPDATE andor_parties SET state_json = ? WHERE id = ?", (PARTY_STATE.to_text(state), row["id"])
         )
 
 
@@ -270,6 +309,7 @@ class MemberDataRepository:
             if data.empty or data.fingerprint != fingerprint:
                 raise ChangedSinceAsked(data)
             await _forget_in_tournaments(conn, guild_id, user_id)
+            await _forget_in_parties(conn, guild_id, user_id)
             for sql in ERASURE:
                 await conn.execute(sql, (guild_id, user_id))
             for sql in FORMER_CORNERS:

@@ -121,6 +121,7 @@ def settings_embed(settings: GuildSettings, default_role: str | None, done: str 
     """The server's settings; `done` says what the command just changed."""
     embed = discord.Embed(title="⚙️ Arena settings in this server", description=done, color=COLOR_INFO)
     embed.add_field(name="Game-master role", value=gm_role_text(settings, default_role), inline=False)
+    embed.add_field(name="Andor party turn", value=f"{settings.party_turn_seconds} s", inline=False)
     embed.set_footer(text="Members with Manage Server are always game masters.")
     return fit_embed(embed)
 

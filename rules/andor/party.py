@@ -530,3 +530,28 @@ def _finish(state: PartyState, result: Literal["won", "lost", "fled", "draw"], e
 
 def _remember(state: PartyState, events: Sequence[PartyEvent]) -> None:
     state.feed = (list(state.feed) + list(events))[-FEED_LENGTH:]
+
+
+def renamed(state: PartyState, user_id: int, new_id: int, new_name: str) -> PartyState:
+    """A copy in which member `user_id` is `new_id` called `new_name`, in the members and in every event line (a
+    member who erased their data stays in the others' fight as "a former member")."""
+    new = state.model_copy(deep=True)
+    old_names = {m.fighter.name for m in new.members if m.user_id == user_id}
+    for member in new.members:
+        if member.user_id == user_id:
+            member.user_id, member.fighter.name = new_id, new_name
+
+    def name(text: str) -> str:
+        return new_name if text in old_names else text
+
+    for event in new.feed:
+        if isinstance(event, AttackEvent):
+            event.attacker, event.target = name(event.attacker), name(event.target)
+        elif isinstance(event, ShareEvent):
+            for share in event.shares:
+                share.member = name(share.member)
+        elif isinstance(event, PartyTurnEvent):
+            event.member = None if event.member is None else name(event.member)
+        elif isinstance(event, DrinkEvent | FleeTryEvent | KnockOutEvent | TimeoutEvent | LeaveEvent):
+            event.member = name(event.member)
+    return new
