@@ -100,6 +100,15 @@ class PartyRepository:
         )
         return [await self._party(self.db, row) for row in rows]
 
+    async def party_of(self, guild_id: int, user_id: int) -> Party | None:
+        """The party the member is signed up for or standing in, in the server; None when none."""
+        row = await self.db.fetch_one(
+            "SELECT p.* FROM andor_party_members m JOIN andor_parties p ON p.id = m.party_id "
+            "WHERE m.guild_id = ? AND m.user_id = ? AND m.in_fight = 1 AND p.status IN (?, ?)",
+            (guild_id, user_id, *OPEN_PARTY_STATUSES),
+        )
+        return None if row is None else await self._party(self.db, row)
+
     async def elsewhere(self, guild_id: int, user_id: int) -> Elsewhere | None:
         """Where the member fights in the server now, alone or in a party; None when nowhere."""
         return await self.fights.elsewhere(self.db, guild_id, user_id)

@@ -12,7 +12,8 @@ draw picks among the candidates in join order. A kill's gold is drawn apart, as 
 
 Beyond the solo fight's actions there are two that the bot plays, not a member: `timeout` (the member whose turn
 it is ran out of time: the turn ends as End turn; the third in a row makes them leave as if fled, without the
-roll) and `remove` (a game master removes a member, the same way, at any time). Every action is kept in
+roll), `remove` (a game master removes a member, the same way, at any time) and `gone` (the same for a member
+who left the server, at their turn). Every action is kept in
 `PartyState.actions`, so a party fight replays from its seed and actions (`replayed`).
 
 Choices where the rules are silent: no member calls a draw (the 20 quiet rounds still end it); when nobody is
@@ -52,13 +53,14 @@ TIMEOUTS_TO_LEAVE = 3  # turns run out in a row
 
 MemberStatus = Literal["standing", "knocked_out", "fled", "removed"]
 PartyPhase = Literal["playing", "won", "lost", "fled", "draw"]
-ActionKind = Literal["attack", "aim", "potion", "flee", "end_turn", "timeout", "remove"]
+ActionKind = Literal["attack", "aim", "potion", "flee", "end_turn", "timeout", "remove", "gone"]
 MEMBER_ACTIONS: tuple[ActionKind, ...] = ("attack", "aim", "potion", "flee", "end_turn")
 
 
 class PartyAction(BaseModel):
     """One move: a member's (attack the aimed monster, aim at monster `target`, potion, flee, end turn) or the
-    bot's (`timeout` of the member whose turn it is, `remove` of member `target`)."""
+    bot's (`timeout` of the member whose turn it is, `remove` of member `target` by a game master, `gone`: member
+    `target` left the server)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -82,6 +84,10 @@ def aim(monster: int) -> PartyAction:
 
 def remove(member: int) -> PartyAction:
     return PartyAction(kind="remove", target=member)
+
+
+def gone(member: int) -> PartyAction:
+    return PartyAction(kind="gone", target=member)
 
 
 class PartyMember(BaseModel):
@@ -154,11 +160,12 @@ class TimeoutEvent(BaseModel):
 
 
 class LeaveEvent(BaseModel):
-    """A member left without a flee roll: their third timeout in a row, or a game master removed them."""
+    """A member left without a flee roll: their third timeout in a row, a game master removed them, or they left
+    the server."""
 
     kind: Literal["left"] = "left"
     member: str
-    reason: Literal["timeouts", "removed"]
+    reason: Literal["timeouts", "removed", "gone"]
 
 
 class PartyEndEvent(BaseModel):
@@ -300,10 +307,10 @@ def apply_in_place(state: PartyState, action: PartyAction, rng: random.Random) -
             member.status = "removed"
             events.append(LeaveEvent(member=member.fighter.name, reason="timeouts"))
         turn_over = True
-    elif action.kind == "remove":
+    elif action.kind in ("remove", "gone"):
         leaving = state.members[action.target or 0]
         leaving.status = "removed"
-        events.append(LeaveEvent(member=leaving.fighter.name, reason="removed"))
+        events.append(LeaveEvent(member=leaving.fighter.name, reason="removed" if action.kind == "remove" else "gone"))
         turn_over = leaving is member
     else:
         turn_over = True
@@ -406,7 +413,7 @@ def _check(state: PartyState, action: PartyAction) -> None:
         raise RuleInputError("the fight is over")
     if action.kind == "timeout":
         return
-    if action.kind == "remove":
+    if action.kind in ("remove", "gone"):
         index = action.target
         if index is None or not 0 <= index < len(state.members) or not state.members[index].standing:
             raise RuleInputError("that member is not in the fight any more")

@@ -45,9 +45,11 @@ def describe_party_event(event: PartyEvent, shown: Mark = plain, strong: Mark = 
     if isinstance(event, TimeoutEvent):
         return f"{shown(event.member)}'s time ran out ({event.in_a_row} of {TIMEOUTS_TO_LEAVE} in a row)"
     if isinstance(event, LeaveEvent):
-        why = (
-            f"{TIMEOUTS_TO_LEAVE} turns ran out in a row" if event.reason == "timeouts" else "removed by a game master"
-        )
+        why = {
+            "timeouts": f"{TIMEOUTS_TO_LEAVE} turns ran out in a row",
+            "removed": "removed by a game master",
+            "gone": "left the server",
+        }[event.reason]
         return f"{shown(event.member)} leaves the fight ({why})"
     if event.kind == "end":
         return PARTY_ENDS[event.result]
