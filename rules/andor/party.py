@@ -227,8 +227,10 @@ def start_party(
     *,
     seed: int = 0,
     monsters_first: bool = False,
+    rng: random.Random | None = None,
 ) -> PartyState:
-    """A fresh party fight at full HP: `characters` are (user id, name, character) in join order."""
+    """A fresh party fight at full HP: `characters` are (user id, name, character) in join order. The monsters'
+    opening turn, when they strike first, is move 0 (drawn from `rng` when given, as the solo fight's)."""
     if not MIN_MEMBERS <= len(characters) <= MAX_MEMBERS:
         raise RuleInputError(f"a party has {MIN_MEMBERS} to {MAX_MEMBERS} members, not {len(characters)}")
     monsters = monster_fighters(monster, count)
@@ -240,8 +242,9 @@ def start_party(
     events: list[PartyEvent] = []
     if monsters_first or monster.aggressive:
         state.round = 0  # the monsters' opening turn comes before the first round
-        rng = replay_rng(state)
-        state.moves = 1
+        if rng is None:
+            rng = replay_rng(state)
+            state.moves = 1
         _monsters_turn(state, rng, events)
         state.hurt_this_round = False  # the opening is not a round: the quiet rounds count from round 1
         if state.phase == "playing":
