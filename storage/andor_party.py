@@ -51,6 +51,14 @@ class PartyMemberRow:
 
 
 @dataclass(frozen=True)
+class PartyTotals:
+    """A member's party fights in a server: the ones their part of is over, and those the party won."""
+
+    fought: int = 0
+    won: int = 0
+
+
+@dataclass(frozen=True)
 class Party:
     id: int
     guild_id: int
@@ -99,6 +107,17 @@ class PartyRepository:
             "SELECT * FROM andor_parties WHERE status IN (?, ?) ORDER BY id", OPEN_PARTY_STATUSES
         )
         return [await self._party(self.db, row) for row in rows]
+
+    async def member_totals(self, guild_id: int, user_id: int) -> PartyTotals:
+        row = required(
+            await self.db.fetch_one(
+                "SELECT count(*) AS fought, coalesce(sum(CASE WHEN p.status = ? THEN 1 ELSE 0 END), 0) AS won "
+                "FROM andor_party_members m JOIN andor_parties p ON p.id = m.party_id "
+                "WHERE m.guild_id = ? AND m.user_id = ? AND m.xp_change IS NOT NULL",
+                (PartyStatus.WON, guild_id, user_id),
+            )
+        )
+        return PartyTotals(int(row["fought"]), int(row["won"]))
 
     async def party_of(self, guild_id: int, user_id: int) -> Party | None:
         """The party the member is signed up for or standing in, in the server; None when none."""
@@ -322,6 +341,7 @@ __all__ = [
     "PartyMemberRow",
     "PartyRepository",
     "PartyStatus",
+    "PartyTotals",
     "SignupClosed",
     "characters_of",
 ]

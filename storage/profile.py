@@ -4,11 +4,12 @@ so every figure is the one that game's commands show."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules.andor.models import Character
 from rules.rating import Rating
 from storage.andor import AndorRepository, FightTotals
+from storage.andor_party import PartyRepository, PartyTotals
 from storage.bossfight import BossfightRepository, RaidTotals
 from storage.deck import DeckRepository, DeckResult
 from storage.mma import MatchTallies, MmaRepository
@@ -24,6 +25,7 @@ class Profile:
     character: Character | None  # None: no character stored (never set, never fought, or reset)
     fights: FightTotals
     best_deck: DeckResult | None  # None: no optimization recorded here
+    parties: PartyTotals = field(default_factory=PartyTotals)  # Andor party fights
 
     @property
     def empty(self) -> bool:
@@ -35,6 +37,7 @@ class Profile:
             and self.character is None
             and self.fights.fights == 0
             and self.best_deck is None
+            and self.parties.fought == 0
         )
 
 
@@ -45,6 +48,7 @@ class ProfileRepository:
         self.bossfight = BossfightRepository(db)
         self.andor = AndorRepository(db)
         self.deck = DeckRepository(db)
+        self.parties = PartyRepository(db)
 
     async def profile(
         self, guild_id: int, user_id: int, in_worker: Callable[[Callable[[], FightTotals]], Awaitable[FightTotals]]
@@ -58,6 +62,7 @@ class ProfileRepository:
             character=await self.andor.character(guild_id, user_id),
             fights=await in_worker((await self.andor.ended_fights(guild_id, user_id)).totals),
             best_deck=await self.deck.best_result(guild_id, user_id),
+            parties=await self.parties.member_totals(guild_id, user_id),
         )
 
 

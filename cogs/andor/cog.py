@@ -18,7 +18,8 @@ from cogs.andor.book_render import bestiary_embed, monster_embed, monster_line, 
 from cogs.andor.characters import CharacterCommands
 from cogs.andor.fight import FightMove, show_live_fight
 from cogs.andor.items import COG_NAME, FightButton, PartyButton, PartyTargetSelect, TargetSelect
-from cogs.andor.party import PartyCommands, on_signup, refused_elsewhere
+from cogs.andor.odds import bestiary_odds, simulate_with_chart
+from cogs.andor.party import PartyCommands, on_signup, party_odds, refused_elsewhere
 from cogs.andor.party_turns import PartyClock, arm
 from cogs.andor.party_turns import click as party_click
 from cogs.andor.render import CHART_FILE, fight_embed, fight_view
@@ -36,7 +37,6 @@ from cogs.common.cog import GameCog
 from cogs.common.turns import play_turn
 from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.andor.bestiary import MAX_GUILD_MONSTERS, builtin_monsters, parse_monsters
-from rules.andor.chart import hp_left_chart_png
 from rules.andor.engine import (
     MAX_MONSTERS,
     can_hurt,
@@ -48,8 +48,7 @@ from rules.andor.models import (
     Character,
     Monster,
 )
-from rules.andor.simulate import MAX_FIGHTS, Progress, SimulationResult, simulate
-from rules.andor.text import per_attack_lines
+from rules.andor.simulate import MAX_FIGHTS
 from rules.roster import name_key
 from rules.seeds import MAX_SEED
 from storage.andor import AndorRepository, FightAlreadyLive, FightStatus, InAnotherFight
@@ -62,24 +61,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("arena.andor")
 
 PROGRESS_INTERVAL = 1.5  # seconds between two progress edits of /andor simulate
-
-
-BESTIARY_FIGHTS = 1_000  # the quick odds in /andor bestiary
-BESTIARY_WORK = 200_000  # attacks at most: the odds stay quick whatever the monster
-
-
-def bestiary_odds(character: Character, monster: Monster, seed: int) -> tuple[list[str], SimulationResult]:
-    """The per-attack lines and a quick simulation against one of `monster`: one call off the event loop."""
-    odds = simulate(character, monster, 1, BESTIARY_FIGHTS, seed, work_limit=BESTIARY_WORK)
-    return per_attack_lines(character, monster, markdown_safe(monster.name)), odds
-
-
-def simulate_with_chart(
-    character: Character, monster: Monster, count: int, fights: int, seed: int, progress: Progress
-) -> tuple[SimulationResult, bytes, list[str]]:
-    """The simulation, its chart and the per-attack lines: one call off the event loop."""
-    result = simulate(character, monster, count, fights, seed, progress=progress)
-    return result, hp_left_chart_png(result), per_attack_lines(character, monster, markdown_safe(monster.name))
 
 
 AndorComponent = FightButton | TargetSelect | PartyButton | PartyTargetSelect
@@ -263,6 +244,7 @@ class Andor(
         count=f"How many of them (1-{MAX_MONSTERS})",
         fights=f"How many fights to play (1-{MAX_FIGHTS:,}, default 10,000)",
         seed="Random seed, to replay the simulation",
+        members="A party's odds instead: 2 to 4 members, as mentions (@Ann @Ben), each with their own character",
     )
     @app_commands.autocomplete(monster=monster_autocomplete)
     async def simulate_command(
@@ -272,7 +254,11 @@ class Andor(
         count: app_commands.Range[int, 1, MAX_MONSTERS] = 1,
         fights: app_commands.Range[int, 1, MAX_FIGHTS] = 10_000,
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+        members: str | None = None,
     ) -> None:
+        if members is not None:
+            await party_odds(self, interaction, monster, count, fights, seed, members)
+            return
         chosen, character, seed = await self.matchup(interaction, monster, seed)
         title = f"🎲 {markdown_safe(interaction.user.display_name)} vs {markdown_safe(chosen.name)}"
         title += f" ×{count}" if count > 1 else ""

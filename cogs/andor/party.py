@@ -3,6 +3,7 @@ of the Andor cog; the sign-up's Join, Leave and Start are here, the fight's turn
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -10,14 +11,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.andor.party_render import elsewhere_text, party_embed, party_view
+from cogs.andor.party_render import elsewhere_text, monster_title, party_embed, party_odds_embed, party_view
 from cogs.andor.party_turns import SIGNUP_SECONDS, after_change, arm, saved_action, turn_seconds
-from cogs.common import UserError, gm_only, mention
+from cogs.common import UserError, defer_thinking, gm_only, mention, run_long_engine
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.components import require_here
 from cogs.common.executor import run_engine
 from rules.andor.engine import MAX_MONSTERS
-from rules.andor.party import MIN_MEMBERS, remove, start_party
+from rules.andor.models import Character
+from rules.andor.party import MAX_MEMBERS, MIN_MEMBERS, remove, start_party
+from rules.andor.party_simulate import simulate_party
 from rules.seeds import MAX_SEED
 from storage.andor import InAnotherFight
 from storage.andor_party import Party, PartyStatus, SignupClosed, characters_of
@@ -128,6 +131,21 @@ async def remove_member(cog: Andor, interaction: discord.Interaction, member: di
     else:
         raise UserError("The fight kept changing; try again.")
     await interaction.response.send_message(f"✅ {mention(member.id)} is out of the party fight.", ephemeral=True)
+
+
+async def party_odds(
+    cog: Andor, interaction: discord.Interaction, monster: str, count: int, fights: int, seed: int | None, text: str
+) -> None:
+    """/andor simulate members:…: the party's odds from the same engine, each member with their own character."""
+    user_ids = list(dict.fromkeys(int(found) for found in re.findall(r"<@!?(\d+)>", text)))
+    if not MIN_MEMBERS <= len(user_ids) <= MAX_MEMBERS:
+        raise UserError(f"Name {MIN_MEMBERS} to {MAX_MEMBERS} members as mentions, e.g. `members: @Ann @Ben`.")
+    chosen = await cog.monsters_roster.find(guild_id(interaction), monster)
+    characters = [await cog.repo.character(guild_id(interaction), u) or Character() for u in user_ids]
+    seed = cog.seed_or_new(seed)
+    await defer_thinking(interaction, ephemeral=False)
+    odds = await run_long_engine(cog.bot, simulate_party, characters, chosen, count, fights, seed)
+    await interaction.followup.send(embed=party_odds_embed(odds, user_ids, monster_title(chosen, count)))
 
 
 class PartyCommands(commands.Cog):

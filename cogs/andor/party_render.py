@@ -7,10 +7,23 @@ import discord
 
 from cogs.andor.items import party_button, party_target_select
 from cogs.andor.render import STATUS_COLORS
-from cogs.common import EmbedLimits, bold, clip, fit_embed, hp_bar, markdown_safe, mention, seed_footer, tail_within
+from cogs.common import (
+    COLOR_INFO,
+    EmbedLimits,
+    bold,
+    clip,
+    fit_embed,
+    hp_bar,
+    markdown_safe,
+    mention,
+    seed_footer,
+    tail_within,
+)
 from rules.andor.models import FLEE_CHANCE, Monster
 from rules.andor.party import ATTACK, FLEE, MAX_MEMBERS, MIN_MEMBERS, POTION, PartyMember, PartyState, legal_actions
+from rules.andor.party_simulate import PartyOdds
 from rules.andor.party_text import describe_party_event
+from rules.andor.text import percent
 from rules.text import plural
 from storage.andor import FightStatus
 from storage.andor_party import Party, PartyMemberRow, PartyStatus
@@ -156,6 +169,28 @@ def ping_text(party: Party, state: PartyState) -> str:
         f"{mention(state.current.user_id)}, your turn in the party fight against "
         f"{monster_title(party.monster, party.monster_count)}: {party_link(party)} (ends {time_left(party.deadline)})"
     )
+
+
+def party_odds_embed(odds: PartyOdds, user_ids: list[int], monsters: str) -> discord.Embed:
+    """/andor simulate members:…: the party's win rate, rounds, and each member's chance to be knocked out."""
+    fights = odds.fights
+    embed = discord.Embed(
+        title=f"🎲 Party of {len(user_ids)} vs {monsters}",
+        description=f"{plural(fights, 'fight')} played by the AI with each member's character.",
+        color=COLOR_INFO,
+    )
+    drawn = f"{odds.draws:,}" + (f"; undecided {odds.undecided:,}" if odds.undecided else "")
+    for name, value in [
+        ("Win rate", f"{percent(odds.wins, fights)} ({odds.wins:,} won)"),
+        ("Lost", f"{percent(odds.losses, fights)} ({odds.losses:,})"),
+        ("Drawn", drawn),
+        ("Mean rounds", f"{odds.mean_rounds:.2f}"),
+    ]:
+        embed.add_field(name=name, value=value, inline=True)
+    knocked = [f"{mention(u)}: {percent(k, fights)}" for u, k in zip(user_ids, odds.knock_outs, strict=True)]
+    embed.add_field(name="Knocked out", value="\n".join(knocked), inline=False)
+    embed.set_footer(text=seed_footer(odds.seed, "potion at half HP, attack the weakest, never flee"))
+    return fit_embed(embed)
 
 
 def elsewhere_text(channel_id: int, message_id: int | None, guild: int, *, party: bool) -> str:

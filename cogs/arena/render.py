@@ -49,8 +49,8 @@ def raid_text(profile: Profile) -> str:
 
 
 def andor_text(profile: Profile) -> str:
-    c, fights = profile.character, profile.fights
-    if c is None and not fights.fights:
+    c, fights, parties = profile.character, profile.fights, profile.parties
+    if c is None and not fights.fights and not parties.fought:
         return "No character or fights yet."
     lines: list[str] = []
     if c is None:
@@ -73,6 +73,8 @@ def andor_text(profile: Profile) -> str:
         )
     else:
         lines.append("No fights yet.")
+    if parties.fought:
+        lines.append(f"**{parties.fought:,}** {noun_for(parties.fought, 'party fight')}: the party won {parties.won:,}")
     return "\n".join(lines)
 
 

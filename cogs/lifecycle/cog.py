@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from cogs.andor.cog import Andor
 from cogs.mma.cog import Mma
 from storage.errors import StorageOutage
 from storage.lifecycle import LifecycleRepository
@@ -83,6 +84,10 @@ class Lifecycle(commands.Cog, name="Lifecycle"):
         if isinstance(mma, Mma):
             for match in ended.matches:
                 mma.claim_openings.cancel(match.id)
+        andor = self.bot.get_cog("Andor")
+        if isinstance(andor, Andor):
+            for party in ended.parties:
+                andor.party_clock.cancel(party.id)
         if ended:
             log.info("channel %s of server %s was deleted: %d games there ended", channel_id, guild_id, len(ended))
 

@@ -27,7 +27,7 @@ from rules.andor.party import (
     start_party,
 )
 from rules.andor.simulate import MAX_ROUNDS, check_fights
-from rules.andor.simulate import _Attack as Attack  # pyright: ignore[reportPrivateUsage]
+from rules.andor.simulate import SideAttack as Attack
 
 WON, LOST, DRAW, UNDECIDED = "won", "lost", "draw", "undecided"
 
@@ -91,7 +91,7 @@ def engine_results(
 
 
 # One side's attack on the other, as the lean loop rolls it: (hit %, base damages, crit %, damage of each base
-# damage, critical damage of each); the damages come from the engine's own formula (simulate._Attack).
+# damage, critical damage of each); the damages come from the engine's own formula (simulate.SideAttack).
 Roll = tuple[int, int, int, tuple[int, ...], tuple[int, ...]]
 
 

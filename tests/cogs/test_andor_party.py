@@ -101,6 +101,10 @@ async def test_three_members_open_join_and_win_with_the_rewards_shared(harness):
     assert (await party_row(h))["status"] == "won"
     (solo,) = await h.run("andor fight", h.bob, monster="Tiny rat")  # free again
     assert solo.embed.title == "⚔️ Bob vs Tiny rat"
+    (profile,) = await h.run("arena profile", h.alice)
+    assert profile.field("🗺️ Andor's Trail").endswith("**1** party fight: the party won 1")
+    (data,) = await h.run("arena my-data", CID)
+    assert "- Andor party fights: **1**" in data.content
 
 
 async def test_an_idle_members_turn_passes_on_the_clock_and_the_third_removes_them(harness):
@@ -184,3 +188,67 @@ async def test_a_game_master_removes_a_member_and_one_who_left_the_server_goes_a
     await h.click(signup, "End turn", h.alice)
     assert "Cid leaves the fight (left the server)" in signup.embed.description
     assert whose_turn(signup, (h.alice, h.bob, CID)) == h.alice
+
+
+async def test_a_sign_up_short_of_members_lapses_after_10_minutes(harness):
+    h = harness
+    cog = h.bot.get_cog("Andor")
+    delays: list[float] = []
+    cog.party_clock.delay = lambda seconds: delays.append(seconds) or 0.05
+    (signup,) = await h.run("andor party", h.alice, monster="Wolf")
+    assert 599 < delays[-1] <= 600
+    await asyncio.sleep(0.3)
+    await h.settle()
+    assert signup.embed.description == "⌛ **The sign-up closed** without a fight."
+    assert signup.components == []
+    assert (await party_row(h))["status"] == "lapsed"
+    (solo,) = await h.run("andor fight", h.alice, monster="Tiny rat")  # free again
+    assert solo.embed.title == "⚔️ Alice vs Tiny rat"
+
+
+async def test_a_deleted_channel_ends_the_party_fight_as_fled(harness):
+    h = harness
+    signup = await open_worked_example(h)
+    await h.click(signup, "Join", h.bob)
+    await h.click(signup, "Start", h.alice)
+    await h.click(signup, "Attack Wolf 1", h.alice)
+    cog = h.bot.get_cog("Andor")
+    assert list(cog.party_clock.timers) == [(await party_row(h))["id"]]
+    h.delete_channel(signup.channel_id)
+    await asyncio.sleep(0)
+    await h.settle()
+    assert (await party_row(h))["status"] == "fled"
+    assert cog.party_clock.timers == {}
+    rows = await h.bot.db.fetch_all("SELECT in_fight, xp_change FROM andor_party_members ORDER BY position")
+    assert [tuple(r) for r in rows] == [(0, 0), (0, 0)]  # fled: nothing gained, nothing lost
+
+
+async def test_the_odds_of_a_party(harness):
+    h = harness
+    await h.run("andor character set", h.alice, attack_chance=150, damage_min=6, damage_max=10)
+    (odds,) = await h.run(
+        "andor simulate",
+        h.alice,
+        monster="Wolf",
+        count=2,
+        fights=500,
+        seed=3,
+        members=f"{h.alice.mention} {CID.mention}",
+    )
+    assert odds.embed.title == "🎲 Party of 2 vs Wolf ×2"
+    assert odds.field("Win rate").endswith("won)") and odds.field("Mean rounds")
+    knocked = odds.field("Knocked out").splitlines()
+    assert [line.split(":")[0] for line in knocked] == [h.alice.mention, CID.mention]
+    assert odds.embed.footer.text.startswith("seed 3 · ")
+    (again,) = await h.run(
+        "andor simulate",
+        h.alice,
+        monster="Wolf",
+        count=2,
+        fights=500,
+        seed=3,
+        members=f"{h.alice.mention} {CID.mention}",
+    )
+    assert again.embed.fields == odds.embed.fields  # replayed from its seed
+    (refused,) = await h.run("andor simulate", h.alice, monster="Wolf", members=h.alice.mention)
+    assert refused.ephemeral and refused.content.startswith("❌ Name 2 to 4 members as mentions")
