@@ -1,4 +1,6 @@
-"""/andor: Andor's Trail fights with buttons, characters, the bestiary, GM monster uploads, and the odds.
+"""/andor: Andor's Trail fights with buttons, alone or as a party, characters, the bestiary, GM monster uploads,
+and the odds. The character and shop commands (`characters`) and the party commands (`party`, `party_turns`)
+are mixins this cog's command group takes as its own.
 
 A fight lives in one message, drawn by `render`; its components (`items`) carry the fight's id and version.
 Each click loads the fight, plays the move through the engine with the engine's own randomness for that move
