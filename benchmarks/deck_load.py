@@ -49,7 +49,7 @@ HOG = "while True: pass"
 
 async def figures_here(folder: Path, repeats: int) -> dict[str, object]:
     from cogs.deck.cog import DeckOptimizer
-    from tests.cogs.harness import FakeDiscord, Harness, User, make_settings, start_bot
+    from offline_discord.harness import FakeDiscord, Harness, User, make_settings, start_bot
 
     fake, settings = FakeDiscord(), make_settings(folder / "deck-load.sqlite3")
     h = Harness(await start_bot(settings, fake), fake, settings)

@@ -16,7 +16,6 @@ from storage.codec import StateCodec
 from storage.protocol import Row, Storage, StorageTransaction
 from storage.retry import retried_on_conflict
 from storage.rows import from_row, required, utc_now_text
-from storage.tables import Going, InPlay, InWorker, Owned, Table, Tables
 from storage.versioned import StaleUpdate, save_versioned
 
 
@@ -95,6 +94,26 @@ def _kills(state: FightState) -> int | None:
     return None if ended is None else ended.kills
 
 
+OPEN_PARTY_STATUSES = ("signup", "live")  # storage.andor_party.OPEN_PARTY: a party signing up or fighting
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """Where a member already fights: a fight alone or a party (its channel and message, when known)."""
+
+    channel_id: int
+    message_id: int | None
+    party: bool
+
+
+class InAnotherFight(Exception):
+    """The member fights already, alone or in a party (`where`)."""
+
+    def __init__(self, where: Elsewhere):
+        super().__init__(where.channel_id)
+        self.where = where
+
+
 class FightAlreadyLive(Exception):
     def __init__(self, fight: Fight):
         super().__init__(fight.id)
@@ -135,15 +154,15 @@ class AndorRepository:
 
     async def save_character(self, guild_id: int, user_id: int, character: Character) -> None:
         async with self.db.transaction() as conn:
-            await self._put_character(conn, guild_id, user_id, character)
+            await self.put_character(conn, guild_id, user_id, character)
 
     async def update_character(
         self, guild_id: int, user_id: int, change: Callable[[Character | None], Character]
     ) -> Character:
         """Read, change and write the character in one transaction, so concurrent changes cannot be lost."""
         async with self.db.transaction() as conn:
-            character = change(await self._get_character(conn, guild_id, user_id))
-            await self._put_character(conn, guild_id, user_id, character)
+            character = change(await self.character_for_update(conn, guild_id, user_id))
+            await self.put_character(conn, guild_id, user_id, character)
         return character
 
     async def delete_character(self, guild_id: int, user_id: int) -> bool:
@@ -154,7 +173,7 @@ class AndorRepository:
             return deleted > 0
 
     @staticmethod
-    async def _get_character(conn: StorageTransaction, guild_id: int, user_id: int) -> Character | None:
+    async def character_for_update(conn: StorageTransaction, guild_id: int, user_id: int) -> Character | None:
         """The character, for a change written in the same transaction: locked (also while there is none
         yet), so a concurrent change waits and then reads this one's."""
         await conn.lock(f"andor character {guild_id}", user_id)
@@ -164,7 +183,7 @@ class AndorRepository:
         return Character.model_validate_json(row["character_json"]) if row else None
 
     @staticmethod
-    async def _put_character(conn: StorageTransaction, guild_id: int, user_id: int, character: Character) -> None:
+    async def put_character(conn: StorageTransaction, guild_id: int, user_id: int, character: Character) -> None:
         await conn.execute(
             "INSERT INTO andor_characters (guild_id, user_id, character_json) VALUES (?, ?, ?) "
             "ON CONFLICT (guild_id, user_id) DO UPDATE SET character_json = excluded.character_json, "
@@ -208,6 +227,22 @@ class AndorRepository:
                     break
         return ended
 
+    @staticmethod
+    async def elsewhere(reader: Storage | StorageTransaction, guild_id: int, user_id: int) -> Elsewhere | None:
+        """Where the member fights in the server now, alone or in a party; None when nowhere."""
+        alone = await reader.fetch_one(
+            "SELECT channel_id, message_id FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = ?",
+            (guild_id, user_id, FightStatus.LIVE),
+        )
+        if alone is not None:
+            return Elsewhere(alone["channel_id"], alone["message_id"], party=False)
+        party = await reader.fetch_one(
+            "SELECT p.channel_id, p.message_id FROM andor_party_members m JOIN andor_parties p ON p.id = m.party_id "
+            "WHERE m.guild_id = ? AND m.user_id = ? AND m.in_fight = 1 AND p.status IN (?, ?)",
+            (guild_id, user_id, *OPEN_PARTY_STATUSES),
+        )
+        return None if party is None else Elsewhere(party["channel_id"], party["message_id"], party=True)
+
     async def live_fight(self, guild_id: int, user_id: int) -> Fight | None:
         row = await self.db.fetch_one(
             "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? AND status = ?",
@@ -231,6 +266,8 @@ class AndorRepository:
             )
             if live is not None:
                 raise FightAlreadyLive(_fight(live))
+            if (where := await self.elsewhere(conn, guild_id, user_id)) is not None:
+                raise InAnotherFight(where)  # in a party fight
             row = await conn.fetch_required(
                 "INSERT INTO andor_fights (guild_id, channel_id, user_id, seed, status, state_json, ended_at, kills) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
@@ -276,47 +313,11 @@ class AndorRepository:
     async def _settled(self, conn: StorageTransaction, row: Row, settle: Settle) -> Fight:
         """The ended fight of `row` with `settle` applied to its member's character, within `conn`'s transaction."""
         fight = _fight(row)
-        character, xp_change = settle(await self._get_character(conn, fight.guild_id, fight.user_id))
-        await self._put_character(conn, fight.guild_id, fight.user_id, character)
+        character, xp_change = settle(await self.character_for_update(conn, fight.guild_id, fight.user_id))
+        await self.put_character(conn, fight.guild_id, fight.user_id, character)
         return _fight(
             await conn.fetch_required(
                 "UPDATE andor_fights SET xp_change = ?, level_after = ?, xp_after = ? WHERE id = ? RETURNING *",
                 (xp_change, character.level, character.xp, fight.id),
             )
         )
-
-
-@dataclass(frozen=True)
-class AndorProfile:
-    """Andor's Trail on a member's profile: their character and their ended fights."""
-
-    character: Character | None  # None: no character stored (never set, never fought, or reset)
-    fights: FightTotals
-
-    @property
-    def empty(self) -> bool:
-        return self.character is None and self.fights.fights == 0
-
-
-async def _profile(db: Storage, guild_id: int, user_id: int, in_worker: InWorker) -> AndorProfile:
-    """The totals of the member's fights are counted off the event loop (they decode older ended fights)."""
-    repo = AndorRepository(db)
-    character = await repo.character(guild_id, user_id)
-    return AndorProfile(character, await in_worker((await repo.ended_fights(guild_id, user_id)).totals))
-
-
-# A character and its fights are the member's alone; a live fight holds back their erasure (RULINGS 8).
-TABLES = Tables(
-    "Andor's Trail",
-    (
-        Table("andor_characters", "Andor character", members=(Owned("user_id"),)),
-        Table(
-            "andor_fights",
-            "Andor fights",
-            members=(Owned("user_id"),),
-            order="id",
-            in_play=InPlay("status = ?", (FightStatus.LIVE,), Going("Andor fight", "Andor fights")),
-        ),
-    ),
-    profile=_profile,
-)

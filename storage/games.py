@@ -4,14 +4,14 @@ holds): a new game's `TABLES` joins this list, and server erasure, /arena my-dat
 
 from __future__ import annotations
 
-from storage import andor, bossfight, deck, departures, guild_settings, mfd, mma, ratings, tournament, uploads
+from storage import andor_tables, bossfight, deck, departures, guild_settings, mfd, mma, ratings, tournament, uploads
 from storage.tables import Table, Tables, erasure_order
 
 DECLARED: tuple[Tables, ...] = (
     ratings.TABLES,
     mma.TABLES,
     bossfight.TABLES,
-    andor.TABLES,
+    andor_tables.TABLES,
     deck.TABLES,
     uploads.TABLES,
     tournament.TABLES,

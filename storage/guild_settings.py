@@ -1,18 +1,23 @@
-"""A server's own settings (migration 0015): read where they are needed, never cached, so a change made through
-one process holds at once in every process serving the server."""
+"""A server's own settings (migrations 0015 and 0024): read where they are needed, never cached, so a change made
+through one process holds at once in every process serving the server."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from storage.protocol import Storage
 from storage.rows import utc_now_text
 from storage.tables import Table, Tables
 
+PARTY_TURN_SECONDS = 60  # an Andor party member's time for a turn, unless the server sets another (RULINGS 9)
+PARTY_TURN_LIMITS = (15, 300)
+
 
 @dataclass(frozen=True)
 class GuildSettings:
     gm_role_id: int | None = None  # None: the bot's GM_ROLE (by name) is the server's game-master role
+    party_turn_seconds: int = PARTY_TURN_SECONDS
 
 
 class GuildSettingsRepository:
@@ -21,22 +26,39 @@ class GuildSettingsRepository:
 
     async def get(self, guild_id: int) -> GuildSettings:
         """The server's settings; the defaults for a server that set none."""
-        row = await self.db.fetch_one("SELECT gm_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return GuildSettings() if row is None else GuildSettings(gm_role_id=row["gm_role_id"])
+        row = await self.db.fetch_one(
+            "SELECT gm_role_id, party_turn_seconds FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        if row is None:
+            return GuildSettings()
+        return GuildSettings(
+            gm_role_id=row["gm_role_id"], party_turn_seconds=row["party_turn_seconds"] or PARTY_TURN_SECONDS
+        )
 
     async def set_gm_role(self, guild_id: int, role_id: int | None) -> GuildSettings:
         """Set the server's game-master role (None: back to the bot's GM_ROLE); one upsert."""
+        await self._set(guild_id, "gm_role_id", role_id)
+        return await self.get(guild_id)
+
+    async def set_party_turn_seconds(self, guild_id: int, seconds: int) -> GuildSettings:
+        """Set the server's Andor party turn time (PARTY_TURN_LIMITS); one upsert."""
+        low, high = PARTY_TURN_LIMITS
+        if not low <= seconds <= high:
+            raise ValueError(f"a party turn lasts {low} to {high} seconds, not {seconds}")
+        await self._set(guild_id, "party_turn_seconds", seconds)
+        return await self.get(guild_id)
+
+    async def _set(self, guild_id: int, column: str, value: Any) -> None:
+        """One setting's upsert; `column` is the code's, never a user's."""
         async with self.db.transaction() as conn:
             await conn.execute(
-                "INSERT INTO guild_settings (guild_id, gm_role_id, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id, "
-                "updated_at = excluded.updated_at",
-                (guild_id, role_id, utc_now_text()),
+                f"INSERT INTO guild_settings (guild_id, {column}, updated_at) VALUES (?, ?, ?) "
+                f"ON CONFLICT (guild_id) DO UPDATE SET {column} = excluded.{column}, updated_at = excluded.updated_at",
+                (guild_id, value, utc_now_text()),
             )
-        return GuildSettings(gm_role_id=role_id)
 
 
 TABLES = Tables("server settings", (Table("guild_settings"),))  # the server's, naming no member
 
 
-__all__ = ["TABLES", "GuildSettings", "GuildSettingsRepository"]
+__all__ = ["PARTY_TURN_LIMITS", "PARTY_TURN_SECONDS", "TABLES", "GuildSettings", "GuildSettingsRepository"]

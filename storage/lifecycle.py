@@ -3,7 +3,7 @@ that names every game whose games live in a channel.
 
 A deleted channel ends its games, each through its own repository: an MMA match is abandoned (RULINGS 8) and a
 pending challenge expires, an Andor fight ends as if its player fled, a boss raid and a Marked for Death
-battle are closed. Every row is kept.
+battle are closed, an Andor party fight ends as if its members fled. Every row is kept.
 
 A server that removed the bot keeps its data for a retention period (GUILD_RETENTION_DAYS) from the moment it
 did (`guild_departures`); a re-invite cancels the departure, and once the period is over every row of the
@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from storage.andor import AndorRepository, Fight
+from storage.andor_party import Party, PartyRepository
 from storage.bossfight import BossfightRepository, Raid
 from storage.games import ERASURE_ORDER, TABLES
 from storage.mfd import MfdRepository, StoredBattle
@@ -48,9 +49,11 @@ class EndedGames:
     raids: list[Raid] = field(default_factory=list[Raid])  # closed
     battles: list[StoredBattle] = field(default_factory=list[StoredBattle])  # closed
     tournaments: list[Tournament] = field(default_factory=list[Tournament])  # cancelled
+    parties: list[Party] = field(default_factory=list[Party])  # sign-ups closed, fights ended as fled
 
     def __len__(self) -> int:
-        return len(self.matches) + len(self.fights) + len(self.raids) + len(self.battles) + len(self.tournaments)
+        games = (self.matches, self.fights, self.raids, self.battles, self.tournaments, self.parties)
+        return sum(len(ended) for ended in games)
 
 
 class LifecycleRepository:
@@ -61,6 +64,7 @@ class LifecycleRepository:
         self.bossfight = BossfightRepository(db)
         self.mfd = MfdRepository(db)
         self.tournaments = TournamentRepository(db)
+        self.parties = PartyRepository(db)
 
     async def channels_in_play(self, guild_id: int) -> set[int]:
         """The server's channels where a game is live."""
@@ -78,6 +82,7 @@ class LifecycleRepository:
             raids=await self.bossfight.end_channel(channel_id),
             battles=await self.mfd.end_channel(channel_id),
             tournaments=await self.tournaments.end_channel(channel_id),
+            parties=await self.parties.end_channel(channel_id),
         )
 
     # --- servers that removed the bot -----------------------------------------------------------------

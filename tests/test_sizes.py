@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MODULE_LINES = 300
 FUNCTION_LINES = 80
 # Being split by the work on their own games; this list goes once they are.
-NOT_YET_SPLIT = {"cogs/andor/cog.py", "cogs/andor/render.py", "cogs/bossfight/cog.py"}
+NOT_YET_SPLIT = {"cogs/bossfight/cog.py"}
 
 
 def modules() -> list[tuple[str, str]]:

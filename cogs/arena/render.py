@@ -8,7 +8,7 @@ from cogs.arena.items import FORGET, GAME, KEEP, ForgetButton
 from cogs.common import COLOR_DEFEAT, COLOR_INFO, fit_embed, markdown_safe
 from cogs.deck.render import measured
 from rules.text import format_number, noun_for, plural
-from storage.andor import AndorProfile
+from storage.andor_tables import AndorProfile
 from storage.bossfight import RaidTotals
 from storage.deck import DeckProfile
 from storage.guild_settings import GuildSettings
@@ -56,7 +56,8 @@ def raid_text(raids: RaidTotals) -> str:
 
 def andor_text(profile: AndorProfile) -> str:
     c, fights = profile.character, profile.fights
-    if c is None and not fights.fights:
+    parties = profile.parties
+    if c is None and not fights.fights and not parties.fought:
         return "No character or fights yet."
     lines: list[str] = []
     if c is None:
@@ -79,6 +80,8 @@ def andor_text(profile: AndorProfile) -> str:
         )
     else:
         lines.append("No fights yet.")
+    if parties.fought:
+        lines.append(f"**{parties.fought:,}** {noun_for(parties.fought, 'party fight')}: the party won {parties.won:,}")
     return "\n".join(lines)
 
 
@@ -141,6 +144,7 @@ def settings_embed(settings: GuildSettings, default_role: str | None, done: str 
     """The server's settings; `done` says what the command just changed."""
     embed = discord.Embed(title="⚙️ Arena settings in this server", description=done, color=COLOR_INFO)
     embed.add_field(name="Game-master role", value=gm_role_text(settings, default_role), inline=False)
+    embed.add_field(name="Andor party turn", value=f"{settings.party_turn_seconds} s", inline=False)
     embed.set_footer(text="Members with Manage Server are always game masters.")
     return fit_embed(embed)
 

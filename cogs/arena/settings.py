@@ -14,7 +14,7 @@ from discord.ext import commands
 from cogs.arena.render import settings_embed
 from cogs.common import UserError, markdown_safe
 from cogs.common.bot import guild_id
-from storage.guild_settings import GuildSettingsRepository
+from storage.guild_settings import PARTY_TURN_LIMITS, GuildSettingsRepository
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
@@ -29,20 +29,30 @@ class ServerSettings(commands.Cog, name="Arena settings"):
 
     @app_commands.command(
         name="arena-settings",
-        description="This server's Arena settings (Manage Server only): show them, or set the game-master role.",
+        description="This server's Arena settings (Manage Server only): show them, or set the GM role or party turn.",
     )
     @app_commands.describe(
         gm_role="Members with this role count as game masters here (besides members with Manage Server)",
         clear_gm_role="True: this server goes back to the bot's default game-master role (GM_ROLE)",
+        party_turn_seconds="Seconds an Andor party member has for a turn (15 to 300, default 60)",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     async def arena_settings(
-        self, interaction: discord.Interaction, gm_role: discord.Role | None = None, clear_gm_role: bool = False
+        self,
+        interaction: discord.Interaction,
+        gm_role: discord.Role | None = None,
+        clear_gm_role: bool = False,
+        party_turn_seconds: app_commands.Range[int, *PARTY_TURN_LIMITS] | None = None,
     ) -> None:
         if not interaction.permissions.manage_guild:
             raise UserError(MANAGE_SERVER_ONLY)
         here = guild_id(interaction)
+        low, high = PARTY_TURN_LIMITS
+        if party_turn_seconds is not None and not low <= party_turn_seconds <= high:
+            raise UserError(
+                f"A party turn lasts {low} to {high} seconds."
+            )  # Discord checks it; a replayed call may not
         if gm_role is not None and clear_gm_role:
             raise UserError("Give a game-master role or clear it, not both.")
         if gm_role is not None and gm_role.is_default():
@@ -55,5 +65,9 @@ class ServerSettings(commands.Cog, name="Arena settings"):
             done = "✅ This server's game-master role is cleared: the bot's default applies here again."
         else:
             stored, done = await self.settings.get(here), None
+        if party_turn_seconds is not None:
+            stored = await self.settings.set_party_turn_seconds(here, party_turn_seconds)
+            turn = f"✅ An Andor party member has {party_turn_seconds} s for a turn here now."
+            done = f"{done}\n{turn}" if done else turn
         embed = settings_embed(stored, self.bot.settings.gm_role, done)
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -27,3 +27,18 @@ def channel_id(interaction: discord.Interaction) -> int:
     if interaction.channel_id is None:  # every command and component Arena receives comes from a channel
         raise NoPrivateMessage()
     return interaction.channel_id
+
+
+UNKNOWN_MEMBER = 10007  # Discord's error code: the user is not a member of the server
+
+
+async def still_in_server(bot: ArenaBot, guild: int, user_id: int) -> bool:
+    """Whether the user is still in the server (asked of Discord: the bot does not receive member lists). An
+    answer other than "unknown member" counts as still there."""
+    try:
+        await bot.http.get_member(guild, user_id)
+    except discord.NotFound as missing:
+        return missing.code != UNKNOWN_MEMBER
+    except discord.HTTPException:
+        return True
+    return True

@@ -30,10 +30,11 @@ from cogs.deck.render import (
     shows_a_running_job,
     stopped_by_restart_embed,
 )
+from cogs.deck.stored import kept_result, resumed_job, stored_job
 from rules.deck.cards import Keyword, random_deck, read_deck_csv, set_list
 from rules.deck.optimize import Checkpoint, OptimizeSettings, check_work, duel, keywords_without
 from rules.seeds import MAX_SEED
-from storage.deck import DeckRepository, DeckResult, JobState, StoredJob
+from storage.deck import DeckRepository, JobState
 from storage.errors import StorageOutage
 
 if TYPE_CHECKING:
@@ -184,23 +185,8 @@ class DeckOptimizer(
         """The job is over: its stored job goes, and its result deck's fresh measurement is kept for the member's
         best in their profile (a run in a server only: a profile is a server's). The result is shown first: a
         database that fails here loses no run."""
-        result, settings = done.result, job.settings
-        kept = (
-            None
-            if job.guild_id is None
-            else DeckResult(
-                guild_id=job.guild_id,
-                user_id=job.user_id,
-                seed=settings.seed,
-                iterations=settings.iterations,
-                iterations_done=result.iterations_done,
-                games=settings.games,
-                opponent_file=job.opponent_file,
-                score=result.deck_score,
-            )
-        )
         try:
-            await self.results.job_ended(job.id, kept)
+            await self.results.job_ended(job.id, kept_result(job, done))
         except Exception as exc:
             await message.failed_after_result(exc)
 
@@ -217,20 +203,7 @@ class DeckOptimizer(
         for row in stored:
             if not self.bot.serves_guild(row.guild_id or 0):  # direct messages come to shard 0
                 continue
-            job = Job(
-                row.id,
-                row.user_id,
-                row.state.settings,
-                row.opponent_file,
-                row.guild_id,
-                row.channel_id,
-                requester=row.requester,
-                started_at=row.started_at,
-                message_id=row.message_id,
-                resumed=True,
-                resume_from=row.state.checkpoint,
-                seconds_before=row.seconds,
-            )
+            job = resumed_job(row)
             if self.clock() - row.started_at > ABANDON_AFTER:
                 self.bot.keep(asyncio.ensure_future(self.abandon(job)))
                 continue
@@ -305,19 +278,3 @@ class DeckOptimizer(
         seed = self.seed_or_new(seed)
         deck = random_deck(set_list(), random.Random(seed))
         await interaction.response.send_message(embed=random_deck_embed(deck, seed), file=random_deck_file(deck, seed))
-
-
-def stored_job(job: Job) -> StoredJob:
-    assert job.channel_id is not None  # a command always comes from a channel
-    return StoredJob(
-        id=job.id,
-        guild_id=job.guild_id,
-        channel_id=job.channel_id,
-        message_id=job.message_id,
-        user_id=job.user_id,
-        requester=job.requester,
-        opponent_file=job.opponent_file,
-        state=JobState(job.settings, None),
-        seconds=0.0,
-        started_at=job.started_at,
-    )

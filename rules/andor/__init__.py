@@ -1,8 +1,8 @@
 """Andor's Trail fights (rules: docs/rules/andor.md and RULINGS 4).
 
 Modules: models (data), engine (formulas and the fight state machine), ai (the simulation policy),
-simulate (odds over many fights), bestiary (built-in bestiary.csv and GM uploads), text (plain-text
-event lines), cli (`python -m rules andor ...`).
+simulate (odds over many fights), party and party_text (the party fight of RULINGS 9 and its lines), bestiary
+(built-in bestiary.csv and GM uploads), text (plain-text event lines), cli (`python -m rules andor ...`).
 
 Choices where the rules are silent:
 - The player engages, so the player's turn comes first (the engine can let the monsters begin).

@@ -293,7 +293,7 @@ def apply_in_place(state: FightState, action: Action, rng: random.Random) -> lis
         state.ap_left -= player.attack_cost
         index = action.target or 0
         target = state.monsters[index]
-        attack = _attack(player, target, state.round, rng)
+        attack = roll_attack(player, target, state.round, rng)
         events.append(attack)
         state.hurt_this_round |= attack.damage > 0
         if attack.killed:
@@ -423,7 +423,9 @@ def settle(character: Character, fight: FightSummary) -> tuple[Character, int]:
 # --- internals ------------------------------------------------------------------------------------------
 
 
-def _attack(attacker: Fighter, target: Fighter, round_: int, rng: random.Random) -> AttackEvent:
+def roll_attack(attacker: Fighter, target: Fighter, round_: int, rng: random.Random) -> AttackEvent:
+    """One attack of `attacker` on `target`, on `target` itself (its HP), with the draws in the module's order
+    (a party fight rolls its attacks with it too)."""
     chance = hit_chance(attacker.attack_chance, target.block_chance)
     roll = d100(rng)
     if roll > chance:
@@ -465,7 +467,7 @@ def _monsters_turn(state: FightState, rng: random.Random, events: list[Event]) -
         if not monster.alive:
             continue
         for _ in range(monster.ap // monster.attack_cost):
-            attack = _attack(monster, state.player, state.round, rng)
+            attack = roll_attack(monster, state.player, state.round, rng)
             events.append(attack)
             state.hurt_this_round |= attack.damage > 0
             if not state.player.alive:

@@ -101,7 +101,7 @@ def check_fights(fights: int) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class _Attack:
+class SideAttack:
     """One side's attack on the other: it never changes within a fight."""
 
     hit: int  # the chance to hit, in percent
@@ -114,7 +114,7 @@ class _Attack:
     armor: int  # the defender's armor
 
     @classmethod
-    def between(cls, attacker: CombatStats, defender: CombatStats, *, bonus: int, armor: int) -> _Attack:
+    def between(cls, attacker: CombatStats, defender: CombatStats, *, bonus: int, armor: int) -> SideAttack:
         """`attacker`'s attack on `defender`, with the attack damage bonus and the armor that count (only a
         character has them)."""
         return cls(
@@ -142,8 +142,8 @@ class _Attack:
 class _Matchup:
     """What every fight of a simulation starts from."""
 
-    player: _Attack
-    monster: _Attack
+    player: SideAttack
+    monster: SideAttack
     max_hp: int
     ap: int
     attack_cost: int
@@ -157,8 +157,8 @@ class _Matchup:
     @classmethod
     def of(cls, character: Character, monster: Monster, count: int, monsters_first: bool) -> _Matchup:
         return cls(
-            player=_Attack.between(character, monster, bonus=character.ad_bonus, armor=0),
-            monster=_Attack.between(monster, character, bonus=0, armor=character.armor),
+            player=SideAttack.between(character, monster, bonus=character.ad_bonus, armor=0),
+            monster=SideAttack.between(monster, character, bonus=0, armor=character.armor),
             max_hp=character.max_hp,
             ap=character.ap,
             attack_cost=character.attack_cost,

@@ -556,7 +556,7 @@ async def test_a_fight_the_opening_turn_ends_is_stored_ended_and_settled_at_once
     async def broken(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(AndorRepository, "_put_character", broken)
+    monkeypatch.setattr(AndorRepository, "put_character", broken)
     (failed,) = await h.run("andor fight", h.alice, monster="Ambusher", seed=1)
     assert failed.ephemeral and "Something went wrong on our side" in failed.content
     assert await h.bot.db.fetch_all("SELECT * FROM andor_fights") == []  # nothing half-stored to get stuck behind

@@ -238,7 +238,7 @@ async def test_the_command_is_shown_to_members_with_manage_server_only(harness):
     command = harness.bot.tree.get_command("arena-settings")
     payload = command.to_dict(harness.bot.tree)
     assert payload["default_member_permissions"] == discord.Permissions(manage_guild=True).value
-    assert [p.name for p in command.parameters] == ["gm_role", "clear_gm_role"]
+    assert [p.name for p in command.parameters] == ["gm_role", "clear_gm_role", "party_turn_seconds"]
 
 
 async def test_a_server_sets_shows_and_clears_its_game_master_role(harness):
@@ -282,6 +282,22 @@ async def test_a_server_sets_shows_and_clears_its_game_master_role(harness):
     assert cleared.field("Game-master role").startswith("**Raid Leader** (by name")
     assert (await spawn_as(h, NAMED_LEADER)).embed.title == "◽ Inu Dogemon appears!"
     assert (await spawn_as(h, RAIDER)).content.endswith("or the 'Raid Leader' role.")
+
+
+async def test_a_server_sets_its_andor_party_turn_time(harness):
+    h = harness
+    assert (await settings(h, h.gm)).field("Andor party turn") == "60 s"
+    done = await settings(h, h.gm, party_turn_seconds=15)
+    assert done.embed.description == "✅ An Andor party member has 15 s for a turn here now."
+    assert done.field("Andor party turn") == "15 s" and done.field("Game-master role").startswith("None set")
+    rows = await h.bot.db.fetch_all("SELECT guild_id, gm_role_id, party_turn_seconds FROM guild_settings")
+    assert [tuple(r) for r in rows] == [(GUILD_ID, None, 15)]
+    (refused,) = await h.run("arena-settings", h.gm, party_turn_seconds=301)
+    assert refused.ephemeral and "300" in refused.content
+    h.add_role(777, "Raid *Leaders*")
+    both = await settings(h, h.gm, gm_role=RAID_LEADERS, party_turn_seconds=300)
+    assert both.embed.description.endswith("\n✅ An Andor party member has 300 s for a turn here now.")
+    assert both.field("Andor party turn") == "300 s"
 
 
 async def test_the_servers_role_runs_gm_buttons_and_outlives_a_restart(harness):

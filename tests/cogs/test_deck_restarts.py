@@ -11,11 +11,11 @@ import sys
 import threading
 import time
 
+from offline_discord.harness import CHANNEL_ID, HeldCall, Message, start_bot
 from rules.deck import optimize as deck_optimize
 from rules.deck.optimize import Checkpoint
 from storage.deck import JOB_STATE
 from storage.times import stored_time
-from offline_discord.harness import CHANNEL_ID, HeldCall, Message, start_bot
 from tests.cogs.test_deck import (  # noqa: F401  # the fixtures, used by name
     FINISHED_TITLES,
     OPPONENT,

@@ -81,7 +81,7 @@ async def test_the_counts_and_histograms_move_as_commands_and_clicks_are_answere
     def broken_engine(*args: object) -> None:
         raise RuntimeError("the engine broke")
 
-    monkeypatch.setattr(h.cog_module("Andor"), "applied", broken_engine)
+    monkeypatch.setattr("cogs.andor.fight.applied", broken_engine)  # the fight's moves
     (failure,) = await h.click(fight, "Attack Wolf", h.alice)
     assert failure.content.startswith("⚠️ Something went wrong on our side (error id `")
 
@@ -343,7 +343,7 @@ async def test_json_log_lines_parse_and_carry_the_interaction_and_the_error_id(o
         def broken_engine(*args: object) -> None:
             raise RuntimeError("the engine broke")
 
-        monkeypatch.setattr(h.cog_module("Andor"), "applied", broken_engine)
+        monkeypatch.setattr("cogs.andor.fight.applied", broken_engine)  # the fight's moves
         (failure,) = await h.click(fight, "Attack Wolf", h.alice)
         click_id = h.last_token.removeprefix("token-")
     finally:

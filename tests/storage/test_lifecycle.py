@@ -127,6 +127,16 @@ async def fill(db, guild_id: int, first_id: int) -> None:
             (i, guild_id, CHANNEL),
         )
         await conn.execute(
+            "INSERT INTO andor_parties (id, guild_id, channel_id, opener_id, status, monster_json, monster_count, seed, "
+            "monsters_first, deadline, created_at) VALUES (?, ?, ?, 100, 'won', '{}', 2, 1, 0, 'now', 'now')",
+            (i, guild_id, CHANNEL),
+        )
+        await conn.execute(
+            "INSERT INTO andor_party_members (party_id, guild_id, user_id, position, name, in_fight) "
+            "VALUES (?, ?, 100, 0, 'A', 0)",
+            (i, guild_id),
+        )
+        await conn.execute(
             "INSERT INTO bossfight_raids (id, guild_id, channel_id, boss_json, max_hp, hp, status, spawned_by) "
             "VALUES (?, ?, ?, '{}', 1000, 600, 'live', 1)",
             (i, guild_id, CHANNEL + i),
