@@ -3,6 +3,8 @@ every game's embeds keep to."""
 
 from __future__ import annotations
 
+import re
+
 import discord
 
 
@@ -28,3 +30,12 @@ def markdown_safe(text: str, limit: int | None = None) -> str:
     follows."""
     text = clip(text, limit) if limit is not None else text
     return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+
+
+def as_typed(shown: str) -> str:
+    """A name `markdown_safe` stored, back as its member typed it (for a page that escapes it as HTML instead): its
+    escaping backslashes off, and the zero-width space it put after an @ that made a mention."""
+    return _ESCAPED.sub(r"\1", shown).replace("@\u200b", "@")

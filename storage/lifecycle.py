@@ -58,6 +58,7 @@ ERASED = (
     ("guild_uploads", _OF_GUILD),
     ("deck_results", _OF_GUILD),
     ("guild_settings", _OF_GUILD),
+    ("web_hidden_members", _OF_GUILD),
     ("guild_departures", _OF_GUILD),
 )
 # Tables of the whole installation, holding nothing of any server: the rating model the stored ratings follow.

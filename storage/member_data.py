@@ -108,6 +108,11 @@ KINDS = (
         "started_by, updated_by, started_at, updated_at FROM mfd_battles "
         "WHERE guild_id = ? AND ? IN (started_by, updated_by) ORDER BY id",
     ),
+    Kind(
+        "web_hidden_members",
+        "web pages hidden",
+        "SELECT * FROM web_hidden_members WHERE guild_id = ? AND user_id = ?",
+    ),
 )
 
 # The erasure, in order, each with the parameters (guild_id, user_id): the member's own rows go; where a row is
@@ -133,6 +138,7 @@ ERASURE = (
     f"UPDATE mma_tournaments SET created_by = {FORMER_MEMBER} WHERE guild_id = ? AND created_by = ?",
     "DELETE FROM mma_tournament_entrants WHERE tournament_id IN (SELECT id FROM mma_tournaments WHERE guild_id = ?) "
     "AND user_id = ?",
+    "DELETE FROM web_hidden_members WHERE guild_id = ? AND user_id = ?",
 )
 
 # Matches between members keep their moves and results for the opponent; the member's corner is renamed, and the
