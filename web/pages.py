@@ -34,6 +34,7 @@ from storage.ratings import Leaderboard, RatedGame, RatedMember, RatingRepositor
 from storage.rows import required
 from storage.tournament import Tournament, TournamentRepository, TournamentStatus
 from storage.web_pages import WebPagesRepository
+from web.paths import match_path, member_path, server_path, tournament_path
 
 PAGE_SIZE = 50  # leaderboard rows a page
 RECENT = 10  # recent matches, tournaments and raids listed
@@ -69,7 +70,7 @@ class Server:
 
     @property
     def url(self) -> str:
-        return f"/servers/{self.guild_id}"
+        return server_path(self.guild_id)
 
     def shown(self, user_id: int | None) -> bool:
         return user_id is not None and user_id > FORMER_MEMBER and user_id not in self.hidden
@@ -86,7 +87,7 @@ class Server:
         return {
             "id": str(user_id),  # a string: JavaScript's numbers cannot hold a Discord id exactly
             "name": "a member" if name is None else as_typed(name),
-            "url": f"{self.url}/members/{user_id}",
+            "url": member_path(self.guild_id, user_id),
         }
 
 
@@ -236,7 +237,7 @@ class Site:
         leader = standings(state)[0] if state is not None and state.rounds else None
         return {
             "id": tournament.id,
-            "url": f"{server.url}/tournaments/{tournament.id}",
+            "url": tournament_path(server.guild_id, tournament.id),
             "status": tournament.status.value,
             "players": len(state.players) if state else len(tournament.entrants),
             "round": len(state.rounds) if state else 0,
@@ -288,7 +289,7 @@ class Site:
             "recent": [
                 {
                     "match_id": m.match_id,
-                    "url": f"{server.url}/matches/{m.match_id}" if m.result is not None else None,
+                    "url": match_path(server.guild_id, m.match_id) if m.result is not None else None,
                     "opponent": server.member(m.opponent_id),
                     "result": None if m.result is None else m.result.value,
                     "reason": m.reason,
@@ -319,7 +320,7 @@ class Site:
     def _point(server: Server, game: RatedGame) -> Document:
         return {
             "match_id": game.match_id,
-            "url": f"{server.url}/matches/{game.match_id}",
+            "url": match_path(server.guild_id, game.match_id),
             "opponent": server.member(game.opponent_id),
             "result": game.result.value,
             "rating": game.change.after.shown,
@@ -351,7 +352,7 @@ class Site:
         players = [server.member(user_id, name) for user_id, name in zip(match.player_ids, match.names, strict=True)]
         names = [player["name"] for player in players]
         chosen = range(len(steps)) if step is None else [min(max(step, 0), len(steps) - 1)]
-        url = f"{server.url}/matches/{match.id}"
+        url = match_path(guild_id, match.id)
         return {
             "server": {"id": str(guild_id), "url": server.url},
             "match": {
@@ -406,7 +407,7 @@ class Site:
                             "challenger": server.member(p.challenger, state.player(p.challenger).name),
                             "opponent": server.member(p.opponent, state.player(p.opponent).name),
                             "result": None if p.result is None else p.result.value,
-                            "url": f"{server.url}/matches/{match_ids[board]}"
+                            "url": match_path(guild_id, match_ids[board])
                             if board in match_ids and p.result is not None and p.result.rated
                             else None,
                         }

@@ -29,16 +29,21 @@ class ServerSettings(commands.Cog, name="Arena settings"):
 
     @app_commands.command(
         name="arena-settings",
-        description="This server's Arena settings (Manage Server only): show them, or set the game-master role.",
+        description="This server's Arena settings (Manage Server only): the game-master role, the web pages.",
     )
     @app_commands.describe(
         gm_role="Members with this role count as game masters here (besides members with Manage Server)",
         clear_gm_role="True: this server goes back to the bot's default game-master role (GM_ROLE)",
+        web_pages="True: this server's leaderboard, members, replays and tournaments are pages anyone can open",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     async def arena_settings(
-        self, interaction: discord.Interaction, gm_role: discord.Role | None = None, clear_gm_role: bool = False
+        self,
+        interaction: discord.Interaction,
+        gm_role: discord.Role | None = None,
+        clear_gm_role: bool = False,
+        web_pages: bool | None = None,
     ) -> None:
         if not interaction.permissions.manage_guild:
             raise UserError(MANAGE_SERVER_ONLY)
@@ -55,5 +60,13 @@ class ServerSettings(commands.Cog, name="Arena settings"):
             done = "✅ This server's game-master role is cleared: the bot's default applies here again."
         else:
             stored, done = await self.settings.get(here), None
-        embed = settings_embed(stored, self.bot.settings.gm_role, done)
+        if web_pages is not None:
+            stored = await self.settings.set_web_pages(here, web_pages)
+            turned = (
+                "✅ This server's pages are on the web now: anyone with the address can read them."
+                if web_pages
+                else "✅ This server's pages are off the web now."
+            )
+            done = turned if done is None else f"{done}\n{turned}"
+        embed = settings_embed(stored, self.bot.settings.gm_role, done, self.bot.settings.web_base_url, here)
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -1,0 +1,52 @@
+"""A message's link to its page on the web (web/): there only when the bot knows where its pages are
+(WEB_BASE_URL) and the server's game master turned them on (/arena-settings web_pages). Each message adds the
+button in one line: `view = await with_page_link(bot, guild_id, view, match_path(guild_id, match.id))`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from storage.guild_settings import GuildSettingsRepository
+from web.paths import match_path, member_path, server_path, tournament_path
+
+if TYPE_CHECKING:
+    from arena.bot import ArenaBot
+
+PAGE_LINK_LABEL = "Open on the web"
+
+
+async def page_url(bot: ArenaBot, guild_id: int, path: str) -> str | None:
+    """The page's address, or None where the server has no pages (or the bot no WEB_BASE_URL)."""
+    base = bot.settings.web_base_url
+    if base is None or not (await GuildSettingsRepository(bot.db).get(guild_id)).web_pages:
+        return None
+    return base + path
+
+
+async def with_page_link(
+    bot: ArenaBot, guild_id: int, view: discord.ui.View | None, path: str
+) -> discord.ui.View | None:
+    """`view` (or a new one) with a link button to the page at `path`, in a row of its own after the message's
+    buttons; `view` as it was where the server has no pages, or where its five rows are full."""
+    url = await page_url(bot, guild_id, path)
+    if url is None:
+        return view
+    view = view if view is not None else discord.ui.View(timeout=None)
+    rows = {item.row for item in view.children if item.row is not None}
+    if len(view.children) >= 25 or len(rows) >= 5:
+        return view
+    view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=PAGE_LINK_LABEL, url=url))
+    return view
+
+
+__all__ = [
+    "PAGE_LINK_LABEL",
+    "match_path",
+    "member_path",
+    "page_url",
+    "server_path",
+    "tournament_path",
+    "with_page_link",
+]
