@@ -116,7 +116,13 @@ class ArenaBot(commands.Bot):
             return
         from web.server import WebServer  # loaded only where WEB_PORT is set
 
-        pages = WebServer(self.db, self.settings.web_host, self.settings.web_port, executor=self.engine_executor)
+        pages = WebServer(
+            self.db,
+            self.settings.web_host,
+            self.settings.web_port,
+            executor=self.engine_executor,
+            per_second=self.settings.web_rate_limit,
+        )
         await pages.start()
         self._pages = pages
 

@@ -35,6 +35,8 @@ class StorageSettings(BaseSettings):
     # The web pages (web/): served in the bot's process when WEB_PORT is set, or alone by `python -m web`.
     web_port: int | None = Field(default=None, ge=0, le=65535)
     web_host: str = "127.0.0.1"
+    # requests a second each client address may make (bursts of four times as many); 0: no limit
+    web_rate_limit: float = Field(default=10.0, ge=0)
     # The address people open the pages at (behind a proxy, its public address): the bot's link buttons lead there.
     web_base_url: str | None = Field(default=None, pattern=r"^https?://[^\s/]+(/[^\s]*)?$")
 

@@ -36,7 +36,7 @@ async def serve(settings: StorageSettings, port: int) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signum, stopped.set)
-    pages = WebServer(db, settings.web_host, port)
+    pages = WebServer(db, settings.web_host, port, per_second=settings.web_rate_limit)
     try:
         await pages.start()
         await stopped.wait()

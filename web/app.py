@@ -43,7 +43,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class RateLimit:
-    """A token bucket per client address: `burst` requests at once, then `per_second` a second."""
+    """A token bucket per client address: `burst` requests at once, then `per_second` a second (0: no limit)."""
 
     def __init__(self, per_second: float, burst: int, clock: Callable[[], float] = time.monotonic):
         self.per_second = per_second
@@ -52,6 +52,8 @@ class RateLimit:
         self._buckets: dict[str, tuple[float, float]] = {}  # client: (tokens, when counted)
 
     def allow(self, client: str) -> bool:
+        if self.per_second <= 0:
+            return True
         now = self.clock()
         tokens, then = self._buckets.get(client, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - then) * self.per_second)
@@ -67,10 +69,23 @@ class RateLimit:
 LIMITER_KEY = web.AppKey("limiter", RateLimit)
 
 
+LOOPBACK = ("127.0.0.1", "::1")
+
+
+def client_of(request: web.Request) -> str:
+    """The client's address: the peer's, or, behind a proxy on this machine, the one it names last in
+    X-Forwarded-For (the address the proxy itself saw; earlier ones are the client's word)."""
+    peer = request.remote or "?"
+    forwarded = request.headers.get("X-Forwarded-For")
+    if peer in LOOPBACK and forwarded:
+        return forwarded.split(",")[-1].strip() or peer
+    return peer
+
+
 @web.middleware
 async def guarded(request: web.Request, handler: Handler) -> web.StreamResponse:
     """The rate limit first, then the answer with the security headers (error answers included)."""
-    if not request.path.startswith("/static/") and not request.app[LIMITER_KEY].allow(request.remote or "?"):
+    if not request.path.startswith("/static/") and not request.app[LIMITER_KEY].allow(client_of(request)):
         response: web.StreamResponse = web.Response(
             status=429, text="Too many requests: wait a few seconds.\n", headers={"Retry-After": "5"}
         )

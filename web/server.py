@@ -26,8 +26,9 @@ class WebServer:
         *,
         executor: Executor | None = None,
         per_second: float = 10.0,
-        burst: int = 40,
+        burst: int | None = None,
     ):
+        burst = burst if burst is not None else max(1, round(4 * per_second))
         self.app = create_app(db, executor=executor, per_second=per_second, burst=burst)
         self.host = host
         self.requested_port = port
