@@ -33,6 +33,18 @@ class WebPagesRepository:
         """Whether the server's game master turned its pages on (an unknown server: no)."""
         return (await self.settings.get(guild_id)).web_pages
 
+    async def shown_except(self, guild_id: int) -> frozenset[int] | None:
+        """For a server whose pages are on, the members who hid theirs; None for a server whose pages are off (or
+        unknown). One statement: every page asks it first."""
+        rows = await self.db.fetch_all(
+            "SELECT s.web_pages, h.user_id FROM guild_settings s LEFT JOIN web_hidden_members h "
+            "ON h.guild_id = s.guild_id WHERE s.guild_id = ?",
+            (guild_id,),
+        )
+        if not rows or not rows[0]["web_pages"]:
+            return None
+        return frozenset(row["user_id"] for row in rows if row["user_id"] is not None)
+
     # --- members who hid their pages ---------------------------------------------------------------------
 
     async def set_hidden(self, guild_id: int, user_id: int, hidden: bool) -> None:
@@ -47,11 +59,6 @@ class WebPagesRepository:
                 await conn.execute(
                     "DELETE FROM web_hidden_members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
                 )
-
-    async def hidden(self, guild_id: int) -> frozenset[int]:
-        """The members who hid their pages here (few: read whole)."""
-        rows = await self.db.fetch_all("SELECT user_id FROM web_hidden_members WHERE guild_id = ?", (guild_id,))
-        return frozenset(row["user_id"] for row in rows)
 
     # --- names -------------------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from rules.mma.engine import HAND_LIMIT, MAX_ENERGY
 from rules.mma.replay import ReplayStep, replay_index, replay_match
 from rules.mma.state import CONCEDE, DEPLOY, DRAW, END_TURN, NO_ONE, OVER, PLAY, SKIP_DRAW, Action, EndReason
 from rules.mma.text import describe, shared_fighters
-from rules.rating import RatingChange, Result
+from rules.rating import Rating, RatingChange, Result
 from rules.tournament import standings
 from rules.tournament.chart import LEGEND, crosstable_header, crosstable_rows
 from storage.andor import AndorRepository
@@ -144,9 +144,9 @@ class Site:
 
     async def server(self, guild_id: int, user_ids: Iterable[int] = ()) -> Server:
         """The server, with the names of `user_ids`; NotShown unless its pages are on."""
-        if not await self.web.pages_on(guild_id):
+        hidden = await self.web.shown_except(guild_id)
+        if hidden is None:
             raise NotShown
-        hidden = await self.web.hidden(guild_id)
         return Server(guild_id, hidden, await self.web.names(guild_id, [u for u in user_ids if u not in hidden]))
 
     async def _with_names(self, server: Server, user_ids: Iterable[int]) -> Server:
@@ -253,7 +253,7 @@ class Site:
         if not server.shown(user_id):
             raise NotShown
         history = list(reversed(await self.ratings.history(guild_id, user_id)))  # oldest first
-        rating = await self.ratings.rating(guild_id, user_id)
+        rating = history[-1].change.after if history else Rating()
         recent = await self.mma.finished(guild_id, user_id, limit=RECENT)
         raids = await self.bossfight.member_totals(guild_id, user_id)
         character = await self.andor.character(guild_id, user_id)

@@ -4,6 +4,7 @@ button in one line: `view = await with_page_link(bot, guild_id, view, match_path
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 import discord
@@ -28,16 +29,14 @@ async def page_url(bot: ArenaBot, guild_id: int, path: str) -> str | None:
 async def with_page_link(
     bot: ArenaBot, guild_id: int, view: discord.ui.View | None, path: str
 ) -> discord.ui.View | None:
-    """`view` (or a new one) with a link button to the page at `path`, in a row of its own after the message's
-    buttons; `view` as it was where the server has no pages, or where its five rows are full."""
+    """`view` (or a new one) with a link button to the page at `path` after the message's own; `view` as it was
+    where the server has no pages, or where its rows are full."""
     url = await page_url(bot, guild_id, path)
     if url is None:
         return view
     view = view if view is not None else discord.ui.View(timeout=None)
-    rows = {item.row for item in view.children if item.row is not None}
-    if len(view.children) >= 25 or len(rows) >= 5:
-        return view
-    view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=PAGE_LINK_LABEL, url=url))
+    with contextlib.suppress(ValueError):  # no room left in the message's rows: the message as it was
+        view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=PAGE_LINK_LABEL, url=url))
     return view
 
 

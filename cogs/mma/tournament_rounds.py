@@ -19,6 +19,7 @@ import discord
 from cogs.common import UserError, mention, run_engine
 from cogs.common.posts import done_or_logged
 from cogs.common.timers import Timers
+from cogs.common.web_links import tournament_path, with_page_link
 from cogs.mma import boards, notes
 from cogs.mma import tournament_render as shown
 from rules.errors import RuleInputError
@@ -243,6 +244,10 @@ async def standings_of(cog: Mma, tournament: Tournament) -> discord.Embed:
 async def show_standings(cog: Mma, tournament: Tournament) -> None:
     """Redraw the tournament's message as its live standings; post it again if it is gone."""
     embed, view = await standings_of(cog, tournament), shown.standings_view(tournament)
+    view = (
+        await with_page_link(cog.bot, tournament.guild_id, view, tournament_path(tournament.guild_id, tournament.id))
+        or view
+    )
     channel = channel_of(cog, tournament)
     try:
         if tournament.message_id is not None:

@@ -23,12 +23,14 @@ async def test_pages_are_off_until_a_game_master_turns_them_on(database):
 
 async def test_a_member_hides_their_pages_and_shows_them_again(database):
     repo = WebPagesRepository(database)
+    for guild_id in (GUILD, OTHER_GUILD):
+        await GuildSettingsRepository(database).set_web_pages(guild_id, True)
     await repo.set_hidden(GUILD, 7, True)
     await repo.set_hidden(GUILD, 7, True)  # twice: still hidden, once
     await repo.set_hidden(OTHER_GUILD, 8, True)
-    assert await repo.hidden(GUILD) == {7}
+    assert await repo.shown_except(GUILD) == {7}
     await repo.set_hidden(GUILD, 7, False)
-    assert await repo.hidden(GUILD) == set() and await repo.hidden(OTHER_GUILD) == {8}
+    assert await repo.shown_except(GUILD) == set() and await repo.shown_except(OTHER_GUILD) == {8}
 
 
 async def test_names_are_the_latest_a_member_played_under_and_found_by_any_part(database):
@@ -41,3 +43,16 @@ async def test_names_are_the_latest_a_member_played_under_and_found_by_any_part(
     assert await repo.named_like(GUILD, "%", 10) == [2]  # a LIKE wildcard is a character like any other
     assert await repo.named_like(GUILD, "!", 10) == []  # nor is the escape character
     assert await repo.named_like(GUILD, "carol", 10) == []  # another server's member
+
+
+async def test_every_page_asks_first_whether_the_server_shows_pages_and_who_hid_theirs(database):
+    repo = WebPagesRepository(database)
+    assert await repo.shown_except(GUILD) is None  # unknown
+    await GuildSettingsRepository(database).set_gm_role(GUILD, 555)
+    assert await repo.shown_except(GUILD) is None  # known, pages off
+    await GuildSettingsRepository(database).set_web_pages(GUILD, True)
+    assert await repo.shown_except(GUILD) == frozenset()
+    await repo.set_hidden(GUILD, 7, True)
+    await repo.set_hidden(GUILD, 9, True)
+    await repo.set_hidden(OTHER_GUILD, 8, True)
+    assert await repo.shown_except(GUILD) == {7, 9}

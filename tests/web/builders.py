@@ -73,11 +73,17 @@ async def pages_on(db: Storage, guild_id: int = GUILD) -> None:
 
 
 async def running_tournament(
-    db: Storage, players: list[tuple[int, str]], now: float, *, rounds: int = 2, guild_id: int = GUILD
+    db: Storage,
+    players: list[tuple[int, str]],
+    now: float,
+    *,
+    rounds: int = 2,
+    guild_id: int = GUILD,
+    channel_id: int = CHANNEL + 1,
 ) -> tuple[Tournament, list[Match]]:
     """A tournament of `players` started by its game master, its first round's matches dealt and live."""
     tournaments = TournamentRepository(db)
-    opened = await tournaments.create(guild_id, CHANNEL + 1, 1, rounds, None)
+    opened = await tournaments.create(guild_id, channel_id, 1, rounds, None)
     for user_id, name in players:
         assert await tournaments.join(opened.id, user_id, stored_name(name), limit=64)
     opened = required(await tournaments.get(opened.id))
