@@ -14,9 +14,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from arena.text import as_typed
+from arena.text import as_typed, markdown_safe
 from rules.mma.cards import CARDS
 from rules.mma.engine import HAND_LIMIT, MAX_ENERGY
 from rules.mma.replay import ReplayStep, replay_index, replay_match
@@ -55,8 +56,6 @@ class NotShown(Exception):
 
 def iso(unix: float) -> str:
     """A time as the JSON gives it: ISO 8601 UTC to the second."""
-    from datetime import UTC, datetime
-
     return datetime.fromtimestamp(unix, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -224,8 +223,6 @@ class Site:
     async def _named(self, server: Server, rows: list[RatedMember], query: str) -> list[RatedMember]:
         """The rows of members whose name holds `query`, in any case: candidates by the stored names, kept when
         their latest name, as typed, holds it."""
-        from arena.text import markdown_safe
-
         candidates = set(await self.web.named_like(server.guild_id, markdown_safe(query), SEARCH_LIMIT))
         names = await self.web.names(server.guild_id, candidates)
         wanted = query.casefold()

@@ -105,13 +105,21 @@ class Browser:
             if v["impact"] in ("serious", "critical")
         ]
 
-    async def screenshot(self, name: str, width: int = 1000) -> None:
-        """The whole page at `width` into docs/screenshots/ (the README shows them)."""
-        height = await self.script("return document.documentElement.scrollHeight")
-        await self.call(self.driver.set_window_size, width, min(max(int(height) + 120, 600), 2400))
+    async def screenshot(self, name: str) -> None:
+        """The whole page, as wide as the window, into docs/screenshots/ (the README shows them)."""
+        import base64
+
+        size = await self.script("return [document.documentElement.clientWidth, document.documentElement.scrollHeight]")
+        shot = await self.call(
+            self.driver.execute_cdp_cmd,
+            "Page.captureScreenshot",
+            {
+                "captureBeyondViewport": True,
+                "clip": {"x": 0, "y": 0, "width": size[0], "height": min(size[1], 2400), "scale": 1},
+            },
+        )
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        await self.call(self.driver.save_screenshot, str(SCREENSHOTS / f"{name}.png"))
-        await self.call(self.driver.set_window_size, 1000, 1200)
+        (SCREENSHOTS / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
 
 
 @pytest.fixture
