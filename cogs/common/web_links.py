@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from storage.guild_settings import GuildSettingsRepository
+from storage.web_pages import WebPagesRepository
 from web.paths import match_path, member_path, server_path, tournament_path
 
 if TYPE_CHECKING:
@@ -18,20 +18,24 @@ if TYPE_CHECKING:
 PAGE_LINK_LABEL = "Open on the web"
 
 
-async def page_url(bot: ArenaBot, guild_id: int, path: str) -> str | None:
-    """The page's address, or None where the server has no pages (or the bot no WEB_BASE_URL)."""
+async def page_url(bot: ArenaBot, guild_id: int, path: str, *, of_member: int | None = None) -> str | None:
+    """The page's address, or None where the server has no pages (or the bot no WEB_BASE_URL), or where the page
+    is `of_member`'s and they hid it."""
     base = bot.settings.web_base_url
-    if base is None or not (await GuildSettingsRepository(bot.db).get(guild_id)).web_pages:
+    if base is None:
+        return None
+    hidden = await WebPagesRepository(bot.db).shown_except(guild_id)
+    if hidden is None or of_member in hidden:
         return None
     return base + path
 
 
 async def with_page_link(
-    bot: ArenaBot, guild_id: int, view: discord.ui.View | None, path: str
+    bot: ArenaBot, guild_id: int, view: discord.ui.View | None, path: str, *, of_member: int | None = None
 ) -> discord.ui.View | None:
     """`view` (or a new one) with a link button to the page at `path` after the message's own; `view` as it was
-    where the server has no pages, or where its rows are full."""
-    url = await page_url(bot, guild_id, path)
+    where there is no such page (`page_url`), or where its rows are full."""
+    url = await page_url(bot, guild_id, path, of_member=of_member)
     if url is None:
         return view
     view = view if view is not None else discord.ui.View(timeout=None)

@@ -67,7 +67,10 @@ async def stats(bot: ArenaBot, interaction: discord.Interaction, member: discord
     against = await ratings.head_to_heads(here, member.id)
     changes = await ratings.history(here, member.id)
     embed = add_rating(stats_embed(name, tallies, favourites), rating, board, member.id, changes, against)
-    link = await with_page_link(bot, here, None, member_path(here, member.id)) or discord.utils.MISSING
+    link = (
+        await with_page_link(bot, here, None, member_path(here, member.id), of_member=member.id)
+        or discord.utils.MISSING
+    )
     if not changes:
         await interaction.response.send_message(embed=embed, view=link)
         return

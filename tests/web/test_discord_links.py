@@ -32,6 +32,9 @@ async def test_the_mma_readings_link_to_their_pages(tmp_path):
         assert links(board) == [f"{BASE}/servers/{GUILD_ID}"]
         (stats,) = await h.run("mma stats", h.alice)
         assert links(stats) == [f"{BASE}/servers/{GUILD_ID}/members/{h.alice.id}"]
+        await h.run("arena web-pages", h.bob, visible=False)
+        (stats,) = await h.run("mma stats", h.alice, member=h.bob)
+        assert links(stats) == []  # Bob hid his page
         (replay,) = await h.run("mma replay", h.alice, match=match.id)
         assert links(replay) == [f"{BASE}/servers/{GUILD_ID}/matches/{match.id}"]
         await h.click(replay, "Forward ▶", h.alice)  # still there a step on
