@@ -8,7 +8,7 @@ import importlib
 import logging
 import pkgutil
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -21,6 +21,9 @@ from arena.watchdog import ANSWER_DEADLINE, see_answered, watch_response
 from observability import Observer
 from storage.protocol import Storage
 from storage.sqlite import Database
+
+if TYPE_CHECKING:
+    from web.server import WebServer
 
 log = logging.getLogger("arena")
 
@@ -59,6 +62,7 @@ class ArenaBot(commands.Bot):
         self.engine_executor = ThreadPoolExecutor(ENGINE_WORKERS, thread_name_prefix="engine")
         self.long_job_executor = ThreadPoolExecutor(LONG_JOB_WORKERS, thread_name_prefix="long-job")
         self._db: Storage | None = None
+        self._pages: WebServer | None = None
         self.answer_deadline = ANSWER_DEADLINE
         self._background: set[asyncio.Future[Any]] = set()
         self._stopping: asyncio.Future[None] | None = None
@@ -98,12 +102,29 @@ class ArenaBot(commands.Bot):
         Not `load_extension`: that executes the package anew for every bot, which nothing here needs."""
         await self.observer.start()  # first: a port it cannot have stops the start before anything else opens
         await self.open_storage()
+        await self.serve_pages()
         import cogs  # the one place the shell imports the games: it loads them (tests/test_layers.py)
 
         for module in pkgutil.iter_modules(cogs.__path__):
             if module.name != "common":
                 await importlib.import_module(f"cogs.{module.name}").setup(self)
         log.info("storage open (%s), cogs loaded: %s", self.storage_name, ", ".join(self.cogs))
+
+    async def serve_pages(self) -> None:
+        """The web pages on WEB_PORT, in this process, over its storage (unset: none)."""
+        if self.settings.web_port is None or self._pages is not None:
+            return
+        from web.server import WebServer  # loaded only where WEB_PORT is set
+
+        pages = WebServer(
+            self.db,
+            self.settings.web_host,
+            self.settings.web_port,
+            executor=self.engine_executor,
+            per_second=self.settings.web_rate_limit,
+        )
+        await pages.start()
+        self._pages = pages
 
     @property
     def storage_name(self) -> str:
@@ -183,6 +204,9 @@ class ArenaBot(commands.Bot):
         except Exception:  # whatever went wrong there, the connection and the database still close
             log.exception("shutting down: stopping the games failed")
         await super().close()
+        pages, self._pages = self._pages, None
+        if pages is not None:
+            await pages.close()
         db, self._db = self._db, None
         if db is not None:
             await db.close()

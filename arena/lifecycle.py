@@ -15,6 +15,7 @@ from arena.bot import ArenaBot, CommandSyncRefused, create_bot
 from arena.settings import TOKEN_HELP, Settings, load_settings, unknown_dotenv_names
 from observability import MetricsUnavailable, setup_logging
 from storage.errors import StorageUnavailable
+from web.errors import WebUnavailable
 
 log = logging.getLogger("arena")
 
@@ -42,7 +43,7 @@ def main() -> None:
         log.warning(".env sets %s, which is none of Arena's settings (.env.example lists them): it is ignored", name)
     try:
         asyncio.run(run(settings))
-    except (StorageUnavailable, CommandSyncRefused, MetricsUnavailable) as exc:
+    except (StorageUnavailable, CommandSyncRefused, MetricsUnavailable, WebUnavailable) as exc:
         raise SystemExit(f"Arena cannot start: {exc}.") from None
     except discord.LoginFailure:
         raise SystemExit(TOKEN_HELP.format(problem="Discord rejected the DISCORD_TOKEN it was given")) from None

@@ -22,19 +22,41 @@ to start from every setting), or set DISCORD_TOKEN in the environment. Then run 
 explains how to invite the bot to your server."""
 
 
-class Settings(BaseSettings):
-    """Every setting, read from the environment and from .env; .env.example documents each one."""
+class StorageSettings(BaseSettings):
+    """The settings of what reads the database: the bot, and the web pages served alone (`python -m web`)."""
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
 
-    discord_token: SecretStr = Field(min_length=1)
     database_path: Path = Path("data/arena.sqlite3")
     database_url: SecretStr | None = None  # postgresql://user:password@host/db: PostgreSQL instead of SQLite
     database_pool_size: int = Field(default=DEFAULT_POOL_SIZE, ge=1, le=1000)  # PostgreSQL connections kept open
-    dev_guild_id: int | None = Field(default=None, gt=0)
-    gm_role: str | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: LogFormat = "text"  # json: one JSON object a line, for log collectors
+    # The web pages (web/): served in the bot's process when WEB_PORT is set, or alone by `python -m web`.
+    web_port: int | None = Field(default=None, ge=0, le=65535)
+    web_host: str = "127.0.0.1"
+    # requests a second each client address may make (bursts of four times as many); 0: no limit
+    web_rate_limit: float = Field(default=10.0, ge=0)
+    # The address people open the pages at (behind a proxy, its public address): the bot's link buttons lead there.
+    web_base_url: str | None = Field(default=None, pattern=r"^https?://[^\s/]+(/[^\s]*)?$")
+
+    @field_validator("database_path")
+    @classmethod
+    def _home_expanded(cls, path: Path) -> Path:
+        return path.expanduser()  # ~/arena.sqlite3 as a shell would read it, not a folder named "~"
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _no_trailing_slash(cls, url: str | None) -> str | None:
+        return None if url is None else url.rstrip("/")
+
+
+class Settings(StorageSettings):
+    """Every setting, read from the environment and from .env; .env.example documents each one."""
+
+    discord_token: SecretStr = Field(min_length=1)
+    dev_guild_id: int | None = Field(default=None, gt=0)
+    gm_role: str | None = None
     metrics_port: int | None = Field(default=None, ge=0, le=65535)  # /metrics and /healthz; unset: none
     metrics_host: str = "127.0.0.1"
     # seconds a shard may be disconnected (or the database unanswering) before /healthz says 503: Discord asks
@@ -56,11 +78,6 @@ class Settings(BaseSettings):
         if not token.get_secret_value().strip():  # only spaces: as good as none
             raise ValueError("DISCORD_TOKEN is empty")
         return token
-
-    @field_validator("database_path")
-    @classmethod
-    def _home_expanded(cls, path: Path) -> Path:
-        return path.expanduser()  # ~/arena.sqlite3 as a shell would read it, not a folder named "~"
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:

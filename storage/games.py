@@ -4,7 +4,19 @@ holds): a new game's `TABLES` joins this list, and server erasure, /arena my-dat
 
 from __future__ import annotations
 
-from storage import andor_tables, bossfight, deck, departures, guild_settings, mfd, mma, ratings, tournament, uploads
+from storage import (
+    andor_tables,
+    bossfight,
+    deck,
+    departures,
+    guild_settings,
+    mfd,
+    mma,
+    ratings,
+    tournament,
+    uploads,
+    web_pages,
+)
 from storage.tables import Table, Tables, erasure_order
 
 DECLARED: tuple[Tables, ...] = (
@@ -17,6 +29,7 @@ DECLARED: tuple[Tables, ...] = (
     tournament.TABLES,
     mfd.TABLES,
     guild_settings.TABLES,
+    web_pages.TABLES,
     departures.TABLES,
 )
 

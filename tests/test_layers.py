@@ -10,9 +10,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
-PRODUCT = ("rules", "storage", "observability", "arena", "cogs")
+PRODUCT = ("rules", "storage", "observability", "arena", "cogs", "web")
 # The shell loads the games: the one place arena imports cogs (ArenaBot.prepare in arena/bot.py).
 EXTENSION_LOADING = ("arena.bot", "ArenaBot.prepare")
+# The shell serves the web pages in its process (WEB_PORT), and its start-up names why they cannot be: the only
+# places arena imports web.
+# The bot names the pages' server in an annotation (type-only) and starts it in serve_pages; start-up names why
+# they cannot start.
+PAGES_SERVING = (("arena.bot", ""), ("arena.bot", "ArenaBot.serve_pages"), ("arena.lifecycle", ""))
 
 
 class Import(NamedTuple):
@@ -97,13 +102,21 @@ def test_the_shell_imports_the_games_only_where_it_loads_them():
     assert loading == [EXTENSION_LOADING]
 
 
+def test_the_shell_imports_the_pages_only_where_it_serves_them():
+    assert [(found.module, found.where) for found in imports_of("arena", {"web"})] == list(PAGES_SERVING)
+
+
+def test_the_pages_import_neither_the_games_nor_discord():
+    assert imports_of("web", {"cogs", "discord"}) == []
+
+
 def test_no_cycle_between_packages():
     edges = {
         (found.package, found.target)
         for found in IMPORTS
         if found.target in PRODUCT
         and found.target != found.package
-        and (found.module, found.where) != EXTENSION_LOADING
+        and (found.module, found.where) not in (EXTENSION_LOADING, *PAGES_SERVING)
     }
 
     def reaches(start: str, goal: str, seen: frozenset[str] = frozenset()) -> bool:

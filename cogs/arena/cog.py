@@ -25,6 +25,7 @@ from cogs.common.cog import GameCog
 from cogs.common.executor import run_engine
 from storage.member_data import ChangedSinceAsked, LiveGames, MemberDataRepository
 from storage.profile import ProfileRepository
+from storage.web_pages import WebPagesRepository
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
@@ -43,6 +44,7 @@ class Arena(
         super().__init__(bot)
         self.profiles = ProfileRepository(bot.db)
         self.member_data = MemberDataRepository(bot.db)
+        self.web_pages = WebPagesRepository(bot.db)
 
     @app_commands.command(
         name="profile",
@@ -79,6 +81,21 @@ class Arena(
             raise UserError("Arena keeps nothing about you in this server: there is nothing to erase.")
         view = forget_view(me, data.fingerprint)
         await interaction.response.send_message(embed=forget_embed(data), view=view, ephemeral=True)
+
+    @app_commands.command(
+        name="web-pages", description="Show or hide your own page, and your name, on this server's web pages."
+    )
+    @app_commands.describe(visible="False: no page of yours, and your name on no one else's; True: shown again")
+    async def web_pages_visible(self, interaction: discord.Interaction, visible: bool) -> None:
+        await self.web_pages.set_hidden(guild_id(interaction), interaction.user.id, not visible)
+        if visible:
+            text = "✅ Your page and your name are shown on this server's web pages (while the server has them on)."
+        else:
+            text = (
+                "✅ Your page is hidden, and your name shows on no page of this server: your matches read "
+                '"a hidden member". `/arena web-pages visible:True` shows them again.'
+            )
+        await interaction.response.send_message(text, ephemeral=True)
 
     async def on_component(self, interaction: discord.Interaction, component: ForgetButton) -> None:
         if interaction.user.id != component.numeric_id:

@@ -6,6 +6,7 @@ import discord
 
 from cogs.arena.items import FORGET, GAME, KEEP, ForgetButton
 from cogs.common import COLOR_DEFEAT, COLOR_INFO, fit_embed, markdown_safe
+from cogs.common.web_links import server_path
 from cogs.deck.render import measured
 from rules.text import format_number, noun_for, plural
 from storage.andor_tables import AndorProfile
@@ -140,11 +141,27 @@ def gm_role_text(settings: GuildSettings, default_role: str | None) -> str:
     return "None set: only members with Manage Server (the bot has no default GM_ROLE)"
 
 
-def settings_embed(settings: GuildSettings, default_role: str | None, done: str | None = None) -> discord.Embed:
+def web_pages_text(settings: GuildSettings, base_url: str | None, guild_id: int) -> str:
+    """Whether the server's pages are on the web, and where."""
+    if not settings.web_pages:
+        return "Off: `/arena-settings web_pages:True` turns them on (members can still hide their own)"
+    if base_url is None:
+        return "On, but the bot has no WEB_BASE_URL: its owner has not said where its pages are served"
+    return f"On: {base_url}{server_path(guild_id)}"
+
+
+def settings_embed(
+    settings: GuildSettings,
+    default_role: str | None,
+    done: str | None = None,
+    base_url: str | None = None,
+    guild_id: int = 0,
+) -> discord.Embed:
     """The server's settings; `done` says what the command just changed."""
     embed = discord.Embed(title="⚙️ Arena settings in this server", description=done, color=COLOR_INFO)
     embed.add_field(name="Game-master role", value=gm_role_text(settings, default_role), inline=False)
     embed.add_field(name="Andor party turn", value=f"{settings.party_turn_seconds} s", inline=False)
+    embed.add_field(name="Web pages", value=web_pages_text(settings, base_url, guild_id), inline=False)
     embed.set_footer(text="Members with Manage Server are always game masters.")
     return fit_embed(embed)
 

@@ -29,12 +29,13 @@ class ServerSettings(commands.Cog, name="Arena settings"):
 
     @app_commands.command(
         name="arena-settings",
-        description="This server's Arena settings (Manage Server only): show them, or set the GM role or party turn.",
+        description="This server's Arena settings (Manage Server only): GM role, party turn, web pages.",
     )
     @app_commands.describe(
         gm_role="Members with this role count as game masters here (besides members with Manage Server)",
         clear_gm_role="True: this server goes back to the bot's default game-master role (GM_ROLE)",
         party_turn_seconds="Seconds an Andor party member has for a turn (15 to 300, default 60)",
+        web_pages="True: this server's leaderboard, members, replays and tournaments are pages anyone can open",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -44,6 +45,7 @@ class ServerSettings(commands.Cog, name="Arena settings"):
         gm_role: discord.Role | None = None,
         clear_gm_role: bool = False,
         party_turn_seconds: app_commands.Range[int, *PARTY_TURN_LIMITS] | None = None,
+        web_pages: bool | None = None,
     ) -> None:
         if not interaction.permissions.manage_guild:
             raise UserError(MANAGE_SERVER_ONLY)
@@ -69,5 +71,13 @@ class ServerSettings(commands.Cog, name="Arena settings"):
             stored = await self.settings.set_party_turn_seconds(here, party_turn_seconds)
             turn = f"✅ An Andor party member has {party_turn_seconds} s for a turn here now."
             done = f"{done}\n{turn}" if done else turn
-        embed = settings_embed(stored, self.bot.settings.gm_role, done)
+        if web_pages is not None:
+            stored = await self.settings.set_web_pages(here, web_pages)
+            turned = (
+                "✅ This server's pages are on the web now: anyone with the address can read them."
+                if web_pages
+                else "✅ This server's pages are off the web now."
+            )
+            done = turned if done is None else f"{done}\n{turned}"
+        embed = settings_embed(stored, self.bot.settings.gm_role, done, self.bot.settings.web_base_url, here)
         await interaction.response.send_message(embed=embed, ephemeral=True)

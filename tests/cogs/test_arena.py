@@ -195,7 +195,7 @@ async def test_the_command_and_its_option_have_help(harness):
     (member,) = command.parameters
     assert member.name == "member"
     assert member.description == "Whose profile (default: yours); a member who left can be given by id"
-    assert {c.name for c in group.walk_commands()} == {"profile", "my-data", "forget-me"}
+    assert {c.name for c in group.walk_commands()} == {"profile", "my-data", "forget-me", "web-pages"}
 
 
 @pytest.mark.one_backend
@@ -238,7 +238,7 @@ async def test_the_command_is_shown_to_members_with_manage_server_only(harness):
     command = harness.bot.tree.get_command("arena-settings")
     payload = command.to_dict(harness.bot.tree)
     assert payload["default_member_permissions"] == discord.Permissions(manage_guild=True).value
-    assert [p.name for p in command.parameters] == ["gm_role", "clear_gm_role", "party_turn_seconds"]
+    assert [p.name for p in command.parameters] == ["gm_role", "clear_gm_role", "party_turn_seconds", "web_pages"]
 
 
 async def test_a_server_sets_shows_and_clears_its_game_master_role(harness):
@@ -317,7 +317,7 @@ async def test_the_servers_role_runs_gm_buttons_and_outlives_a_restart(harness):
 
 async def test_only_manage_server_sees_or_changes_the_settings(harness):
     h = harness
-    for options in ({}, {"gm_role": RAID_LEADERS}, {"clear_gm_role": True}):
+    for options in ({}, {"gm_role": RAID_LEADERS}, {"clear_gm_role": True}, {"web_pages": True}):
         refused = await settings(h, h.alice, **options)
         assert refused.content == (
             "❌ Only members with the Manage Server permission can see or change this server's Arena settings."
@@ -328,6 +328,48 @@ async def test_only_manage_server_sees_or_changes_the_settings(harness):
     both = await settings(h, h.gm, gm_role=RAID_LEADERS, clear_gm_role=True)
     assert both.content == "❌ Give a game-master role or clear it, not both."
     assert await h.bot.db.fetch_all("SELECT * FROM guild_settings") == []
+
+
+async def test_a_server_turns_its_web_pages_on_and_a_member_hides_their_own(harness):
+    from cogs.common.web_links import match_path, with_page_link
+
+    h = harness
+    assert (await settings(h, h.gm)).field("Web pages") == (
+        "Off: `/arena-settings web_pages:True` turns them on (members can still hide their own)"
+    )
+    assert await with_page_link(h.bot, GUILD_ID, None, match_path(GUILD_ID, 5)) is None  # no address known
+    on = await settings(h, h.gm, web_pages=True)
+    assert on.embed.description == "✅ This server's pages are on the web now: anyone with the address can read them."
+    assert (
+        on.field("Web pages")
+        == "On, but the bot has no WEB_BASE_URL: its owner has not said where its pages are served"
+    )
+    h.bot.settings.web_base_url = "https://arena.example"
+    assert (await settings(h, h.gm)).field("Web pages") == f"On: https://arena.example/servers/{GUILD_ID}"
+    rows = await h.bot.db.fetch_all("SELECT guild_id, gm_role_id, web_pages FROM guild_settings")
+    assert [tuple(r) for r in rows] == [(GUILD_ID, None, 1)]
+    # The messages' link button, in a row of its own after their buttons.
+    view = await with_page_link(h.bot, GUILD_ID, None, match_path(GUILD_ID, 5))
+    assert view is not None
+    assert [(b.label, b.url) for b in view.children] == [  # type: ignore[attr-defined]
+        ("Open on the web", f"https://arena.example/servers/{GUILD_ID}/matches/5")
+    ]
+    assert await with_page_link(h.bot, OTHER_GUILD_ID, None, match_path(OTHER_GUILD_ID, 5)) is None  # pages off
+
+    (hidden,) = await h.run("arena web-pages", h.alice, visible=False)
+    assert hidden.ephemeral and hidden.content == (
+        "✅ Your page is hidden, and your name shows on no page of this server: your matches read "
+        '"a hidden member". `/arena web-pages visible:True` shows them again.'
+    )
+    rows = await h.bot.db.fetch_all("SELECT guild_id, user_id FROM web_hidden_members")
+    assert [tuple(r) for r in rows] == [(GUILD_ID, h.alice.id)]
+    (shown,) = await h.run("arena web-pages", h.alice, visible=True)
+    assert shown.ephemeral and shown.content.startswith("✅ Your page and your name are shown")
+    assert await h.bot.db.fetch_all("SELECT * FROM web_hidden_members") == []
+
+    off = await settings(h, h.gm, web_pages=False)
+    assert off.embed.description == "✅ This server's pages are off the web now."
+    assert await with_page_link(h.bot, GUILD_ID, None, match_path(GUILD_ID, 5)) is None
 
 
 # --- members who leave, members who ask (RULINGS 8: "a former member") -----------------------------------------

@@ -164,6 +164,9 @@ async def fill(db, guild_id: int, first_id: int) -> None:
             "INSERT INTO guild_settings (guild_id, gm_role_id, updated_at) VALUES (?, 555, 'now')", (guild_id,)
         )
         await conn.execute(
+            "INSERT INTO web_hidden_members (guild_id, user_id, hidden_at) VALUES (?, 100, 'now')", (guild_id,)
+        )
+        await conn.execute(
             "INSERT INTO deck_results (guild_id, user_id, seed, iterations, iterations_done, games, wins, losses, ties, "
             "winrate, finished_at) VALUES (?, 100, 1, 1, 1, 1, 1, 0, 0, 1, 'now')",
             (guild_id,),

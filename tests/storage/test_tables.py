@@ -152,7 +152,7 @@ async def test_forget_leaves_no_row_of_the_server_naming_the_member_in_any_decla
         200: {"mma_matches"},  # named in 100's result and rating change, which are 100's
         100: {
             "mma_ratings", "mma_rating_changes", "mma_results", "mma_fielded", "mma_matches", "bossfight_decks",
-            "bossfight_attacks", "bossfight_players", "andor_characters", "andor_fights", "andor_party_members", "andor_parties", "deck_results", "deck_jobs",
+            "bossfight_attacks", "bossfight_players", "andor_characters", "andor_fights", "andor_party_members", "andor_parties", "deck_results", "deck_jobs", "web_hidden_members",
             "mma_tournament_entrants",
         },
         1: {"bossfight_raids", "guild_uploads", "mma_tournaments", "mfd_battles"},

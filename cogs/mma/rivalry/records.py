@@ -12,6 +12,7 @@ from discord import app_commands
 from cogs.common import PlainLimits, UserError, as_written, defer_thinking, plain_text, run_engine
 from cogs.common.bot import guild_id
 from cogs.common.uploads import MAX_CHOICES
+from cogs.common.web_links import match_path, member_path, server_path, with_page_link
 from cogs.mma.matches.notes import display_name
 from cogs.mma.rivalry.items import (
     FIRST,
@@ -65,15 +66,19 @@ async def stats(desk: RivalryDesk, interaction: discord.Interaction, member: dis
     against = await ratings.head_to_heads(here, member.id)
     changes = await ratings.history(here, member.id)
     embed = add_rating(stats_embed(name, tallies, favourites), rating, board, member.id, changes, against)
+    link = (
+        await with_page_link(desk.bot, here, None, member_path(here, member.id), of_member=member.id)
+        or discord.utils.MISSING
+    )
     if not changes:
-        await interaction.response.send_message(embed=embed)
+        await interaction.response.send_message(embed=embed, view=link)
         return
     await defer_thinking(interaction, ephemeral=False)  # matplotlib's first chart can outlast 3 s
     # The image is not markdown: the display name goes in as it reads, without the escapes `name` carries.
     title = f"{member.display_name[:40]}: MMA Warriors rating"
     games = [ChartGame(game.change, game.result, game.rated_at) for game in reversed(changes)]
     png = await run_engine(desk.bot, rating_chart_png, games, title)
-    await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE))
+    await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE), view=link)
 
 
 async def leaderboard_page(desk: RivalryDesk, interaction: discord.Interaction, page: int):
@@ -81,7 +86,8 @@ async def leaderboard_page(desk: RivalryDesk, interaction: discord.Interaction, 
     past the end shows the last one."""
     board = await desk.ratings.leaderboard(guild_id(interaction))
     page = min(page, leaderboard_pages(board) - 1)
-    return leaderboard_message(board, page, interaction.user.id, display_name(interaction.user))
+    embed, view = leaderboard_message(board, page, interaction.user.id, display_name(interaction.user))
+    return embed, await with_page_link(desk.bot, guild_id(interaction), view, server_path(guild_id(interaction)))
 
 
 async def leaderboard(desk: RivalryDesk, interaction: discord.Interaction) -> None:
@@ -160,6 +166,7 @@ async def replay(desk: RivalryDesk, interaction: discord.Interaction, match_id: 
     index = replay_index(steps)
     number = 0 if turn is None else turn_step(match, index, turn)
     embed, view = replay_message(match, steps, index, number)
+    view = await with_page_link(desk.bot, match.guild_id, view, match_path(match.guild_id, match.id)) or view
     await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
@@ -207,6 +214,7 @@ async def on_component(
     steps = await replay_steps(desk, match)
     index = replay_index(steps)
     embed, view = replay_message(match, steps, index, chosen_step(match, index, component))
+    view = await with_page_link(desk.bot, match.guild_id, view, match_path(match.guild_id, match.id)) or view
     if interaction.message is not None and interaction.message.flags.ephemeral:
         await interaction.response.edit_message(embed=embed, view=view)
     else:  # a replay posted for everyone before replays were private: the clicker gets one of their own

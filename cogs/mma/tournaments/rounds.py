@@ -16,6 +16,7 @@ import discord
 
 from cogs.common import UserError, mention, run_engine
 from cogs.common.posts import done_or_logged
+from cogs.common.web_links import tournament_path, with_page_link
 from cogs.mma.matches import boards, notes
 from cogs.mma.tournaments import render as shown
 from rules.errors import RuleInputError
@@ -222,6 +223,10 @@ async def standings_of(desk: TournamentDesk, tournament: Tournament) -> discord.
 async def show_standings(desk: TournamentDesk, tournament: Tournament) -> None:
     """Redraw the tournament's message as its live standings; post it again if it is gone."""
     embed, view = await standings_of(desk, tournament), shown.standings_view(tournament)
+    view = (
+        await with_page_link(desk.bot, tournament.guild_id, view, tournament_path(tournament.guild_id, tournament.id))
+        or view
+    )
     channel = desk.channel(tournament)
     try:
         if tournament.message_id is not None:
