@@ -11,6 +11,7 @@ from cogs.andor.render import already_in_a_fight, fight_embed, fight_link, fight
 from cogs.common import UserError, mention
 from cogs.common.bot import channel_id
 from cogs.common.components import redrawn, require_here
+from cogs.common.reposts import is_older_copy, posted_again, show_retired_copy
 from cogs.common.turns import TurnMove
 from rules.andor.engine import aimed, applied, legal_actions, replay_rng, settle, summary
 from rules.andor.models import CALL_DRAW, END_TURN, FLEE, POTION, Action, Character, FightState
@@ -38,8 +39,13 @@ async def show_live_fight(cog: AndorDesk, interaction: discord.Interaction, figh
         return
     except discord.HTTPException:
         pass  # gone, or no longer ours to edit: posted again here
-    sent = await interaction.followup.send(again, embed=embed, view=view, wait=True)
-    await cog.repo.set_message(fight.id, channel_id(interaction), sent.id)
+    sent = await posted_again(
+        interaction,
+        lambda message_id: cog.repo.set_message(fight.id, channel_id(interaction), message_id),
+        content=again,
+        embed=embed,
+        view=view,
+    )
     moved = replace(fight, channel_id=channel_id(interaction), message_id=sent.id)
     await interaction.edit_original_response(content=already_in_a_fight(moved))
 
@@ -61,14 +67,6 @@ class FightMove(TurnMove[Fight, FightState]):
         super().__init__(fight_id, version)
         self.cog, self.action, self.value = cog, action, value
         self.name = interaction.user.display_name
-        self.message_id = interaction.message.id if interaction.message is not None else None
-
-    def is_copy(self, fight: Fight) -> bool:
-        """Whether the click came from a copy older than the fight's message (one posted again replaced it). Ids grow
-        with time: a newer copy is the one being recorded as the fight's message, not a stale one."""
-        if fight.message_id is None:
-            return False
-        return self.message_id is None or self.message_id < fight.message_id
 
     async def load(self) -> Fight | None:
         return await self.cog.repo.fight(self.game_id)
@@ -80,15 +78,14 @@ class FightMove(TurnMove[Fight, FightState]):
             raise UserError(f"This is {mention(fight.user_id)}'s fight; start your own with `/andor fight`.")
 
     def is_retired(self, interaction: discord.Interaction, fight: Fight) -> bool:
-        return fight.status == FightStatus.LIVE and self.is_copy(fight)
+        return fight.status == FightStatus.LIVE and is_older_copy(interaction, fight.message_id)
 
     async def show_retired(self, interaction: discord.Interaction, fight: Fight) -> None:
         # never two live boards: this copy shows the fight without buttons and points to the one that has them
-        await interaction.response.edit_message(embed=fight_embed(fight, self.name), view=None)
-        await interaction.followup.send(
-            f"⌛ This copy of the fight is retired, so nothing was changed: the fight goes on at {fight_link(fight)}.",
-            ephemeral=True,
+        told = (
+            f"⌛ This copy of the fight is retired, so nothing was changed: the fight goes on at {fight_link(fight)}."
         )
+        await show_retired_copy(interaction, told, embed=fight_embed(fight, self.name))
 
     def is_stale(self, fight: Fight) -> bool:
         return super().is_stale(fight) or fight.status != FightStatus.LIVE
