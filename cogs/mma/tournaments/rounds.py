@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.common import UserError, mention, run_engine
+from cogs.common.bot import still_in_server
 from cogs.common.posts import done_or_logged
 from cogs.common.web_links import tournament_path, with_page_link
 from cogs.mma.matches import boards, notes
@@ -45,19 +46,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("arena.mma")
 
 START_ATTEMPTS = 3  # a start tried again on the field as it is, after a join or a leave came first
-UNKNOWN_MEMBER = 10007  # Discord's error code: the user is not a member of the server
-
-
-async def is_member(desk: TournamentDesk, guild: int, user_id: int) -> bool:
-    """Whether the user is still in the server (asked of Discord: the bot does not receive member lists). An
-    answer other than "unknown member" counts as still there."""
-    try:
-        await desk.bot.http.get_member(guild, user_id)
-    except discord.NotFound as missing:
-        return missing.code != UNKNOWN_MEMBER
-    except discord.HTTPException:
-        return True
-    return True
 
 
 def schedule_start(desk: TournamentDesk, tournament: Tournament) -> None:
@@ -108,7 +96,9 @@ async def begin(desk: TournamentDesk, tournament: Tournament) -> Tournament:
     round 1 paired and posted."""
     async with desk.locks[tournament.id]:
         for _ in range(START_ATTEMPTS):
-            present = [e for e in tournament.entrants if await is_member(desk, tournament.guild_id, e.user_id)]
+            present = [
+                e for e in tournament.entrants if await still_in_server(desk.bot, tournament.guild_id, e.user_id)
+            ]
             if len(present) < MIN_PLAYERS:
                 raise UserError(too_few(tournament, len(present)))
             ratings = await desk.ratings.ratings(tournament.guild_id, [e.user_id for e in present])
@@ -176,7 +166,7 @@ async def without_leavers(desk: TournamentDesk, tournament: Tournament) -> Tourn
     (docs/rules/tournament.md, ruling 4)."""
     state = tournament.game
     for player in state.active:
-        if not await is_member(desk, tournament.guild_id, player.id):
+        if not await still_in_server(desk.bot, tournament.guild_id, player.id):
             state = withdraw(state, player.id)
             log.info("tournament %s: player %s left the server and is withdrawn", tournament.id, player.id)
     if state == tournament.game:
