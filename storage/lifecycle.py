@@ -57,11 +57,18 @@ ERASED = (
     ("mfd_battles", _OF_GUILD),
     ("guild_uploads", _OF_GUILD),
     ("deck_results", _OF_GUILD),
+    ("world_boss_players", _OF_GUILD),
+    ("world_boss_posts", _OF_GUILD),
     ("guild_settings", _OF_GUILD),
     ("guild_departures", _OF_GUILD),
 )
-# Tables of the whole installation, holding nothing of any server: the rating model the stored ratings follow.
-OF_NO_SERVER = ("mma_rating_models",)
+# What erasing a server keeps, with the server and its members anonymized (RULINGS 9, "a former server"): a world
+# boss's attacks, whose credit must still add up to the boss's HP. Done before ERASED, with the server's id.
+KEPT_AS_FORMER = (("world_boss_attacks", "guild_id = ?"),)
+FORMER_SERVER = 0  # no Discord id is 0: a server that was erased, where the world's records keep it
+# Tables of the whole installation, holding nothing of any server: the rating model the stored ratings follow,
+# the world bosses (fought by every server).
+OF_NO_SERVER = ("mma_rating_models", "world_bosses")
 
 
 @dataclass(frozen=True)
@@ -136,9 +143,14 @@ class LifecycleRepository:
                 "DELETE FROM guild_departures WHERE guild_id = ? AND left_at <= ?", (guild_id, stored_time(left_before))
             ):
                 return False
+            for table, rows_of_guild in KEPT_AS_FORMER:
+                await conn.execute(
+                    f"UPDATE {table} SET guild_id = {FORMER_SERVER}, user_id = {FORMER_SERVER} WHERE {rows_of_guild}",
+                    (guild_id,),
+                )
             for table, rows_of_guild in ERASED:
                 await conn.execute(f"DELETE FROM {table} WHERE {rows_of_guild}", (guild_id,))
             return True
 
 
-__all__ = ["ERASED", "OF_NO_SERVER", "EndedGames", "LifecycleRepository"]
+__all__ = ["ERASED", "FORMER_SERVER", "KEPT_AS_FORMER", "OF_NO_SERVER", "EndedGames", "LifecycleRepository"]

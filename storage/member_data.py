@@ -77,6 +77,16 @@ KINDS = (
         "raids spawned",
         "SELECT * FROM bossfight_raids WHERE guild_id = ? AND spawned_by = ? ORDER BY id",
     ),
+    Kind(
+        "world_boss_attacks",
+        "world boss attacks",
+        "SELECT * FROM world_boss_attacks WHERE guild_id = ? AND user_id = ? ORDER BY id",
+    ),
+    Kind(
+        "world_boss_players",
+        "world boss standings",
+        "SELECT * FROM world_boss_players WHERE guild_id = ? AND user_id = ? ORDER BY boss_id",
+    ),
     Kind("andor_characters", "Andor character", "SELECT * FROM andor_characters WHERE guild_id = ? AND user_id = ?"),
     Kind("andor_fights", "Andor fights", "SELECT * FROM andor_fights WHERE guild_id = ? AND user_id = ? ORDER BY id"),
     Kind(
@@ -124,6 +134,8 @@ ERASURE = (
     f"DELETE FROM bossfight_players WHERE {_IN_RAIDS_HERE} AND user_id = ?",
     f"UPDATE bossfight_attacks SET user_id = {FORMER_MEMBER} WHERE {_IN_RAIDS_HERE} AND user_id = ?",
     f"UPDATE bossfight_raids SET spawned_by = {FORMER_MEMBER} WHERE guild_id = ? AND spawned_by = ?",
+    "DELETE FROM world_boss_players WHERE guild_id = ? AND user_id = ?",
+    f"UPDATE world_boss_attacks SET user_id = {FORMER_MEMBER} WHERE guild_id = ? AND user_id = ?",
     "DELETE FROM andor_characters WHERE guild_id = ? AND user_id = ?",
     "DELETE FROM andor_fights WHERE guild_id = ? AND user_id = ?",
     "DELETE FROM deck_results WHERE guild_id = ? AND user_id = ?",
