@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     database_pool_size: int = Field(default=DEFAULT_POOL_SIZE, ge=1, le=1000)  # PostgreSQL connections kept open
     dev_guild_id: int | None = Field(default=None, gt=0)
     gm_role: str | None = None
+    # Discord user ids of the bot's owners, comma-separated: who may spawn a world boss (unset: the application's
+    # owner or team, as Discord reports them)
+    owner_ids: str | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: LogFormat = "text"  # json: one JSON object a line, for log collectors
     metrics_port: int | None = Field(default=None, ge=0, le=65535)  # /metrics and /healthz; unset: none
@@ -45,6 +48,11 @@ class Settings(BaseSettings):
     # Discord's gateway shards this process serves, for a bot split over processes ("Running for many servers").
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: str | None = None  # e.g. "0,1"; with shard_count
+
+    @property
+    def owners(self) -> frozenset[int]:
+        """OWNER_IDS as ids (empty: unset)."""
+        return frozenset(int(part) for part in (self.owner_ids or "").replace(" ", "").split(",") if part)
 
     @property
     def shards(self) -> list[int] | None:

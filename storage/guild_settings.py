@@ -12,6 +12,7 @@ from storage.rows import utc_now_text
 @dataclass(frozen=True)
 class GuildSettings:
     gm_role_id: int | None = None  # None: the bot's GM_ROLE (by name) is the server's game-master role
+    world_boss_channel_id: int | None = None  # None: the server does not take part in world bosses
 
 
 class GuildSettingsRepository:
@@ -20,8 +21,10 @@ class GuildSettingsRepository:
 
     async def get(self, guild_id: int) -> GuildSettings:
         """The server's settings; the defaults for a server that set none."""
-        row = await self.db.fetch_one("SELECT gm_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return GuildSettings() if row is None else GuildSettings(gm_role_id=row["gm_role_id"])
+        row = await self.db.fetch_one(
+            "SELECT gm_role_id, world_boss_channel_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return GuildSettings() if row is None else GuildSettings(row["gm_role_id"], row["world_boss_channel_id"])
 
     async def set_gm_role(self, guild_id: int, role_id: int | None) -> GuildSettings:
         """Set the server's game-master role (None: back to the bot's GM_ROLE); one upsert."""
@@ -32,7 +35,18 @@ class GuildSettingsRepository:
                 "updated_at = excluded.updated_at",
                 (guild_id, role_id, utc_now_text()),
             )
-        return GuildSettings(gm_role_id=role_id)
+        return await self.get(guild_id)
+
+    async def set_world_boss_channel(self, guild_id: int, channel_id: int | None) -> GuildSettings:
+        """Set the server's world-boss channel (None: it no longer takes part); one upsert."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, world_boss_channel_id, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET world_boss_channel_id = excluded.world_boss_channel_id, "
+                "updated_at = excluded.updated_at",
+                (guild_id, channel_id, utc_now_text()),
+            )
+        return await self.get(guild_id)
 
 
 __all__ = ["GuildSettings", "GuildSettingsRepository"]

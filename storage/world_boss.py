@@ -422,6 +422,13 @@ class WorldBossRepository:
             )
         return changed == 1
 
+    async def posted(self, boss_id: int, kind: str) -> set[int]:
+        """The servers where the boss's `kind` was posted."""
+        rows = await self.db.fetch_all(
+            "SELECT guild_id FROM world_boss_posts WHERE boss_id = ? AND kind = ?", (boss_id, kind)
+        )
+        return {row["guild_id"] for row in rows}
+
     async def taking_part(self) -> dict[int, int]:
         """Every server taking part: its world-boss channel, by server."""
         rows = await self.db.fetch_all(

@@ -121,6 +121,12 @@ def settings_embed(settings: GuildSettings, default_role: str | None, done: str 
     """The server's settings; `done` says what the command just changed."""
     embed = discord.Embed(title="⚙️ Arena settings in this server", description=done, color=COLOR_INFO)
     embed.add_field(name="Game-master role", value=gm_role_text(settings, default_role), inline=False)
+    channel = settings.world_boss_channel_id
+    embed.add_field(
+        name="World-boss channel",
+        value=f"<#{channel}>: world bosses are announced and fought there" if channel else "None: not taking part",
+        inline=False,
+    )
     embed.set_footer(text="Members with Manage Server are always game masters.")
     return fit_embed(embed)
 

@@ -34,11 +34,18 @@ class ServerSettings(commands.Cog, name="Arena settings"):
     @app_commands.describe(
         gm_role="Members with this role count as game masters here (besides members with Manage Server)",
         clear_gm_role="True: this server goes back to the bot's default game-master role (GM_ROLE)",
+        world_boss_channel="The channel where world bosses are announced and fought (the server takes part)",
+        clear_world_boss_channel="True: this server no longer takes part in world bosses",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     async def arena_settings(
-        self, interaction: discord.Interaction, gm_role: discord.Role | None = None, clear_gm_role: bool = False
+        self,
+        interaction: discord.Interaction,
+        gm_role: discord.Role | None = None,
+        clear_gm_role: bool = False,
+        world_boss_channel: discord.TextChannel | None = None,
+        clear_world_boss_channel: bool = False,
     ) -> None:
         if not interaction.permissions.manage_guild:
             raise UserError(MANAGE_SERVER_ONLY)
@@ -47,6 +54,9 @@ class ServerSettings(commands.Cog, name="Arena settings"):
             raise UserError("Give a game-master role or clear it, not both.")
         if gm_role is not None and gm_role.is_default():
             raise UserError("@everyone cannot be the game-master role: every member would be a game master.")
+        if world_boss_channel is not None or clear_world_boss_channel:
+            await self.set_world_boss_channel(interaction, world_boss_channel, clear_world_boss_channel)
+            return
         if gm_role is not None:
             stored = await self.settings.set_gm_role(here, gm_role.id)
             done = f"✅ Members with the **{markdown_safe(gm_role.name)}** role are game masters here now."
@@ -57,3 +67,20 @@ class ServerSettings(commands.Cog, name="Arena settings"):
             stored, done = await self.settings.get(here), None
         embed = settings_embed(stored, self.bot.settings.gm_role, done)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def set_world_boss_channel(
+        self, interaction: discord.Interaction, channel: discord.TextChannel | None, clear: bool
+    ) -> None:
+        if channel is not None and clear:
+            raise UserError("Give a world-boss channel or clear it, not both.")
+        here = guild_id(interaction)
+        stored = await self.settings.set_world_boss_channel(here, None if channel is None else channel.id)
+        if channel is None:
+            done = "✅ This server no longer takes part in world bosses."
+        else:
+            done = f"✅ World bosses are announced and fought in <#{channel.id}> now."
+        await interaction.response.send_message(
+            embed=settings_embed(stored, self.bot.settings.gm_role, done), ephemeral=True
+        )
+        # The world boss's poller shows a live boss in the new channel at once (cogs/bossfight/world.py).
+        self.bot.dispatch("world_boss_channel_set", here)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Never
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from cogs.bossfight.render import (
     HISTORY_LISTED,
@@ -27,6 +28,7 @@ from cogs.bossfight.render import (
     spawn_embed,
     status_embed,
 )
+from cogs.bossfight.world import WorldBossCommands
 from cogs.common import (
     UserError,
     answer_shown,
@@ -95,6 +97,23 @@ class Bossfight(
             words=RosterWords("boss", "bosses", "roster", "/bossfight roster", "/bossfight remove"),
             describe=describe_boss,
         )
+        self.world = WorldBossCommands(bot, self.repo, lambda: self.clock(), self.bosses.find)
+        group = self.app_command
+        assert group is not None  # a GroupCog's group is made with the cog
+        group.add_command(self.world)
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.world.news.start()
+
+    async def cog_unload(self) -> None:
+        self.world.news.stop()
+        await self.world.applier.close()
+        await super().cog_unload()
+
+    @commands.Cog.listener()
+    async def on_world_boss_channel_set(self, guild: int) -> None:
+        await self.world.news.tick(only=guild)  # a live boss shows in the new channel at once
 
     # --- helpers ---------------------------------------------------------------------------------------
 
