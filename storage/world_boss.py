@@ -13,143 +13,23 @@ applied is applied in the next batch, so the order of application is the order a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rules.bossfight.models import Boss
 from rules.bossfight.raid import RaidPlayer
-from rules.bossfight.world import (
-    AttackOutcome,
-    PendingAttack,
-    WorldBossStatus,
-    apply_attacks,
-    expired,
-    from_micro,
-    to_micro,
-)
+from rules.bossfight.world import PendingAttack, WorldBossStatus, apply_attacks, expired, to_micro
 from storage.bossfight import PlayerUpdate, StoredPlayer
-from storage.protocol import Row, Storage
+from storage.protocol import Storage
 from storage.retry import retried_on_conflict
-from storage.rows import from_row, required
+from storage.rows import required
 from storage.times import stored_time, unix_time
 from storage.versioned import StaleUpdate
-
-
-@dataclass(frozen=True)
-class WorldBoss:
-    id: int
-    boss: Boss
-    max_hp_micro: int
-    hp_micro: int
-    status: WorldBossStatus
-    spawned_by: int
-    spawned_at: str
-    ends_at: str
-    cooldown_seconds: int
-    final_attack_id: int | None
-    ended_at: str | None
-    applied: int
-
-    @property
-    def hp(self) -> float:
-        return from_micro(self.hp_micro)
-
-    @property
-    def max_hp(self) -> float:
-        return from_micro(self.max_hp_micro)
-
-    @property
-    def ends_at_unix(self) -> float:
-        return unix_time(self.ends_at)
-
-
-@dataclass(frozen=True)
-class AttackResult:
-    """What an applied attack did, as stored."""
-
-    id: int
-    guild_id: int
-    user_id: int
-    damage: float
-    outcome: AttackOutcome
-    credited_micro: int
-    hp_after_micro: int
-
-    @property
-    def credited(self) -> float:
-        return from_micro(self.credited_micro)
-
-
-@dataclass(frozen=True)
-class BatchApplied:
-    """One batch of `apply_pending`."""
-
-    boss: WorldBoss  # after the batch
-    count: int
-    lag_seconds: float  # from the oldest attack's storing to its application (0: none applied)
-    ended_now: bool  # the boss fell, or its end time came, in this batch
-
-
-@dataclass(frozen=True)
-class MemberCredit:
-    user_id: int
-    credited_micro: int
-    attacks: int
-    knockouts: int
-
-    @property
-    def credited(self) -> float:
-        return from_micro(self.credited_micro)
-
-
-@dataclass(frozen=True)
-class ServerCredit:
-    guild_id: int
-    credited_micro: int
-    members: int  # how many of its members attacked
-
-    @property
-    def credited(self) -> float:
-        return from_micro(self.credited_micro)
-
-
-@dataclass(frozen=True)
-class NewAttack:
-    """An attack worked out, to be stored: what the member's standing was, and what the attack does to it."""
-
-    boss_id: int
-    guild_id: int
-    user_id: int
-    player: StoredPlayer
-    damage: float
-    update: PlayerUpdate
-
-
-class WorldBossAlreadyLive(Exception):
-    def __init__(self, boss: WorldBoss):
-        super().__init__(boss.boss.name)
-        self.boss = boss
-
-
-def _boss(row: Row) -> WorldBoss:
-    return from_row(
-        WorldBoss, row, boss=Boss.model_validate_json(row["boss_json"]), status=WorldBossStatus(row["status"])
-    )
-
-
-def _result(row: Row) -> AttackResult:
-    return from_row(AttackResult, row, outcome=AttackOutcome(row["outcome"]))
-
-
-_APPLIED = "outcome IS NOT NULL"
+from storage.world_boss_records import BatchApplied, NewAttack, WorldBoss, WorldBossAlreadyLive, boss_from_row
 
 
 def _values(columns: int, rows: int) -> str:
     """The placeholders of a multi-row VALUES: `(?, ?), (?, ?)`."""
     row = "(" + ", ".join("?" * columns) + ")"
     return ", ".join([row] * rows)
-
-
-_CREDITED = "coalesce(sum(credited_micro), 0)"
 
 
 class WorldBossRepository:
@@ -167,7 +47,7 @@ class WorldBossRepository:
             await conn.lock("world boss spawn", 0)
             live = await conn.fetch_one("SELECT * FROM world_bosses WHERE status = ?", (WorldBossStatus.LIVE,))
             if live is not None:
-                raise WorldBossAlreadyLive(_boss(live))
+                raise WorldBossAlreadyLive(boss_from_row(live))
             micro = to_micro(hp)
             row = await conn.fetch_required(
                 "INSERT INTO world_bosses (boss_json, max_hp_micro, hp_micro, status, spawned_by, spawned_at, "
@@ -183,26 +63,20 @@ class WorldBossRepository:
                     cooldown_seconds,
                 ),
             )
-        return _boss(row)
+        return boss_from_row(row)
 
     async def get(self, boss_id: int) -> WorldBoss | None:
         row = await self.db.fetch_one("SELECT * FROM world_bosses WHERE id = ?", (boss_id,))
-        return _boss(row) if row else None
+        return boss_from_row(row) if row else None
 
     async def live(self) -> WorldBoss | None:
         row = await self.db.fetch_one("SELECT * FROM world_bosses WHERE status = ?", (WorldBossStatus.LIVE,))
-        return _boss(row) if row else None
+        return boss_from_row(row) if row else None
 
     async def latest(self) -> WorldBoss | None:
         """The live boss, else the last one to end."""
         row = await self.db.fetch_one("SELECT * FROM world_bosses ORDER BY id DESC LIMIT 1")
-        return _boss(row) if row else None
-
-    async def finished(self, limit: int) -> list[WorldBoss]:
-        rows = await self.db.fetch_all(
-            "SELECT * FROM world_bosses WHERE status <> ? ORDER BY id DESC LIMIT ?", (WorldBossStatus.LIVE, limit)
-        )
-        return [_boss(row) for row in rows]
+        return boss_from_row(row) if row else None
 
     # --- a member's attack ------------------------------------------------------------------------------------
 
@@ -281,18 +155,6 @@ class WorldBossRepository:
             )
         return {(row["guild_id"], row["user_id"]): int(row["id"]) for row in stored}
 
-    async def results(self, attack_ids: Sequence[int]) -> list[AttackResult]:
-        """The attacks of `attack_ids` applied so far."""
-        if not attack_ids:
-            return []
-        marks = ", ".join("?" * len(attack_ids))
-        rows = await self.db.fetch_all(
-            "SELECT id, guild_id, user_id, damage, outcome, credited_micro, hp_after_micro FROM world_boss_attacks "
-            f"WHERE id IN ({marks}) AND {_APPLIED}",
-            tuple(attack_ids),
-        )
-        return [_result(row) for row in rows]
-
     async def revive(self, boss_id: int, guild_id: int, user_id: int) -> float | None:
         """The member's next attack starts with no damage taken; what they had taken, or None if nothing."""
         async with self.db.transaction() as conn:
@@ -317,7 +179,7 @@ class WorldBossRepository:
         end time has come; one transaction."""
         async with self.db.transaction() as conn:
             row = required(await conn.fetch_locked("SELECT * FROM world_bosses WHERE id = ?", (boss_id,)))
-            boss = _boss(row)
+            boss = boss_from_row(row)
             pending = await conn.fetch_all(
                 "SELECT id, damage, stored_at FROM world_boss_attacks WHERE boss_id = ? AND outcome IS NULL "
                 "ORDER BY id LIMIT ?",
@@ -348,7 +210,7 @@ class WorldBossRepository:
                 ),
             )
         lag = max(0.0, now - attacks[0].at) if attacks else 0.0
-        return BatchApplied(_boss(after), len(attacks), lag, ended_now)
+        return BatchApplied(boss_from_row(after), len(attacks), lag, ended_now)
 
     async def take_lease(self, boss_id: int, process: str, now: float, seconds: float) -> bool:
         """Become (or stay) the process that applies the boss's attacks until now + seconds, unless another
@@ -384,66 +246,5 @@ class WorldBossRepository:
         )
         return int(row["n"])
 
-    # --- boards -------------------------------------------------------------------------------------------
 
-    async def server_board(self, boss_id: int, guild_id: int) -> list[MemberCredit]:
-        """The server's members by credited damage (a tie: who attacked first)."""
-        rows = await self.db.fetch_all(
-            f"SELECT user_id, {_CREDITED} AS credited, count(*) AS attacks, "
-            "coalesce(sum(knocked_out), 0) AS knockouts FROM world_boss_attacks "
-            f"WHERE boss_id = ? AND guild_id = ? AND {_APPLIED} GROUP BY user_id ORDER BY credited DESC, min(id)",
-            (boss_id, guild_id),
-        )
-        return [MemberCredit(r["user_id"], int(r["credited"]), r["attacks"], int(r["knockouts"])) for r in rows]
-
-    async def world_board(self, boss_id: int) -> list[ServerCredit]:
-        """Every server that attacked, by its members' credited damage (a tie: who attacked first)."""
-        rows = await self.db.fetch_all(
-            f"SELECT guild_id, {_CREDITED} AS credited, count(DISTINCT user_id) AS members FROM world_boss_attacks "
-            f"WHERE boss_id = ? AND {_APPLIED} GROUP BY guild_id ORDER BY credited DESC, min(id)",
-            (boss_id,),
-        )
-        return [ServerCredit(r["guild_id"], int(r["credited"]), r["members"]) for r in rows]
-
-    async def attack(self, attack_id: int) -> AttackResult | None:
-        """An applied attack (the final blow, say)."""
-        (found,) = await self.results([attack_id]) or [None]
-        return found
-
-    # --- taking part and posts ------------------------------------------------------------------------------
-
-    async def claim_post(self, boss_id: int, guild_id: int, kind: str, channel_id: int, now: float) -> bool:
-        """True for the one process that is to post the boss's `kind` ('spawn', 'end') in the server."""
-        async with self.db.transaction() as conn:
-            changed = await conn.execute(
-                "INSERT INTO world_boss_posts (boss_id, guild_id, kind, channel_id, posted_at) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT (boss_id, guild_id, kind) DO NOTHING",
-                (boss_id, guild_id, kind, channel_id, stored_time(now)),
-            )
-        return changed == 1
-
-    async def posted(self, boss_id: int, kind: str) -> set[int]:
-        """The servers where the boss's `kind` was posted."""
-        rows = await self.db.fetch_all(
-            "SELECT guild_id FROM world_boss_posts WHERE boss_id = ? AND kind = ?", (boss_id, kind)
-        )
-        return {row["guild_id"] for row in rows}
-
-    async def taking_part(self) -> dict[int, int]:
-        """Every server taking part: its world-boss channel, by server."""
-        rows = await self.db.fetch_all(
-            "SELECT guild_id, world_boss_channel_id FROM guild_settings WHERE world_boss_channel_id IS NOT NULL"
-        )
-        return {row["guild_id"]: row["world_boss_channel_id"] for row in rows}
-
-
-__all__ = [
-    "AttackResult",
-    "BatchApplied",
-    "MemberCredit",
-    "NewAttack",
-    "ServerCredit",
-    "WorldBoss",
-    "WorldBossAlreadyLive",
-    "WorldBossRepository",
-]
+__all__ = ["WorldBossRepository"]

@@ -27,7 +27,9 @@ from rules.bossfight.world import world_attack_refusal
 from storage.bossfight import PlayerUpdate, StoredPlayer
 from storage.retry import CONFLICT_ATTEMPTS
 from storage.versioned import StaleUpdate
-from storage.world_boss import AttackResult, BatchApplied, NewAttack, WorldBoss, WorldBossRepository
+from storage.world_boss import WorldBossRepository
+from storage.world_boss_boards import WorldBossBoards
+from storage.world_boss_records import AttackResult, BatchApplied, NewAttack, WorldBoss
 
 log = logging.getLogger("arena.world_boss")
 
@@ -211,7 +213,7 @@ class WorldBossApplier:
         for boss_id in {w.boss_id for w in self._waiting.values()}:
             if await self._holds_lease(boss_id):
                 await self.settle(boss_id)
-        for result in await self.repo.results(list(self._waiting)):
+        for result in await WorldBossBoards(self.repo.db).results(list(self._waiting)):
             waiting = self._waiting.pop(result.id)
             if not waiting.answer.done():
                 waiting.answer.set_result(result)

@@ -14,16 +14,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.bossfight.history import RaidHistory
 from cogs.bossfight.render import (
-    HISTORY_LISTED,
     attack_embed,
     breakdown_file,
     deck_embed,
     describe_boss,
     fallen_embed,
-    history_embed,
     preview_embed,
-    raid_choice_label,
     roster_embed,
     spawn_embed,
     status_embed,
@@ -32,7 +30,6 @@ from cogs.bossfight.world import WorldBossCommands
 from cogs.common import (
     UserError,
     answer_shown,
-    clip,
     defer_thinking,
     gm_only,
     hp_figure,
@@ -45,8 +42,7 @@ from cogs.common import (
 )
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
-from cogs.common.components import stored_id
-from cogs.common.uploads import MAX_CHOICES, NAME_LIMIT, RosterWords, UploadedRoster, choices
+from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.bossfight import BUILTIN_BOSSES, Boss, Deck, calculate_attack, parse_bosses, parse_deck
 from rules.bossfight.models import MAX_GUILD_BOSSES
 from rules.bossfight.raid import MAX_COOLDOWN_SECONDS, attack_refusal
@@ -69,7 +65,6 @@ from storage.versioned import StaleUpdate
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
 
-HISTORY_SEARCHED = 500  # a channel's latest finished raids that autocomplete and a boss name search
 NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."
 # Discord cuts option help at 100 characters: the column lists are written to fit.
 DECK_COLUMNS_HELP = "CSV: token, trait, element, health, then physical_ and magical_ damage, penetration, resistance"
@@ -78,6 +73,7 @@ BOSS_COLUMNS_HELP = "CSV: name, level, element, health, then physical_ and magic
 
 @app_commands.guild_only()
 class Bossfight(
+    RaidHistory,
     GameCog[Never],
     group_name="bossfight",
     group_description="Raid bosses: spawn one, attack it with your token deck.",
@@ -287,52 +283,6 @@ class Bossfight(
         result = await run_engine(self.bot, calculate_attack, chosen, parsed, hp, taken)
         embed = preview_embed(chosen, result, max_hp)
         await interaction.followup.send(embed=embed, file=breakdown_file(result), ephemeral=True)
-
-    async def finished_raid_named(self, channel: int, text: str) -> Raid:
-        """The channel's finished raid `#12` / `12` names, or its latest against a boss whose name contains
-        `text`; else a refusal."""
-        number = text.strip().removeprefix("#")
-        if (raid_id := stored_id(number)) is not None:
-            finished = await self.repo.finished_raid(channel, raid_id)
-            if finished is None:
-                raise UserError(
-                    f"This channel has no finished raid #{number}. Pick one from the list `/bossfight history` offers."
-                )
-            return finished.raid
-        wanted = name_key(text)
-        found = [
-            r for r in await self.repo.finished_raids(channel, HISTORY_SEARCHED) if wanted in name_key(r.boss.name)
-        ]
-        if not found:
-            raise UserError(
-                f"This channel has no finished raid against a boss called '{markdown_safe(text, 100)}'. "
-                "Pick one from the list `/bossfight history` offers."
-            )
-        return found[0]
-
-    async def finished_raid_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        wanted = name_key(current.removeprefix("#"))
-        raids = await self.repo.finished_raids(channel_id(interaction), HISTORY_SEARCHED)
-        found = [r for r in raids if wanted in name_key(f"{r.id} {r.boss.name}")][:MAX_CHOICES]
-        return [app_commands.Choice(name=clip(raid_choice_label(r), NAME_LIMIT), value=str(r.id)) for r in found]
-
-    @app_commands.command(name="history", description="This channel's finished raids: one's damage leaderboard.")
-    @app_commands.describe(raid="A finished raid of this channel, by #number or boss (default: the latest)")
-    @app_commands.autocomplete(raid=finished_raid_autocomplete)
-    async def history(self, interaction: discord.Interaction, raid: str | None = None) -> None:
-        here = channel_id(interaction)
-        latest = await self.repo.finished_raids(here, HISTORY_LISTED + 1)
-        if not latest:
-            raise UserError("This channel has no finished raid yet: a raid is kept here once its boss falls.")
-        chosen = latest[0] if raid is None else await self.finished_raid_named(here, raid)
-        finished = await self.repo.finished_raid(here, chosen.id)
-        if finished is None:  # cannot happen: finished raids are never deleted
-            raise UserError(f"Raid #{chosen.id} is no longer in this channel's history.")
-        others = [r for r in latest if r.id != chosen.id][:HISTORY_LISTED]
-        total = await self.repo.finished_raid_count(here)
-        await interaction.response.send_message(embed=history_embed(finished, others, total), ephemeral=True)
 
     @app_commands.command(name="status", description="This channel's boss: its HP and who has hit it.")
     async def status(self, interaction: discord.Interaction) -> None:

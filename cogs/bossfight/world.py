@@ -26,8 +26,10 @@ from rules.bossfight.world import MAX_COOLDOWN_SECONDS, MAX_DAYS, WorldBossStatu
 from rules.errors import RuleInputError
 from storage.bossfight import BossfightRepository
 from storage.guild_settings import GuildSettingsRepository
-from storage.world_boss import WorldBoss, WorldBossAlreadyLive, WorldBossRepository
+from storage.world_boss import WorldBossRepository
 from storage.world_boss_applier import AttackRefused, WorldBossApplier
+from storage.world_boss_boards import WorldBossBoards
+from storage.world_boss_records import WorldBoss, WorldBossAlreadyLive
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
@@ -45,6 +47,7 @@ class WorldBossNews:
 
     def __init__(self, bot: ArenaBot, repo: WorldBossRepository, applier: WorldBossApplier):
         self.bot, self.repo, self.applier = bot, repo, applier
+        self.boards = WorldBossBoards(bot.db)
         self._timer: asyncio.TimerHandle | None = None
         self._running: set[asyncio.Task[None]] = set()
 
@@ -75,13 +78,13 @@ class WorldBossNews:
                 await self.applier.settle(boss.id)  # its end time may have come; attacks of a dead process
                 boss = await self.repo.get(boss.id) or boss
             kind = "spawn" if boss.status is WorldBossStatus.LIVE else "end"
-            announced = await self.repo.posted(boss.id, "spawn")
-            for guild, channel in (await self.repo.taking_part()).items():
+            announced = await self.boards.posted(boss.id, "spawn")
+            for guild, channel in (await self.boards.taking_part()).items():
                 if self.bot.get_guild(guild) is None or (only is not None and guild != only):
                     continue
                 if kind == "end" and guild not in announced:
                     continue
-                if await self.repo.claim_post(boss.id, guild, kind, channel, self.applier.clock()):
+                if await self.boards.claim_post(boss.id, guild, kind, channel, self.applier.clock()):
                     await self.post(boss, guild, channel, kind)
         except Exception:
             log.exception("the world boss's announcements failed; the next round tries again")
@@ -90,8 +93,8 @@ class WorldBossNews:
         if kind == "spawn":
             embed = spawn_embed(boss)
         else:
-            final = None if boss.final_attack_id is None else await self.repo.attack(boss.final_attack_id)
-            board, world = await self.repo.server_board(boss.id, guild), await self.repo.world_board(boss.id)
+            final = None if boss.final_attack_id is None else await self.boards.attack(boss.final_attack_id)
+            board, world = await self.boards.server_board(boss.id, guild), await self.boards.world_board(boss.id)
             embed = end_embed(boss, final, board, world, guild, self.server_name)
         message = self.bot.get_partial_messageable(channel, guild_id=guild).send(embed=embed)
         await done_or_logged(message, "the world boss's %s post in channel %s", kind, channel)
@@ -101,7 +104,7 @@ class WorldBossCommands(app_commands.Group):
     def __init__(self, bot: ArenaBot, decks: BossfightRepository, clock: Callable[[], float], find_boss: FindBoss):
         super().__init__(name="world", description="The world boss: one boss fought by every server at once.")
         self.bot, self.decks, self.find_boss = bot, decks, find_boss
-        self.repo = WorldBossRepository(bot.db)
+        self.repo, self.boards = WorldBossRepository(bot.db), WorldBossBoards(bot.db)
         self.applier = WorldBossApplier(self.repo, clock=clock)
         self.news = WorldBossNews(bot, self.repo, self.applier)
 
@@ -174,7 +177,7 @@ class WorldBossCommands(app_commands.Group):
         except AttackRefused as refused:
             raise UserError(str(refused)) from None
         result = await self.applier.credit(boss.id, attack_id)
-        place = place_text(await self.repo.world_board(boss.id), here)
+        place = place_text(await self.boards.world_board(boss.id), here)
         embed = attack_embed(interaction.user.display_name, boss, result, figures, place)
         await interaction.followup.send(embed=embed)
 
@@ -209,11 +212,11 @@ class WorldBossCommands(app_commands.Group):
     async def status(self, interaction: discord.Interaction) -> None:
         boss = await self.live_or_refuse()
         here = guild_id(interaction)
-        board, world = await self.repo.server_board(boss.id, here), await self.repo.world_board(boss.id)
+        board, world = await self.boards.server_board(boss.id, here), await self.boards.world_board(boss.id)
         embed = status_embed(boss, self.applier.clock(), board, world, here, self.news.server_name)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="history", description="Past world bosses.")
     async def history(self, interaction: discord.Interaction) -> None:
-        embed = history_embed(await self.repo.finished(HISTORY_SHOWN))
+        embed = history_embed(await self.boards.finished(HISTORY_SHOWN))
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -15,7 +15,7 @@ from rules.bossfight.world import AttackOutcome, WorldBossStatus
 from rules.text import format_number as num
 from rules.text import plural
 from storage.lifecycle import FORMER_SERVER
-from storage.world_boss import AttackResult, MemberCredit, ServerCredit, WorldBoss
+from storage.world_boss_records import AttackResult, MemberCredit, ServerCredit, WorldBoss
 
 BOARD_SHOWN = 10
 ServerName = Callable[[int], str]  # a server's name as shown here

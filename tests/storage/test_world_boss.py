@@ -14,8 +14,10 @@ from rules.bossfight.world import AttackOutcome, WorldBossStatus, to_micro
 from storage.bossfight import PlayerUpdate
 from storage.sqlite import Database
 from storage.versioned import StaleUpdate
-from storage.world_boss import WorldBossAlreadyLive, WorldBossRepository
+from storage.world_boss import WorldBossRepository
 from storage.world_boss_applier import WorldBossApplier
+from storage.world_boss_boards import WorldBossBoards
+from storage.world_boss_records import WorldBossAlreadyLive
 from tests.conftest import fresh_postgres_database
 
 NOW = 1_800_000_000.0
@@ -78,13 +80,13 @@ async def test_decimal_attacks_fell_the_boss_and_the_next_is_told_it_came_after(
     assert fallen is not None
     assert (fallen.status, fallen.hp_micro, fallen.final_attack_id) == (WorldBossStatus.FELLED, 0, results[2].id)
     assert fallen.ended_at is not None
-    world = await repo.world_board(boss.id)
+    world = await WorldBossBoards(repo.db).world_board(boss.id)
     assert [(s.guild_id, s.credited_micro, s.members) for s in world] == [
         (10, 666_700_000, 2),
         (11, 333_300_000, 2),  # the late attacker attacked, for 0
     ]
     assert sum(s.credited_micro for s in world) == to_micro(1000)
-    board = await repo.server_board(boss.id, 10)
+    board = await WorldBossBoards(repo.db).server_board(boss.id, 10)
     assert [(m.user_id, m.credited, m.attacks) for m in board] == [(102, 333.4, 1), (100, 333.3, 1)]
     await applier.close()
 
@@ -156,7 +158,7 @@ async def test_four_processes_attack_at_once_until_the_fall_and_every_credit_add
         finals[0]["id"],
         len(rows),
     )
-    assert sum(s.credited_micro for s in await repo.world_board(boss.id)) == to_micro(2000.5)
+    assert sum(s.credited_micro for s in await WorldBossBoards(repo.db).world_board(boss.id)) == to_micro(2000.5)
     for applier in appliers:
         await applier.close()
     assert await repo.lease(boss.id) == (None, 0.0)
