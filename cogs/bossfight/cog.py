@@ -8,7 +8,7 @@ worker (the pool is shared with every game's long jobs) could outlast Discord's 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Never
+from typing import TYPE_CHECKING, Never, cast
 
 import discord
 from discord import app_commands
@@ -26,7 +26,8 @@ from cogs.bossfight.render import (
     spawn_embed,
     status_embed,
 )
-from cogs.bossfight.world import WorldBossCommands
+from cogs.bossfight.roster import RosterUploads
+from cogs.bossfight.world import WorldBossCommands, WorldDecks
 from cogs.common import (
     UserError,
     answer_shown,
@@ -68,11 +69,11 @@ if TYPE_CHECKING:
 NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."
 # Discord cuts option help at 100 characters: the column lists are written to fit.
 DECK_COLUMNS_HELP = "CSV: token, trait, element, health, then physical_ and magical_ damage, penetration, resistance"
-BOSS_COLUMNS_HELP = "CSV: name, level, element, health, then physical_ and magical_ damage, penetration, resistance"
 
 
 @app_commands.guild_only()
 class Bossfight(
+    RosterUploads,
     RaidHistory,
     GameCog[Never],
     group_name="bossfight",
@@ -93,10 +94,10 @@ class Bossfight(
             words=RosterWords("boss", "bosses", "roster", "/bossfight roster", "/bossfight remove"),
             describe=describe_boss,
         )
-        self.world = WorldBossCommands(bot, self.repo, lambda: self.clock(), self.bosses.find)
-        group = self.app_command
-        assert group is not None  # a GroupCog's group is made with the cog
-        group.add_command(self.world)
+        self.world = WorldBossCommands(
+            bot, WorldDecks(self.saved_deck_or_refuse, self.parse_deck_from), lambda: self.clock(), self.bosses.find
+        )
+        cast(app_commands.Group, self.app_command).add_command(self.world)  # a GroupCog's group: made with it
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -111,8 +112,6 @@ class Bossfight(
     async def on_world_boss_channel_set(self, guild: int) -> None:
         await self.world.news.tick(only=guild)  # a live boss shows in the new channel at once
 
-    # --- helpers ---------------------------------------------------------------------------------------
-
     async def roster(self, guild_id: int) -> list[Boss]:
         """The guild's roster by level, then name."""
         return sorted((await self.bosses.book(guild_id)).values(), key=lambda b: (b.level, name_key(b.name)))
@@ -120,11 +119,6 @@ class Bossfight(
     async def boss_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         bosses = await self.roster(guild_id(interaction))
         return choices(bosses, current, lambda b: f"{b.name} (level {num(b.level)}, {b.element})")
-
-    async def own_boss_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await self.bosses.uploaded_choices(interaction, current)
 
     async def saved_deck_or_refuse(self, interaction: discord.Interaction) -> SavedDeck:
         saved = await self.repo.saved_deck(guild_id(interaction), interaction.user.id)
@@ -140,25 +134,10 @@ class Bossfight(
             text, name = await read_text_attachment(source), source.filename
         return await run_engine(self.bot, parse_deck, text, name)
 
-    # --- the roster ------------------------------------------------------------------------------------
-
     @app_commands.command(name="roster", description="List the bosses a GM can spawn in this server.")
     async def roster_command(self, interaction: discord.Interaction) -> None:
         bosses = await self.roster(guild_id(interaction))
         await interaction.response.send_message(embed=roster_embed(bosses), ephemeral=True)
-
-    @app_commands.command(name="upload", description="GM: add bosses to this server's roster, or replace them by name.")
-    @app_commands.describe(bosses=BOSS_COLUMNS_HELP)
-    @gm_only()
-    async def upload(self, interaction: discord.Interaction, bosses: discord.Attachment) -> None:
-        await self.bosses.upload(interaction, bosses)
-
-    @app_commands.command(name="remove", description="GM: remove one of this server's uploaded bosses.")
-    @app_commands.describe(boss="An uploaded boss's name (a built-in one it replaced comes back)")
-    @app_commands.autocomplete(boss=own_boss_autocomplete)
-    @gm_only()
-    async def remove(self, interaction: discord.Interaction, boss: str) -> None:
-        await self.bosses.remove(interaction, boss, note=" A raid already running against it goes on.")
 
     # --- raids -----------------------------------------------------------------------------------------
 

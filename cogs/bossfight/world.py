@@ -11,20 +11,21 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from cogs.bossfight.world_render import attack_embed, end_embed, history_embed, place_text, spawn_embed, status_embed
-from cogs.common import UserError, defer_thinking, markdown_safe, mention, read_text_attachment, run_engine
+from cogs.common import UserError, defer_thinking, markdown_safe, mention, run_engine
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.checks import require_gm
 from cogs.common.posts import done_or_logged
-from rules.bossfight import AttackBreakdown, Boss, Deck, calculate_attack, parse_deck
+from rules.bossfight import AttackBreakdown, Boss, Deck, calculate_attack
 from rules.bossfight.world import MAX_COOLDOWN_SECONDS, MAX_DAYS, WorldBossStatus, spawned_hp
 from rules.errors import RuleInputError
-from storage.bossfight import BossfightRepository
+from storage.bossfight import SavedDeck
 from storage.guild_settings import GuildSettingsRepository
 from storage.world_boss import WorldBossRepository
 from storage.world_boss_applier import AttackRefused, WorldBossApplier
@@ -100,8 +101,16 @@ class WorldBossNews:
         await done_or_logged(message, "the world boss's %s post in channel %s", kind, channel)
 
 
+@dataclass(frozen=True)
+class WorldDecks:
+    """A member's deck as the raid's commands read it: their saved one (or a refusal), parsed in the engine pool."""
+
+    saved_or_refuse: Callable[[discord.Interaction], Awaitable[SavedDeck]]
+    parse: Callable[[discord.Attachment | SavedDeck], Awaitable[Deck]]
+
+
 class WorldBossCommands(app_commands.Group):
-    def __init__(self, bot: ArenaBot, decks: BossfightRepository, clock: Callable[[], float], find_boss: FindBoss):
+    def __init__(self, bot: ArenaBot, decks: WorldDecks, clock: Callable[[], float], find_boss: FindBoss):
         super().__init__(name="world", description="The world boss: one boss fought by every server at once.")
         self.bot, self.decks, self.find_boss = bot, decks, find_boss
         self.repo, self.boards = WorldBossRepository(bot.db), WorldBossBoards(bot.db)
@@ -182,17 +191,9 @@ class WorldBossCommands(app_commands.Group):
         await interaction.followup.send(embed=embed)
 
     async def deck_of(self, interaction: discord.Interaction, attached: discord.Attachment | None) -> Deck:
-        if attached is None:
-            saved = await self.decks.saved_deck(guild_id(interaction), interaction.user.id)
-            if saved is None:
-                raise UserError("Attach a deck CSV, or save one first with `/bossfight deck save`.")
-            text, name = saved.csv_text, saved.file_name
-        else:
-            text, name = None, attached.filename
+        source = attached if attached is not None else await self.decks.saved_or_refuse(interaction)
         await defer_thinking(interaction, ephemeral=False)
-        if text is None and attached is not None:
-            text = await read_text_attachment(attached)
-        return await run_engine(self.bot, parse_deck, text or "", name)
+        return await self.decks.parse(source)
 
     @app_commands.command(
         name="revive", description="GM: bring a member of this server back into the world boss fight."
