@@ -114,7 +114,10 @@ class WorldBossCommands(app_commands.Group):
         super().__init__(name="world", description="The world boss: one boss fought by every server at once.")
         self.bot, self.decks, self.find_boss = bot, decks, find_boss
         self.repo, self.boards = WorldBossRepository(bot.db), WorldBossBoards(bot.db)
-        self.applier = WorldBossApplier(self.repo, clock=clock)
+        metrics = bot.observer.metrics
+        self.applier = WorldBossApplier(
+            self.repo, clock=clock, on_batch=lambda b, took: metrics.world_boss_batch(b.count, took, b.lag_seconds)
+        )
         self.news = WorldBossNews(bot, self.repo, self.applier)
 
     async def live_or_refuse(self) -> WorldBoss:

@@ -162,3 +162,20 @@ async def test_four_processes_attack_at_once_until_the_fall_and_every_credit_add
     for applier in appliers:
         await applier.close()
     assert await repo.lease(boss.id) == (None, 0.0)
+
+
+def test_the_shell_spawns_the_world_boss_and_refuses_a_second(tmp_path, monkeypatch, capsys):
+    from storage.__main__ import main
+
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.chdir(tmp_path)  # no .env of a developer's
+    database = tmp_path / "arena.sqlite3"
+    assert (
+        main(["world-spawn", "--boss", "inu dogemon", "--multiplier", "3", "--days", "2", "--database", str(database)])
+        == 0
+    )
+    assert capsys.readouterr().out == "spawned world boss #1: Inu Dogemon, 3000 HP, for 2 days\n"
+    with pytest.raises(SystemExit, match="Inu Dogemon is the world boss still"):
+        main(["world-spawn", "--boss", "Inu Dogemon", "--database", str(database)])
+    with pytest.raises(SystemExit, match="--days must be above 0 and at most 14"):
+        main(["world-spawn", "--boss", "Inu Dogemon", "--days", "15", "--database", str(database)])
