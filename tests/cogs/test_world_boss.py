@@ -140,3 +140,21 @@ async def test_only_owners_spawn_and_attacks_happen_in_the_world_boss_channel(tm
         assert "<@1200000000000000002>: 400 (1 attack)" in status.field("This server's board")
     finally:
         await h.bot.close()
+
+
+async def test_a_server_that_chooses_its_channel_later_sees_the_live_boss_at_once(tmp_path):
+    fake = FakeDiscord()
+    h = await bot_serving(GUILD_ID, CHANNEL_ID, tmp_path, "later", fake)
+    try:
+        await h.run("bossfight world spawn", h.gm, boss="Inu Dogemon")
+        fake.channel(OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID)
+        h.guild_create(OTHER_GUILD_ID)
+        await GuildSettingsRepository(h.bot.db).set_world_boss_channel(OTHER_GUILD_ID, OTHER_GUILD_CHANNEL_ID)
+        before = set(asyncio.all_tasks())
+        h.bot.dispatch("world_boss_channel_set", OTHER_GUILD_ID)  # what /arena-settings world_boss_channel does
+        await h.settle(before)
+        posts = [m.channel_id for m in fake.messages.values() if not m.ephemeral]
+        assert posts == [CHANNEL_ID, OTHER_GUILD_CHANNEL_ID]
+        assert fake.messages[max(fake.messages)].embed.title == "🌍 A world boss appears: Inu Dogemon"
+    finally:
+        await h.bot.close()
