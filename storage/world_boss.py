@@ -109,6 +109,8 @@ class WorldBossRepository:
         is left out."""
         if not attacks:
             return {}
+        # In one order, so concurrent groups lock their members' rows in the same order (no deadlock).
+        attacks = sorted(attacks, key=lambda a: (a.boss_id, a.guild_id, a.user_id))
         async with self.db.transaction() as conn:
             rows = [
                 (

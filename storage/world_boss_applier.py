@@ -38,6 +38,7 @@ LEASE_SECONDS = 2.0
 POLL_SECONDS = 0.01
 LEASE_CHECK_SECONDS = 0.05
 GROUP_LIMIT = 200  # attacks stored in one transaction at most
+COMMITTERS = 2  # group commits of one process at once: a group forms while the one before commits
 REMEMBERED_PLAYERS = 100_000  # how often a process without the lease looks whether it is free
 
 
@@ -86,7 +87,8 @@ class WorldBossApplier:
     _queue: list[tuple[NewAttack, asyncio.Future[int | None]]] = field(
         default_factory=list[tuple[NewAttack, "asyncio.Future[int | None]"]]
     )
-    _committer: asyncio.Task[None] | None = None
+    _committers: set[asyncio.Task[None]] = field(default_factory=set[asyncio.Task[None]])
+    _committing: set[tuple[int, int, int]] = field(default_factory=set[tuple[int, int, int]])
     # What this process last stored of a member's standing: their next attack here needs no read (the version
     # check catches a standing that moved on elsewhere).
     _players: dict[tuple[int, int, int], StoredPlayer] = field(default_factory=dict[tuple[int, int, int], StoredPlayer])
@@ -130,24 +132,32 @@ class WorldBossApplier:
         (committed). StaleUpdate, nothing stored, when the member's standing moved on since `player`."""
         stored = asyncio.get_running_loop().create_future()
         self._queue.append((NewAttack(boss_id, guild_id, user_id, player, damage, update), stored))
-        if self._committer is None or self._committer.done():
-            self._committer = asyncio.create_task(self._commit_queued(), name="world boss group commit")
+        if len(self._committers) < COMMITTERS:
+            committer = asyncio.create_task(self._commit_queued(), name="world boss group commit")
+            self._committers.add(committer)
+            committer.add_done_callback(self._committers.discard)
         attack_id = await stored
         if attack_id is None:
             raise StaleUpdate(user_id)
         return attack_id
 
     async def _commit_queued(self) -> None:
-        """Commit the queued attacks in groups, one transaction a group (a member at most once in one)."""
+        """Commit queued attacks in groups, one transaction a group, while any wait; up to COMMITTERS groups at
+        once, a member in one group at a time (their next attack waits for the group before it)."""
         while self._queue:
             group: list[tuple[NewAttack, asyncio.Future[int | None]]] = []
             later: list[tuple[NewAttack, asyncio.Future[int | None]]] = []
             members: set[tuple[int, int, int]] = set()
             for queued in self._queue:
                 member = (queued[0].boss_id, queued[0].guild_id, queued[0].user_id)
-                (later if member in members or len(group) >= GROUP_LIMIT else group).append(queued)
+                busy = member in members or member in self._committing or len(group) >= GROUP_LIMIT
+                (later if busy else group).append(queued)
                 members.add(member)
             self._queue = later
+            if not group:
+                return  # each attack left waits for its member's group, whose committer takes it next
+            committing = {(a.boss_id, a.guild_id, a.user_id) for a, _ in group}
+            self._committing |= committing
             try:
                 stored = await self.repo.store_attacks([attack for attack, _ in group])
             except Exception as exc:  # nothing of the group was stored: each attacker hears why
@@ -155,6 +165,8 @@ class WorldBossApplier:
                     if not answer.done():
                         answer.set_exception(exc)
                 continue
+            finally:
+                self._committing -= committing
             for attack, answer in group:
                 if not answer.done():
                     answer.set_result(stored.get((attack.guild_id, attack.user_id)))
