@@ -158,3 +158,24 @@ async def test_a_server_that_chooses_its_channel_later_sees_the_live_boss_at_onc
         assert fake.messages[max(fake.messages)].embed.title == "🌍 A world boss appears: Inu Dogemon"
     finally:
         await h.bot.close()
+
+
+async def test_a_boss_whose_time_runs_out_gets_away_and_a_late_attack_is_told(tmp_path):
+    h = await bot_serving(GUILD_ID, CHANNEL_ID, tmp_path, "timeout", FakeDiscord())
+    try:
+        cog = h.bot.get_cog("Bossfight")
+        assert isinstance(cog, Bossfight)
+        cog.clock = lambda: 1_900_000_000.0
+        await h.run("bossfight world spawn", h.gm, boss="Inu Dogemon", days=0.01)  # 864 s
+        (hit,) = await h.run("bossfight world attack", h.alice, deck=("deck.csv", DECK), channel_id=CHANNEL_ID)
+        assert hit.field("World boss HP") == "600/1000"
+        cog.clock = lambda: 1_900_000_000.0 + 864
+        (late,) = await h.run("bossfight world attack", h.bob, deck=("deck.csv", DECK), channel_id=CHANNEL_ID)
+        assert late.field("Credited") == "nothing: your attack was stored after the boss's end time"
+        await cog.world.news.tick()
+        await h.settle()
+        (end,) = [m for m in h.fake.messages.values() if m.embeds and m.embeds[0].title == "⌛ Inu Dogemon got away"]
+        assert end.channel_id == CHANNEL_ID
+        assert "Its time ran out with 600/1000 HP left." in str(end.embed.description)
+    finally:
+        await h.bot.close()
