@@ -57,6 +57,9 @@ class Settings(StorageSettings):
     discord_token: SecretStr = Field(min_length=1)
     dev_guild_id: int | None = Field(default=None, gt=0)
     gm_role: str | None = None
+    # Discord user ids of the bot's owners, comma-separated: who may spawn a world boss (unset: the application's
+    # owner or team, as Discord reports them)
+    owner_ids: str | None = None
     metrics_port: int | None = Field(default=None, ge=0, le=65535)  # /metrics and /healthz; unset: none
     metrics_host: str = "127.0.0.1"
     # seconds a shard may be disconnected (or the database unanswering) before /healthz says 503: Discord asks
@@ -67,6 +70,11 @@ class Settings(StorageSettings):
     # Discord's gateway shards this process serves, for a bot split over processes ("Running for many servers").
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: str | None = None  # e.g. "0,1"; with shard_count
+
+    @property
+    def owners(self) -> frozenset[int]:
+        """OWNER_IDS as ids (empty: unset)."""
+        return frozenset(int(part) for part in (self.owner_ids or "").replace(" ", "").split(",") if part)
 
     @property
     def shards(self) -> list[int] | None:

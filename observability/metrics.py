@@ -48,6 +48,7 @@ FIRST_RESPONSE_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5,
 # seconds; a battle or a /deck optimization can take minutes, within the 15 minutes an interaction may edit
 FINAL_ANSWER_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 900.0)
 ENGINE_JOB_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
+WORLD_BOSS_BATCH_SIZES = (1, 5, 10, 25, 50, 100, 250, 500, 1000, 2000)
 DATABASE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 OUTCOME_SEVERITY = {"answered": 0, "refused": 1, "error": 2}
@@ -123,6 +124,25 @@ class Metrics:
             registry=registry,
         )
         self.deck_jobs = Gauge("arena_deck_jobs_running", "/deck optimizations running", registry=registry)
+        self.world_boss_applied = Counter(
+            "arena_world_boss_attacks_applied",
+            "World boss attacks this process applied (every process's, while it held the boss's lease)",
+            registry=registry,
+        )
+        self.world_boss_batch_size = Histogram(
+            "arena_world_boss_batch_size", "World boss attacks applied in one batch", buckets=WORLD_BOSS_BATCH_SIZES,
+            registry=registry,
+        )  # fmt: skip
+        self.world_boss_batch_seconds = Histogram(
+            "arena_world_boss_batch_seconds", "How long one batch of world boss attacks took to apply",
+            buckets=DATABASE_BUCKETS, registry=registry,
+        )  # fmt: skip
+        self.world_boss_lag = Histogram(
+            "arena_world_boss_lag_seconds",
+            "From a world boss attack's storing (in any process) to its application: the lag between processes",
+            buckets=ENGINE_JOB_BUCKETS,
+            registry=registry,
+        )
         registry.register(GatewayCollector(bot))
         self.gateway_events = {
             event: Counter(name, text, ["shard"], registry=registry) for event, (name, text) in GATEWAY_EVENTS.items()
@@ -145,6 +165,13 @@ class Metrics:
         # The default registry's process figures (memory, CPU, open files; Python's version), in this one.
         ProcessCollector(registry=registry)
         PlatformCollector(registry=registry)
+
+    def world_boss_batch(self, size: int, seconds: float, lag_seconds: float) -> None:
+        """A batch of world boss attacks applied: `lag_seconds` from its oldest attack's storing."""
+        self.world_boss_applied.inc(size)
+        self.world_boss_batch_size.observe(size)
+        self.world_boss_batch_seconds.observe(seconds)
+        self.world_boss_lag.observe(lag_seconds)
 
     def gateway_event(self, event: str, shard: str) -> None:
         self.gateway_events[event].labels(shard).inc()

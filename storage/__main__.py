@@ -9,6 +9,10 @@ database was really in, whatever the bot writes meanwhile. The database is the o
 `python -m storage copy --from <sqlite file> --to <postgresql url>`: moves an installation to PostgreSQL
 (stop the bot first). Both databases are brought to the latest migration, every row is copied in one
 transaction and each table's count verified; a target that already holds Arena data is refused.
+
+`python -m storage world-spawn --boss <name> [--bosses <csv>] [--hp N | --multiplier X] [--days D] [--cooldown S]`:
+spawns the world boss (RULINGS 9), for the bot's operators: a boss of the built-in roster, or of a boss CSV, in the
+database the bot uses (DATABASE_URL, else DATABASE_PATH). Every process of the bot announces it within seconds.
 """
 
 from __future__ import annotations
@@ -96,6 +100,38 @@ async def copy(source_path: Path, url: str) -> dict[str, int]:
         await target.close()
 
 
+async def world_spawn(args: argparse.Namespace) -> str:
+    """Spawn the world boss from the shell; what was spawned, in a line."""
+    import time
+
+    from rules.bossfight import find_boss, guild_roster, parse_bosses
+    from rules.bossfight.world import spawned_hp
+    from storage.sqlite import Database
+    from storage.world_boss import WorldBossRepository
+    from storage.world_boss_records import WorldBossAlreadyLive
+
+    uploaded = parse_bosses(args.bosses.read_text(encoding="utf-8"), args.bosses.name) if args.bosses else []
+    boss = find_boss(guild_roster(uploaded), args.boss)
+    hp = spawned_hp(boss.health, args.hp, args.multiplier)
+    url = os.environ.get("DATABASE_URL") or dotenv_values(".env").get("DATABASE_URL")
+    if url:
+        from storage.postgres import PostgresDatabase
+
+        db = await PostgresDatabase.open(url)
+    else:
+        db = await Database.open(args.database or configured_database())
+    try:
+        now = time.time()
+        spawned = await WorldBossRepository(db).spawn(
+            boss, hp, spawned_by=0, now=now, ends_at=now + args.days * 86400, cooldown_seconds=args.cooldown
+        )
+    except WorldBossAlreadyLive as live:
+        raise SystemExit(f"error: {live.boss.boss.name} is the world boss still (one at a time)") from None
+    finally:
+        await db.close()
+    return f"spawned world boss #{spawned.id}: {boss.name}, {spawned.max_hp:g} HP, for {args.days:g} days"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m storage", description="Arena's database from the shell.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -105,7 +141,25 @@ def main(argv: list[str] | None = None) -> int:
     move = commands.add_parser("copy", help="move an installation's data from SQLite to an empty PostgreSQL database")
     move.add_argument("--from", dest="source", type=Path, required=True, help="the SQLite database file")
     move.add_argument("--to", dest="url", required=True, help="postgresql://user:password@host/db (empty)")
+    world = commands.add_parser("world-spawn", help="spawn the world boss, fought by every server taking part")
+    world.add_argument("--boss", required=True, help="a boss's name, of the built-in roster or of --bosses")
+    world.add_argument("--bosses", type=Path, help="a boss CSV to take it from")
+    world.add_argument("--hp", type=float, help="its HP (default: the boss's health)")
+    world.add_argument("--multiplier", type=float, help="or its health times this")
+    world.add_argument("--days", type=float, default=1.0, help="days until it leaves (at most 14)")
+    world.add_argument("--cooldown", type=int, default=0, help="seconds each member waits between attacks")
+    world.add_argument("--database", type=Path, help="the SQLite database (default: DATABASE_PATH)")
     args = parser.parse_args(argv)
+    if args.command == "world-spawn":
+        from rules.errors import RuleInputError
+
+        if not 0 < args.days <= 14:
+            raise SystemExit("error: --days must be above 0 and at most 14")
+        try:
+            print(asyncio.run(world_spawn(args)))
+        except RuleInputError as problem:
+            raise SystemExit(f"error: {problem}") from None
+        return 0
     if args.command == "copy":
         from storage.postgres import shown_url
 

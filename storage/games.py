@@ -16,6 +16,7 @@ from storage import (
     tournament,
     uploads,
     web_pages,
+    world_boss,
 )
 from storage.tables import Table, Tables, erasure_order
 
@@ -23,6 +24,7 @@ DECLARED: tuple[Tables, ...] = (
     ratings.TABLES,
     mma.TABLES,
     bossfight.TABLES,
+    world_boss.TABLES,
     andor_tables.TABLES,
     deck.TABLES,
     uploads.TABLES,

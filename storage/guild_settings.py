@@ -1,4 +1,4 @@
-"""A server's own settings (migrations 0015, 0024 and 0025): read where they are needed, never cached, so a change
+"""A server's own settings (migrations 0015, 0024, 0025 and 0026): read where they are needed, never cached, so a change
 made through one process holds at once in every process serving the server."""
 
 from __future__ import annotations
@@ -18,6 +18,12 @@ class GuildSettings:
     gm_role_id: int | None = None  # None: the bot's GM_ROLE (by name) is the server's game-master role
     party_turn_seconds: int = PARTY_TURN_SECONDS
     web_pages: bool = False  # the server's pages are served on the web (web/); off until a game master says so
+    world_boss_channel_id: int | None = None  # None: the server does not take part in world bosses
+
+
+_SELECTED = (
+    "SELECT gm_role_id, party_turn_seconds, web_pages, world_boss_channel_id FROM guild_settings WHERE guild_id = ?"
+)
 
 
 def _settings(row: Row | None) -> GuildSettings:
@@ -28,6 +34,7 @@ def _settings(row: Row | None) -> GuildSettings:
         gm_role_id=row["gm_role_id"],
         party_turn_seconds=row["party_turn_seconds"] or PARTY_TURN_SECONDS,
         web_pages=bool(row["web_pages"]),
+        world_boss_channel_id=row["world_boss_channel_id"],
     )
 
 
@@ -37,9 +44,7 @@ class GuildSettingsRepository:
 
     async def get(self, guild_id: int) -> GuildSettings:
         """The server's settings; the defaults for a server that set none."""
-        row = await self.db.fetch_one(
-            "SELECT gm_role_id, party_turn_seconds, web_pages FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        )
+        row = await self.db.fetch_one(_SELECTED, (guild_id,))
         return _settings(row)
 
     async def set_gm_role(self, guild_id: int, role_id: int | None) -> GuildSettings:
@@ -65,10 +70,12 @@ class GuildSettingsRepository:
                 f"ON CONFLICT (guild_id) DO UPDATE SET {column} = excluded.{column}, updated_at = excluded.updated_at",
                 (guild_id, value, utc_now_text()),
             )
-            row = await conn.fetch_required(
-                "SELECT gm_role_id, party_turn_seconds, web_pages FROM guild_settings WHERE guild_id = ?", (guild_id,)
-            )
+            row = await conn.fetch_required(_SELECTED, (guild_id,))
         return _settings(row)
+
+    async def set_world_boss_channel(self, guild_id: int, channel_id: int | None) -> GuildSettings:
+        """Set the server's world-boss channel (None: it no longer takes part); one upsert."""
+        return await self._set(guild_id, "world_boss_channel_id", channel_id)
 
 
 TABLES = Tables("server settings", (Table("guild_settings"),))  # the server's, naming no member

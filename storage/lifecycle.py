@@ -23,6 +23,7 @@ from storage.mfd import MfdRepository, StoredBattle
 from storage.mma import Match, MmaRepository
 from storage.protocol import Storage
 from storage.retry import retried_on_conflict
+from storage.tables import FORMER_SERVER
 from storage.times import stored_time
 from storage.tournament import Tournament, TournamentRepository
 
@@ -34,9 +35,23 @@ CHANNELS_IN_PLAY = " UNION ".join(
 )
 
 # What erasing a server deletes, in this order (a row before the rows it references): each table and the
-# condition, on the server's id, that picks its rows; and the tables of the whole installation, holding nothing
-# of any server (the rating model the stored ratings follow).
-ERASED = tuple((table.name, table.of_server) for table in ERASURE_ORDER if table.of_server is not None)
+# condition, on the server's id, that picks its rows; what erasing a server keeps, with the server and its members
+# anonymized (RULINGS 9, "a former server": a world boss's attacks, whose credit must still add up to the boss's
+# HP; done first); and the tables of the whole installation, holding nothing of any server.
+ERASED = tuple(
+    (table.name, table.of_server)
+    for table in ERASURE_ORDER
+    if table.of_server is not None and not table.outlives_server
+)
+KEPT_AS_FORMER = tuple((table.name, table.of_server) for table in TABLES if table.outlives_server)
+# Each such table's statement: its server and every member it names become FORMER_SERVER.
+_AS_FORMER = tuple(
+    f"UPDATE {table.name} SET "
+    + ", ".join(f"{column} = {FORMER_SERVER}" for column in (table.server, *(c.column for c in table.members)))
+    + f" WHERE {table.of_server}"
+    for table in TABLES
+    if table.outlives_server
+)
 OF_NO_SERVER = tuple(table.name for table in TABLES if table.of_server is None)
 
 
@@ -116,9 +131,11 @@ class LifecycleRepository:
                 "DELETE FROM guild_departures WHERE guild_id = ? AND left_at <= ?", (guild_id, stored_time(left_before))
             ):
                 return False
+            for statement in _AS_FORMER:
+                await conn.execute(statement, (guild_id,))
             for table, rows_of_guild in ERASED:
                 await conn.execute(f"DELETE FROM {table} WHERE {rows_of_guild}", (guild_id,))
             return True
 
 
-__all__ = ["ERASED", "OF_NO_SERVER", "EndedGames", "LifecycleRepository"]
+__all__ = ["ERASED", "FORMER_SERVER", "KEPT_AS_FORMER", "OF_NO_SERVER", "EndedGames", "LifecycleRepository"]

@@ -18,6 +18,7 @@ from storage.protocol import Storage, StorageTransaction
 
 FORMER_MEMBER = 0  # no Discord id is 0: it stands for a member who erased their data, where others' rows keep them
 FORMER_MEMBER_NAME = "a former member"
+FORMER_SERVER = 0  # no Discord id is 0: a server that was erased, where the world's records keep it
 SERVER = "guild_id"
 
 T = TypeVar("T")
@@ -47,7 +48,15 @@ class Mentioned:
     column: str
 
 
-MemberColumn = Owned | Kept | Mentioned
+@dataclass(frozen=True)
+class Operator:
+    """The bot's owner who acted for the whole installation (spawned a world boss): no server's member data, so
+    neither handed out nor erased by a member."""
+
+    column: str
+
+
+MemberColumn = Owned | Kept | Mentioned | Operator
 
 
 @dataclass(frozen=True)
@@ -99,6 +108,9 @@ class Table:
     alone_when: str | None = None  # Kept rows meeting it are the member's alone (against the AI): deleted
     in_play: InPlay | None = None
     forget_first: Forget | None = None  # what columns cannot say, done before any row of the member changes
+    # The world's records keep the rows when their server is erased (a world boss's attacks, whose credit adds up
+    # to its HP): the server and its members become FORMER_SERVER instead.
+    outlives_server: bool = False
 
     def __post_init__(self) -> None:
         if self.server is not None and self.parent is not None:
@@ -177,12 +189,14 @@ def erasure_order(declared: tuple[Tables, ...]) -> list[Table]:
 __all__ = [
     "FORMER_MEMBER",
     "FORMER_MEMBER_NAME",
+    "FORMER_SERVER",
     "Going",
     "InPlay",
     "InWorker",
     "Kept",
     "MemberColumn",
     "Mentioned",
+    "Operator",
     "Owned",
     "Parent",
     "ProfilePart",

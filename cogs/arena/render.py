@@ -162,6 +162,12 @@ def settings_embed(
     embed.add_field(name="Game-master role", value=gm_role_text(settings, default_role), inline=False)
     embed.add_field(name="Andor party turn", value=f"{settings.party_turn_seconds} s", inline=False)
     embed.add_field(name="Web pages", value=web_pages_text(settings, base_url, guild_id), inline=False)
+    channel = settings.world_boss_channel_id
+    embed.add_field(
+        name="World-boss channel",
+        value=f"<#{channel}>: world bosses are announced and fought there" if channel else "None: not taking part",
+        inline=False,
+    )
     embed.set_footer(text="Members with Manage Server are always game masters.")
     return fit_embed(embed)
 

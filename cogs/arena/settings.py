@@ -36,6 +36,8 @@ class ServerSettings(commands.Cog, name="Arena settings"):
         clear_gm_role="True: this server goes back to the bot's default game-master role (GM_ROLE)",
         party_turn_seconds="Seconds an Andor party member has for a turn (15 to 300, default 60)",
         web_pages="True: this server's leaderboard, members, replays and tournaments are pages anyone can open",
+        world_boss_channel="The channel where world bosses are announced and fought (the server takes part)",
+        clear_world_boss_channel="True: this server no longer takes part in world bosses",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -46,6 +48,8 @@ class ServerSettings(commands.Cog, name="Arena settings"):
         clear_gm_role: bool = False,
         party_turn_seconds: app_commands.Range[int, *PARTY_TURN_LIMITS] | None = None,
         web_pages: bool | None = None,
+        world_boss_channel: discord.TextChannel | None = None,
+        clear_world_boss_channel: bool = False,
     ) -> None:
         if not interaction.permissions.manage_guild:
             raise UserError(MANAGE_SERVER_ONLY)
@@ -59,25 +63,36 @@ class ServerSettings(commands.Cog, name="Arena settings"):
             raise UserError("Give a game-master role or clear it, not both.")
         if gm_role is not None and gm_role.is_default():
             raise UserError("@everyone cannot be the game-master role: every member would be a game master.")
+        if world_boss_channel is not None and clear_world_boss_channel:
+            raise UserError("Give a world-boss channel or clear it, not both.")
+        stored, done = await self.settings.get(here), list[str]()
         if gm_role is not None:
             stored = await self.settings.set_gm_role(here, gm_role.id)
-            done = f"✅ Members with the **{markdown_safe(gm_role.name)}** role are game masters here now."
+            done.append(f"✅ Members with the **{markdown_safe(gm_role.name)}** role are game masters here now.")
         elif clear_gm_role:
             stored = await self.settings.set_gm_role(here, None)
-            done = "✅ This server's game-master role is cleared: the bot's default applies here again."
-        else:
-            stored, done = await self.settings.get(here), None
+            done.append("✅ This server's game-master role is cleared: the bot's default applies here again.")
         if party_turn_seconds is not None:
             stored = await self.settings.set_party_turn_seconds(here, party_turn_seconds)
-            turn = f"✅ An Andor party member has {party_turn_seconds} s for a turn here now."
-            done = f"{done}\n{turn}" if done else turn
+            done.append(f"✅ An Andor party member has {party_turn_seconds} s for a turn here now.")
         if web_pages is not None:
             stored = await self.settings.set_web_pages(here, web_pages)
-            turned = (
+            done.append(
                 "✅ This server's pages are on the web now: anyone with the address can read them."
                 if web_pages
                 else "✅ This server's pages are off the web now."
             )
-            done = turned if done is None else f"{done}\n{turned}"
-        embed = settings_embed(stored, self.bot.settings.gm_role, done, self.bot.settings.web_base_url, here)
+        if world_boss_channel is not None or clear_world_boss_channel:
+            channel = None if world_boss_channel is None else world_boss_channel.id
+            stored = await self.settings.set_world_boss_channel(here, channel)
+            done.append(
+                "✅ This server no longer takes part in world bosses."
+                if channel is None
+                else f"✅ World bosses are announced and fought in <#{channel}> now."
+            )
+        settings = self.bot.settings
+        embed = settings_embed(stored, settings.gm_role, "\n".join(done) or None, settings.web_base_url, here)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+        if world_boss_channel is not None:
+            # The world boss's poller shows a live boss in the new channel at once (cogs/bossfight/world.py).
+            self.bot.dispatch("world_boss_channel_set", here)

@@ -8,27 +8,27 @@ worker (the pool is shared with every game's long jobs) could outlast Discord's 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Never
+from typing import TYPE_CHECKING, Never, cast
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
+from cogs.bossfight.history import RaidHistory
 from cogs.bossfight.render import (
-    HISTORY_LISTED,
     attack_embed,
     breakdown_file,
     deck_embed,
     describe_boss,
     fallen_embed,
-    history_embed,
     preview_embed,
-    raid_choice_label,
     roster_embed,
     spawn_embed,
     status_embed,
 )
+from cogs.bossfight.roster import RosterUploads
+from cogs.bossfight.world import WorldBossCommands, WorldDecks
 from cogs.common import (
-    PlainLimits,
     UserError,
     answer_shown,
     defer_thinking,
@@ -36,7 +36,6 @@ from cogs.common import (
     hp_figure,
     markdown_safe,
     mention,
-    plain_text,
     read_attachments,
     read_text_attachment,
     run_engine,
@@ -44,8 +43,7 @@ from cogs.common import (
 )
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.cog import GameCog
-from cogs.common.components import stored_id
-from cogs.common.uploads import MAX_CHOICES, RosterWords, UploadedRoster, choices
+from cogs.common.uploads import RosterWords, UploadedRoster, choices
 from rules.bossfight import BUILTIN_BOSSES, Boss, Deck, calculate_attack, parse_bosses, parse_deck
 from rules.bossfight.models import MAX_GUILD_BOSSES
 from rules.bossfight.raid import MAX_COOLDOWN_SECONDS, attack_refusal
@@ -68,15 +66,15 @@ from storage.versioned import StaleUpdate
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
 
-HISTORY_SEARCHED = 500  # a channel's latest finished raids that autocomplete and a boss name search
 NO_BOSS_HERE = "There is no boss in this channel. A GM can start a raid with `/bossfight spawn`."
 # Discord cuts option help at 100 characters: the column lists are written to fit.
 DECK_COLUMNS_HELP = "CSV: token, trait, element, health, then physical_ and magical_ damage, penetration, resistance"
-BOSS_COLUMNS_HELP = "CSV: name, level, element, health, then physical_ and magical_ damage, penetration, resistance"
 
 
 @app_commands.guild_only()
 class Bossfight(
+    RosterUploads,
+    RaidHistory,
     GameCog[Never],
     group_name="bossfight",
     group_description="Raid bosses: spawn one, attack it with your token deck.",
@@ -96,8 +94,23 @@ class Bossfight(
             words=RosterWords("boss", "bosses", "roster", "/bossfight roster", "/bossfight remove"),
             describe=describe_boss,
         )
+        self.world = WorldBossCommands(
+            bot, WorldDecks(self.saved_deck_or_refuse, self.parse_deck_from), lambda: self.clock(), self.bosses.find
+        )
+        cast(app_commands.Group, self.app_command).add_command(self.world)  # a GroupCog's group: made with it
 
-    # --- helpers ---------------------------------------------------------------------------------------
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.world.news.start()
+
+    async def cog_unload(self) -> None:
+        self.world.news.stop()
+        await self.world.applier.close()
+        await super().cog_unload()
+
+    @commands.Cog.listener()
+    async def on_world_boss_channel_set(self, guild: int) -> None:
+        await self.world.news.tick(only=guild)  # a live boss shows in the new channel at once
 
     async def roster(self, guild_id: int) -> list[Boss]:
         """The guild's roster by level, then name."""
@@ -106,11 +119,6 @@ class Bossfight(
     async def boss_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         bosses = await self.roster(guild_id(interaction))
         return choices(bosses, current, lambda b: f"{b.name} (level {num(b.level)}, {b.element})")
-
-    async def own_boss_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await self.bosses.uploaded_choices(interaction, current)
 
     async def saved_deck_or_refuse(self, interaction: discord.Interaction) -> SavedDeck:
         saved = await self.repo.saved_deck(guild_id(interaction), interaction.user.id)
@@ -126,25 +134,10 @@ class Bossfight(
             text, name = await read_text_attachment(source), source.filename
         return await run_engine(self.bot, parse_deck, text, name)
 
-    # --- the roster ------------------------------------------------------------------------------------
-
     @app_commands.command(name="roster", description="List the bosses a GM can spawn in this server.")
     async def roster_command(self, interaction: discord.Interaction) -> None:
         bosses = await self.roster(guild_id(interaction))
         await interaction.response.send_message(embed=roster_embed(bosses), ephemeral=True)
-
-    @app_commands.command(name="upload", description="GM: add bosses to this server's roster, or replace them by name.")
-    @app_commands.describe(bosses=BOSS_COLUMNS_HELP)
-    @gm_only()
-    async def upload(self, interaction: discord.Interaction, bosses: discord.Attachment) -> None:
-        await self.bosses.upload(interaction, bosses)
-
-    @app_commands.command(name="remove", description="GM: remove one of this server's uploaded bosses.")
-    @app_commands.describe(boss="An uploaded boss's name (a built-in one it replaced comes back)")
-    @app_commands.autocomplete(boss=own_boss_autocomplete)
-    @gm_only()
-    async def remove(self, interaction: discord.Interaction, boss: str) -> None:
-        await self.bosses.remove(interaction, boss, note=" A raid already running against it goes on.")
 
     # --- raids -----------------------------------------------------------------------------------------
 
@@ -269,55 +262,6 @@ class Bossfight(
         result = await run_engine(self.bot, calculate_attack, chosen, parsed, hp, taken)
         embed = preview_embed(chosen, result, max_hp)
         await interaction.followup.send(embed=embed, file=breakdown_file(result), ephemeral=True)
-
-    async def finished_raid_named(self, channel: int, text: str) -> Raid:
-        """The channel's finished raid `#12` / `12` names, or its latest against a boss whose name contains
-        `text`; else a refusal."""
-        number = text.strip().removeprefix("#")
-        if (raid_id := stored_id(number)) is not None:
-            finished = await self.repo.finished_raid(channel, raid_id)
-            if finished is None:
-                raise UserError(
-                    f"This channel has no finished raid #{number}. Pick one from the list `/bossfight history` offers."
-                )
-            return finished.raid
-        wanted = name_key(text)
-        found = [
-            r for r in await self.repo.finished_raids(channel, HISTORY_SEARCHED) if wanted in name_key(r.boss.name)
-        ]
-        if not found:
-            raise UserError(
-                f"This channel has no finished raid against a boss called '{markdown_safe(text, 100)}'. "
-                "Pick one from the list `/bossfight history` offers."
-            )
-        return found[0]
-
-    async def finished_raid_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        wanted = name_key(current.removeprefix("#"))
-        raids = await self.repo.finished_raids(channel_id(interaction), HISTORY_SEARCHED)
-        found = [r for r in raids if wanted in name_key(f"{r.id} {r.boss.name}")][:MAX_CHOICES]
-        return [
-            app_commands.Choice(name=plain_text(raid_choice_label(r), PlainLimits.CHOICE_NAME), value=str(r.id))
-            for r in found
-        ]
-
-    @app_commands.command(name="history", description="This channel's finished raids: one's damage leaderboard.")
-    @app_commands.describe(raid="A finished raid of this channel, by #number or boss (default: the latest)")
-    @app_commands.autocomplete(raid=finished_raid_autocomplete)
-    async def history(self, interaction: discord.Interaction, raid: str | None = None) -> None:
-        here = channel_id(interaction)
-        latest = await self.repo.finished_raids(here, HISTORY_LISTED + 1)
-        if not latest:
-            raise UserError("This channel has no finished raid yet: a raid is kept here once its boss falls.")
-        chosen = latest[0] if raid is None else await self.finished_raid_named(here, raid)
-        finished = await self.repo.finished_raid(here, chosen.id)
-        if finished is None:  # cannot happen: finished raids are never deleted
-            raise UserError(f"Raid #{chosen.id} is no longer in this channel's history.")
-        others = [r for r in latest if r.id != chosen.id][:HISTORY_LISTED]
-        total = await self.repo.finished_raid_count(here)
-        await interaction.response.send_message(embed=history_embed(finished, others, total), ephemeral=True)
 
     @app_commands.command(name="status", description="This channel's boss: its HP and who has hit it.")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -238,7 +238,14 @@ async def test_the_command_is_shown_to_members_with_manage_server_only(harness):
     command = harness.bot.tree.get_command("arena-settings")
     payload = command.to_dict(harness.bot.tree)
     assert payload["default_member_permissions"] == discord.Permissions(manage_guild=True).value
-    assert [p.name for p in command.parameters] == ["gm_role", "clear_gm_role", "party_turn_seconds", "web_pages"]
+    assert [p.name for p in command.parameters] == [
+        "gm_role",
+        "clear_gm_role",
+        "party_turn_seconds",
+        "web_pages",
+        "world_boss_channel",
+        "clear_world_boss_channel",
+    ]
 
 
 async def test_a_server_sets_shows_and_clears_its_game_master_role(harness):

@@ -93,7 +93,7 @@ def test_no_escaped_text_is_shown_where_discord_reads_no_markdown():
 
 def test_every_autocomplete_choice_is_plain_text_cut_to_discords_limit():
     found = _choice_names()
-    assert sorted(found) == ["cogs/bossfight/cog.py", "cogs/common/uploads.py", "cogs/mma/rivalry/records.py"]
+    assert sorted(found) == ["cogs/bossfight/history.py", "cogs/common/uploads.py", "cogs/mma/rivalry/records.py"]
     for where, values in found.items():
         assert values and all(_called(value) == "plain_text" for value in values), where
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from storage.bossfight import RaidStatus
-from storage.lifecycle import ERASED, OF_NO_SERVER, LifecycleRepository
+from storage.lifecycle import ERASED, KEPT_AS_FORMER, OF_NO_SERVER, LifecycleRepository
 from storage.mma import MatchStatus
 from storage.sqlite import Database
 from tests.storage.migrated import migrate_before
@@ -70,8 +70,10 @@ async def tables(db) -> set[str]:
 
 
 async def test_erasing_a_server_names_every_table(database):
-    # A new table must say how a server's rows in it are erased (ERASED), or that it has none (OF_NO_SERVER).
-    assert {table for table, _ in ERASED} | set(OF_NO_SERVER) == await tables(database)
+    # A new table must say how a server's rows in it are erased (ERASED) or kept anonymized (KEPT_AS_FORMER), or
+    # that it has none (OF_NO_SERVER).
+    named = {table for table, _ in ERASED} | {table for table, _ in KEPT_AS_FORMER} | set(OF_NO_SERVER)
+    assert named == await tables(database)
 
 
 async def fill(db, guild_id: int, first_id: int) -> None:
@@ -163,6 +165,25 @@ async def fill(db, guild_id: int, first_id: int) -> None:
         await conn.execute(
             "INSERT INTO guild_settings (guild_id, gm_role_id, updated_at) VALUES (?, 555, 'now')", (guild_id,)
         )
+        if i == 1:  # one world boss, fought by both servers
+            await conn.execute(
+                "INSERT INTO world_bosses (id, boss_json, max_hp_micro, hp_micro, status, spawned_by, spawned_at, "
+                "ends_at) VALUES (1, '{}', 5000000, 2000000, 'live', 1, 'now', 'later')"
+            )
+        await conn.execute(
+            "INSERT INTO world_boss_attacks (boss_id, guild_id, user_id, damage, deck_damage, deck_hp_after, "
+            "stored_at, outcome, credited_micro, hp_after_micro) VALUES (1, ?, 100, 1.5, 0, 9, 'now', 'credited', "
+            "1500000, 0)",
+            (guild_id,),
+        )
+        await conn.execute(
+            "INSERT INTO world_boss_players (boss_id, guild_id, user_id) VALUES (1, ?, 100)", (guild_id,)
+        )
+        await conn.execute(
+            "INSERT INTO world_boss_posts (boss_id, guild_id, kind, channel_id, posted_at) VALUES (1, ?, 'spawn', ?, "
+            "'now')",
+            (guild_id, CHANNEL),
+        )
         await conn.execute(
             "INSERT INTO web_hidden_members (guild_id, user_id, hidden_at) VALUES (?, 100, 'now')", (guild_id,)
         )
@@ -203,6 +224,9 @@ async def test_a_server_that_removed_the_bot_is_erased_after_the_retention_and_k
     for table, rows_of_guild in ERASED:
         row = await database.fetch_one(f"SELECT count(*) AS n FROM {table} WHERE {rows_of_guild}", (GUILD,))
         assert row["n"] == 0, table
+    # A former server keeps its credited damage in the world boss's total (RULINGS 9), named by no id.
+    kept = await database.fetch_all("SELECT guild_id, user_id, credited_micro FROM world_boss_attacks ORDER BY id")
+    assert [tuple(row) for row in kept] == [(0, 0, 1_500_000), (GUILD + 1, 100, 1_500_000)]
     assert await repo.erase_departed(1000.0 + 60 * day, 30 * day) == []  # once
 
 

@@ -134,6 +134,8 @@ async def named_rows(db, guild_id: int, user_id: int) -> dict[str, int]:
     """The server's rows naming the member in a declared member column, by table and column."""
     counts = {}
     for table in TABLES:
+        if table.of_server is None:  # the installation's (a world boss and who spawned it): no server's rows
+            continue
         for column in table.members:
             sql = f"SELECT count(*) AS n FROM {table.name} WHERE {table.of_server} AND {column.column} = ?"
             counts[f"{table.name}.{column.column}"] = (await db.fetch_one(sql, (guild_id, user_id)))["n"]
@@ -152,7 +154,7 @@ async def test_forget_leaves_no_row_of_the_server_naming_the_member_in_any_decla
         200: {"mma_matches"},  # named in 100's result and rating change, which are 100's
         100: {
             "mma_ratings", "mma_rating_changes", "mma_results", "mma_fielded", "mma_matches", "bossfight_decks",
-            "bossfight_attacks", "bossfight_players", "andor_characters", "andor_fights", "andor_party_members", "andor_parties", "deck_results", "deck_jobs", "web_hidden_members",
+            "bossfight_attacks", "bossfight_players", "andor_characters", "andor_fights", "andor_party_members", "andor_parties", "deck_results", "deck_jobs", "web_hidden_members", "world_boss_attacks", "world_boss_players",
             "mma_tournament_entrants",
         },
         1: {"bossfight_raids", "guild_uploads", "mma_tournaments", "mfd_battles"},
