@@ -29,7 +29,7 @@ from rules.tournament.chart import LEGEND, crosstable_header, crosstable_rows
 from storage.andor import AndorRepository
 from storage.bossfight import BossfightRepository, RaidTotals
 from storage.member_data import FORMER_MEMBER, FORMER_MEMBER_NAME
-from storage.mma import Match, MatchStatus, MmaRepository
+from storage.mma import Match, MatchStatus, MmaRepository, ended_words
 from storage.protocol import Storage
 from storage.ratings import Leaderboard, RatedGame, RatedMember, RatingRepository
 from storage.rows import required
@@ -290,6 +290,7 @@ class Site:
                     "opponent": server.member(m.opponent_id),
                     "result": None if m.result is None else m.result.value,
                     "reason": m.reason,
+                    "ended": ended_words(m.reason),
                     "finished_at": iso(m.finished_at),
                     "change": None if m.change is None else m.change.delta,
                 }
@@ -359,6 +360,7 @@ class Site:
                 "players": players,
                 "winner": match.winner_slot,
                 "reason": match.result_reason,
+                "ended": None if match.result_reason is None else ended_words(match.result_reason),
                 "rating_changes": [
                     None
                     if user_id is None or user_id not in match.rating_changes

@@ -12,6 +12,7 @@ from storage.mma.matches import (
     Match,
     MatchConflict,
     MatchStatus,
+    ended_words,
 )
 from storage.mma.repository import MmaRepository
 from storage.mma.results import FighterUse, FinishedMatch, MatchTallies
@@ -33,4 +34,5 @@ __all__ = [
     "MmaProfile",
     "MmaRepository",
     "StaleUpdate",
+    "ended_words",
 ]

@@ -59,6 +59,11 @@ IN_PLAY = (MatchStatus.PENDING, MatchStatus.LIVE)  # a challenge or a match goin
 CHANNEL_DELETED = "channel_deleted"  # the result_reason of an abandoned match
 
 
+def ended_words(reason: str) -> str:
+    """The words of how a match ended, from its stored code: the engine's ending, or its channel deleted."""
+    return "channel deleted" if reason == CHANNEL_DELETED else EndReason(reason).label
+
+
 @dataclass(frozen=True)
 class Match:
     id: int

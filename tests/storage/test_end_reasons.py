@@ -12,12 +12,12 @@ import asyncpg
 import pytest
 
 from cogs.mma.matches.render import end_title
-from cogs.mma.rivalry.render import ended_words, history_line
+from cogs.mma.rivalry.render import history_line
 from rules.mma import state as mma_state
 from rules.mma.engine import CONCEDE, apply_in_place, new_game, outcome, replay_rng, simple_action
 from rules.mma.simulate import play_ai_game
 from rules.mma.state import END_REASON_LABELS, EndReason
-from storage.mma import CHANNEL_DELETED, MATCH_STATE, MatchStatus, MmaRepository
+from storage.mma import CHANNEL_DELETED, MATCH_STATE, MatchStatus, MmaRepository, ended_words
 from storage.postgres import PostgresDatabase, numbered, postgres_migration
 from storage.schema import discover_migrations
 from storage.sqlite import Database

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import aiohttp
 
+from rules.mma.state import EndReason
 from storage.web_pages import WebPagesRepository
 from tests.web.builders import GUILD, OTHER_GUILD, pages_on, played_match
 from web.app import FINISHED_MAX_AGE, SECURITY_HEADERS, RateLimit
@@ -146,7 +147,12 @@ async def test_the_json_documents(served):
             "at": "2026-05-28T20:26:40Z",
         }
     ]
+    ended = EndReason(match.result_reason)
+    assert (member["recent"][0]["reason"], member["recent"][0]["ended"]) == (ended.value, ended.label)
     replay = json.loads((await get(served, f"/api{SERVER}/matches/1"))[2])
+    assert (replay["match"]["reason"], replay["match"]["ended"]) == (ended.value, ended.label)
+    page = (await get(served, f"{SERVER}/members/1001"))[2]
+    assert f"({ended.label})" in page and ended.value not in page  # the words, never the stored code
     assert replay["last_step"] == len(replay["steps"]) - 1 > 10
     assert replay["steps"][0]["number"] == 0 and replay["steps"][0]["move"] is None
     assert replay["match"]["rating_changes"][0]["change"] == change.delta

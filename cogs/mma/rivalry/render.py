@@ -23,10 +23,9 @@ from cogs.mma.rivalry.items import (
     leaderboard_button,
     rivalry_select,
 )
-from rules.mma.state import EndReason
 from rules.rating import PROVISIONAL_SIGMA, Rating, Result, form, peak
 from rules.text import Mark, noun_for, plain, plural
-from storage.mma import CHANNEL_DELETED, FighterUse, FinishedMatch, MatchTallies
+from storage.mma import FighterUse, FinishedMatch, MatchTallies, ended_words
 from storage.ratings import HeadToHead, Leaderboard, RatedGame, RatedMember
 
 HISTORY_PAGE = 10  # matches a history page lists
@@ -196,11 +195,6 @@ def add_rating(
 def day(timestamp: float) -> str:
     """A unix time's day (UTC), for plain text where a Discord timestamp does not render (options, choices)."""
     return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).date().isoformat()
-
-
-def ended_words(reason: str) -> str:
-    """The words of how a match ended, from its stored code: the engine's ending, or its channel deleted."""
-    return "channel deleted" if reason == CHANNEL_DELETED else EndReason(reason).label
 
 
 def history_line(match: FinishedMatch) -> str:

@@ -27,13 +27,12 @@ from cogs.mma.rivalry.items import (
     replay_button,
     rivalry_select,
 )
-from cogs.mma.rivalry.render import ended_words
 from rules.mma.cards import CARDS
 from rules.mma.engine import outcome
 from rules.mma.replay import ReplayIndex, ReplayStep
 from rules.mma.state import END_TURN, OVER
 from rules.mma.text import describe
-from storage.mma import Match
+from storage.mma import Match, ended_words
 
 SELECT_OPTIONS = 25  # Discord's most options in a select
 TURNS_LISTED = SELECT_OPTIONS  # turns one select lists; more go in ranges of as many
