@@ -200,6 +200,16 @@ async def tournament_json(request: web.Request) -> web.Response:
     return _json(document, finished=not document["tournament"]["live"])
 
 
+async def world_boss_html(request: web.Request) -> web.Response:
+    document = await request.app[SITE_KEY].world_boss_page()
+    return _html(request, "world_boss.html", document, finished=document["boss"]["status"] != "live")
+
+
+async def world_boss_json(request: web.Request) -> web.Response:
+    document = await request.app[SITE_KEY].world_boss_page()
+    return _json(document, finished=document["boss"]["status"] != "live")
+
+
 async def home(request: web.Request) -> web.Response:
     return _html(request, "home.html", {})
 
@@ -239,6 +249,8 @@ def create_app(
         ("/api/servers/{guild}/matches/{match}", replay_json),
         ("/servers/{guild}/tournaments/{tournament}", tournament_html),
         ("/api/servers/{guild}/tournaments/{tournament}", tournament_json),
+        ("/world-boss", world_boss_html),
+        ("/api/world-boss", world_boss_json),
         ("/static/{name}", static_file),
     )
     for path, handler in routes:

@@ -3,13 +3,15 @@ strings and numbers), and the page's template draws that same document, so the H
 
 Who may be shown: a server's pages exist only while its game master has them on (`NotShown` otherwise, the same
 for a server Arena never saw); a member who hid their pages, or erased their data (FORMER_MEMBER, or the ids
-below it a tournament gives its former members), has no page and no name on anyone else's.
+below it a tournament gives its former members), has no page and no name on anyone else's. The world boss's
+page is the whole world's: it names servers (by their page where it is on), never a member.
 """
 
 from __future__ import annotations
 
 import asyncio
 import math
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
@@ -18,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from arena.text import as_written, markdown_safe
+from rules.bossfight.world import WorldBossStatus
 from rules.mma.cards import CARDS
 from rules.mma.engine import HAND_LIMIT, MAX_ENERGY
 from rules.mma.replay import ReplayStep, replay_index, replay_match
@@ -33,16 +36,24 @@ from storage.mma import Match, MatchStatus, MmaRepository, ended_words
 from storage.protocol import Storage
 from storage.ratings import Leaderboard, RatedGame, RatedMember, RatingRepository
 from storage.rows import required
+from storage.tables import FORMER_SERVER
+from storage.times import unix_time
 from storage.tournament import Tournament, TournamentRepository, TournamentStatus
 from storage.web_pages import WebPagesRepository
-from web.paths import match_path, member_path, server_path, tournament_path
+from storage.world_boss import WorldBossRepository
+from storage.world_boss_boards import WorldBossBoards
+from storage.world_boss_records import ServerCredit, WorldBoss
+from web.paths import match_path, member_path, server_path, tournament_path, world_boss_path
 
 PAGE_SIZE = 50  # leaderboard rows a page
 RECENT = 10  # recent matches, tournaments and raids listed
 BEST = 3  # best wins and worst losses listed
 SEARCH_LIMIT = 200  # members a name search looks at
 REPLAYS_KEPT = 64  # finished matches whose replay steps stay worked out in memory
+WORLD_BOARD_SHOWN = 100  # servers listed on the world boss's board
 HIDDEN_NAME = "a hidden member"
+PAGES_OFF_SERVER_NAME = "a server"
+FORMER_SERVER_NAME = "a former server"
 AI_NAME = "AI"
 
 Document = dict[str, Any]
@@ -122,17 +133,20 @@ class _Kept(OrderedDict[Any, Any]):
 
 class Site:
     """The pages of every server, over one database. `executor` runs the engine's replays off the event loop
-    (None: asyncio's default one)."""
+    (None: asyncio's default one); `clock` tells the world boss's time left."""
 
-    def __init__(self, db: Storage, executor: Executor | None = None):
+    def __init__(self, db: Storage, executor: Executor | None = None, clock: Callable[[], float] = time.time):
         self.db = db
         self.executor = executor
+        self.clock = clock
         self.web = WebPagesRepository(db)
         self.ratings = RatingRepository(db)
         self.mma = MmaRepository(db)
         self.tournaments = TournamentRepository(db)
         self.bossfight = BossfightRepository(db)
         self.andor = AndorRepository(db)
+        self.world_bosses = WorldBossRepository(db)
+        self.world_boards = WorldBossBoards(db)
         self._leaderboards = _Kept(16)  # by server: (what the ratings were when read, the leaderboard)
         self._replays = _Kept(REPLAYS_KEPT)  # by (match id, version): its steps
 
@@ -217,8 +231,59 @@ class Site:
             },
             "tournaments": [self._tournament_summary(server, t) for t in tournaments],
             "raids": raids,
-            "world_boss": None,  # the world boss's place on its board (issue 42): its own helper fills it
+            "world_boss": await self._world_place(guild_id),
         }
+
+    async def _world_place(self, guild_id: int) -> Document | None:
+        """The server's place on the latest world boss's board (None: no world boss yet); `place` None while the
+        server has not attacked it."""
+        boss = await self.world_bosses.latest()
+        if boss is None:
+            return None
+        board = await self.world_boards.world_board(boss.id)
+        place, entry = next(((n, e) for n, e in enumerate(board, 1) if e.guild_id == guild_id), (None, None))
+        return {
+            "boss": boss.boss.name,
+            "status": boss.status.value,
+            "url": world_boss_path(),
+            "place": place,
+            "servers": len(board),
+            "damage": 0 if entry is None else entry.credited,
+            "members": 0 if entry is None else entry.members,
+        }
+
+    # --- the world boss's page -------------------------------------------------------------------------------
+
+    async def world_boss_page(self) -> Document:
+        """The live world boss, else the last one to end (NotShown: none yet). Servers only, never their members
+        (RULINGS 9): a server by its page where its pages are on, else as "a server"."""
+        boss = await self.world_bosses.latest()
+        if boss is None:
+            raise NotShown
+        board = await self.world_boards.world_board(boss.id)
+        final = await self.world_boards.attack(boss.final_attack_id) if boss.final_attack_id is not None else None
+        return {
+            "boss": _world_boss(boss, self.clock()),
+            "final_blow": None if final is None else {"server": await self._world_server(final.guild_id)},
+            "board": {
+                "servers": len(board),
+                "members": sum(entry.members for entry in board),
+                "rows": [
+                    await self._world_row(place, entry) for place, entry in enumerate(board[:WORLD_BOARD_SHOWN], 1)
+                ],
+            },
+        }
+
+    async def _world_row(self, place: int, entry: ServerCredit) -> Document:
+        server = await self._world_server(entry.guild_id)
+        return {"place": place, "server": server, "damage": entry.credited, "members": entry.members}
+
+    async def _world_server(self, guild_id: int) -> Document:
+        if guild_id == FORMER_SERVER:
+            return {"id": None, "name": FORMER_SERVER_NAME, "url": None}
+        if not await self.web.pages_on(guild_id):
+            return {"id": None, "name": PAGES_OFF_SERVER_NAME, "url": None}
+        return {"id": str(guild_id), "name": f"Server {guild_id}", "url": server_path(guild_id)}
 
     async def _named(self, server: Server, rows: list[RatedMember], query: str) -> list[RatedMember]:
         """The rows of members whose name holds `query`, in any case: candidates by the stored names, kept when
@@ -442,6 +507,21 @@ class Site:
             "rounds": rounds,
             "crosstable": {"header": crosstable_header(state), "rows": cross, "legend": " ".join(LEGEND)},
         }
+
+
+def _world_boss(boss: WorldBoss, now: float) -> Document:
+    live = boss.status is WorldBossStatus.LIVE
+    return {
+        "id": boss.id,
+        "name": boss.boss.name,
+        "status": boss.status.value,  # live, felled (its HP brought to 0) or expired (its end time came first)
+        "hp": boss.hp,
+        "max_hp": boss.max_hp,
+        "spawned_at": iso(unix_time(boss.spawned_at)),
+        "ends_at": iso(boss.ends_at_unix),
+        "ended_at": None if boss.ended_at is None else iso(unix_time(boss.ended_at)),
+        "seconds_left": max(0, math.floor(boss.ends_at_unix - now)) if live else 0,
+    }
 
 
 def _streaks(results: Sequence[Result]) -> Document:

@@ -19,4 +19,9 @@ def tournament_path(guild_id: int, tournament_id: int) -> str:
     return f"{server_path(guild_id)}/tournaments/{tournament_id}"
 
 
-__all__ = ["match_path", "member_path", "server_path", "tournament_path"]
+def world_boss_path() -> str:
+    """The world boss's page: one for the whole world, not a server's."""
+    return "/world-boss"
+
+
+__all__ = ["match_path", "member_path", "server_path", "tournament_path", "world_boss_path"]

@@ -22,6 +22,7 @@ from cogs.common import UserError, defer_thinking, markdown_safe, mention, run_e
 from cogs.common.bot import channel_id, guild_id
 from cogs.common.checks import require_gm
 from cogs.common.posts import done_or_logged
+from cogs.common.web_links import with_page_link, world_boss_path
 from rules.bossfight import AttackBreakdown, Boss, Deck, calculate_attack
 from rules.bossfight.world import MAX_COOLDOWN_SECONDS, MAX_DAYS, WorldBossStatus, spawned_hp
 from rules.errors import RuleInputError
@@ -218,7 +219,8 @@ class WorldBossCommands(app_commands.Group):
         here = guild_id(interaction)
         board, world = await self.boards.server_board(boss.id, here), await self.boards.world_board(boss.id)
         embed = status_embed(boss, self.applier.clock(), board, world, here, self.news.server_name)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        link = await with_page_link(self.bot, here, None, world_boss_path()) or discord.utils.MISSING
+        await interaction.response.send_message(embed=embed, view=link, ephemeral=True)
 
     @app_commands.command(name="history", description="Past world bosses.")
     async def history(self, interaction: discord.Interaction) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from storage.web_pages import WebPagesRepository
-from web.paths import match_path, member_path, server_path, tournament_path
+from web.paths import match_path, member_path, server_path, tournament_path, world_boss_path
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
@@ -52,4 +52,5 @@ __all__ = [
     "server_path",
     "tournament_path",
     "with_page_link",
+    "world_boss_path",
 ]

@@ -1,20 +1,25 @@
 """Servers with things to show, made through the games' own repositories as the bot makes them: matches dealt from
-a seed and played to their end (rated between members), a tournament, a raid, a character."""
+a seed and played to their end (rated between members), a tournament, a raid, a character, a world boss."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from arena.text import markdown_safe
+from rules.bossfight import BUILTIN_BOSSES
 from rules.mma.ai import choose_action
 from rules.mma.engine import apply_in_place, new_game, outcome, replay_rng
 from rules.mma.state import Action
 from rules.tournament import Player, new_tournament, with_next_round
+from storage.bossfight import PlayerUpdate
 from storage.guild_settings import GuildSettingsRepository
 from storage.mma import DealtMatch, Match, MatchStatus, MmaRepository
 from storage.protocol import Storage
 from storage.rows import required
 from storage.tournament import Tournament, TournamentRepository
+from storage.world_boss import WorldBossRepository
+from storage.world_boss_records import WorldBoss
 
 GUILD = 111111111111111111
 OTHER_GUILD = 222222222222222222
@@ -101,3 +106,17 @@ async def finish(db: Storage, match: Match, now: float) -> Match:
     """A live match played to its end from its seed (a tournament's board records its result with it)."""
     moves, final = played_moves(match.seed)
     return await MmaRepository(db).save_moves(match, final, [], moves, now)  # type: ignore[arg-type]
+
+
+async def world_boss(
+    db: Storage, hp: float, attacks: Sequence[tuple[int, int, float]], now: float, ends_in: float = 3600.0
+) -> WorldBoss:
+    """The first built-in boss spawned as the world boss at `now`, hit by each (server, member, damage) in turn,
+    every attack applied."""
+    repo = WorldBossRepository(db)
+    boss = await repo.spawn(BUILTIN_BOSSES[0], hp, spawned_by=1, now=now, ends_at=now + ends_in, cooldown_seconds=0)
+    for guild_id, user_id, damage in attacks:
+        player = await repo.player(boss.id, guild_id, user_id)
+        hit = PlayerUpdate(deck_damage=1.0, deck_hp_after=100.0, knocked_out=False, at=now)
+        await repo.store_attack(boss.id, guild_id, user_id, player, damage, hit)
+    return (await repo.apply_pending(boss.id, now, 1000)).boss

@@ -7,6 +7,7 @@ import aiohttp
 
 from rules.mma.state import EndReason
 from storage.web_pages import WebPagesRepository
+from storage.world_boss import WorldBossRepository
 from tests.web.builders import GUILD, OTHER_GUILD, pages_on, played_match
 from web.app import FINISHED_MAX_AGE, SECURITY_HEADERS, RateLimit
 from web.pages import PAGE_SIZE
@@ -163,4 +164,93 @@ async def test_the_json_documents(served):
     dealt, _ = new_game(1)
     assert [p["hand"] for p in replay["steps"][0]["players"]] == [
         [CARDS[card].name for card in player.hand] for player in dealt.players
+    ]
+
+
+async def test_the_world_boss_page_ranks_servers_and_names_no_member(served):
+    """The world's board: servers by credited damage, each by its page where its pages are on, "a server" where
+    they are off, "a former server" once erased; no member anywhere (RULINGS 9). A server's page holds its place."""
+    import json
+
+    from rules.bossfight import BUILTIN_BOSSES
+    from storage.lifecycle import LifecycleRepository
+    from tests.web.builders import world_boss
+    from web.pages import Site
+
+    db = served.db
+    assert (await get(served, "/api/world-boss"))[0] == 404  # no world boss yet
+    await pages_on(db)
+    await played_match(db, ((1001, "Alice"), (1002, "Bob")), 1, NOW)  # names the page could give, and must not
+    third = 444444444444444444
+    attacks = [(GUILD, 1001, 300.5), (OTHER_GUILD, 2001, 400.0), (GUILD, 1002, 200.0), (third, 3001, 100.25)]
+    boss = await world_boss(db, 2000.0, attacks, NOW)
+    lifecycle = LifecycleRepository(db)
+    await lifecycle.guild_left(third, NOW)
+    assert await lifecycle.erase_departed(NOW + 120, 60) == [third]
+    document = await Site(db, clock=lambda: NOW + 600.5).world_boss_page()
+    assert document == {
+        "boss": {
+            "id": boss.id,
+            "name": BUILTIN_BOSSES[0].name,
+            "status": "live",
+            "hp": 999.25,
+            "max_hp": 2000.0,
+            "spawned_at": "2026-05-28T20:26:40Z",
+            "ends_at": "2026-05-28T21:26:40Z",
+            "ended_at": None,
+            "seconds_left": 2999,
+        },
+        "final_blow": None,
+        "board": {
+            "servers": 3,
+            "members": 4,
+            "rows": [
+                {"place": 1, "server": {"id": str(GUILD), "name": f"Server {GUILD}", "url": SERVER},
+                 "damage": 500.5, "members": 2},
+                {"place": 2, "server": {"id": None, "name": "a server", "url": None}, "damage": 400.0, "members": 1},
+                {"place": 3, "server": {"id": None, "name": "a former server", "url": None},
+                 "damage": 100.25, "members": 1},
+            ],
+        },
+    }  # fmt: skip
+    status, headers, page = await get(served, "/world-boss")
+    assert status == 200 and headers["Cache-Control"] == "no-cache"
+    assert f'<a href="{SERVER}">Server {GUILD}</a>' in page and "a former server" in page and "500.5" in page
+    assert "Alice" not in page and "Bob" not in page and "1001" not in page
+    server = json.loads((await get(served, f"/api{SERVER}"))[2])
+    assert server["world_boss"] == {
+        "boss": BUILTIN_BOSSES[0].name,
+        "status": "live",
+        "url": "/world-boss",
+        "place": 1,
+        "servers": 3,
+        "damage": 500.5,
+        "members": 2,
+    }
+    assert (
+        "this server is 1 of 3 on the world's board, with 500.5 damage from 2 members" in (await get(served, SERVER))[2]
+    )
+    # The end time comes: the boss got away, and its page may be kept a while.
+    await WorldBossRepository(db).apply_pending(boss.id, NOW + 3601, 1000)
+    status, headers, text = await get(served, "/api/world-boss")
+    ended = json.loads(text)["boss"]
+    assert status == 200 and headers["Cache-Control"] == f"public, max-age={FINISHED_MAX_AGE}"
+    assert (ended["status"], ended["ended_at"], ended["seconds_left"]) == ("expired", "2026-05-28T21:26:41Z", 0)
+    assert "It got away: its time ran out" in (await get(served, "/world-boss"))[2]
+
+
+async def test_a_felled_world_boss_names_the_server_of_the_final_blow(served):
+    import json
+
+    from tests.web.builders import world_boss
+
+    await pages_on(served.db, OTHER_GUILD)
+    await world_boss(served.db, 500.0, [(GUILD, 1001, 300.0), (OTHER_GUILD, 2001, 250.0)], NOW)
+    document = json.loads((await get(served, "/api/world-boss"))[2])
+    assert (document["boss"]["status"], document["boss"]["hp"]) == ("felled", 0.0)
+    other = {"id": str(OTHER_GUILD), "name": f"Server {OTHER_GUILD}", "url": f"/servers/{OTHER_GUILD}"}
+    assert document["final_blow"] == {"server": other}
+    assert [(row["server"]["name"], row["damage"]) for row in document["board"]["rows"]] == [
+        ("a server", 300.0),  # GUILD's pages are off here
+        (f"Server {OTHER_GUILD}", 200.0),  # the final blow is credited with what HP was left
     ]

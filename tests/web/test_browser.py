@@ -12,7 +12,17 @@ from selenium.webdriver.common.keys import Keys
 
 from storage.member_data import MemberDataRepository
 from storage.web_pages import WebPagesRepository
-from tests.web.builders import GUILD, HOSTILE_NAMES, finish, pages_on, played_match, running_tournament, stored_name
+from tests.web.builders import (
+    GUILD,
+    HOSTILE_NAMES,
+    OTHER_GUILD,
+    finish,
+    pages_on,
+    played_match,
+    running_tournament,
+    stored_name,
+    world_boss,
+)
 
 NOW = 1_780_000_000.0
 ALICE, BOB, CAROL, DAVE = (1001, "Alice"), (1002, "Bob"), (1003, "Carol"), (1004, "Dave")
@@ -60,6 +70,21 @@ async def test_every_page_loads_clean_accessible_and_fits_a_phone(browser):
     await browser.open(f"{SERVER}/matches/1?step=3")
     assert await browser.script("return getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)"
     await browser.screenshot("replay-dark")
+
+
+async def test_the_world_boss_page_loads_clean_accessible_and_fits_a_phone(browser):
+    db = browser.served.db
+    await a_server(db)
+    attacks = [(GUILD, ALICE[0], 1250.5), (OTHER_GUILD, 2001, 900.0), (GUILD, BOB[0], 400.0), (OTHER_GUILD, 2002, 75.0)]
+    await world_boss(db, 5000.0, attacks, time.time(), ends_in=2 * 86400)  # live: two days left
+    await page_is_sound(browser, "/world-boss", "world-boss")
+    assert await browser.text("table.world-board tbody") == f"1 Server {GUILD} 1650.5 2\n2 a server 975 2"
+    assert "Time left: 47 h 59 min" in await browser.text()
+    assert "Alice" not in await browser.text()
+    await browser.open(SERVER)  # its place on the world's board, linking to the page
+    assert "this server is 1 of 2 on the world's board" in await browser.text()
+    assert await browser.console_errors() == []
+    assert await browser.serious_accessibility_violations() == []
 
 
 async def test_a_replay_steps_by_clicks_and_by_arrow_keys(browser):

@@ -1,5 +1,6 @@
 """From Discord to the page: with WEB_BASE_URL set and the server's pages on, /mma stats, /mma leaderboard,
-/mma replay and a tournament's standings carry a link button to their page; without either, none."""
+/mma replay, a tournament's standings and /bossfight world status carry a link button to their page; without
+either, none."""
 
 from __future__ import annotations
 
@@ -58,5 +59,20 @@ async def test_a_tournaments_standings_link_to_its_page(tmp_path):
         (standings,) = fake.messages.values()
         assert standings.embed.title == "🏆 MMA Warriors Swiss tournament #1"
         assert links(standings) == [f"{BASE}/servers/{GUILD_ID}/tournaments/{tournament.id}"]
+    finally:
+        await h.bot.close()
+
+
+async def test_the_world_boss_status_links_to_its_page(tmp_path):
+    from tests.cogs.test_world_boss import bot_serving
+
+    h = await bot_serving(GUILD_ID, CHANNEL_ID, tmp_path, "world", FakeDiscord(), web_base_url=BASE)
+    try:
+        await h.run("bossfight world spawn", h.gm, boss="Inu Dogemon")
+        (status,) = await h.run("bossfight world status", h.alice)
+        assert status.embed.title == "🌍 Inu Dogemon: 1000/1000 HP" and links(status) == []  # pages off
+        await GuildSettingsRepository(h.bot.db).set_web_pages(GUILD_ID, True)
+        (status,) = await h.run("bossfight world status", h.alice)
+        assert status.ephemeral and links(status) == [f"{BASE}/world-boss"]
     finally:
         await h.bot.close()
