@@ -31,6 +31,7 @@ from offline_discord.fake_discord import (
     OTHER_GUILD_CHANNEL_ID,
     OTHER_GUILD_ID,
     TIMESTAMP,
+    Channel,
     FakeDiscord,
     FakeGateway,
     Message,
@@ -73,6 +74,17 @@ def role_payload(role_id: int, name: str) -> dict:
         "managed": False,
         "mentionable": False,
     }
+
+
+def resolved_channel(channel: Channel, member: User) -> dict:
+    """A channel option's channel in an interaction's `data.resolved.channels`, as Discord sends it: a partial
+    channel with the invoking member's permissions in it (the harness gives a member one set everywhere), and a
+    thread's own fields besides."""
+    full = channel.payload()
+    kept = ("id", "name", "type", "guild_id", "parent_id")
+    if channel.is_thread:
+        kept += ("thread_metadata", "owner_id", "message_count", "member_count")
+    return {key: full[key] for key in kept} | {"permissions": str(member.permissions.value)}
 
 
 @dataclass
@@ -280,7 +292,10 @@ class Harness:
             "context": 0,
         }
 
-    def _command_options(self, path: str, options: dict[str, Any], resolved: dict) -> tuple[dict, app_commands.Command]:
+    def _command_options(
+        self, path: str, options: dict[str, Any], user: User, guild_id: int
+    ) -> tuple[dict, app_commands.Command]:
+        resolved: dict[str, dict] = {}
         names = path.split()
         node = self.bot.tree.get_command(names[0])
         if node is None:
@@ -330,12 +345,29 @@ class Harness:
                         "permissions": str(member.permissions.value),
                     }
                 value = str(member.id)
+            elif kind is discord.AppCommandOptionType.channel:
+                channel = self._known_channel(value, guild_id)  # a channel option takes the channel's id
+                resolved.setdefault("channels", {})[str(channel.id)] = resolved_channel(channel, user)
+                value = str(channel.id)
             leaf_options.append({"name": name, "type": kind.value, "value": value})
         nested: list[dict] = leaf_options
         for node in reversed(chain[1:]):
             kind = 2 if isinstance(node, app_commands.Group) else 1
             nested = [{"name": node.name, "type": kind, "options": nested}]
         return {"id": str(next_id()), "name": names[0], "type": 1, "options": nested, "resolved": resolved}, command
+
+    def _known_channel(self, channel_id: int, guild_id: int) -> Channel:
+        """The server's channel `channel_id` (a text channel made on first use), known to the bot as the gateway
+        tells it of every channel of its servers: discord.py resolves a channel option from its cache."""
+        channel = self.fake.channel(channel_id, guild_id)
+        if channel.guild_id != guild_id:
+            raise AssertionError(f"channel {channel_id} is not in server {guild_id}: Discord offers its own only")
+        if self.bot.get_channel(channel_id) is None:
+            if self.bot.get_guild(guild_id) is None:
+                self.guild_create(guild_id)  # the server with its channels, this one among them
+            else:
+                self.bot._connection.parse_channel_create(cast(Any, channel.payload()))
+        return channel
 
     # --- acting ------------------------------------------------------------------------------------------
 
@@ -351,14 +383,16 @@ class Harness:
     ) -> list[Message]:
         """Run `/path` as `user` with `options` (attachments as (file name, bytes)) in `channel_id` of
         `guild_id`; returns what it posted."""
-        data, _ = self._command_options(path, options, {})
-        payload = self._base_payload(2, user or self.alice, data, channel_id, guild_id)
+        member = user or self.alice
+        data, _ = self._command_options(path, options, member, guild_id)
+        payload = self._base_payload(2, member, data, channel_id, guild_id)
         return await self._dispatch(payload, wait)
 
     async def autocomplete(
         self, path: str, option: str, current: str, user: User | None = None, **options: Any
     ) -> list[dict]:
-        data, command = self._command_options(path, options, {})
+        member = user or self.alice
+        data, command = self._command_options(path, options, member, GUILD_ID)
         if option not in command._params:
             raise AssertionError(f"/{path} has no option {option!r}")
         option_type = command._params[option].type.value
@@ -367,7 +401,7 @@ class Harness:
             leaf = leaf["options"][0]
         # Discord sends what is typed so far as a string, whatever the option's type.
         leaf.setdefault("options", []).append({"name": option, "type": option_type, "value": current, "focused": True})
-        payload = self._base_payload(4, user or self.alice, data)
+        payload = self._base_payload(4, member, data)
         self.fake.option_types[payload["token"]] = option_type
         before = len(self.fake.requests)
         await self._dispatch(payload, True)

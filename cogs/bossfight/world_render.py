@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import discord
 
+from cogs.bossfight.render import timestamp
 from cogs.common import hp_figure, markdown_safe, mention
 from cogs.common.embeds import COLOR_DEFEAT, COLOR_INFO, COLOR_VICTORY, fit_embed, medal_lines
 from rules.bossfight import AttackBreakdown
@@ -132,7 +133,7 @@ def end_embed(
 def history_embed(bosses: list[WorldBoss]) -> discord.Embed:
     lines = [
         f"#{b.id} {markdown_safe(b.boss.name)}: {'felled' if b.status is WorldBossStatus.FELLED else 'got away'} "
-        f"({num(b.max_hp)} HP, ended {b.ended_at or '?'})"
+        f"({num(b.max_hp)} HP, ended {timestamp(b.ended_at)})"
         for b in bosses
     ]
     embed = discord.Embed(

@@ -273,6 +273,52 @@ async def test_servers_and_channels_come_and_go_as_gateway_events(harness):
         await harness.bot.get_partial_messageable(other.id).send("into a deleted channel")
 
 
+async def test_a_channel_option_comes_as_discord_sends_it(harness):
+    """A channel option's id in the option, the channel in `data.resolved.channels` (with the member's
+    permissions there), and the bot's cached channel as the handler's argument."""
+    seen: list[tuple[dict, discord.TextChannel, app_commands.AppCommandThread]] = []
+
+    async def where(
+        interaction: discord.Interaction, channel: discord.TextChannel, thread: app_commands.AppCommandThread
+    ) -> None:
+        seen.append((dict(interaction.data or {}), channel, thread))
+        await interaction.response.send_message(f"{channel.name} and {thread.name} in {thread.parent_id}")
+
+    add_command(harness, "where", where)
+    other = harness.fake.channel(CHANNEL_ID + 1, GUILD_ID)
+    thread = harness.fake.thread(CHANNEL_ID)
+    (reply,) = await harness.run("where", harness.gm, channel=other.id, thread=thread.id)
+    assert reply.content == f"arena and match thread in {CHANNEL_ID}"
+    data, channel, _ = seen[0]
+    assert channel is harness.bot.get_channel(other.id)  # known to the bot as the gateway told it
+    assert [(o["name"], o["type"], o["value"]) for o in data["options"]] == [
+        ("channel", 7, str(other.id)),
+        ("thread", 7, str(thread.id)),
+    ]
+    assert data["resolved"]["channels"] == {
+        str(other.id): {
+            "id": str(other.id),
+            "name": "arena",
+            "type": 0,
+            "guild_id": str(GUILD_ID),
+            "parent_id": None,
+            "permissions": str(harness.gm.permissions.value),
+        },
+        str(thread.id): {
+            "id": str(thread.id),
+            "name": "match thread",
+            "type": 11,
+            "guild_id": str(GUILD_ID),
+            "parent_id": str(CHANNEL_ID),
+            "permissions": str(harness.gm.permissions.value),
+            "thread_metadata": thread.payload()["thread_metadata"],
+            "owner_id": thread.payload()["owner_id"],
+            "message_count": 0,
+            "member_count": 1,
+        },
+    }
+
+
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
 async def test_members_named_anything_play_and_are_shown_as_written(harness, name):
     """Names as members choose them reach every reply escaped, ping no one and break nothing."""

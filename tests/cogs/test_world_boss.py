@@ -142,20 +142,61 @@ async def test_only_owners_spawn_and_attacks_happen_in_the_world_boss_channel(tm
         await h.bot.close()
 
 
-async def test_a_server_that_chooses_its_channel_later_sees_the_live_boss_at_once(tmp_path):
+async def test_a_server_chooses_its_channel_with_arena_settings_and_sees_the_live_boss_at_once(tmp_path):
     fake = FakeDiscord()
     h = await bot_serving(GUILD_ID, CHANNEL_ID, tmp_path, "later", fake)
+    cog = h.bot.get_cog("Bossfight")
+    assert isinstance(cog, Bossfight)
+    cog.clock = lambda: 1_900_000_000.0
+
+    async def stored_channels() -> list[tuple[int, int | None]]:
+        rows = await h.bot.db.fetch_all("SELECT guild_id, world_boss_channel_id FROM guild_settings ORDER BY guild_id")
+        return [tuple(r) for r in rows]
+
+    async def settings_there(user: User, **options) -> list:  # /arena-settings in the other server
+        return await h.run(
+            "arena-settings", user, guild_id=OTHER_GUILD_ID, channel_id=OTHER_GUILD_CHANNEL_ID, **options
+        )
+
     try:
-        await h.run("bossfight world spawn", h.gm, boss="Inu Dogemon")
-        fake.channel(OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID)
+        await h.run("bossfight world spawn", h.gm, boss="Inu Dogemon", days=0.01)  # 864 s
         h.guild_create(OTHER_GUILD_ID)
-        await GuildSettingsRepository(h.bot.db).set_world_boss_channel(OTHER_GUILD_ID, OTHER_GUILD_CHANNEL_ID)
-        before = set(asyncio.all_tasks())
-        h.bot.dispatch("world_boss_channel_set", OTHER_GUILD_ID)  # what /arena-settings world_boss_channel does
-        await h.settle(before)
-        posts = [m.channel_id for m in fake.messages.values() if not m.ephemeral]
-        assert posts == [CHANNEL_ID, OTHER_GUILD_CHANNEL_ID]
-        assert fake.messages[max(fake.messages)].embed.title == "🌍 A world boss appears: Inu Dogemon"
+        before = await stored_channels()
+        assert before == [(GUILD_ID, CHANNEL_ID)]
+
+        # A member without Manage Server, and a game master giving both: refused, nothing stored or posted.
+        (refused,) = await settings_there(h.alice, world_boss_channel=OTHER_GUILD_CHANNEL_ID)
+        assert refused.ephemeral and refused.content == (
+            "❌ Only members with the Manage Server permission can see or change this server's Arena settings."
+        )
+        (both,) = await settings_there(h.gm, world_boss_channel=OTHER_GUILD_CHANNEL_ID, clear_world_boss_channel=True)
+        assert both.ephemeral and both.content == "❌ Give a world-boss channel or clear it, not both."
+        assert await stored_channels() == before
+
+        # The option arrives as Discord sends it: the id in the option, the channel in the resolved data.
+        done, announced = await settings_there(h.gm, world_boss_channel=OTHER_GUILD_CHANNEL_ID)
+        assert done.ephemeral and done.embed.title == "⚙️ Arena settings in this server"
+        assert done.embed.description == f"✅ World bosses are announced and fought in <#{OTHER_GUILD_CHANNEL_ID}> now."
+        assert done.field("World-boss channel") == (
+            f"<#{OTHER_GUILD_CHANNEL_ID}>: world bosses are announced and fought there"
+        )
+        assert await stored_channels() == [(GUILD_ID, CHANNEL_ID), (OTHER_GUILD_ID, OTHER_GUILD_CHANNEL_ID)]
+        # The live boss, at once, in the new channel (world_boss_channel_set, not the next poll).
+        assert not announced.ephemeral and announced.channel_id == OTHER_GUILD_CHANNEL_ID
+        assert announced.embed.title == "🌍 A world boss appears: Inu Dogemon"
+
+        (cleared,) = await settings_there(h.gm, clear_world_boss_channel=True)
+        assert cleared.embed.description == "✅ This server no longer takes part in world bosses."
+        assert cleared.field("World-boss channel") == "None: not taking part"
+        assert await stored_channels() == [(GUILD_ID, CHANNEL_ID), (OTHER_GUILD_ID, None)]
+        # Its end is announced where the server still takes part only.
+        cog.clock = lambda: 1_900_000_000.0 + 864
+        await cog.world.news.tick()
+        await h.settle()
+        ends = [
+            m.channel_id for m in fake.messages.values() if m.embeds and m.embeds[0].title == "⌛ Inu Dogemon got away"
+        ]
+        assert ends == [CHANNEL_ID]
     finally:
         await h.bot.close()
 
@@ -177,5 +218,7 @@ async def test_a_boss_whose_time_runs_out_gets_away_and_a_late_attack_is_told(tm
         (end,) = [m for m in h.fake.messages.values() if m.embeds and m.embeds[0].title == "⌛ Inu Dogemon got away"]
         assert end.channel_id == CHANNEL_ID
         assert "Its time ran out with 600/1000 HP left." in str(end.embed.description)
+        (history,) = await h.run("bossfight world history", h.bob)
+        assert history.embed.description == "#1 Inu Dogemon: got away (1000 HP, ended <t:1900000864:f>)"
     finally:
         await h.bot.close()
