@@ -26,9 +26,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchmarks.mfd import synthetic_roster
 from rules.mfd.roster import write_roster
+
+if TYPE_CHECKING:
+    from offline_discord.harness import Harness
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {  # issue 13
@@ -113,44 +117,59 @@ def start_up_figures(folder: Path) -> tuple[float, float]:
 async def click_times(folder: Path, clicks: int, *, once_loaded: bool) -> list[float]:
     """Answer times of `clicks` presses while the long jobs run: from their start (the first /deck job of the
     process loads the optimizer meanwhile), or `once_loaded`, from when every /deck job is playing."""
-    from offline_discord.harness import FakeDiscord, Harness, User, make_settings, start_bot
+    from offline_discord.harness import FakeDiscord, Harness, make_settings, start_bot
 
     fake, settings = FakeDiscord(), make_settings(folder / "clicks.sqlite3")
     h = Harness(await start_bot(settings, fake), fake, settings)
     try:
-        heroes = (ROOT / "examples" / "mfd" / "Heroes.csv").read_bytes()
-        villains = (ROOT / "examples" / "mfd" / "Villains.csv").read_bytes()
-        for index in range(4):  # one job per member: four members
-            member = User(1210000000000000000 + index, f"Optimizer{index}")
-            await h.run("deck optimize", member, wait=False, iterations=20_000, games=900)
-        await h.run(
-            "mfd odds",
-            h.alice,
-            wait=False,
-            heroes=("Heroes.csv", heroes),
-            villains=("Villains.csv", villains),
-            battles=20_000,
-        )
-        if once_loaded:
-            from cogs.deck.cog import DeckOptimizer
-
-            deck = h.bot.get_cog("DeckOptimizer")
-            assert isinstance(deck, DeckOptimizer)
-            while any(job.progress is None for job in deck.jobs.by_id.values()):  # noqa: ASYNC110
-                await asyncio.sleep(0.05)
-        posted = await h.run("mma ai", h.bob)
-        board = next(m for m in posted if any(c.get("label") == "My hand" for c in m.components))
-        times: list[float] = []
-        for _ in range(clicks):
-            sent = time.perf_counter()
-            await h.click(board, "My hand", h.bob, wait=False)
-            token = h.last_token
-            while token not in fake.answered_at:  # noqa: ASYNC110  # polled: the harness has no event per answer
-                await asyncio.sleep(0.0005)
-            times.append(fake.answered_at[token] - sent)
-        return times
+        await start_long_jobs(h, once_loaded=once_loaded)
+        return await timed_clicks(h, clicks)
     finally:
         await h.bot.close()
+
+
+async def start_long_jobs(h: Harness, *, once_loaded: bool) -> None:
+    """Four members' `/deck optimize` and an `/mfd odds`, left running; `once_loaded`: returns when every /deck
+    job is playing (the first of a process loads the optimizer first)."""
+    from offline_discord.harness import User
+
+    heroes = (ROOT / "examples" / "mfd" / "Heroes.csv").read_bytes()
+    villains = (ROOT / "examples" / "mfd" / "Villains.csv").read_bytes()
+    for index in range(4):  # one job per member: four members
+        member = User(1210000000000000000 + index, f"Optimizer{index}")
+        await h.run("deck optimize", member, wait=False, iterations=20_000, games=900)
+    await h.run(
+        "mfd odds",
+        h.alice,
+        wait=False,
+        heroes=("Heroes.csv", heroes),
+        villains=("Villains.csv", villains),
+        battles=20_000,
+    )
+    if once_loaded:
+        from cogs.deck.cog import DeckOptimizer
+
+        deck = h.bot.get_cog("DeckOptimizer")
+        assert isinstance(deck, DeckOptimizer)
+        while any(job.progress is None for job in deck.jobs.by_id.values()):  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+
+
+async def timed_clicks(h: Harness, clicks: int, pause: float = 0.0) -> list[float]:
+    """Bob's MMA "My hand" button pressed `clicks` times, each once the last was answered and `pause` seconds
+    more, each timed from the click to Discord's receipt of the answer."""
+    posted = await h.run("mma ai", h.bob)
+    board = next(m for m in posted if any(c.get("label") == "My hand" for c in m.components))
+    times: list[float] = []
+    for _ in range(clicks):
+        sent = time.perf_counter()
+        await h.click(board, "My hand", h.bob, wait=False)
+        token = h.last_token
+        while token not in h.fake.answered_at:  # noqa: ASYNC110  # polled: the harness has no event per answer
+            await asyncio.sleep(0.0005)
+        times.append(h.fake.answered_at[token] - sent)
+        await asyncio.sleep(pause)
+    return times
 
 
 def percentile(values: list[float], fraction: float) -> float:

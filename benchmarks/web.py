@@ -36,6 +36,7 @@ from rules.mma.state import Action, GameState
 from rules.rating import Rating, Result, rate_match
 from storage.mma import MATCH_STATE
 from storage.postgres import PostgresDatabase
+from storage.protocol import Storage
 from storage.times import stored_time
 
 GUILD = 111111111111111111
@@ -58,7 +59,8 @@ def played(seed: int) -> tuple[list[Action], GameState]:
     return moves, state
 
 
-async def fill(db: PostgresDatabase, members: int, matches: int) -> None:
+async def fill(db: Storage, members: int, matches: int) -> None:
+    """The members, their matches and ratings, as the bot stores them, on either backend."""
     rng = random.Random(0)
     games = [played(seed) for seed in range(1, GAMES + 1)]
     finals = [MATCH_STATE.to_text(state) for _, state in games]
@@ -150,7 +152,8 @@ async def fill(db: PostgresDatabase, members: int, matches: int) -> None:
         await conn.execute(
             "INSERT INTO guild_settings (guild_id, web_pages, updated_at) VALUES (?, 1, ?)", (GUILD, stored_time(start))
         )
-        await conn.execute("SELECT setval(pg_get_serial_sequence('mma_matches', 'id'), ?)", (matches,))
+        if isinstance(db, PostgresDatabase):  # SQLite continues after the highest id by itself
+            await conn.execute("SELECT setval(pg_get_serial_sequence('mma_matches', 'id'), ?)", (matches,))
     async with db.transaction() as conn:
         await conn.execute("ANALYZE")
 
