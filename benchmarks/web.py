@@ -30,9 +30,8 @@ import aiohttp
 
 from arena.text import markdown_safe
 from local_postgres.server import PostgresServer
-from rules.mma.ai import choose_action
-from rules.mma.engine import apply_in_place, new_game, outcome, replay_rng
-from rules.mma.state import Action, GameState
+from rules.mma.engine import outcome
+from rules.mma.simulate import played_ai_match
 from rules.rating import Rating, Result, rate_match
 from storage.mma import MATCH_STATE
 from storage.postgres import PostgresDatabase
@@ -48,21 +47,10 @@ BATCH = 5000
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def played(seed: int) -> tuple[list[Action], GameState]:
-    state, _ = new_game(seed)
-    chooser = random.Random(seed)
-    moves: list[Action] = []
-    while outcome(state) is None:
-        action = choose_action(state, state.to_move, random.Random(chooser.random()))
-        apply_in_place(state, action, replay_rng(state))
-        moves.append(action)
-    return moves, state
-
-
 async def fill(db: Storage, members: int, matches: int) -> None:
     """The members, their matches and ratings, as the bot stores them, on either backend."""
     rng = random.Random(0)
-    games = [played(seed) for seed in range(1, GAMES + 1)]
+    games = [played_ai_match(seed) for seed in range(1, GAMES + 1)]
     finals = [MATCH_STATE.to_text(state) for _, state in games]
     ratings: dict[int, Rating] = {}
     start = 1_780_000_000.0

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from rules.errors import RuleInputError
 from rules.mma.ai import choose_action
 from rules.mma.cards import FIGHTER_COUNT
-from rules.mma.engine import apply_in_place, new_game
-from rules.mma.state import NO_ONE, OVER, GameState
+from rules.mma.engine import apply_in_place, new_game, outcome, replay_rng
+from rules.mma.state import NO_ONE, OVER, Action, GameState
 
 MAX_GAMES = 1_000_000  # about ten minutes on one core
 
@@ -44,6 +44,19 @@ class SimulationReport:
     @property
     def average_moves(self) -> float:
         return self.total_moves / self.games
+
+
+def played_ai_match(seed: int) -> tuple[list[Action], GameState]:
+    """A whole match dealt from `seed`, both corners choosing as the AI would (each choice from its own stream of
+    `seed`), every move drawn from `replay_rng`: its moves, which replay it exactly, and its final state."""
+    state, _ = new_game(seed)
+    chooser = random.Random(seed)
+    moves: list[Action] = []
+    while outcome(state) is None:
+        action = choose_action(state, state.to_move, random.Random(chooser.random()))
+        apply_in_place(state, action, replay_rng(state))
+        moves.append(action)
+    return moves, state
 
 
 def play_ai_game(seed: int) -> tuple[GameState, int]:

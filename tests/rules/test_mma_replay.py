@@ -12,6 +12,7 @@ from rules.errors import RuleInputError
 from rules.mma.ai import choose_action, play_move_in_place
 from rules.mma.engine import claimed_idle, new_game, replay_rng
 from rules.mma.replay import replay_index, replay_match
+from rules.mma.simulate import played_ai_match
 from rules.mma.state import CONCEDE, END_TURN, OVER, Action, EndReason, GameState
 
 
@@ -167,3 +168,12 @@ def test_the_index_of_a_replay_finds_each_turns_first_step_and_the_knockouts():
     ]
     with pytest.raises(ValueError):
         index.turn_start(index.last_turn + 1)
+
+
+@pytest.mark.parametrize("seed", [1, 7, 42])
+def test_a_played_ai_match_replays_from_its_seed_and_moves(seed):
+    moves, final = played_ai_match(seed)
+    steps = replay_match(seed, moves)
+    assert len(steps) == len(moves) + 1 and steps[-1].state.phase == OVER
+    assert steps[-1].state.to_dict() == final.to_dict()
+    assert played_ai_match(seed)[0] == moves  # the same seed plays the same match

@@ -3,14 +3,12 @@ a seed and played to their end (rated between members), a tournament, a raid, a 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from arena.text import markdown_safe
 from rules.bossfight import BUILTIN_BOSSES
-from rules.mma.ai import choose_action
-from rules.mma.engine import apply_in_place, new_game, outcome, replay_rng
-from rules.mma.state import Action
+from rules.mma.engine import new_game
+from rules.mma.simulate import played_ai_match
 from rules.tournament import Player, new_tournament, with_next_round
 from storage.bossfight import PlayerUpdate
 from storage.guild_settings import GuildSettingsRepository
@@ -39,18 +37,6 @@ def stored_name(name: str) -> str:
     return markdown_safe(name, NAME_LIMIT)
 
 
-def played_moves(seed: int) -> tuple[list[Action], object]:
-    """A whole match dealt from `seed`, both corners choosing as the AI would: its moves and its final state."""
-    state, _ = new_game(seed)
-    chooser = random.Random(seed)
-    moves: list[Action] = []
-    while outcome(state) is None:
-        action = choose_action(state, state.to_move, random.Random(chooser.random()))
-        apply_in_place(state, action, replay_rng(state))
-        moves.append(action)
-    return moves, state
-
-
 async def played_match(
     db: Storage,
     players: tuple[tuple[int, str], tuple[int, str]],
@@ -69,7 +55,7 @@ async def played_match(
     )
     dealt, _ = new_game(seed)
     live = await repo.answer_challenge(pending, MatchStatus.LIVE, now, state=dealt, feed=[])
-    moves, final = played_moves(seed)
+    moves, final = played_ai_match(seed)
     return await repo.save_moves(live, final, [], moves, now)  # type: ignore[arg-type]
 
 
@@ -104,7 +90,7 @@ async def running_tournament(
 
 async def finish(db: Storage, match: Match, now: float) -> Match:
     """A live match played to its end from its seed (a tournament's board records its result with it)."""
-    moves, final = played_moves(match.seed)
+    moves, final = played_ai_match(match.seed)
     return await MmaRepository(db).save_moves(match, final, [], moves, now)  # type: ignore[arg-type]
 
 
