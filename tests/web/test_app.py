@@ -217,6 +217,8 @@ async def test_the_world_boss_page_ranks_servers_and_names_no_member(served):
     assert status == 200 and headers["Cache-Control"] == "no-cache"
     assert f'<a href="{SERVER}">Server {GUILD}</a>' in page and "a former server" in page and "500.5" in page
     assert "Alice" not in page and "Bob" not in page and "1001" not in page
+    # the world's page is no server's: its footer says whose it is
+    assert "every taking-part server fights at once" in page and "its game master turned them on" not in page
     server = json.loads((await get(served, f"/api{SERVER}"))[2])
     assert server["world_boss"] == {
         "boss": BUILTIN_BOSSES[0].name,
