@@ -122,6 +122,20 @@ def mean_damage(attacker: Fighter, target: Fighter) -> float:
     return hit_chance(attacker.attack_chance, target.block_chance) / 100 * per_hit
 
 
+def drink_potion_in_place(player: PlayerFighter) -> int:
+    """The player drinks one potion (section 4): it heals up to their max HP. The HP it healed."""
+    healed = min(player.potion_heal, player.max_hp - player.hp)
+    player.hp += healed
+    player.potions -= 1
+    return healed
+
+
+def flee_roll(rng: random.Random) -> tuple[int, bool]:
+    """A try to flee: the d100 roll, and whether it escaped (FLEE_CHANCE or under)."""
+    roll = d100(rng)
+    return roll, roll <= FLEE_CHANCE
+
+
 def d100(rng: random.Random) -> int:
     return int(rng.random() * 100) + 1
 
@@ -302,15 +316,12 @@ def apply_in_place(state: FightState, action: Action, rng: random.Random) -> lis
             _finish(state, "won", events)
     elif action.kind == "potion":
         state.ap_left -= POTION_COST
-        healed = min(player.potion_heal, player.max_hp - player.hp)
-        player.hp += healed
-        player.potions -= 1
+        healed = drink_potion_in_place(player)
         state.potions_drunk += 1
         events.append(PotionEvent(round=state.round, healed=healed, hp=player.hp, potions_left=player.potions))
     elif action.kind == "flee":
         state.ap_left -= FLEE_COST
-        roll = d100(rng)
-        escaped = roll <= FLEE_CHANCE
+        roll, escaped = flee_roll(rng)
         events.append(FleeEvent(round=state.round, roll=roll, chance=FLEE_CHANCE, escaped=escaped))
         if escaped:
             _finish(state, "fled", events)

@@ -29,7 +29,16 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.andor.engine import REPLAY_STREAM, d100, monster_fighters, player_fighter, roll_attack, settle, uniform
+from rules.andor.engine import (
+    REPLAY_STREAM,
+    drink_potion_in_place,
+    flee_roll,
+    monster_fighters,
+    player_fighter,
+    roll_attack,
+    settle,
+    uniform,
+)
 from rules.andor.models import (
     FEED_LENGTH,
     FLEE_CHANCE,
@@ -290,15 +299,12 @@ def apply_in_place(state: PartyState, action: PartyAction, rng: random.Random) -
     elif action.kind == "potion":
         state.ap_left -= POTION_COST
         fighter = member.fighter
-        healed = min(fighter.potion_heal, fighter.max_hp - fighter.hp)
-        fighter.hp += healed
-        fighter.potions -= 1
+        healed = drink_potion_in_place(fighter)
         member.potions_drunk += 1
         events.append(DrinkEvent(member=fighter.name, healed=healed, hp=fighter.hp, potions_left=fighter.potions))
     elif action.kind == "flee":
         state.ap_left -= FLEE_COST
-        roll = d100(rng)
-        escaped = roll <= FLEE_CHANCE
+        roll, escaped = flee_roll(rng)
         events.append(FleeTryEvent(member=member.fighter.name, roll=roll, chance=FLEE_CHANCE, escaped=escaped))
         if escaped:
             member.status = "fled"
