@@ -10,7 +10,7 @@ from rules.deck.cards import Keyword, read_deck_csv
 from rules.deck.optimize import Checkpoint, OptimizeSettings, Score
 from storage.codec import StateCodec
 from storage.protocol import Row, Storage, StorageTransaction
-from storage.rows import utc_now_text
+from storage.rows import from_row, utc_now_text
 from storage.tables import InWorker, Owned, Table, Tables
 from storage.times import stored_time, unix_time
 
@@ -208,16 +208,10 @@ class DeckRepository:
         """Every job a process left running, oldest first."""
         rows = await self.db.fetch_all("SELECT * FROM deck_jobs ORDER BY started_at, id")
         return [
-            StoredJob(
-                id=row["id"],
-                guild_id=row["guild_id"],
-                channel_id=row["channel_id"],
-                message_id=row["message_id"],
-                user_id=row["user_id"],
-                requester=row["requester"],
-                opponent_file=row["opponent_file"],
+            from_row(
+                StoredJob,
+                row,
                 state=JOB_STATE.from_text(row["state_json"]),
-                seconds=row["seconds"],
                 started_at=unix_time(row["started_at"]),
             )
             for row in rows
