@@ -8,10 +8,10 @@ from storage.mma.matches import (
     CHANNEL_DELETED,
     IN_PLAY,
     MATCH_STATE,
-    DealtMatch,
     Match,
     MatchConflict,
     MatchStatus,
+    NewMatch,
     ended_words,
 )
 from storage.mma.repository import MmaRepository
@@ -24,7 +24,6 @@ __all__ = [
     "IN_PLAY",
     "MATCH_STATE",
     "TABLES",
-    "DealtMatch",
     "FighterUse",
     "FinishedMatch",
     "Match",
@@ -33,6 +32,7 @@ __all__ = [
     "MatchTallies",
     "MmaProfile",
     "MmaRepository",
+    "NewMatch",
     "StaleUpdate",
     "ended_words",
 ]

@@ -114,13 +114,14 @@ class MatchConflict(Exception):
 
 
 @dataclass(frozen=True)
-class DealtMatch:
-    """A tournament board's match between two members, dealt at once: nobody answers a challenge."""
+class NewMatch:
+    """A match to store: a pending challenge (`state` None), or a match dealt at once (against the AI, or a
+    tournament's board, which nobody answers)."""
 
-    players: tuple[int, int]  # the challenger (player 0) and the opponent
+    players: tuple[int, int | None]  # the challenger (player 0) and the opponent (None: the AI)
     names: tuple[str, str]
     seed: int
-    state: GameState
+    state: GameState | None
     feed: list[str]
 
 
@@ -145,18 +146,7 @@ def match_of(row: Row) -> Match:
     )
 
 
-async def insert(
-    conn: StorageTransaction,
-    guild_id: int,
-    channel_id: int,
-    players: tuple[int, int | None],
-    names: tuple[str, str],
-    seed: int,
-    now: float,
-    *,
-    state: GameState | None,
-    feed: list[str],
-) -> Match:
+async def insert(conn: StorageTransaction, guild_id: int, channel_id: int, new: NewMatch, now: float) -> Match:
     """A new match row: a pending challenge (state None) or a live match, dealt."""
     row = await conn.fetch_required(
         "INSERT INTO mma_matches (guild_id, channel_id, player0_id, player0_name, player1_id, player1_name, "
@@ -164,14 +154,14 @@ async def insert(
         (
             guild_id,
             channel_id,
-            players[0],
-            names[0],
-            players[1],
-            names[1],
-            MatchStatus.PENDING if state is None else MatchStatus.LIVE,
-            seed,
-            MATCH_STATE.to_text(state) if state else None,
-            json.dumps(feed),
+            new.players[0],
+            new.names[0],
+            new.players[1],
+            new.names[1],
+            MatchStatus.PENDING if new.state is None else MatchStatus.LIVE,
+            new.seed,
+            MATCH_STATE.to_text(new.state) if new.state else None,
+            json.dumps(new.feed),
             stored_time(now),
         ),
     )
@@ -179,17 +169,7 @@ async def insert(
 
 
 async def insert_unless_busy(
-    conn: StorageTransaction,
-    guild_id: int,
-    channel_id: int,
-    players: tuple[int, int | None],
-    names: tuple[str, str],
-    seed: int,
-    now: float,
-    *,
-    state: GameState | None,
-    feed: list[str],
-    expire_before: float,
+    conn: StorageTransaction, guild_id: int, channel_id: int, new: NewMatch, now: float, *, expire_before: float
 ) -> Match:
     """`insert`, refused with MatchConflict when either human already has an active match in the channel;
     challenges left unanswered since `expire_before` expire first and do not count."""
@@ -200,7 +180,7 @@ async def insert_unless_busy(
         "UPDATE mma_matches SET status = ? WHERE channel_id = ? AND status = ? AND last_move_at < ?",
         (MatchStatus.EXPIRED, channel_id, MatchStatus.PENDING, stored_time(expire_before)),
     )
-    for user_id in players:
+    for user_id in new.players:
         if user_id is None:
             continue
         busy = await conn.fetch_one(
@@ -210,7 +190,7 @@ async def insert_unless_busy(
         )
         if busy is not None:
             raise MatchConflict(user_id, match_of(busy))
-    return await insert(conn, guild_id, channel_id, players, names, seed, now, state=state, feed=feed)
+    return await insert(conn, guild_id, channel_id, new, now)
 
 
 async def answer(

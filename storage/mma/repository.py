@@ -9,7 +9,7 @@ from rules.mma.state import Action, GameState
 from rules.tournament import TournamentState
 from storage.mma import matches, moves, results
 from storage.mma.ending import end_match
-from storage.mma.matches import DealtMatch, Match, MatchStatus
+from storage.mma.matches import Match, MatchStatus, NewMatch
 from storage.mma.results import FighterUse, FinishedMatch, MatchTallies
 from storage.protocol import Storage
 from storage.ratings import RatingRepository
@@ -56,18 +56,8 @@ class MmaRepository:
         challenges left unanswered since `expire_before` expire first and do not count.
         """
         async with self.db.transaction() as conn:
-            return await matches.insert_unless_busy(
-                conn,
-                guild_id,
-                channel_id,
-                players,
-                names,
-                seed,
-                now,
-                state=state,
-                feed=feed,
-                expire_before=expire_before,
-            )
+            new = NewMatch(players, names, seed, state, feed)
+            return await matches.insert_unless_busy(conn, guild_id, channel_id, new, now, expire_before=expire_before)
 
     async def set_message(self, match_id: int, message_id: int) -> None:
         await matches.set_message(self.db, match_id, message_id)
@@ -93,7 +83,7 @@ class MmaRepository:
             return await matches.answer(conn, match, status, now, state, feed or [])
 
     async def start_round(
-        self, tournament: Tournament, state: TournamentState, dealt: list[DealtMatch], now: float
+        self, tournament: Tournament, state: TournamentState, dealt: list[NewMatch], now: float
     ) -> tuple[Tournament, list[Match]]:
         """A tournament's next round stored with its matches, one per board in order, in one transaction, if
         nobody saved the tournament since it was read (StaleUpdate otherwise: another process started it).
@@ -103,17 +93,7 @@ class MmaRepository:
             saved = await save_state(conn, tournament, state, status=TournamentStatus.RUNNING)
             started: list[Match] = []
             for board, match in enumerate(dealt, start=1):
-                record = await matches.insert(
-                    conn,
-                    tournament.guild_id,
-                    tournament.channel_id,
-                    match.players,
-                    match.names,
-                    match.seed,
-                    now,
-                    state=match.state,
-                    feed=match.feed,
-                )
+                record = await matches.insert(conn, tournament.guild_id, tournament.channel_id, match, now)
                 await add_board_match(conn, tournament.id, round_number, board, record.id)
                 started.append(record)
             return saved, started

@@ -13,7 +13,7 @@ from rules.mma.engine import CONCEDE, apply_in_place, claimed_idle, new_game, re
 from rules.tournament import Player, Result, Settings, ended_early, new_tournament, record_result, with_next_round
 from storage.lifecycle import LifecycleRepository
 from storage.member_data import FORMER_MEMBER, FORMER_MEMBER_NAME, LiveGames, MemberDataRepository
-from storage.mma import DealtMatch, MatchStatus, MmaRepository
+from storage.mma import MatchStatus, MmaRepository, NewMatch
 from storage.tournament import (
     FieldFull,
     SignupClosed,
@@ -47,7 +47,7 @@ async def first_round(database) -> tuple[Tournament, list]:
     for pairing in state.rounds[-1].pairings:
         game, _ = new_game(pairing.challenger % 1000)
         names = (state.player(pairing.challenger).name, state.player(pairing.opponent).name)
-        dealt.append(DealtMatch((pairing.challenger, pairing.opponent), names, pairing.challenger % 1000, game, []))
+        dealt.append(NewMatch((pairing.challenger, pairing.opponent), names, pairing.challenger % 1000, game, []))
     return await mma.start_round(tournament, state, dealt, time.time())
 
 

@@ -12,7 +12,7 @@ from rules.mma.simulate import played_ai_match
 from rules.tournament import Player, new_tournament, with_next_round
 from storage.bossfight import PlayerUpdate
 from storage.guild_settings import GuildSettingsRepository
-from storage.mma import DealtMatch, Match, MatchStatus, MmaRepository
+from storage.mma import Match, MatchStatus, MmaRepository, NewMatch
 from storage.protocol import Storage
 from storage.rows import required
 from storage.tournament import Tournament, TournamentRepository
@@ -80,11 +80,11 @@ async def running_tournament(
     opened = required(await tournaments.get(opened.id))
     field = [Player(id=user_id, name=stored_name(name), rating=1500.0) for user_id, name in players]
     state = with_next_round(new_tournament(field, rounds))
-    dealt: list[DealtMatch] = []
+    dealt: list[NewMatch] = []
     for board, pairing in enumerate(state.rounds[-1].pairings, start=1):
         seed = 100 + board
         names = (state.player(pairing.challenger).name, state.player(pairing.opponent).name)
-        dealt.append(DealtMatch((pairing.challenger, pairing.opponent), names, seed, new_game(seed)[0], []))
+        dealt.append(NewMatch((pairing.challenger, pairing.opponent), names, seed, new_game(seed)[0], []))
     return await MmaRepository(db).start_round(opened, state, dealt, now)
 
 

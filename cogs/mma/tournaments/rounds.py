@@ -33,7 +33,7 @@ from rules.tournament import (
     withdraw,
 )
 from storage.errors import StorageOutage
-from storage.mma import DealtMatch, Match, MatchStatus
+from storage.mma import Match, MatchStatus, NewMatch
 from storage.tournament import (
     Tournament,
     TournamentStatus,
@@ -125,13 +125,13 @@ async def pair_round(desk: TournamentDesk, tournament: Tournament, state: Tourna
             return await desk.repo.save(tournament, ended_early(state))
         except StaleUpdate:
             return await desk.repo.get(tournament.id) or tournament
-    dealt: list[DealtMatch] = []
+    dealt: list[NewMatch] = []
     for pairing in paired.rounds[-1].pairings:
         seed = desk.matches.seed_or_new(None)
         game, feed = notes.dealt(seed, (mention(pairing.challenger), mention(pairing.opponent)))
         players = (pairing.challenger, pairing.opponent)
         names = (paired.player(pairing.challenger).name, paired.player(pairing.opponent).name)
-        dealt.append(DealtMatch(players, names, seed, game, feed))
+        dealt.append(NewMatch(players, names, seed, game, feed))
     try:
         saved, _ = await desk.matches.repo.start_round(tournament, paired, dealt, desk.clock())
     except StaleUpdate:
