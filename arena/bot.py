@@ -15,12 +15,11 @@ import discord
 from discord.ext import commands
 
 from arena.discord_internals import dynamic_items, interaction_handlers
-from arena.settings import Settings
+from arena.settings import Settings, open_storage
 from arena.tree import ArenaTree
 from arena.watchdog import ANSWER_DEADLINE, see_answered, watch_response
 from observability import Observer
 from storage.protocol import Storage
-from storage.sqlite import Database
 
 if TYPE_CHECKING:
     from web.server import WebServer
@@ -84,15 +83,7 @@ class ArenaBot(commands.Bot):
     async def open_storage(self) -> None:
         if self._db is not None:
             return
-        if self.settings.database_url is not None:
-            from storage.postgres import PostgresDatabase  # asyncpg is loaded only where PostgreSQL is used
-
-            opened: Storage = await PostgresDatabase.open(
-                self.settings.database_url.get_secret_value(), self.settings.database_pool_size
-            )
-        else:
-            opened = await Database.open(self.settings.database_path)
-        self._db = self.observer.measured(opened)
+        self._db = self.observer.measured(await open_storage(self.settings))
 
     async def prepare(self) -> None:
         """Serve /metrics and /healthz (METRICS_PORT), open storage (applying migrations) and add every game's cog;

@@ -11,7 +11,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from observability.logs import LogFormat
-from storage.protocol import DEFAULT_POOL_SIZE
+from storage.protocol import DEFAULT_POOL_SIZE, Storage
 
 TOKEN_HELP = """\
 Arena needs a Discord bot token to start, and {problem}.
@@ -49,6 +49,18 @@ class StorageSettings(BaseSettings):
     @classmethod
     def _no_trailing_slash(cls, url: str | None) -> str | None:
         return None if url is None else url.rstrip("/")
+
+
+async def open_storage(settings: StorageSettings) -> Storage:
+    """The database the settings name: PostgreSQL at DATABASE_URL, else the SQLite file at DATABASE_PATH; its
+    migrations applied."""
+    if settings.database_url is not None:
+        from storage.postgres import PostgresDatabase  # asyncpg is loaded only where PostgreSQL is used
+
+        return await PostgresDatabase.open(settings.database_url.get_secret_value(), settings.database_pool_size)
+    from storage.sqlite import Database
+
+    return await Database.open(settings.database_path)
 
 
 class Settings(StorageSettings):

@@ -74,6 +74,13 @@ def next_id() -> int:
     return next(_ids)
 
 
+def ids_of_a_second_process() -> None:
+    """The ids this process makes from now on start an hour after those of the test's own process, so that
+    none equals one the test made, however many it made (Discord's ids carry the time they were made)."""
+    global _ids
+    _ids = itertools.count(snowflake(_NOW_MS + 3_600_000, 1))
+
+
 def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict:
     return {"id": str(user_id), "username": name, "discriminator": "0", "global_name": name, "avatar": None, "bot": bot}
 
@@ -334,8 +341,13 @@ class FakeDiscord:
 
     live: ClassVar[list[FakeDiscord]] = []  # started and not yet stopped (tests/cogs/conftest.py stops them)
 
-    def __init__(self) -> None:
-        self.base_url = ""  # the loopback server's address, once started
+    def __init__(self, served_elsewhere: str = "") -> None:
+        # the loopback server's address, once started; or that of a fake Discord another process serves
+        # (`served_elsewhere`): this process's bot then talks to it and what it posts is kept there
+        self.base_url = served_elsewhere
+        self.served_elsewhere = bool(served_elsewhere)
+        if served_elsewhere:
+            ids_of_a_second_process()  # its interactions' ids and tokens must not be the serving process's
         # discord.py's own webhook adapter (interaction responses, followups, edits), with its per-interaction
         # locks and rate limiting; the harness sets it in `async_context` around every dispatch.
         self.adapter = AsyncWebhookAdapter()
@@ -442,7 +454,7 @@ class FakeDiscord:
     async def start(self) -> None:
         """Serve Discord's API on a loopback port and point discord.py's routes at it (`Route.BASE` is one class
         attribute, so the fake started last serves every bot of the test)."""
-        if self._runner is None:
+        if self._runner is None and not self.served_elsewhere:
             app = web.Application(client_max_size=64 * 1024 * 1024)
             app.router.add_route("*", "/{path:.*}", self._serve)
             self._runner = web.AppRunner(app, access_log=None)

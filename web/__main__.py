@@ -10,23 +10,13 @@ import signal
 
 from pydantic import ValidationError
 
-from arena.settings import StorageSettings
+from arena.settings import StorageSettings, open_storage
 from observability import setup_logging
 from storage.errors import StorageUnavailable
-from storage.protocol import Storage
-from storage.sqlite import Database
 from web.errors import WebUnavailable
 from web.server import WebServer
 
 log = logging.getLogger("arena.web")
-
-
-async def open_storage(settings: StorageSettings) -> Storage:
-    if settings.database_url is not None:
-        from storage.postgres import PostgresDatabase  # asyncpg is loaded only where PostgreSQL is used
-
-        return await PostgresDatabase.open(settings.database_url.get_secret_value(), settings.database_pool_size)
-    return await Database.open(settings.database_path)
 
 
 async def serve(settings: StorageSettings, port: int) -> None:

@@ -1,16 +1,21 @@
 """/deck jobs across restarts, through the real command tree on both backends: a job paused by a clean restart
-and one whose bot was killed each end, in the next bot, with the result of a run never stopped; a resumed job
-is cancelled by its member; a job whose channel is gone is dropped; one older than a day is abandoned."""
+and one whose bot was killed (in this process, and for real with SIGKILL in a process of its own) each end, in
+the next bot, with the result of a run never stopped; a resumed job is cancelled by its member; a job whose
+channel is gone is dropped; one older than a day is abandoned."""
 
 from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import re
+import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
+from arena.settings import open_storage
 from offline_discord.harness import CHANNEL_ID, HeldCall, Message, start_bot
 from rules.deck import optimize as deck_optimize
 from rules.deck.optimize import Checkpoint
@@ -27,6 +32,7 @@ from tests.cogs.test_deck import (  # noqa: F401  # the fixtures, used by name
     wait_for,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 RESUMED = {"iterations": 60, "games": 300, "seed": 12}  # a run the tests stop at an iteration of their choice
 
 
@@ -63,9 +69,9 @@ def as_compared(message: Message) -> tuple[dict, dict[str, bytes]]:
     return embed, message.files
 
 
-async def uninterrupted(h) -> tuple[dict, dict[str, bytes]]:
-    """The result of RESUMED run through the bot from start to end, by another member."""
-    (message,) = await h.run("deck optimize", h.bob, **RESUMED)
+async def uninterrupted(h, options: dict = RESUMED) -> tuple[dict, dict[str, bytes]]:
+    """The result of a run with `options` through the bot from start to end, by another member."""
+    (message,) = await h.run("deck optimize", h.bob, **options)
     assert message.embed.title.startswith(FINISHED_TITLES)
     return as_compared(message)
 
@@ -111,7 +117,8 @@ async def test_a_clean_restart_pauses_the_job_and_the_next_bot_ends_it_with_the_
 
 
 async def test_a_job_of_a_killed_bot_goes_on_from_its_last_checkpoint_to_the_uninterrupted_result(harness, monkeypatch):
-    """kill -9, as the next process finds it: the killed bot's job thread is frozen mid-iteration and the bot is
+    """A bot that hung or was killed, as the next process finds it, at an iteration of the test's choice (the
+    real kill -9 is the test after this one): the dead bot's job thread is frozen mid-iteration and the bot is
     never closed (no pause, no last checkpoint, its message still says it is optimizing); a new bot starts on
     the same database and Discord. The dead one is closed only after the checks."""
     h = harness
@@ -150,6 +157,65 @@ async def test_a_job_of_a_killed_bot_goes_on_from_its_last_checkpoint_to_the_uni
         job.cancel.set()  # the dead bot's thread, let go only to end the test
         gate.release()
         await killed.close()
+
+
+KILLED = {"iterations": 400, "games": 300, "seed": 13}  # about 4 s in the killed bot, slowed there
+
+
+async def stored_iteration(db) -> int:
+    """The iteration the stored job's last checkpoint reached (0: none yet)."""
+    (row,) = await db.fetch_all("SELECT state_json FROM deck_jobs")
+    checkpoint = JOB_STATE.from_text(row["state_json"]).checkpoint
+    return checkpoint.iterations_done if checkpoint else 0
+
+
+async def test_a_job_of_a_bot_killed_with_sigkill_goes_on_from_its_last_checkpoint_to_the_uninterrupted_result(
+    harness, tmp_path
+):
+    """A real kill -9: the job runs in a bot process of its own (tests/cogs/deck_bot_to_kill.py) that talks to
+    this test's Discord; once it has stored a checkpoint past iteration 50 the process is killed between two
+    checkpoints, and a new bot on the same database and Discord ends the job."""
+    h = harness
+    expected = await uninterrupted(h, KILLED)
+    await h.bot.close()
+    h.fake.session_open = True  # the other process's bot opens its own session to this Discord
+    given = {
+        "discord": h.fake.base_url,
+        "database_path": str(h.settings.database_path),
+        "database_url": h.settings.database_url.get_secret_value() if h.settings.database_url else None,
+        "options": KILLED,
+    }
+    errors = tmp_path / "killed-bot.stderr"
+    with errors.open("wb") as stderr:
+        bot_process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.cogs.deck_bot_to_kill", json.dumps(given), cwd=ROOT, stderr=stderr
+        )
+    db = await open_storage(h.settings)
+    try:
+        deadline = time.monotonic() + 60  # its start-up loads the bot and the compiled engine
+        while not await db.fetch_all("SELECT 1 FROM deck_jobs") or await stored_iteration(db) < 50:
+            assert bot_process.returncode is None, errors.read_text()
+            assert time.monotonic() < deadline, errors.read_text()
+            await asyncio.sleep(0.01)
+        bot_process.send_signal(signal.SIGKILL)
+        assert await bot_process.wait() == -signal.SIGKILL
+        killed_at = await stored_iteration(db)
+    finally:
+        if bot_process.returncode is None:
+            bot_process.kill()
+            await bot_process.wait()
+        await db.close()
+    assert 50 <= killed_at < KILLED["iterations"]
+    (message,) = [m for m in h.messages if m.embeds and "Requested by Alice" in m.embed.footer.text]
+    assert message.embed.title == "🃏 Optimizing a deck…"  # killed: no pause, no word on its message
+
+    h.bot = await start_bot(h.settings, h.fake)
+    await h.settle()
+    assert as_compared(result_after_restart(h)) == expected
+    ended = h.fake.messages[message.id]
+    assert ended.embed.title == "🃏 Optimization finished after a restart: its result is posted below"
+    assert f"🔁 resumed after a restart of the bot, from iteration {killed_at}" in ended.embed.description
+    assert await h.bot.db.fetch_all("SELECT * FROM deck_jobs") == []
 
 
 async def test_a_resumed_job_can_be_cancelled_by_its_member(harness):
