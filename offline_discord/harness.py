@@ -47,6 +47,7 @@ __all__ = [
     "OTHER_GUILD_CHANNEL_ID",
     "OTHER_GUILD_ID",
     "PLAYER",
+    "SERVER_NAME",
     "FakeDiscord",
     "FakeGateway",
     "Harness",
@@ -61,6 +62,7 @@ MANAGE_GUILD = discord.Permissions(manage_guild=True, send_messages=True, attach
 PLAYER = discord.Permissions(send_messages=True, attach_files=True, embed_links=True)
 SETTLE_LIMIT = 30.0  # seconds: a hung handler fails its test instead of hanging the suite
 HOLD_LIMIT = 10.0  # seconds a HeldCall waits for its release before it fails
+SERVER_NAME = "Arena test server"  # the name GUILD_CREATE gives a server unless a test names it
 
 
 def role_payload(role_id: int, name: str) -> dict:
@@ -184,27 +186,15 @@ class Harness:
 
     # --- the gateway: servers and channels that come and go --------------------------------------------
 
-    def guild_create(self, guild_id: int = GUILD_ID, *, unavailable: bool | None = False) -> discord.Guild:
+    def guild_create(
+        self, guild_id: int = GUILD_ID, *, unavailable: bool | None = False, name: str = SERVER_NAME
+    ) -> discord.Guild:
         """GUILD_CREATE, as Discord sends it when the bot connects (`unavailable=False`: a server it was in) or
         is added to a server (`unavailable=None`): the server with its channels and active threads as the
         fake Discord holds them, and the bot among its members."""
         channels = [c for c in self.fake.channels.values() if c.guild_id == guild_id]
         data: dict[str, Any] = {
-            "id": str(guild_id),
-            "name": "Arena test server",
-            "owner_id": str(self.gm.id),
-            "roles": [
-                {
-                    "id": str(guild_id),
-                    "name": "@everyone",
-                    "permissions": str(self.fake.everyone_of(guild_id).value),
-                    "position": 0,
-                    "color": 0,
-                    "hoist": False,
-                    "managed": False,
-                    "mentionable": False,
-                },
-            ],
+            **self._guild_payload(guild_id, name),
             "channels": [c.payload() for c in channels if not c.is_thread],
             "threads": [c.payload() for c in channels if c.is_thread and not c.archived],
             "members": [
@@ -212,9 +202,6 @@ class Harness:
             ],
             "member_count": 3,
             "large": False,
-            "emojis": [],
-            "stickers": [],
-            "features": [],
             "voice_states": [],
             "presences": [],
             "stage_instances": [],
@@ -228,6 +215,33 @@ class Harness:
         guild = self.bot.get_guild(guild_id)
         assert guild is not None
         return guild
+
+    def guild_update(self, guild_id: int = GUILD_ID, *, name: str) -> None:
+        """GUILD_UPDATE: the server's owner changed its settings (here its name); Discord sends the whole server
+        but for its channels and members."""
+        self.bot._connection.parse_guild_update(cast(Any, self._guild_payload(guild_id, name)))
+
+    def _guild_payload(self, guild_id: int, name: str) -> dict[str, Any]:
+        return {
+            "id": str(guild_id),
+            "name": name,
+            "owner_id": str(self.gm.id),
+            "roles": [
+                {
+                    "id": str(guild_id),
+                    "name": "@everyone",
+                    "permissions": str(self.fake.everyone_of(guild_id).value),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                },
+            ],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+        }
 
     def delete_channel(self, channel_id: int) -> None:
         """A channel (or thread) deleted by the server's staff: gone from the fake Discord (a request about it

@@ -8,11 +8,11 @@ from storage import (
     andor_tables,
     bossfight,
     deck,
-    departures,
     guild_settings,
     mfd,
     mma,
     ratings,
+    servers,
     tournament,
     uploads,
     web_pages,
@@ -32,7 +32,7 @@ DECLARED: tuple[Tables, ...] = (
     mfd.TABLES,
     guild_settings.TABLES,
     web_pages.TABLES,
-    departures.TABLES,
+    servers.TABLES,
 )
 
 TABLES: tuple[Table, ...] = tuple(table for owner in DECLARED for table in owner.tables)

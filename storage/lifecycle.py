@@ -21,7 +21,7 @@ from storage.bossfight import BossfightRepository, Raid
 from storage.games import ERASURE_ORDER, TABLES
 from storage.mfd import MfdRepository, StoredBattle
 from storage.mma import Match, MmaRepository
-from storage.protocol import Storage
+from storage.protocol import Storage, StorageTransaction
 from storage.retry import retried_on_conflict
 from storage.tables import FORMER_SERVER
 from storage.times import stored_time
@@ -110,10 +110,17 @@ class LifecycleRepository:
                 (guild_id, stored_time(now)),
             )
 
-    async def guild_returned(self, guild_id: int) -> bool:
-        """The bot is in the server (again): nothing of it is to be erased. True if a departure was cancelled."""
+    async def guild_here(self, guild_id: int, name: str | None) -> bool:
+        """The bot is in the server (again): nothing of it is to be erased, and its pages show its `name` (None:
+        not known now, the last one stays). True if a departure was cancelled."""
         async with self.db.transaction() as conn:
+            if name is not None:
+                await _keep_name(conn, guild_id, name)
             return await conn.execute("DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,)) > 0
+
+    async def guild_renamed(self, guild_id: int, name: str) -> None:
+        async with self.db.transaction() as conn:
+            await _keep_name(conn, guild_id, name)
 
     async def erase_departed(self, now: float, retention_seconds: float) -> list[int]:
         """Erase every server that removed the bot at least `retention_seconds` before `now`; their ids."""
@@ -136,6 +143,15 @@ class LifecycleRepository:
             for table, rows_of_guild in ERASED:
                 await conn.execute(f"DELETE FROM {table} WHERE {rows_of_guild}", (guild_id,))
             return True
+
+
+async def _keep_name(conn: StorageTransaction, guild_id: int, name: str) -> None:
+    """The server's name as Discord tells it; written only when it changed (every start-up tells every name)."""
+    await conn.execute(
+        "INSERT INTO server_names (guild_id, name) VALUES (?, ?) "
+        "ON CONFLICT (guild_id) DO UPDATE SET name = excluded.name WHERE server_names.name <> excluded.name",
+        (guild_id, name),
+    )
 
 
 __all__ = ["ERASED", "FORMER_SERVER", "KEPT_AS_FORMER", "OF_NO_SERVER", "EndedGames", "LifecycleRepository"]

@@ -45,6 +45,11 @@ class WebPagesRepository:
             return None
         return frozenset(row["user_id"] for row in rows if row["user_id"] is not None)
 
+    async def server_name(self, guild_id: int) -> str | None:
+        """The server's name as Discord last told the bot (None: never told, e.g. before the bot's first start)."""
+        row = await self.db.fetch_one("SELECT name FROM server_names WHERE guild_id = ?", (guild_id,))
+        return None if row is None else row["name"]
+
     # --- members who hid their pages ---------------------------------------------------------------------
 
     async def set_hidden(self, guild_id: int, user_id: int, hidden: bool) -> None:

@@ -15,7 +15,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -75,12 +75,18 @@ class Server:
     """One server as its pages read it: who is hidden, and the names members played under."""
 
     guild_id: int
+    name: str  # as its owner wrote it
     hidden: frozenset[int]
     names: dict[int, str]  # stored (markdown-escaped) names, by member
 
     @property
     def url(self) -> str:
         return server_path(self.guild_id)
+
+    @property
+    def reference(self) -> Document:
+        """The server as its pages name it (the world boss's board names servers the same way)."""
+        return {"id": str(self.guild_id), "name": self.name, "url": self.url}
 
     def shown(self, user_id: int | None) -> bool:
         return user_id is not None and user_id > FORMER_MEMBER and user_id not in self.hidden
@@ -160,13 +166,17 @@ class Site:
         hidden = await self.web.shown_except(guild_id)
         if hidden is None:
             raise NotShown
-        return Server(guild_id, hidden, await self.web.names(guild_id, [u for u in user_ids if u not in hidden]))
+        names = await self.web.names(guild_id, [u for u in user_ids if u not in hidden])
+        return Server(guild_id, await self._server_name(guild_id), hidden, names)
+
+    async def _server_name(self, guild_id: int) -> str:
+        return await self.web.server_name(guild_id) or f"Server {guild_id}"
 
     async def _with_names(self, server: Server, user_ids: Iterable[int]) -> Server:
         wanted = [u for u in user_ids if server.shown(u) and u not in server.names]
         if not wanted:
             return server
-        return Server(server.guild_id, server.hidden, server.names | await self.web.names(server.guild_id, wanted))
+        return replace(server, names=server.names | await self.web.names(server.guild_id, wanted))
 
     async def leaderboard(self, guild_id: int) -> Leaderboard:
         """The server's leaderboard, read again only when a rating changed: a page of 50 out of 10,000 members
@@ -219,7 +229,7 @@ class Site:
                 }
             )
         return {
-            "server": {"id": str(guild_id), "url": server.url},
+            "server": server.reference,
             "leaderboard": {
                 "query": query,
                 "page": page,
@@ -283,7 +293,7 @@ class Site:
             return {"id": None, "name": FORMER_SERVER_NAME, "url": None}
         if not await self.web.pages_on(guild_id):
             return {"id": None, "name": PAGES_OFF_SERVER_NAME, "url": None}
-        return {"id": str(guild_id), "name": f"Server {guild_id}", "url": server_path(guild_id)}
+        return {"id": str(guild_id), "name": await self._server_name(guild_id), "url": server_path(guild_id)}
 
     async def _named(self, server: Server, rows: list[RatedMember], query: str) -> list[RatedMember]:
         """The rows of members whose name holds `query`, in any case: candidates by the stored names, kept when
@@ -331,7 +341,7 @@ class Site:
         losses = sorted((g for g in history if g.result is Result.LOSS), key=lambda g: (g.change.delta, -g.rated_at))
         peak = max(history, key=lambda g: (g.change.after.shown, -g.rated_at), default=None)
         return {
-            "server": {"id": str(guild_id), "url": server.url},
+            "server": server.reference,
             "member": server.member(user_id),
             "rating": None
             if rating.games == 0
@@ -417,7 +427,7 @@ class Site:
         chosen = range(len(steps)) if step is None else [min(max(step, 0), len(steps) - 1)]
         url = match_path(guild_id, match.id)
         return {
-            "server": {"id": str(guild_id), "url": server.url},
+            "server": server.reference,
             "match": {
                 "id": match.id,
                 "url": url,
@@ -451,7 +461,7 @@ class Site:
         summary["live"] = tournament.status in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
         if state is None:
             return {
-                "server": {"id": str(guild_id), "url": server.url},
+                "server": server.reference,
                 "tournament": summary,
                 "entrants": [server.member(e.user_id, e.name) for e in tournament.entrants],
                 "standings": [],
@@ -486,7 +496,7 @@ class Site:
             if standing.player.withdrawn:
                 row[1] += " (withdrawn)"
         return {
-            "server": {"id": str(guild_id), "url": server.url},
+            "server": server.reference,
             "tournament": summary,
             "entrants": [],
             "standings": [

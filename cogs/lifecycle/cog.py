@@ -99,13 +99,24 @@ class Lifecycle(commands.Cog, name="Lifecycle"):
         await self.guild_here(guild)
 
     async def guild_here(self, guild: discord.Guild) -> None:
-        """The bot is in the server: nothing of it is to be erased, and its deleted channels' games end."""
+        """The bot is in the server: nothing of it is to be erased, its name is kept for its pages, and its deleted
+        channels' games end."""
+        name = None if guild.unavailable else guild.name  # in an outage Discord sends only the server's id
         try:
-            if await self.repo.guild_returned(guild.id):
+            if await self.repo.guild_here(guild.id, name):
                 log.info("back in server %s: its data is kept", guild.id)
         except StorageOutage:
             log.warning("could not record that the bot is back in server %s", guild.id)
         await self.check_channels(guild)
+
+    @commands.Cog.listener()
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        if after.name == before.name:
+            return
+        try:
+            await self.repo.guild_renamed(after.id, after.name)
+        except StorageOutage:
+            log.warning("could not record the new name of server %s; it is kept at the next start-up", after.id)
 
     async def check_channels(self, guild: discord.Guild) -> None:
         """End the games of the server's channels deleted while the bot was not listening."""

@@ -9,7 +9,7 @@ import time
 
 import discord
 
-from offline_discord.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID
+from offline_discord.harness import CHANNEL_ID, GUILD_ID, OTHER_GUILD_CHANNEL_ID, OTHER_GUILD_ID, SERVER_NAME
 from storage.andor import FightStatus
 from storage.bossfight import RaidStatus
 from storage.mma import MatchStatus
@@ -211,6 +211,28 @@ async def test_a_server_that_invites_the_bot_again_keeps_everything(harness):
     cog.clock = lambda: 1_000_000.0 + 365 * DAY
     await cog.erase_departed()
     assert await rows_of(h, GUILD_ID) == kept
+
+
+async def test_a_server_is_known_by_the_name_discord_last_gave_it(harness):
+    """For its web pages: the name of GUILD_CREATE at every start-up and join, and of GUILD_UPDATE on a rename; a
+    server in an outage (its name unknown) keeps the last."""
+    h = harness
+
+    async def stored() -> list[tuple[int, str]]:
+        return [tuple(row) for row in await h.bot.db.fetch_all("SELECT guild_id, name FROM server_names")]
+
+    h.guild_create(GUILD_ID)
+    await gateway_settled(h)
+    assert await stored() == [(GUILD_ID, SERVER_NAME)]
+    renamed = "الساحة 🔥 <b>The Pit</b> **"
+    h.guild_update(GUILD_ID, name=renamed)
+    await gateway_settled(h)
+    assert await stored() == [(GUILD_ID, renamed)]
+    assert h.bot.get_guild(GUILD_ID).name == renamed
+    h.guild_delete(GUILD_ID, unavailable=True)
+    h.guild_create(GUILD_ID, unavailable=True)  # still in an outage at the next start-up
+    await gateway_settled(h)
+    assert await stored() == [(GUILD_ID, renamed)]
 
 
 async def test_the_retention_ended_while_the_bot_was_down_is_erased_at_start_up(harness):

@@ -197,6 +197,7 @@ async def fill(db, guild_id: int, first_id: int) -> None:
             "saved_at) VALUES (?, ?, 1, 100, 'x', '{}', 0, 'now', 'now')",
             (f"job{i}", guild_id),
         )
+        await conn.execute("INSERT INTO server_names (guild_id, name) VALUES (?, 'The Pit')", (guild_id,))
 
 
 async def counts(db) -> dict[str, int]:
@@ -234,7 +235,17 @@ async def test_a_server_that_invites_the_bot_again_within_the_retention_keeps_ev
     repo = LifecycleRepository(database)
     await fill(database, GUILD, 1)
     await repo.guild_left(GUILD, 1000.0)
-    assert await repo.guild_returned(GUILD)
-    assert not await repo.guild_returned(GUILD)
+    assert await repo.guild_here(GUILD, "The Pit")
+    assert not await repo.guild_here(GUILD, None)  # unavailable: its name is not known now
     assert await repo.erase_departed(1000.0 + 365 * 86400.0, 30 * 86400.0) == []
     assert set((await counts(database)).values()) == {1}
+
+
+async def test_a_server_keeps_the_name_discord_last_gave_it(database):
+    repo = LifecycleRepository(database)
+    await repo.guild_here(GUILD, "The Pit")
+    await repo.guild_here(GUILD + 1, "Другой сервер")
+    await repo.guild_renamed(GUILD, "The Pit 🔥")
+    await repo.guild_here(GUILD + 1, None)
+    rows = await database.fetch_all("SELECT guild_id, name FROM server_names ORDER BY guild_id")
+    assert [tuple(row) for row in rows] == [(GUILD, "The Pit 🔥"), (GUILD + 1, "Другой сервер")]

@@ -185,6 +185,7 @@ async def test_the_world_boss_page_ranks_servers_and_names_no_member(served):
     attacks = [(GUILD, 1001, 300.5), (OTHER_GUILD, 2001, 400.0), (GUILD, 1002, 200.0), (third, 3001, 100.25)]
     boss = await world_boss(db, 2000.0, attacks, NOW)
     lifecycle = LifecycleRepository(db)
+    await lifecycle.guild_here(GUILD, "The Pit")  # as the bot found it; OTHER_GUILD's name is not known
     await lifecycle.guild_left(third, NOW)
     assert await lifecycle.erase_departed(NOW + 120, 60) == [third]
     document = await Site(db, clock=lambda: NOW + 600.5).world_boss_page()
@@ -205,7 +206,7 @@ async def test_the_world_boss_page_ranks_servers_and_names_no_member(served):
             "servers": 3,
             "members": 4,
             "rows": [
-                {"place": 1, "server": {"id": str(GUILD), "name": f"Server {GUILD}", "url": SERVER},
+                {"place": 1, "server": {"id": str(GUILD), "name": "The Pit", "url": SERVER},
                  "damage": 500.5, "members": 2},
                 {"place": 2, "server": {"id": None, "name": "a server", "url": None}, "damage": 400.0, "members": 1},
                 {"place": 3, "server": {"id": None, "name": "a former server", "url": None},
@@ -215,7 +216,7 @@ async def test_the_world_boss_page_ranks_servers_and_names_no_member(served):
     }  # fmt: skip
     status, headers, page = await get(served, "/world-boss")
     assert status == 200 and headers["Cache-Control"] == "no-cache"
-    assert f'<a href="{SERVER}">Server {GUILD}</a>' in page and "a former server" in page and "500.5" in page
+    assert f'<a href="{SERVER}"><bdi>The Pit</bdi></a>' in page and "a former server" in page and "500.5" in page
     assert "Alice" not in page and "Bob" not in page and "1001" not in page
     # the world's page is no server's: its footer says whose it is
     assert "every taking-part server fights at once" in page and "its game master turned them on" not in page
@@ -250,6 +251,7 @@ async def test_a_felled_world_boss_names_the_server_of_the_final_blow(served):
     await world_boss(served.db, 500.0, [(GUILD, 1001, 300.0), (OTHER_GUILD, 2001, 250.0)], NOW)
     document = json.loads((await get(served, "/api/world-boss"))[2])
     assert (document["boss"]["status"], document["boss"]["hp"]) == ("felled", 0.0)
+    # a server whose name the bot was never told: named by its id
     other = {"id": str(OTHER_GUILD), "name": f"Server {OTHER_GUILD}", "url": f"/servers/{OTHER_GUILD}"}
     assert document["final_blow"] == {"server": other}
     assert [(row["server"]["name"], row["damage"]) for row in document["board"]["rows"]] == [

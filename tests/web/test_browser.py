@@ -10,6 +10,7 @@ from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from storage.lifecycle import LifecycleRepository
 from storage.member_data import MemberDataRepository
 from storage.web_pages import WebPagesRepository
 from tests.web.builders import (
@@ -30,8 +31,9 @@ SERVER = f"/servers/{GUILD}"
 
 
 async def a_server(db) -> None:
-    """Alice, Bob and Carol with rated matches between them, and a running tournament of four."""
+    """The Pit: Alice, Bob and Carol with rated matches between them, and a running tournament of four."""
     await pages_on(db)
+    await LifecycleRepository(db).guild_here(GUILD, "The Pit")
     for seed, pair in enumerate(((ALICE, BOB), (BOB, CAROL), (ALICE, CAROL), (CAROL, ALICE), (ALICE, BOB)), start=1):
         await played_match(db, pair, seed, NOW + seed * 60)
 
@@ -78,7 +80,7 @@ async def test_the_world_boss_page_loads_clean_accessible_and_fits_a_phone(brows
     attacks = [(GUILD, ALICE[0], 1250.5), (OTHER_GUILD, 2001, 900.0), (GUILD, BOB[0], 400.0), (OTHER_GUILD, 2002, 75.0)]
     await world_boss(db, 5000.0, attacks, time.time(), ends_in=2 * 86400)  # live: two days left
     await page_is_sound(browser, "/world-boss", "world-boss")
-    assert await browser.text("table.world-board tbody") == f"1 Server {GUILD} 1650.5 2\n2 a server 975 2"
+    assert await browser.text("table.world-board tbody") == "1 The Pit 1650.5 2\n2 a server 975 2"
     assert "Time left: 47 h 59 min" in await browser.text()
     assert "Alice" not in await browser.text()
     await browser.open(SERVER)  # its place on the world's board, linking to the page
@@ -141,6 +143,8 @@ async def test_a_running_tournament_page_follows_a_stored_result(browser):
 async def test_hostile_names_show_as_typed_and_run_nothing(browser):
     db = browser.served.db
     await pages_on(db)
+    server_name = '"><img src=x onerror=alert(3)> مجلس'  # a server's name is its owner's, and as hostile
+    await LifecycleRepository(db).guild_here(GUILD, server_name)
     hostile = [(2001 + number, name) for number, name in enumerate(HOSTILE_NAMES)]
     for seed, (first, second) in enumerate(zip(hostile, hostile[1:] + hostile[:1], strict=True), start=1):
         await played_match(db, (first, second), seed, NOW + seed)
@@ -163,8 +167,12 @@ async def test_hostile_names_show_as_typed_and_run_nothing(browser):
             raise AssertionError(f"a name ran a script: {alert.text}")
         except NoAlertPresentException:
             pass
-        assert await browser.script("return document.querySelectorAll('main img, main script').length") == 0
+        assert await browser.script("return document.querySelectorAll('img, main script').length") == 0
         assert await browser.console_errors() == []
+        assert await browser.text("header") == "⚔️ Arena" + ("" if path == SERVER else f"\n{server_name}")  # crumbs
+    await browser.open(SERVER)
+    assert await browser.script("return document.title") == f"{server_name} · Leaderboard · Arena"
+    assert await browser.text("h1") == f"{server_name} · MMA Warriors leaderboard"
     assert stored_name(HOSTILE_NAMES[0]) == HOSTILE_NAMES[0]
     await browser.screenshot("hostile-names")
 
