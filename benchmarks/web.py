@@ -38,8 +38,8 @@ from storage.postgres import PostgresDatabase
 from storage.protocol import Storage
 from storage.times import stored_time
 
-GUILD = 111111111111111111
-CHANNEL = 333333333333333333
+GUILD = 1111111111111111111  # Discord ids of today have 19 digits
+CHANNEL = 1333333333333333333
 TARGET_P95_MS = 50.0
 GAMES = 200  # distinct games played by the engine; every match is one of them
 REPLAYED = 500  # matches whose moves are stored, for the replay pages

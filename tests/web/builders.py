@@ -19,9 +19,9 @@ from storage.tournament import Tournament, TournamentRepository
 from storage.world_boss import WorldBossRepository
 from storage.world_boss_records import WorldBoss
 
-GUILD = 111111111111111111
-OTHER_GUILD = 222222222222222222
-CHANNEL = 333333333333333333
+GUILD = 1111111111111111111  # Discord ids of today have 19 digits
+OTHER_GUILD = 1222222222222222222
+CHANNEL = 1333333333333333333
 NAME_LIMIT = 40  # as cogs.mma.notes stores a display name
 
 HOSTILE_NAMES = (

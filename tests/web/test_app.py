@@ -181,7 +181,7 @@ async def test_the_world_boss_page_ranks_servers_and_names_no_member(served):
     assert (await get(served, "/api/world-boss"))[0] == 404  # no world boss yet
     await pages_on(db)
     await played_match(db, ((1001, "Alice"), (1002, "Bob")), 1, NOW)  # names the page could give, and must not
-    third = 444444444444444444
+    third = 1444444444444444444
     attacks = [(GUILD, 1001, 300.5), (OTHER_GUILD, 2001, 400.0), (GUILD, 1002, 200.0), (third, 3001, 100.25)]
     boss = await world_boss(db, 2000.0, attacks, NOW)
     lifecycle = LifecycleRepository(db)
