@@ -424,21 +424,19 @@ def batch_results(deck_1: np.ndarray, deck_2: np.ndarray, games: int, seed: int)
     """(player 1 wins, player 2 wins, ties) over `games` games of encoded decks, in parallel (on the caller's
     numba threads, or one: `ThreadChoice`), without the GIL."""
     most = numba.get_num_threads()  # the calling thread's own setting, put back after the batch
+    seed_64 = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
     with _kernel_lock:
         threads = _thread_choice.threads(games, most)
-        numba.set_num_threads(threads)
+        if threads != most:
+            numba.set_num_threads(threads)
         try:
             started = time.perf_counter()
-            ties, wins_1, wins_2 = _batch(
-                deck_1,
-                deck_2,
-                np.int64(games),
-                np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-                np.int64(max(1, min(games, 4 * threads))),
-            )
+            # games and blocks as Python ints: numba types them int64 (the same compiled kernel) at less cost
+            ties, wins_1, wins_2 = _batch(deck_1, deck_2, games, seed_64, max(1, min(games, 4 * threads)))
             _thread_choice.timed(games, threads, time.perf_counter() - started)
         finally:
-            numba.set_num_threads(most)
+            if threads != most:
+                numba.set_num_threads(most)
     return int(wins_1), int(wins_2), int(ties)
 
 
