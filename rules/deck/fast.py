@@ -420,13 +420,16 @@ class ThreadChoice:
 _thread_choice = ThreadChoice()
 
 
-def batch_results(deck_1: np.ndarray, deck_2: np.ndarray, games: int, seed: int) -> tuple[int, int, int]:
+def batch_results(
+    deck_1: np.ndarray, deck_2: np.ndarray, games: int, seed: int, threads: int | None = None
+) -> tuple[int, int, int]:
     """(player 1 wins, player 2 wins, ties) over `games` games of encoded decks, in parallel (on the caller's
-    numba threads, or one: `ThreadChoice`), without the GIL."""
+    numba threads, or one: `ThreadChoice`; or on exactly `threads`, as a benchmark wants), without the GIL."""
     most = numba.get_num_threads()  # the calling thread's own setting, put back after the batch
     seed_64 = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
     with _kernel_lock:
-        threads = _thread_choice.threads(games, most)
+        if threads is None:
+            threads = _thread_choice.threads(games, most)
         if threads != most:
             numba.set_num_threads(threads)
         try:

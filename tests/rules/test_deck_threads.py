@@ -40,4 +40,11 @@ def test_a_caller_on_one_thread_stays_on_one_and_keeps_its_setting():
         assert numba.get_num_threads() == 1
     finally:
         numba.set_num_threads(everywhere)
+    assert fast.batch_results(deck_1, deck_2, 3000, 0, threads=everywhere) == on_all[0]  # exactly as asked
+    numba.set_num_threads(1)
+    try:
+        assert fast.batch_results(deck_1, deck_2, 3000, 0, threads=2) == on_all[0]
+        assert numba.get_num_threads() == 1
+    finally:
+        numba.set_num_threads(everywhere)
     assert numba.get_num_threads() == everywhere
