@@ -354,6 +354,8 @@ def encode(card: Card) -> int:
     """The fast path's code of a card (see the module docstring)."""
     if not (card.atk < 256 and card.defense < 256):
         raise ValueError(f"{card.label}: the fast path packs ATK and DEF into a byte each")
+    if card.cost > MAX_COST:  # a hand counts its cards by cost up to MAX_COST (`_play`), as every deck's are
+        raise ValueError(f"{card.label}: the fast path plays costs up to {MAX_COST}")
     return card.atk | card.defense << 8 | card.flags << 16 | card.cost << 24
 
 

@@ -1,14 +1,15 @@
 """The fast path's choice of one thread or all for a batch (`rules.deck.fast.ThreadChoice`): the faster for
-its size, the other tried now and then; the results never depend on it."""
+its size, the other tried now and then; the results never depend on it. And the costs it plays."""
 
 from __future__ import annotations
 
 import random
 
 import numba
+import pytest
 
 from rules.deck import fast
-from rules.deck.cards import random_deck, set_list
+from rules.deck.cards import Card, random_deck, set_list
 
 
 def test_a_batch_size_plays_on_the_faster_thread_count_and_tries_the_other_every_so_often():
@@ -48,3 +49,10 @@ def test_a_caller_on_one_thread_stays_on_one_and_keeps_its_setting():
     finally:
         numba.set_num_threads(everywhere)
     assert numba.get_num_threads() == everywhere
+
+
+def test_the_fast_path_refuses_a_card_dearer_than_any_deck_may_hold():
+    # its hands count their cards by cost up to MAX_COST, the most a legal deck's card costs
+    with pytest.raises(ValueError, match="costs up to 8"):
+        fast.encode(Card(16, 16))
+    assert fast.encode(Card(8, 8)) == 8 | 8 << 8 | 8 << 24
