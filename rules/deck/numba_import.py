@@ -26,8 +26,9 @@ if _skip_coverage:
 try:
     import numba
     from numba import njit, prange
+    from numba.core.runtime.nrt import rtsys as numba_runtime
 finally:
     if _skip_coverage:  # the blocker out again (nothing could import coverage meanwhile): a later import works
         del sys.modules["coverage"]
 
-__all__ = ["njit", "numba", "prange"]
+__all__ = ["njit", "numba", "numba_runtime", "prange"]

@@ -259,7 +259,7 @@ def propose_swap(deck: np.ndarray, pool_size: int, rng: random.Random) -> tuple[
     """(position, new card id): a random position of the deck and a different card that stays legal."""
     position = rng.randrange(DECK_SIZE)
     removed = int(deck[position])
-    counts = Counter(int(c) for c in deck)
+    counts: Counter[int] = Counter(deck.tolist())  # as Python ints, in one call
     counts[removed] -= 1
     while True:  # at least 136 cards in any set list; at most 15 are full, so this ends fast
         card = rng.randrange(pool_size)
