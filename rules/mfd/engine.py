@@ -77,6 +77,7 @@ from rules.mfd.models import (
     Casualty,
     DerivedStats,
     Ending,
+    Fighter,
     OddsResult,
     Roster,
 )
@@ -163,10 +164,7 @@ def _side_template(roster: Roster) -> dict[str, np.ndarray]:
     edge_cols = list(zip(*edges, strict=True)) if edges else [(), (), (), ()]
     return {
         "hp": np.array([f.hp for f in fighters], dtype=np.float64),
-        # TotalXP is above 0 (the reader refuses less), so at least one die however little it is
-        "base_dice": np.array(
-            [max(1, math.ceil((_exact(f.xp) + _exact(f.bonus_xp)) / XP_PER_DIE)) for f in fighters], dtype=np.int64
-        ),
+        "base_dice": _base_dice(fighters),
         "bonus_hit": np.array([f.bonus_to_hit for f in fighters], dtype=np.float64),
         "bonus_def": np.array([f.bonus_to_defend for f in fighters], dtype=np.float64),
         "aoe": np.array([max(1, f.aoe) for f in fighters], dtype=np.int64),
@@ -215,6 +213,20 @@ def _copies(templates: tuple[dict[str, np.ndarray], dict[str, np.ndarray]], n_ba
         *(t[k] for t in templates for k in ("bonus_hit", "bonus_def", "buff_hit", "buff_def")),
     )
     return _Field(n_battles, **{k: np.concatenate(v) for k, v in parts.items()}, places=places)
+
+
+def _base_dice(fighters: tuple[Fighter, ...]) -> np.ndarray:
+    """ceil(TotalXP / 1000) of each fighter, exactly; at least one die however little TotalXP is (the reader
+    refuses 0 or less)."""
+    xp = np.array([f.xp for f in fighters], dtype=np.float64)
+    bonus = np.array([f.bonus_xp for f in fighters], dtype=np.float64)
+    if np.all((np.abs(xp) < 2**52) & (np.abs(bonus) < 2**52) & (xp == np.floor(xp)) & (bonus == np.floor(bonus))):
+        # Whole numbers (as rosters almost always hold): their decimals are themselves, and int64 is exact.
+        total = xp.astype(np.int64) + bonus.astype(np.int64)
+        return np.maximum(1, -(-total // XP_PER_DIE))
+    return np.array(
+        [max(1, math.ceil((_exact(f.xp) + _exact(f.bonus_xp)) / XP_PER_DIE)) for f in fighters], dtype=np.int64
+    )
 
 
 def _exact(value: float) -> Fraction:
