@@ -57,8 +57,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from decimal import Decimal
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -81,6 +80,9 @@ from rules.mfd.models import (
     OddsResult,
     Roster,
 )
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 SAFETY_ROUND_LIMIT = 1000
 MAX_ATTACKS_PER_ROUND = 1_000_000
@@ -231,13 +233,19 @@ def _base_dice(fighters: tuple[Fighter, ...]) -> np.ndarray:
 
 def _exact(value: float) -> Fraction:
     """The decimal a CSV cell wrote (the float's shortest repr), not the binary fraction that stands for it."""
+    from fractions import Fraction  # here: only numbers beyond the fast paths need it, and a run imports it then
+
     return Fraction(repr(value))
 
 
 def _decimal_places(*arrays: np.ndarray) -> int:
-    """The most decimal places any of the values has as written."""
-    values = np.unique(np.concatenate(arrays)).tolist()
-    return max((max(0, -int(Decimal(repr(v)).as_tuple().exponent)) for v in values), default=0)
+    """The most decimal places any of the values has as written: '0.15' has 2, '1.5e-07' 8, '123.0' 1."""
+    values = set(np.concatenate(arrays).tolist())  # not np.unique: its first call imports numpy.ma (7 ms)
+    places = 0
+    for value in values:
+        mantissa, _, exponent = repr(value).partition("e")
+        places = max(places, len(mantissa.partition(".")[2]) - int(exponent or 0))
+    return places
 
 
 @dataclass(frozen=True)
@@ -537,6 +545,7 @@ def run_battle(
     check_attack_limit(heroes, villains)
     limit, round_safety = _round_limit(max_rounds)
     rosters = (heroes, villains)
+    names = tuple([x.name for x in roster.fighters] for roster in rosters)
     f = _build_field(heroes, villains, 1)
     unit = _work_unit(len(f.buff_from))
     fallen: list[Casualty] = []
@@ -557,14 +566,16 @@ def run_battle(
         if observer is not None:
             observer(record)
         died = np.flatnonzero(record.death != NEVER)
-        for i in died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))]:
-            via = record.linked_via[i]
+        # Plain lists: a round can fell thousands, and numpy's items one at a time are slow.
+        side, origin, linked_via = f.side.tolist(), f.origin.tolist(), record.linked_via.tolist()
+        for i in died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))].tolist():
+            via = linked_via[i]
             fallen.append(
                 Casualty(
-                    SIDES[f.side[i]],
-                    rosters[f.side[i]].fighters[f.origin[i]].name,
+                    SIDES[side[i]],
+                    names[side[i]][origin[i]],
                     number,
-                    rosters[f.side[via]].fighters[f.origin[via]].name if via >= 0 else "",
+                    names[side[via]][origin[via]] if via >= 0 else "",
                 )
             )
         f = _after_round(f, record.hp_end, record.death == NEVER)
