@@ -567,7 +567,9 @@ def run_battle(
             observer(record)
         died = np.flatnonzero(record.death != NEVER)
         # Plain lists: a round can fell thousands, and numpy's items one at a time are slow.
-        side, origin, linked_via = f.side.tolist(), f.origin.tolist(), record.linked_via.tolist()
+        side: list[int] = f.side.tolist()
+        origin: list[int] = f.origin.tolist()
+        linked_via: list[int] = record.linked_via.tolist()
         for i in died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))].tolist():
             via = linked_via[i]
             fallen.append(
