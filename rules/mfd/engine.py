@@ -567,17 +567,18 @@ def run_battle(
             observer(record)
         died = np.flatnonzero(record.death != NEVER)
         # Plain lists: a round can fell thousands, and numpy's items one at a time are slow.
-        side: list[int] = f.side.tolist()
-        origin: list[int] = f.origin.tolist()
+        in_order: list[int] = died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))].tolist()
+        sides: list[int] = f.side.tolist()
+        origins: list[int] = f.origin.tolist()
         linked_via: list[int] = record.linked_via.tolist()
-        for i in died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))].tolist():
+        for i in in_order:
             via = linked_via[i]
             fallen.append(
                 Casualty(
-                    SIDES[side[i]],
-                    names[side[i]][origin[i]],
+                    SIDES[sides[i]],
+                    names[sides[i]][origins[i]],
                     number,
-                    names[side[via]][origin[via]] if via >= 0 else "",
+                    names[sides[via]][origins[via]] if via >= 0 else "",
                 )
             )
         f = _after_round(f, record.hp_end, record.death == NEVER)
