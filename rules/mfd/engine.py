@@ -298,8 +298,12 @@ def derived_stats(roster: Roster) -> tuple[DerivedStats, ...]:
     """The stats each fighter of a side fights with now (all of the side alive), in roster order."""
     f = _build_field(roster, Roster(roster.side, "", ()), 1)
     s = _derive(f)
+    fighters = roster.fighters
+    # Whole columns into tuples in the fields' order: a side can have 50,000 fighters.
     columns = zip(
-        roster.fighters,
+        [x.name for x in fighters],
+        [x.hp for x in fighters],
+        [x.total_xp for x in fighters],
         f.base_dice.tolist(),
         s.raw_hit.tolist(),
         s.raw_def.tolist(),
@@ -308,26 +312,11 @@ def derived_stats(roster: Roster) -> tuple[DerivedStats, ...]:
         s.offense_dice.tolist(),
         s.defense_dice.tolist(),
         f.aoe.tolist(),
+        [x.bodyguard_for for x in fighters],
+        [x.linked_to for x in fighters],
         strict=True,
     )
-    return tuple(
-        DerivedStats(
-            name=fighter.name,
-            hp=fighter.hp,
-            total_xp=fighter.total_xp,
-            base_dice=base_dice,
-            raw_to_hit=raw_hit,
-            raw_to_defend=raw_def,
-            to_hit=to_hit,
-            to_defend=to_def,
-            offense_dice=offense_dice,
-            defense_dice=defense_dice,
-            aoe=aoe,
-            bodyguard_for=fighter.bodyguard_for,
-            linked_to=fighter.linked_to,
-        )
-        for fighter, base_dice, raw_hit, raw_def, to_hit, to_def, offense_dice, defense_dice, aoe in columns
-    )
+    return tuple(map(DerivedStats._make, columns))
 
 
 def _segments(f: _Field) -> tuple[np.ndarray, np.ndarray]:

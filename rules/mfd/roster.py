@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Iterable
 
-from rules.csvio import NOT_ONE_LINE, CsvRow, from_formula_safe, normalize_header, read_csv, write_csv
+from rules.csvio import NOT_ONE_LINE, CsvRow, CsvTable, from_formula_safe, normalize_header, read_csv, write_csv
 from rules.errors import InputProblem, RuleInputError
 from rules.mfd.models import BASE_HP, Buff, Fighter, Roster, UnknownName, name_order
 from rules.text import plural
@@ -156,10 +157,30 @@ def read_roster(text: str, file: str, side: str) -> Roster:
                 [InputProblem(p.message + _QUOTE_HINT, p.file, p.row, p.column) for p in exc.problems]
             ) from None
         raise
+    references: list[Reference] = []
+    fighters = _valid_fighters(table.rows, group_keys, references)
+    if fighters is None:  # some row has a problem: read row by row, which finds and locates every one
+        references = []
+        fighters, names = _fighters_row_by_row(table, group_keys, references)
+    else:
+        names = {f.name for f in fighters}
+    fighters.sort(key=lambda f: name_order(f.name))
+    label = {key: header.strip() for key, header in zip(table.keys, table.headers, strict=True)}
+    unknown = tuple(
+        UnknownName(file, row.line, label[key], name, named_by)
+        for row, key, name, named_by in references
+        if name not in names
+    )
+    return Roster(side, file, tuple(fighters), unknown, groups)
+
+
+def _fighters_row_by_row(
+    table: CsvTable, group_keys: list[tuple[str, ...]], references: list[Reference]
+) -> tuple[list[Fighter], set[str]]:
+    """The fighters of the table's rows and their names; a RuleInputError lists every problem (up to 20)."""
     problems: list[InputProblem] = []
     fighters: list[Fighter] = []
     rows_of: dict[str, int] = {}
-    references: list[Reference] = []
     for row in table.rows:
         name = row.text("name")
         if name and name in rows_of:
@@ -180,16 +201,67 @@ def read_roster(text: str, file: str, side: str) -> Roster:
     if problems:
         if len(problems) > MAX_PROBLEMS_LISTED:
             more = len(problems) - MAX_PROBLEMS_LISTED
-            problems = [*problems[:MAX_PROBLEMS_LISTED], InputProblem(f"... and {plural(more, 'more problem')}", file)]
+            problems = [
+                *problems[:MAX_PROBLEMS_LISTED],
+                InputProblem(f"... and {plural(more, 'more problem')}", table.file),
+            ]
         raise RuleInputError(problems)
-    fighters.sort(key=lambda f: name_order(f.name))
-    label = {key: header.strip() for key, header in zip(table.keys, table.headers, strict=True)}
-    unknown = tuple(
-        UnknownName(file, row.line, label[key], name, named_by)
-        for row, key, name, named_by in references
-        if name not in rows_of
-    )
-    return Roster(side, file, tuple(fighters), unknown, groups)
+    return fighters, set(rows_of)
+
+
+def _valid_fighters(
+    rows: tuple[CsvRow, ...], group_keys: list[tuple[str, ...]], references: list[Reference]
+) -> list[Fighter] | None:
+    """The fighters of `rows` when no row has a problem, checked a column at a time: a roster of thousands
+    reads in half the time row by row takes. None as soon as any check fails, for `_read_fighter` to say
+    which and where; the checks are its own (a blank number is 0), and a row with a buff is read by it."""
+    cells = [row.cells for row in rows]
+
+    def column(key: str) -> list[str]:
+        return [c.get(key, "") for c in cells]
+
+    def numbers(key: str, limit: float) -> list[float] | None:
+        try:
+            values = [float(raw) if raw else 0 for raw in column(key)]
+        except ValueError:
+            return None
+        if not all(map(math.isfinite, values)) or min(values) < -limit or max(values) > limit:
+            return None
+        return values
+
+    names = column("name")
+    if not all(names) or len(set(names)) < len(names) or max(map(len, names)) > MAX_NAME_LENGTH:
+        return None
+    if not all(map(str.isprintable, names)):
+        return None
+    xp, bonus_xp, bonus_hp = numbers("xp", MAX_XP), numbers("bonusxp", MAX_XP), numbers("bonushp", MAX_HP)
+    to_hit, to_defend = numbers("bonustohit", MAX_BONUS), numbers("bonustodefend", MAX_BONUS)
+    aoe = numbers("aoe", MAX_AOE)
+    if xp is None or bonus_xp is None or bonus_hp is None or to_hit is None or to_defend is None or aoe is None:
+        return None
+    if not all(a + b > 0 for a, b in zip(xp, bonus_xp)) or not all(map(float.is_integer, map(float, aoe))):
+        return None
+    try:  # HP as written (at most MAX_HP, no least but above 0), else 2 + BonusHP
+        hp = [float(raw) if raw else BASE_HP + bonus for raw, bonus in zip(column("hp"), bonus_hp)]
+    except ValueError:
+        return None
+    if not all(map(math.isfinite, hp)) or max(hp) > MAX_HP or min(hp) <= 0:
+        return None
+    buff_keys = [key for keys in group_keys for key in keys]
+    fighters: list[Fighter] = []
+    for i, row in enumerate(rows):
+        if buff_keys and any(map(cells[i].get, buff_keys)):
+            try:
+                fighters.append(_read_fighter(row, group_keys, references))
+            except RuleInputError:
+                return None
+            continue
+        fighters.append(
+            _fighter(
+                row, names[i], xp[i], bonus_xp[i], bonus_hp[i], to_hit[i], to_defend[i], aoe[i], hp[i], (), references
+            )
+        )
+    return fighters
 
 
 def _read_fighter(row: CsvRow, group_keys: list[tuple[str, ...]], references: list[Reference]) -> Fighter:
@@ -230,23 +302,43 @@ def _read_fighter(row: CsvRow, group_keys: list[tuple[str, ...]], references: li
         offense, defense = (_buff_number(row, k) for k in keys[2:])
         buffs.append(Buff(buff_name, who, offense, defense))
         references += [(row, who_key, n, f"buff '{buff_name}'") for n in who]
-    bodyguard_for, linked_to = cells.get("bodyguardfor", ""), cells.get("linkedto", "")
+    bonus_to_hit = row.number("bonustohit", minimum=-MAX_BONUS, maximum=MAX_BONUS)
+    bonus_to_defend = row.number("bonustodefend", minimum=-MAX_BONUS, maximum=MAX_BONUS)
+    return _fighter(row, name, xp, bonus_xp, bonus_hp, bonus_to_hit, bonus_to_defend, aoe, hp, tuple(buffs), references)
+
+
+def _fighter(
+    row: CsvRow,
+    name: str,
+    xp: float,
+    bonus_xp: float,
+    bonus_hp: float,
+    bonus_to_hit: float,
+    bonus_to_defend: float,
+    aoe: float,
+    hp: float,
+    buffs: tuple[Buff, ...],
+    references: list[Reference],
+) -> Fighter:
+    """The fighter of a row whose numbers are read and checked; its BodyguardFor and LinkedTo are appended to
+    `references`."""
+    bodyguard_for, linked_to = row.cells.get("bodyguardfor", ""), row.cells.get("linkedto", "")
     if bodyguard_for:
         references.append((row, "bodyguardfor", bodyguard_for, "BodyguardFor"))
     if linked_to:
         references.append((row, "linkedto", linked_to, "LinkedTo"))
     return Fighter(
-        name=name,
-        xp=xp,
-        hp=hp,
-        bonus_xp=bonus_xp,
-        bonus_hp=bonus_hp,
-        bonus_to_hit=row.number("bonustohit", minimum=-MAX_BONUS, maximum=MAX_BONUS),
-        bonus_to_defend=row.number("bonustodefend", minimum=-MAX_BONUS, maximum=MAX_BONUS),
-        aoe=max(1, aoe),
-        bodyguard_for=bodyguard_for,
-        linked_to=linked_to,
-        buffs=tuple(buffs),
+        name,
+        xp,
+        hp,
+        bonus_xp,
+        bonus_hp,
+        bonus_to_hit,
+        bonus_to_defend,
+        max(1, int(aoe)),
+        bodyguard_for,
+        linked_to,
+        buffs,
     )
 
 

@@ -277,3 +277,93 @@ def test_written_roster_reads_back_as_the_same_fighters(written):
     back = read(write_roster(written)).fighters
     assert sorted(back, key=lambda f: f.name) == sorted(written, key=lambda f: f.name)
     assert all(math.isfinite(f.hp) for f in back)
+
+
+# Each column's cells that read well, and cells that are a problem there (a roster reads as valid or not).
+GOOD_CELLS = {
+    "xp": ["1000", "7000", "0.5", "1e3", " 3 ", "12000"],
+    "bonusxp": ["", "0", "100", "-0.25"],
+    "bonushp": ["", "0", "1", "-1", "0.5"],
+    "bonus": ["", "0", "0.1", "-0.09", "2.5", "1e-05", "-1000"],
+    "aoe": ["", "0", "1", "3", "-2", "2.0", "1000"],
+    "hp": ["", "1", "2.5", "0.5", "1e9"],
+    "buff": [",,,", "Rally,Ann,0.1,0", 'Rally," Ann,Bob ",,0.2', ",,,", "Rally,Nobody,0,"],
+}
+BAD_CELLS = {
+    "xp": ["-100", "abc", "nan", "3e9"],
+    "bonusxp": ["-7000", "inf"],
+    "bonushp": ["-2e9", "x"],
+    "bonus": ["1001", "-3000", "-inf", "nan", "1,5"],
+    "aoe": ["2.5", "1001"],
+    "hp": ["0", "-1", "3e9", "x"],
+    "buff": ["Rally,,0.1,", ",Ann,,", "Rally,Ann,x,0"],
+}
+
+
+COLUMNS = ["xp", "bonusxp", "bonushp", "bonus", "bonus", "aoe", "hp", "buff"]
+HEADER_WITH_HP = (
+    "Name,XP,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,HP,"
+    "BuffName,BuffWho,BuffOffense,BuffDefense"
+)
+
+
+def roster_text(rows: list[tuple[str, list[str]]]) -> str:
+    """A file of (name, cells in COLUMNS' order) rows; every fighter guards Ann and is linked to Ghost."""
+    lines = [f"{name},{','.join(cells[:6])},Ann,Ghost,{cells[6]},{cells[7]}" for name, cells in rows]
+    return "\n".join([HEADER_WITH_HP, *lines]) + "\n"
+
+
+def good_rows(count: int) -> list[tuple[str, list[str]]]:
+    """Rows that read well, going through every good cell of each column."""
+    return [
+        (f"F{i}", [GOOD_CELLS[column][(i + c) % len(GOOD_CELLS[column])] for c, column in enumerate(COLUMNS)])
+        for i in range(count)
+    ]
+
+
+def outcome(text: str):
+    try:
+        roster = read(text)
+    except RuleInputError as exc:
+        return exc.problems
+    return repr((roster.fighters, roster.unknown_names, roster.buff_groups))  # repr: 0 and 0.0 differ
+
+
+def row_by_row(text: str):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("rules.mfd.roster._valid_fighters", lambda *_: None)
+        return outcome(text)
+
+
+def test_a_valid_file_reads_a_column_at_a_time_as_row_by_row():
+    text = roster_text(good_rows(12))
+    fast = outcome(text)
+    # blank numbers are 0 (an int, as row by row), every fighter references Ghost
+    assert (
+        isinstance(fast, str)
+        and (
+            "Fighter(name='F11', xp=12000.0, hp=2.5, bonus_xp=0, bonus_hp=-1.0, bonus_to_hit=0, bonus_to_defend=0.0, "
+            "aoe=1, bodyguard_for='Ann', linked_to='Ghost', buffs=())"
+        )
+        in fast
+    )
+    assert fast.count("name='Ghost', named_by='LinkedTo'") == 12
+    assert fast == row_by_row(text)
+
+
+@pytest.mark.parametrize(("column", "bad"), [(c, bad) for c, column in enumerate(COLUMNS) for bad in BAD_CELLS[column]])
+def test_a_file_with_one_bad_cell_reads_as_row_by_row(column, bad):
+    rows = good_rows(3)
+    rows[1][1][column] = bad  # a row without a buff (`_read_fighter` reads those)
+    text = roster_text(rows)
+    assert outcome(text) == row_by_row(text)
+    assert isinstance(outcome(text), tuple)  # the problem, located
+
+
+@pytest.mark.parametrize("name", ["", "F0", "Dee\tx", "x" * 101])
+def test_a_file_with_one_bad_name_reads_as_row_by_row(name):
+    rows = good_rows(3)
+    rows[1] = (name, rows[1][1])  # a row without a buff (`_read_fighter` reads those)
+    text = roster_text(rows)
+    assert outcome(text) == row_by_row(text)
+    assert isinstance(outcome(text), tuple)
