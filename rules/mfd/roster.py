@@ -235,8 +235,9 @@ def _valid_fighters(
     which and where; the checks are its own (a blank number is 0), and a row with a buff is read by it."""
 
     def numbers(key: str, limit: float) -> list[float] | None:
+        cells = table.column(key)
         try:
-            values = [float(raw) if raw else 0 for raw in table.column(key)]
+            values = list(map(float, cells)) if "" not in cells else [float(raw) if raw else 0 for raw in cells]
         except ValueError:
             return None
         if not all(map(math.isfinite, values)) or min(values) < -limit or max(values) > limit:
@@ -255,34 +256,36 @@ def _valid_fighters(
         return None
     if not all(a + b > 0 for a, b in zip(xp, bonus_xp)) or not all(map(float.is_integer, map(float, aoe))):
         return None
+    written = table.column("hp")
     try:  # HP as written (at most MAX_HP, no least but above 0), else 2 + BonusHP
-        hp = [float(raw) if raw else BASE_HP + bonus for raw, bonus in zip(table.column("hp"), bonus_hp)]
+        if "" in written:
+            hp = [float(raw) if raw else BASE_HP + bonus for raw, bonus in zip(written, bonus_hp)]
+        else:
+            hp = list(map(float, written))
     except ValueError:
         return None
     if not all(map(math.isfinite, hp)) or max(hp) > MAX_HP or min(hp) <= 0:
         return None
-    # A row with a buff: any cell of a buff group filled.
-    buffed = [any(cells) for cells in zip(*(table.column(key) for keys in group_keys for key in keys))]
-    guards, links = table.column("bodyguardfor"), table.column("linkedto")
+    # A row with a buff (any cell of a buff group filled) is read by `_read_fighter`.
+    buff_columns = [table.column(key) for keys in group_keys for key in keys]
+    buffed = [any(cells) for cells in zip(*buff_columns)] if buff_columns else [False] * len(names)
+    rows = zip(
+        table.lines,
+        names,
+        zip(xp, bonus_xp, bonus_hp, to_hit, to_defend, aoe, hp),
+        table.column("bodyguardfor"),
+        table.column("linkedto"),
+        buffed,
+    )
     fighters: list[Fighter] = []
-    for i, line in enumerate(table.lines):
-        if buffed and buffed[i]:
-            try:
-                fighters.append(_read_fighter(table.row(i), group_keys, references))
-            except RuleInputError:
-                return None
+    for i, (line, name, row_numbers, guard, link, has_buff) in enumerate(rows):
+        if not has_buff:
+            fighters.append(_fighter(line, name, row_numbers, guard, link, (), references))
             continue
-        fighters.append(
-            _fighter(
-                line,
-                names[i],
-                (xp[i], bonus_xp[i], bonus_hp[i], to_hit[i], to_defend[i], aoe[i], hp[i]),
-                guards[i],
-                links[i],
-                (),
-                references,
-            )
-        )
+        try:
+            fighters.append(_read_fighter(table.row(i), group_keys, references))
+        except RuleInputError:
+            return None
     return fighters
 
 
