@@ -225,7 +225,8 @@ class BattleLog:
             f"  End of round {r.number}. Fallen ({len(fallen)}): {', '.join(name[i] for i in fallen) or 'none'}"
         )
         lines += self._standing_lines(r)
-        return "\n".join(lines) + "\n"
+        lines.append("")  # the closing line break, without copying a round of a megabyte again to add it
+        return "\n".join(lines)
 
     def _summary(self, r: RoundRecord, room: int) -> str:
         done = ~r.skipped
