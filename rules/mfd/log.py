@@ -128,7 +128,8 @@ class BattleLog:
         lines = _bounded_lines(
             lines, limit_bytes // _START_SHARE, "  ... {} more lines left out to keep the log within its size limit"
         )
-        self.out.add("\n".join(lines) + "\n")
+        lines.append("")  # the closing line break
+        self.out.add("\n".join(lines))
 
     def _stats_line(self, s: DerivedStats) -> str:
         percents = self.percents
