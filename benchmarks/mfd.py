@@ -10,7 +10,7 @@ allowed. The work limits (engine docstring) bound what one command can cost.
 The command line (issue 43): 2000 vs 2000 to the end as a person runs it, `python -m rules mfd` as a new
 process from start to exit with the rosters read from CSV files and the log and final CSVs written, the median
 of 7 after an untimed run; the target is 0.02 of the Racket original's time. `--original DIR` (a checkout of
-the original with its Racket modules installed, see its INSTALL.md) runs `racket DIR/Fight.rkt` on the same
+the original with the Racket modules it names installed) runs `racket DIR/Fight.rkt` on the same
 rosters side by side (the median of 3 after an untimed run, about 8 s each) and prints the ratio; without it
 the target is 0.02 x 8.4 s, the original's time measured on 2026-11-28 on this 2-core machine (8.3-8.5 s).
 `--command-line` prints that figure alone. Exits 1 when a target is missed.
