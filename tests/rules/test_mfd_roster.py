@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RuleInputError
+from rules.mfd import roster as roster_module
 from rules.mfd.cli import load_roster
 from rules.mfd.engine import derived_stats
 from rules.mfd.models import Buff, Fighter
@@ -367,3 +368,29 @@ def test_a_file_with_one_bad_name_reads_as_row_by_row(name):
     text = roster_text(rows)
     assert outcome(text) == row_by_row(text)
     assert isinstance(outcome(text), tuple)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        DRAGON_CSV,  # spaces around cells, a quoted BuffWho, blank numbers
+        "\ufeffName,XP,HP\r\nAnn,1000,2.5\r\nBob,2000\r\n",  # byte-order mark, CRLF, a short row
+        "Name,XP,AOE,,\nAnn,1000,2,,\nBob,2000,,,\n",  # an unnamed column
+        "Name,XP\nAnn,1000,,\n\nBob,2000\n",  # blank extra cells and a blank line
+        "Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense,BuffName,BuffWho,BuffOffense,BuffDefense\n"
+        'Ann,1000,,,,,Guard,Bob,0,0.2\nBob,2000,Rally,"Ann,Nobody",0.1,\n',  # two buff groups
+        "Name,XP\n'=Ann,1000\n",  # an apostrophe: read by read_csv
+    ],
+)
+def test_files_of_every_shape_read_as_row_by_row(text):
+    """Unnamed columns and apostrophes go to read_csv; the other shapes are read a column at a time."""
+    assert outcome(text) == row_by_row(text)
+    assert isinstance(outcome(text), str)
+    read_by_column = []
+    valid_fighters = roster_module._valid_fighters
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(roster_module, "_valid_fighters", lambda *args: read_by_column.append(valid_fighters(*args)))
+        read(text)  # (the spy returns None: the file is then read row by row as well)
+    assert (read_by_column != [] and read_by_column[0] is not None) == (
+        "'" not in text and ",," not in text.splitlines()[0]
+    )
