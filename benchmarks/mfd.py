@@ -5,16 +5,32 @@ of 30 vs 30 (the /mfd odds default) in under 3 s; memory flat as rounds go on. T
 but use every mechanic: XP 1000-12000, bonuses, AOE 1-3, bodyguards, linked clones and buffs.
 
 The last figures are hostile input: sides that cannot hurt each other, with the most attacks a round
-allowed. The work limits (engine docstring) bound what one command can cost. Exits 1 when a target is missed.
+allowed. The work limits (engine docstring) bound what one command can cost.
+
+The command line (issue 43): 2000 vs 2000 to the end as a person runs it, `python -m rules mfd` as a new
+process from start to exit with the rosters read from CSV files and the log and final CSVs written, the median
+of 7 after an untimed run; the target is 0.02 of the Racket original's time. `--original DIR` (a checkout of
+the original with the Racket modules it names installed) runs `racket DIR/Fight.rkt` on the same
+rosters side by side (the median of 3 after an untimed run, about 8 s each) and prints the ratio; without it
+the target is 0.02 x 8.4 s, the original's time measured on 2026-11-28 on this 2-core machine (8.3-8.5 s).
+`--command-line` prints that figure alone. Exits 1 when a target is missed.
 """
 
 from __future__ import annotations
 
+import argparse
+import csv
+import io
+import os
 import random
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
@@ -24,8 +40,12 @@ from rules.mfd.battle import start_battle
 from rules.mfd.chart import odds_chart_png
 from rules.mfd.engine import MAX_ATTACKS_PER_ROUND, run_battle, simulate_odds
 from rules.mfd.models import Buff, Fighter, Roster
+from rules.mfd.roster import write_roster
 
 BOT_FILES_LIMIT = 10 * 1024 * 1024  # the bot's log and final CSVs share one message of 10 MiB
+ROOT = Path(__file__).resolve().parents[1]
+ORIGINAL_SECONDS = 8.4  # the Racket original, 2000 vs 2000 to the end, whole process (2026-11-28, 2 cores)
+COMMAND_LINE_SHARE = 0.02  # issue 43: the command line takes at most this share of the original's time
 
 T = TypeVar("T")
 
@@ -94,7 +114,88 @@ def battle_to_the_end(size: int, target: float) -> None:
     print(f"    log {sizes[0]:.2f} MB + final CSVs {sizes[1]:.2f} + {sizes[2]:.2f} MB")
 
 
-def main() -> int:
+def median_seconds(command: list[str], cwd: Path, runs: int, env: dict[str, str] | None = None) -> list[float]:
+    """Whole-process wall times of `command` (its output discarded), after one untimed run (warm caches)."""
+
+    def once() -> float:
+        started = time.perf_counter()
+        subprocess.run(command, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        return time.perf_counter() - started
+
+    once()
+    return [once() for _ in range(runs)]
+
+
+def original_csv(roster: Roster) -> str:
+    """The roster as the original reads it: the project's columns without HP (the original starts everyone at
+    2 + BonusHP, which is these rosters' HP)."""
+    rows = list(csv.reader(io.StringIO(write_roster(roster.fighters))))
+    hp = rows[0].index("HP")
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(row[:hp] + row[hp + 1 :] for row in rows)
+    return out.getvalue()
+
+
+def command_line_figure(original: Path | None) -> None:
+    """2000 vs 2000 to the end from the command line as a whole process, against the target; beside the
+    Racket original when its checkout is given. The environment is the user's but for PYTHONDONTWRITEBYTECODE:
+    a user's Python keeps the compiled modules."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    rosters = (synthetic_roster("Heroes", 2000, 1), synthetic_roster("Villains", 2000, 2))
+    label = "2000 vs 2000 to the end, `python -m rules mfd` as a whole process"
+    with tempfile.TemporaryDirectory() as folder:
+        files = Path(folder)
+        for roster in rosters:
+            (files / f"{roster.side}.csv").write_text(write_roster(roster.fighters), encoding="utf-8")
+        command = [sys.executable, "-m", "rules", "mfd", "--heroes", str(files / "Heroes.csv")]
+        command += ["--villains", str(files / "Villains.csv"), "--seed", "7", "--out", str(files / "out")]
+        ours = median_seconds(command, ROOT, 7, env)
+        mine = statistics.median(ours)
+        print(f"{label}: median of 7 {mine:.3f} s (from {min(ours):.3f} to {max(ours):.3f} s)")
+        if original is None:
+            target = COMMAND_LINE_SHARE * ORIGINAL_SECONDS
+            met = mine <= target
+            print(
+                f"    target <= {target:.3f} s: {COMMAND_LINE_SHARE} x {ORIGINAL_SECONDS} s, the Racket original's time "
+                f"measured on 2026-11-28 (2 cores); {mine / ORIGINAL_SECONDS:.3f} of it: {'ok' if met else 'SLOW'}"
+            )
+        else:
+            run_in = files / "original"  # the original writes its log and final CSVs to its working folder
+            run_in.mkdir()
+            for roster in rosters:
+                (run_in / f"{roster.side}.csv").write_text(original_csv(roster), encoding="utf-8")
+            fight = [
+                "racket",
+                str(original.resolve() / "Fight.rkt"),
+                "--heroes",
+                "Heroes.csv",
+                "--villains",
+                "Villains.csv",
+            ]
+            theirs = median_seconds(fight, run_in, 3)
+            racket = statistics.median(theirs)
+            met = mine <= COMMAND_LINE_SHARE * racket
+            print(
+                f"    the Racket original (`racket Fight.rkt`, same rosters): median of 3 {racket:.2f} s "
+                f"(from {min(theirs):.2f} to {max(theirs):.2f} s); ours is {mine / racket:.4f} of it, "
+                f"target <= {COMMAND_LINE_SHARE}: {'ok' if met else 'SLOW'}"
+            )
+    if not met:
+        missed.append(label)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.mfd", description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--original", type=Path, metavar="DIR", help="a checkout of the Racket original, run beside")
+    parser.add_argument("--command-line", action="store_true", help="only the command line's figure")
+    args = parser.parse_args(argv)
+    if not args.command_line:
+        engine_figures()
+    command_line_figure(args.original)
+    return 1 if missed else 0
+
+
+def engine_figures() -> None:
     simulate_odds(synthetic_roster("Heroes", 5, 1), synthetic_roster("Villains", 5, 2), 10, seed=0)  # warm up
     for size, target in ((500, 0.5), (2000, 0.5), (20000, 5.0)):
         battle_to_the_end(size, target)
@@ -139,7 +240,6 @@ def main() -> int:
 
     message = timed("hostile: odds of 10,000 endless 30 vs 30, to the attack limit", 5.0, refused_odds, repeat=1)
     print(f"    {message}")
-    return 1 if missed else 0
 
 
 if __name__ == "__main__":

@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         (VILLAINS_FINAL_FILE, battle.villains_csv),
     ):
         try:
-            (out / name).write_text(text, encoding="utf-8")
+            write_text(out / name, text)
         except OSError as exc:
             raise RuleInputError(InputProblem(f"cannot be written ({exc.strerror or exc})", str(out / name))) from None
     if args.log:
@@ -100,6 +100,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"Wrote {out / LOG_FILE} (every attack), {out / HEROES_FINAL_FILE} and {out / VILLAINS_FINAL_FILE}.")
     print(EXHAUSTION_NOTE)
     return 0
+
+
+def write_text(path: Path, text: str) -> None:
+    """`text` to `path` in UTF-8, 64 KiB at a time: a log of megabytes encoded at once is as much fresh
+    memory, which the kernel maps page by page (about 1 ms of a 2000 vs 2000 battle)."""
+    with path.open("w", encoding="utf-8") as file:
+        for start in range(0, len(text), 1 << 16):
+            file.write(text[start : start + (1 << 16)])
 
 
 def summary(result: BattleResult, seed: int) -> str:

@@ -57,8 +57,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from decimal import Decimal
-from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -77,9 +76,13 @@ from rules.mfd.models import (
     Casualty,
     DerivedStats,
     Ending,
+    Fighter,
     OddsResult,
     Roster,
 )
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 SAFETY_ROUND_LIMIT = 1000
 MAX_ATTACKS_PER_ROUND = 1_000_000
@@ -163,10 +166,7 @@ def _side_template(roster: Roster) -> dict[str, np.ndarray]:
     edge_cols = list(zip(*edges, strict=True)) if edges else [(), (), (), ()]
     return {
         "hp": np.array([f.hp for f in fighters], dtype=np.float64),
-        # TotalXP is above 0 (the reader refuses less), so at least one die however little it is
-        "base_dice": np.array(
-            [max(1, math.ceil((_exact(f.xp) + _exact(f.bonus_xp)) / XP_PER_DIE)) for f in fighters], dtype=np.int64
-        ),
+        "base_dice": _base_dice(fighters),
         "bonus_hit": np.array([f.bonus_to_hit for f in fighters], dtype=np.float64),
         "bonus_def": np.array([f.bonus_to_defend for f in fighters], dtype=np.float64),
         "aoe": np.array([max(1, f.aoe) for f in fighters], dtype=np.int64),
@@ -217,19 +217,38 @@ def _copies(templates: tuple[dict[str, np.ndarray], dict[str, np.ndarray]], n_ba
     return _Field(n_battles, **{k: np.concatenate(v) for k, v in parts.items()}, places=places)
 
 
+def _base_dice(fighters: tuple[Fighter, ...]) -> np.ndarray:
+    """ceil(TotalXP / 1000) of each fighter, exactly; at least one die however little TotalXP is (the reader
+    refuses 0 or less)."""
+    xp = np.array([f.xp for f in fighters], dtype=np.float64)
+    bonus = np.array([f.bonus_xp for f in fighters], dtype=np.float64)
+    if np.all((np.abs(xp) < 2**52) & (np.abs(bonus) < 2**52) & (xp == np.floor(xp)) & (bonus == np.floor(bonus))):
+        # Whole numbers (as rosters almost always hold): their decimals are themselves, and int64 is exact.
+        total = xp.astype(np.int64) + bonus.astype(np.int64)
+        return np.maximum(1, -(-total // XP_PER_DIE))
+    return np.array(
+        [max(1, math.ceil((_exact(f.xp) + _exact(f.bonus_xp)) / XP_PER_DIE)) for f in fighters], dtype=np.int64
+    )
+
+
 def _exact(value: float) -> Fraction:
     """The decimal a CSV cell wrote (the float's shortest repr), not the binary fraction that stands for it."""
+    from fractions import Fraction  # here: only numbers beyond the fast paths need it, and a run imports it then
+
     return Fraction(repr(value))
 
 
 def _decimal_places(*arrays: np.ndarray) -> int:
-    """The most decimal places any of the values has as written."""
-    values = np.unique(np.concatenate(arrays)).tolist()
-    return max((max(0, -int(Decimal(repr(v)).as_tuple().exponent)) for v in values), default=0)
+    """The most decimal places any of the values has as written: '0.15' has 2, '1.5e-07' 8, '123.0' 1."""
+    values = set(np.concatenate(arrays).tolist())  # not np.unique: its first call imports numpy.ma (7 ms)
+    places = 0
+    for value in values:
+        mantissa, _, exponent = repr(value).partition("e")
+        places = max(places, len(mantissa.partition(".")[2]) - int(exponent or 0))
+    return places
 
 
-@dataclass(frozen=True)
-class _Stats:
+class _Stats(NamedTuple):  # tuples: their classes cost a command line's start less than dataclasses
     raw_hit: np.ndarray
     raw_def: np.ndarray
     to_hit: np.ndarray
@@ -278,8 +297,12 @@ def derived_stats(roster: Roster) -> tuple[DerivedStats, ...]:
     """The stats each fighter of a side fights with now (all of the side alive), in roster order."""
     f = _build_field(roster, Roster(roster.side, "", ()), 1)
     s = _derive(f)
+    fighters = roster.fighters
+    # Whole columns into tuples in the fields' order: a side can have 50,000 fighters.
     columns = zip(
-        roster.fighters,
+        [x.name for x in fighters],
+        [x.hp for x in fighters],
+        [x.total_xp for x in fighters],
         f.base_dice.tolist(),
         s.raw_hit.tolist(),
         s.raw_def.tolist(),
@@ -288,26 +311,11 @@ def derived_stats(roster: Roster) -> tuple[DerivedStats, ...]:
         s.offense_dice.tolist(),
         s.defense_dice.tolist(),
         f.aoe.tolist(),
+        [x.bodyguard_for for x in fighters],
+        [x.linked_to for x in fighters],
         strict=True,
     )
-    return tuple(
-        DerivedStats(
-            name=fighter.name,
-            hp=fighter.hp,
-            total_xp=fighter.total_xp,
-            base_dice=base_dice,
-            raw_to_hit=raw_hit,
-            raw_to_defend=raw_def,
-            to_hit=to_hit,
-            to_defend=to_def,
-            offense_dice=offense_dice,
-            defense_dice=defense_dice,
-            aoe=aoe,
-            bodyguard_for=fighter.bodyguard_for,
-            linked_to=fighter.linked_to,
-        )
-        for fighter, base_dice, raw_hit, raw_def, to_hit, to_def, offense_dice, defense_dice, aoe in columns
-    )
+    return tuple(map(DerivedStats._make, columns))
 
 
 def _segments(f: _Field) -> tuple[np.ndarray, np.ndarray]:
@@ -405,8 +413,7 @@ def _death_times(f: _Field, defender: np.ndarray, damage: np.ndarray) -> tuple[n
         death, pointer = earlier, pointer[pointer]
 
 
-@dataclass(frozen=True)
-class RoundRecord:
+class RoundRecord(NamedTuple):
     """One round of one battle as arrays, for the log. Entries are the fighters alive at its start."""
 
     number: int
@@ -525,6 +532,7 @@ def run_battle(
     check_attack_limit(heroes, villains)
     limit, round_safety = _round_limit(max_rounds)
     rosters = (heroes, villains)
+    names = tuple([x.name for x in roster.fighters] for roster in rosters)
     f = _build_field(heroes, villains, 1)
     unit = _work_unit(len(f.buff_from))
     fallen: list[Casualty] = []
@@ -545,14 +553,19 @@ def run_battle(
         if observer is not None:
             observer(record)
         died = np.flatnonzero(record.death != NEVER)
-        for i in died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))]:
-            via = record.linked_via[i]
+        # Plain lists: a round can fell thousands, and numpy's items one at a time are slow.
+        in_order: list[int] = died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))].tolist()
+        sides: list[int] = f.side.tolist()
+        origins: list[int] = f.origin.tolist()
+        linked_via: list[int] = record.linked_via.tolist()
+        for i in in_order:
+            via = linked_via[i]
             fallen.append(
                 Casualty(
-                    SIDES[f.side[i]],
-                    rosters[f.side[i]].fighters[f.origin[i]].name,
+                    SIDES[sides[i]],
+                    names[sides[i]][origins[i]],
                     number,
-                    rosters[f.side[via]].fighters[f.origin[via]].name if via >= 0 else "",
+                    names[sides[via]][origins[via]] if via >= 0 else "",
                 )
             )
         f = _after_round(f, record.hp_end, record.death == NEVER)

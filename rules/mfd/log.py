@@ -67,6 +67,11 @@ class _Texts(dict[float, str]):
         return text
 
 
+def utf8_size(text: str) -> int:
+    """The bytes `text` takes in UTF-8; ASCII text (most of a log) is counted without encoding it."""
+    return len(text) if text.isascii() else len(text.encode())
+
+
 class _Budget:
     """Text pieces with a running UTF-8 size."""
 
@@ -76,7 +81,7 @@ class _Budget:
 
     def add(self, text: str) -> None:
         self.parts.append(text)
-        self.size += len(text.encode())
+        self.size += utf8_size(text)
 
 
 def _bounded_lines(lines: list[str], budget: int, more: str) -> list[str]:
@@ -84,7 +89,7 @@ def _bounded_lines(lines: list[str], budget: int, more: str) -> list[str]:
     kept: list[str] = []
     size = 0
     for i, line in enumerate(lines):
-        size += len(line.encode()) + 1
+        size += utf8_size(line) + 1
         if size > budget:
             return [*kept, more.format(len(lines) - i)]
         kept.append(line)
@@ -118,17 +123,18 @@ class BattleLog:
         lines: list[str] = []
         for roster in self.rosters:
             lines.append(f"\n{roster.side} ({len(roster.fighters)}), from {roster.file}:")
-            lines += [f"  {self._stats_line(s)}" for s in derived_stats(roster)]
+            lines += map(self._stats_line, derived_stats(roster))
             lines += [f"  warning: {w}" for w in roster.warnings]
         lines = _bounded_lines(
             lines, limit_bytes // _START_SHARE, "  ... {} more lines left out to keep the log within its size limit"
         )
-        self.out.add("\n".join(lines) + "\n")
+        lines.append("")  # the closing line break
+        self.out.add("\n".join(lines))
 
     def _stats_line(self, s: DerivedStats) -> str:
         percents = self.percents
         return (
-            f"{s.name}: HP {self.hps[s.hp]}, ToHit {percents[s.to_hit]}, ToDefend {percents[s.to_defend]}, "
+            f"  {s.name}: HP {self.hps[s.hp]}, ToHit {percents[s.to_hit]}, ToDefend {percents[s.to_defend]}, "
             f"AOE {s.aoe}, TotalXP {format_number(s.total_xp)}, OffenseDice {s.offense_dice}, "
             f"DefenseDice {s.defense_dice}, bodyguarding {s.bodyguard_for or 'no one'}, "
             f"linked to {s.linked_to or 'no one'}"
@@ -142,7 +148,7 @@ class BattleLog:
         text = None
         if len(record.attacker) * _ATTACK_LINE_ESTIMATE + len(record.side) * 40 < room:
             text = self._detailed(record)
-            if len(text.encode()) > room:
+            if utf8_size(text) > room:
                 text = None
         if text is None:
             self.summarized_rounds += 1
@@ -199,7 +205,7 @@ class BattleLog:
                 lines.append(f"    {name[a]} -> {target}: skipped, {name[d]} has already fallen")
                 continue
             hits, blocks = hits_of[s], blocks_of[s]
-            damage = max(0, hits - blocks)
+            damage = hits - blocks if hits > blocks else 0
             before, hp[d] = hp[d], hp[d] - damage
             line = (
                 f"    {name[a]} -> {target}: {hits}/{offense_dice[a]} hit "
@@ -220,7 +226,8 @@ class BattleLog:
             f"  End of round {r.number}. Fallen ({len(fallen)}): {', '.join(name[i] for i in fallen) or 'none'}"
         )
         lines += self._standing_lines(r)
-        return "\n".join(lines) + "\n"
+        lines.append("")  # the closing line break, without copying a round of a megabyte again to add it
+        return "\n".join(lines)
 
     def _summary(self, r: RoundRecord, room: int) -> str:
         done = ~r.skipped
@@ -239,7 +246,7 @@ class BattleLog:
             f"Villains {counts[1]}\n"
         )
         names = "  Fallen: " + ", ".join(self.name(r, i) for i in fallen) + "\n" if fallen else ""
-        if len((head + names).encode()) > room:
+        if utf8_size(head + names) > room:
             names = ""
         return head + names
 

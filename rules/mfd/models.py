@@ -7,7 +7,6 @@ random stream.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from enum import StrEnum
 from functools import cache
@@ -302,6 +301,8 @@ class BattleState:
         return frozenset(c.name for c in self.fallen if c.side == side)
 
     def to_json(self) -> str:
+        import json  # here: the command line, which never stores a battle, is spared its import
+
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     def to_dict(self) -> dict[str, Any]:
@@ -315,6 +316,8 @@ class BattleState:
 
     @classmethod
     def from_json(cls, text: str) -> BattleState:
+        import json
+
         return cls.from_dict(json.loads(text))
 
     @classmethod

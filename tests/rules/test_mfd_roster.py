@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RuleInputError
+from rules.mfd import roster as roster_module
 from rules.mfd.cli import load_roster
 from rules.mfd.engine import derived_stats
 from rules.mfd.models import Buff, Fighter
@@ -277,3 +278,119 @@ def test_written_roster_reads_back_as_the_same_fighters(written):
     back = read(write_roster(written)).fighters
     assert sorted(back, key=lambda f: f.name) == sorted(written, key=lambda f: f.name)
     assert all(math.isfinite(f.hp) for f in back)
+
+
+# Each column's cells that read well, and cells that are a problem there (a roster reads as valid or not).
+GOOD_CELLS = {
+    "xp": ["1000", "7000", "0.5", "1e3", " 3 ", "12000"],
+    "bonusxp": ["", "0", "100", "-0.25"],
+    "bonushp": ["", "0", "1", "-1", "0.5"],
+    "bonus": ["", "0", "0.1", "-0.09", "2.5", "1e-05", "-1000"],
+    "aoe": ["", "0", "1", "3", "-2", "2.0", "1000"],
+    "hp": ["", "1", "2.5", "0.5", "1e9"],
+    "buff": [",,,", "Rally,Ann,0.1,0", 'Rally," Ann,Bob ",,0.2', ",,,", "Rally,Nobody,0,"],
+}
+BAD_CELLS = {
+    "xp": ["-100", "abc", "nan", "3e9"],
+    "bonusxp": ["-7000", "inf"],
+    "bonushp": ["-2e9", "x"],
+    "bonus": ["1001", "-3000", "-inf", "nan", "1,5"],
+    "aoe": ["2.5", "1001"],
+    "hp": ["0", "-1", "3e9", "x"],
+    "buff": ["Rally,,0.1,", ",Ann,,", "Rally,Ann,x,0"],
+}
+
+
+COLUMNS = ["xp", "bonusxp", "bonushp", "bonus", "bonus", "aoe", "hp", "buff"]
+HEADER_WITH_HP = (
+    "Name,XP,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,HP,"
+    "BuffName,BuffWho,BuffOffense,BuffDefense"
+)
+
+
+def roster_text(rows: list[tuple[str, list[str]]]) -> str:
+    """A file of (name, cells in COLUMNS' order) rows; every fighter guards Ann and is linked to Ghost."""
+    lines = [f"{name},{','.join(cells[:6])},Ann,Ghost,{cells[6]},{cells[7]}" for name, cells in rows]
+    return "\n".join([HEADER_WITH_HP, *lines]) + "\n"
+
+
+def good_rows(count: int) -> list[tuple[str, list[str]]]:
+    """Rows that read well, going through every good cell of each column."""
+    return [
+        (f"F{i}", [GOOD_CELLS[column][(i + c) % len(GOOD_CELLS[column])] for c, column in enumerate(COLUMNS)])
+        for i in range(count)
+    ]
+
+
+def outcome(text: str):
+    try:
+        roster = read(text)
+    except RuleInputError as exc:
+        return exc.problems
+    return repr((roster.fighters, roster.unknown_names, roster.buff_groups))  # repr: 0 and 0.0 differ
+
+
+def row_by_row(text: str):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("rules.mfd.roster._valid_fighters", lambda *_: None)
+        return outcome(text)
+
+
+def test_a_valid_file_reads_a_column_at_a_time_as_row_by_row():
+    text = roster_text(good_rows(12))
+    fast = outcome(text)
+    # blank numbers are 0 (an int, as row by row), every fighter references Ghost
+    assert (
+        isinstance(fast, str)
+        and (
+            "Fighter(name='F11', xp=12000.0, hp=2.5, bonus_xp=0, bonus_hp=-1.0, bonus_to_hit=0, bonus_to_defend=0.0, "
+            "aoe=1, bodyguard_for='Ann', linked_to='Ghost', buffs=())"
+        )
+        in fast
+    )
+    assert fast.count("name='Ghost', named_by='LinkedTo'") == 12
+    assert fast == row_by_row(text)
+
+
+@pytest.mark.parametrize(("column", "bad"), [(c, bad) for c, column in enumerate(COLUMNS) for bad in BAD_CELLS[column]])
+def test_a_file_with_one_bad_cell_reads_as_row_by_row(column, bad):
+    rows = good_rows(3)
+    rows[1][1][column] = bad  # a row without a buff (`_read_fighter` reads those)
+    text = roster_text(rows)
+    assert outcome(text) == row_by_row(text)
+    assert isinstance(outcome(text), tuple)  # the problem, located
+
+
+@pytest.mark.parametrize("name", ["", "F0", "Dee\tx", "x" * 101])
+def test_a_file_with_one_bad_name_reads_as_row_by_row(name):
+    rows = good_rows(3)
+    rows[1] = (name, rows[1][1])  # a row without a buff (`_read_fighter` reads those)
+    text = roster_text(rows)
+    assert outcome(text) == row_by_row(text)
+    assert isinstance(outcome(text), tuple)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        DRAGON_CSV,  # spaces around cells, a quoted BuffWho, blank numbers
+        "\ufeffName,XP,HP\r\nAnn,1000,2.5\r\nBob,2000\r\n",  # byte-order mark, CRLF, a short row
+        "Name,XP,AOE,,\nAnn,1000,2,,\nBob,2000,,,\n",  # an unnamed column
+        "Name,XP\nAnn,1000,,\n\nBob,2000\n",  # blank extra cells and a blank line
+        "Name,XP,BuffName,BuffWho,BuffOffense,BuffDefense,BuffName,BuffWho,BuffOffense,BuffDefense\n"
+        'Ann,1000,,,,,Guard,Bob,0,0.2\nBob,2000,Rally,"Ann,Nobody",0.1,\n',  # two buff groups
+        "Name,XP\n'=Ann,1000\n",  # an apostrophe: read by read_csv
+    ],
+)
+def test_files_of_every_shape_read_as_row_by_row(text):
+    """Unnamed columns and apostrophes go to read_csv; the other shapes are read a column at a time."""
+    assert outcome(text) == row_by_row(text)
+    assert isinstance(outcome(text), str)
+    read_by_column = []
+    valid_fighters = roster_module._valid_fighters
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(roster_module, "_valid_fighters", lambda *args: read_by_column.append(valid_fighters(*args)))
+        read(text)  # (the spy returns None: the file is then read row by row as well)
+    assert (read_by_column != [] and read_by_column[0] is not None) == (
+        "'" not in text and ",," not in text.splitlines()[0]
+    )
