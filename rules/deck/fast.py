@@ -388,12 +388,11 @@ class ThreadChoice:
     """How many threads a batch plays on: all the caller allows, or one; whichever has been faster for batches
     of about that size in this process (the results are the same either way).
 
-    A parallel batch waits at its end for every thread, and a thread woken for it may not run at once: on the
-    2-core virtual machine here, busy or not, a batch of 1,000 or 5,000 games took as long on 2 threads as on 1
-    plus 25 us (the woken thread ran after the caller's share, on the caller's core); with the threads bound
-    to the two cores, 0.7 of the time. So each size class (a power of two of games) times its batches per
-    game on both, plays on the faster, and tries the other every `TRY_EVERY` batches, in case the machine
-    changed."""
+    A parallel batch waits at its end for every thread, and a thread woken for it may not run at once: beside
+    other work, or where the threads sleep as they wait (numba's OpenMP layer with passive waits, on the 2-core
+    virtual machine here), a batch of 1,000 or 5,000 games took as long on 2 threads as on 1 plus 25 us; on
+    TBB's pool, quiet, half as long. So each size class (a power of two of games) times its batches per game on
+    both, plays on the faster, and tries the other every `TRY_EVERY` batches, in case the machine changed."""
 
     TRY_EVERY = 32
 
