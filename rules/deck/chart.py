@@ -86,10 +86,10 @@ def winrate_figure(result: OptimizeResult, title: str) -> Figure:
     axes.grid(True, alpha=0.3)  # pyright: ignore[reportUnknownMemberType]
     # under the axes: inside, it would hide the start line or the curve, wherever they run
     axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize="small", frameon=False)  # pyright: ignore[reportUnknownMemberType]
-    figure.tight_layout()
-    # tight_layout leaves a placeholder layout engine behind, for which savefig draws the whole figure once more
-    # before the real draw (a sixth of a chart's time); the layout is done, so the figure keeps none.
-    figure.set_layout_engine(None)  # pyright: ignore[reportUnknownMemberType]  # untyped **kwargs, as above
+    # Fixed margins, not a layout engine (as the MfD chart): measuring every label first cost a tenth of a
+    # chart's time (86 against 77 ms). They are those tight_layout found for every run tried, the right one
+    # with room to spare for the last x tick label (from 100,000 iterations on, matplotlib writes "1e5" below).
+    figure.subplots_adjust(left=0.0783, right=0.95, bottom=0.2544, top=0.9339)
     return figure
 
 
