@@ -192,7 +192,10 @@ class WorldBossApplier:
 
     async def close(self) -> None:
         if self._task is not None:
-            self._task.cancel()
+            # With attacks waiting it is cancelled; without, it is only releasing its leases, and is let finish:
+            # a release cancelled midway could leave a lease held until it ran out.
+            if self._waiting:
+                self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         for boss_id in list(self._leases):

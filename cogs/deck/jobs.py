@@ -160,8 +160,7 @@ def compute_job(
         if stopped and not job.cancel.is_set():
             return Paused(search.checkpoint(), seconds())
         result = search.result(progress, cancelled=stopped)
-        # in the job's turn too: a chart is a tenth of a second of Python holding the GIL, and a job iterating
-        # meanwhile waited for the GIL after every batch (four jobs together took 1.7 x four times one alone)
+        # in its turn too: a chart is Python holding the GIL, which a job iterating meanwhile waits for each batch
         chart = winrate_chart_png(result, f"Deck optimization, seed {job.settings.seed}")
     finally:
         turns.give()
