@@ -10,10 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from enum import StrEnum
 from functools import cache
-from typing import Any, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
-from rules.contract import Outcome
 from rules.errors import InputProblem
+
+if TYPE_CHECKING:
+    from rules.contract import Outcome
 
 SIDES = ("Heroes", "Villains")
 
@@ -160,7 +162,8 @@ class Ending(StrEnum):
     ROUND_LIMIT = "round_limit"  # both sides still stand: the battle goes on
 
 
-BattleOutcome = Outcome[Ending]  # the contract's outcome: the winner is a side's index in SIDES
+if TYPE_CHECKING:  # the contract's classes are imported when an outcome is made: a command line's run needs none
+    BattleOutcome = Outcome[Ending]  # the contract's outcome: the winner is a side's index in SIDES
 
 _WINNERS = {Ending.HEROES_WIN: 0, Ending.VILLAINS_WIN: 1, Ending.DRAW: None}
 
@@ -170,6 +173,8 @@ def battle_outcome(ending: Ending) -> BattleOutcome | None:
     a draw) and how the battle ended."""
     if ending is Ending.ROUND_LIMIT:
         return None
+    from rules.contract import Outcome
+
     return Outcome(_WINNERS[ending], ending)
 
 
