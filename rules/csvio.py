@@ -17,7 +17,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from os import PathLike
 
 from rules.errors import InputProblem, RuleInputError
 from rules.text import format_number
@@ -290,12 +290,12 @@ def _records(text: str, file: str) -> list[tuple[int, list[str]]]:
 MAX_FILE_MIB = 32  # what the command line reads of a file: more than any roster the engines take
 
 
-def read_text_file(path: Path, limit_mib: int = MAX_FILE_MIB) -> str:
+def read_text_file(path: str | PathLike[str], limit_mib: int = MAX_FILE_MIB) -> str:
     """A UTF-8 text file (with or without a byte-order mark) for the command line; a problem is a RuleInputError.
     At most `limit_mib` MiB are read, so a huge file (or /dev/zero) is refused at once instead of filling memory."""
     limit = limit_mib * 1024 * 1024
     try:
-        with path.open("rb") as file:
+        with open(path, "rb") as file:
             data = file.read(limit + 1)
     except FileNotFoundError:
         raise RuleInputError(InputProblem("file not found", str(path))) from None
