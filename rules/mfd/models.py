@@ -177,8 +177,7 @@ def battle_outcome(ending: Ending) -> BattleOutcome | None:
     return Outcome(_WINNERS[ending], ending)
 
 
-@dataclass(frozen=True)
-class Casualty:
+class Casualty(NamedTuple):  # a tuple: a large battle makes thousands, and tuples build fastest
     side: str
     name: str
     round: int
@@ -348,10 +347,12 @@ class BattleState:
 
 
 def _plain(value: Any) -> Any:
-    """What `dataclasses.asdict` gives for this module's data (dataclasses, tuples, dicts, plain values), without
-    its deep copy of every value: a stored battle can hold 40,000 fighters."""
+    """What `dataclasses.asdict` gives for this module's data (dataclasses and its NamedTuples as dicts, tuples,
+    dicts, plain values), without its deep copy of every value: a stored battle can hold 40,000 fighters."""
     if is_dataclass(value) and not isinstance(value, type):
         return {name: _plain(getattr(value, name)) for name in _field_names(type(value))}
+    if isinstance(value, Casualty | UnknownName):  # NamedTuples: dicts too, not lists
+        return {name: _plain(item) for name, item in value._asdict().items()}
     if isinstance(value, tuple | list):
         return [_plain(item) for item in value]  # pyright: ignore[reportUnknownVariableType]
     if isinstance(value, dict):
