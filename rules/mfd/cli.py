@@ -137,7 +137,8 @@ def write_text(path: str, text: str) -> None:
 
 def summary(result: BattleResult, seed: int) -> str:
     """A battle in three lines, however large: who stands is in the final CSVs, every attack in the log."""
-    fallen = [sum(1 for c in result.fallen if c.side == side) for side in SIDES]
+    sides = [c.side for c in result.fallen]
+    fallen = [sides.count(side) for side in SIDES]
     return (
         f"Marked for Death, seed {seed}: {plural(result.rounds_fought, 'round')} fought.\n"
         f"The end: {describe_outcome(result)}\n"

@@ -284,7 +284,8 @@ class BattleLog:
         for roster in (result.heroes, result.villains):
             lines.append(f"{roster.side} standing: {len(roster.fighters) or 'none'}")
             lines += [f"  {f.name}: {self.hps[f.hp]} HP" for f in roster.fighters]
-        by_side = [sum(1 for c in result.fallen if c.side == s) for s in SIDES]
+        sides = [c.side for c in result.fallen]
+        by_side = [sides.count(s) for s in SIDES]
         lines.append(f"Fallen in these rounds: Heroes {by_side[0]}, Villains {by_side[1]}")
         room = self.limit - self.out.size
         lines = _bounded_lines(lines, room - 200, "... {} more lines left out; the final CSV files list everyone")
