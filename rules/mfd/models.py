@@ -33,8 +33,7 @@ XP_PER_DIE = 1000
 MAX_ROWS_LISTED = 5  # row ranges named in a warning of one kind
 
 
-@dataclass(frozen=True)
-class Buff:
+class Buff(NamedTuple):  # a tuple: its class costs a command line's start less than a dataclass's
     """One 4-column buff group of a fighter: it adds `offense`/`defense` to everyone named in `who`."""
 
     name: str
@@ -234,8 +233,7 @@ class RngState(TypedDict):
     uinteger: int
 
 
-@dataclass(frozen=True)
-class BattleCurve:
+class BattleCurve(NamedTuple):  # a tuple: its class costs a command line's start less than a dataclass's
     """Each side's fighters standing and total HP, point by point, for the battle chart: before a run's first
     round (the rosters it fought with) and after each of its rounds. A battle's curve is its runs' curves one
     after the other (`then`), so a side replaced between runs shows as two points at the same round."""
@@ -351,7 +349,7 @@ def _plain(value: Any) -> Any:
     dicts, plain values), without its deep copy of every value: a stored battle can hold 40,000 fighters."""
     if is_dataclass(value) and not isinstance(value, type):
         return {name: _plain(getattr(value, name)) for name in _field_names(type(value))}
-    if isinstance(value, Casualty | UnknownName):  # NamedTuples: dicts too, not lists
+    if isinstance(value, Buff | UnknownName | Casualty | BattleCurve):  # NamedTuples: dicts too, not lists
         return {name: _plain(item) for name, item in value._asdict().items()}
     if isinstance(value, tuple | list):
         return [_plain(item) for item in value]  # pyright: ignore[reportUnknownVariableType]
