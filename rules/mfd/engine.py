@@ -297,20 +297,42 @@ def derived_stats(roster: Roster) -> tuple[DerivedStats, ...]:
     """The stats each fighter of a side fights with now (all of the side alive), in roster order."""
     f = _build_field(roster, Roster(roster.side, "", ()), 1)
     s = _derive(f)
+    return _stats_tuples(roster.fighters, f.base_dice, f.aoe, s)
+
+
+def start_stats(record: RoundRecord, roster: Roster, side: int) -> tuple[DerivedStats, ...]:
+    """`derived_stats(roster)`, read off `record`: the first round a run fought with `roster` as side `side`
+    (0 heroes, 1 villains), everyone alive. A fighter's stats come from its own side alone (its bonuses and its
+    side's buffs), and are exact whatever decimal places the other side's numbers use, so they are the same
+    numbers; the log's start rosters then cost no second derivation. A record of other fighters (a side's
+    entries not the roster's, one for one) gets `derived_stats(roster)` itself."""
     fighters = roster.fighters
+    first = int(np.count_nonzero(record.side == HEROES)) if side == VILLAINS else 0
+    entries = slice(first, first + len(fighters))
+    if not np.array_equal(record.side[entries], np.full(len(fighters), side)) or not np.array_equal(
+        record.origin[entries], np.arange(len(fighters))
+    ):
+        return derived_stats(roster)
+    stats = _Stats(*(column[entries] for column in record.stats))
+    return _stats_tuples(fighters, record.base_dice[entries], record.aoe[entries], stats)
+
+
+def _stats_tuples(
+    fighters: tuple[Fighter, ...], base_dice: np.ndarray, aoe: np.ndarray, s: _Stats
+) -> tuple[DerivedStats, ...]:
     # Whole columns into tuples in the fields' order: a side can have 50,000 fighters.
     columns = zip(
         [x.name for x in fighters],
         [x.hp for x in fighters],
         [x.total_xp for x in fighters],
-        f.base_dice.tolist(),
+        base_dice.tolist(),
         s.raw_hit.tolist(),
         s.raw_def.tolist(),
         s.to_hit.tolist(),
         s.to_def.tolist(),
         s.offense_dice.tolist(),
         s.defense_dice.tolist(),
-        f.aoe.tolist(),
+        aoe.tolist(),
         [x.bodyguard_for for x in fighters],
         [x.linked_to for x in fighters],
         strict=True,
@@ -433,6 +455,9 @@ class RoundRecord(NamedTuple):
     hits: np.ndarray
     blocks: np.ndarray
     skipped: np.ndarray
+    stats: _Stats  # every entry's stats for the round (to_hit ... defense_dice above are its columns)
+    base_dice: np.ndarray
+    aoe: np.ndarray
 
 
 def _fight_round(f: _Field, rng: np.random.Generator, number: int) -> RoundRecord:
@@ -465,6 +490,9 @@ def _fight_round(f: _Field, rng: np.random.Generator, number: int) -> RoundRecor
         hits,
         blocks,
         skipped,
+        stats,
+        f.base_dice,
+        f.aoe,
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from rules.mfd.engine import NEVER, RoundRecord, derived_stats
+from rules.mfd.engine import NEVER, RoundRecord, derived_stats, start_stats
 from rules.mfd.models import SIDES, BattleResult, DerivedStats, Ending, Roster
 from rules.text import format_number, plural
 
@@ -86,6 +86,8 @@ class _Budget:
 
 def _bounded_lines(lines: list[str], budget: int, more: str) -> list[str]:
     """`lines` cut to fit `budget` bytes, ending with `more` (given the count left out) when cut."""
+    if utf8_size("\n".join(lines)) + 1 <= budget:  # the lines' sizes and line breaks, all at once: they fit
+        return lines
     kept: list[str] = []
     size = 0
     for i, line in enumerate(lines):
@@ -97,7 +99,7 @@ def _bounded_lines(lines: list[str], budget: int, more: str) -> list[str]:
 
 
 class BattleLog:
-    """Pass `add_round` as `run_battle`'s observer, then call `finish` with the result."""
+    """Pass `add_round` as the observer of `run_battle` on the same rosters, then call `finish` with the result."""
 
     def __init__(
         self,
@@ -120,30 +122,52 @@ class BattleLog:
         if first_round > 1:
             title += f", continued from round {first_round}"
         self.out.add(title + (f" (seed {seed})" if seed is not None else "") + "\n")
+        self.started = False  # the start rosters are written with the first round, or at the end if none is
+
+    def _start(self, first: RoundRecord | None) -> None:
+        """The start rosters with their stats, read off the first round's record when there is one (the same
+        numbers as `derived_stats`, see `start_stats`)."""
+        self.started = True
         lines: list[str] = []
-        for roster in self.rosters:
+        for side, roster in enumerate(self.rosters):
             lines.append(f"\n{roster.side} ({len(roster.fighters)}), from {roster.file}:")
-            lines += map(self._stats_line, derived_stats(roster))
+            lines += self._stats_lines(derived_stats(roster) if first is None else start_stats(first, roster, side))
             lines += [f"  warning: {w}" for w in roster.warnings]
         lines = _bounded_lines(
-            lines, limit_bytes // _START_SHARE, "  ... {} more lines left out to keep the log within its size limit"
+            lines, self.limit // _START_SHARE, "  ... {} more lines left out to keep the log within its size limit"
         )
         lines.append("")  # the closing line break
         self.out.add("\n".join(lines))
 
-    def _stats_line(self, s: DerivedStats) -> str:
-        percents = self.percents
-        return (
-            f"  {s.name}: HP {self.hps[s.hp]}, ToHit {percents[s.to_hit]}, ToDefend {percents[s.to_defend]}, "
-            f"AOE {s.aoe}, TotalXP {format_number(s.total_xp)}, OffenseDice {s.offense_dice}, "
-            f"DefenseDice {s.defense_dice}, bodyguarding {s.bodyguard_for or 'no one'}, "
-            f"linked to {s.linked_to or 'no one'}"
-        )
+    def _stats_lines(self, stats: tuple[DerivedStats, ...]) -> list[str]:
+        percents, hps = self.percents, self.hps
+        return [  # the tuples unpacked: a side can have 50,000 fighters, and attribute access costs more
+            f"  {name}: HP {hps[hp]}, ToHit {percents[to_hit]}, ToDefend {percents[to_defend]}, AOE {aoe}, "
+            f"TotalXP {format_number(total_xp)}, OffenseDice {offense_dice}, DefenseDice {defense_dice}, "
+            f"bodyguarding {bodyguard_for or 'no one'}, linked to {linked_to or 'no one'}"
+            for (
+                name,
+                hp,
+                total_xp,
+                _,
+                _,
+                _,
+                to_hit,
+                to_defend,
+                offense_dice,
+                defense_dice,
+                aoe,
+                bodyguard_for,
+                linked_to,
+            ) in stats
+        ]
 
     def name(self, record: RoundRecord, entry: int | np.integer[Any]) -> str:
         return self.rosters[int(record.side[entry])].fighters[int(record.origin[entry])].name
 
     def add_round(self, record: RoundRecord) -> None:
+        if not self.started:
+            self._start(record)
         room = self.limit - self.limit // _END_SHARE - self.out.size
         text = None
         if len(record.attacker) * _ATTACK_LINE_ESTIMATE + len(record.side) * 40 < room:
@@ -251,6 +275,8 @@ class BattleLog:
         return head + names
 
     def finish(self, result: BattleResult) -> str:
+        if not self.started:
+            self._start(None)
         lines = ["", f"The end: {describe_outcome(result)}"]
         if self.summarized_rounds:
             summarized = plural(self.summarized_rounds, "round is", "rounds are")
@@ -258,7 +284,8 @@ class BattleLog:
         for roster in (result.heroes, result.villains):
             lines.append(f"{roster.side} standing: {len(roster.fighters) or 'none'}")
             lines += [f"  {f.name}: {self.hps[f.hp]} HP" for f in roster.fighters]
-        by_side = [sum(1 for c in result.fallen if c.side == s) for s in SIDES]
+        sides = [c.side for c in result.fallen]
+        by_side = [sides.count(s) for s in SIDES]
         lines.append(f"Fallen in these rounds: Heroes {by_side[0]}, Villains {by_side[1]}")
         room = self.limit - self.out.size
         lines = _bounded_lines(lines, room - 200, "... {} more lines left out; the final CSV files list everyone")

@@ -7,13 +7,15 @@ random stream.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass, replace
+from dataclasses import dataclass, field, fields, is_dataclass
 from enum import StrEnum
 from functools import cache
-from typing import Any, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
-from rules.contract import Outcome
 from rules.errors import InputProblem
+
+if TYPE_CHECKING:
+    from rules.contract import Outcome
 
 SIDES = ("Heroes", "Villains")
 
@@ -31,8 +33,7 @@ XP_PER_DIE = 1000
 MAX_ROWS_LISTED = 5  # row ranges named in a warning of one kind
 
 
-@dataclass(frozen=True)
-class Buff:
+class Buff(NamedTuple):  # a tuple: its class costs a command line's start less than a dataclass's
     """One 4-column buff group of a fighter: it adds `offense`/`defense` to everyone named in `who`."""
 
     name: str
@@ -62,8 +63,7 @@ class Fighter:
         return self.xp + self.bonus_xp
 
 
-@dataclass(frozen=True)
-class UnknownName:
+class UnknownName(NamedTuple):  # a tuple: its class costs a command line's start less than a dataclass's
     """A name in BuffWho, BodyguardFor or LinkedTo that is no one on the side: ignored, and a warning."""
 
     file: str
@@ -104,8 +104,7 @@ def name_warnings(unknown: tuple[UnknownName, ...]) -> tuple[InputProblem, ...]:
     return tuple(warnings)
 
 
-@dataclass(frozen=True)
-class Roster:
+class Roster(NamedTuple):  # a tuple: its class costs a command line's start less than a dataclass's
     """One side's fighters in name order (see `name_order`), with the file they came from.
 
     `unknown_names` are the names its file refers to that are no one on the side, one per row and column;
@@ -125,7 +124,7 @@ class Roster:
 
     def ignoring_names(self, names: frozenset[str]) -> Roster:
         """The roster without its unknown names that are in `names` (e.g. fighters who fell in its battle)."""
-        return replace(self, unknown_names=tuple(u for u in self.unknown_names if u.name not in names))
+        return self._replace(unknown_names=tuple(u for u in self.unknown_names if u.name not in names))
 
 
 def name_order(name: str) -> tuple[str, str]:
@@ -160,7 +159,8 @@ class Ending(StrEnum):
     ROUND_LIMIT = "round_limit"  # both sides still stand: the battle goes on
 
 
-BattleOutcome = Outcome[Ending]  # the contract's outcome: the winner is a side's index in SIDES
+if TYPE_CHECKING:  # the contract's classes are imported when an outcome is made: a command line's run needs none
+    BattleOutcome = Outcome[Ending]  # the contract's outcome: the winner is a side's index in SIDES
 
 _WINNERS = {Ending.HEROES_WIN: 0, Ending.VILLAINS_WIN: 1, Ending.DRAW: None}
 
@@ -170,19 +170,19 @@ def battle_outcome(ending: Ending) -> BattleOutcome | None:
     a draw) and how the battle ended."""
     if ending is Ending.ROUND_LIMIT:
         return None
+    from rules.contract import Outcome
+
     return Outcome(_WINNERS[ending], ending)
 
 
-@dataclass(frozen=True)
-class Casualty:
+class Casualty(NamedTuple):  # a tuple: a large battle makes thousands, and tuples build fastest
     side: str
     name: str
     round: int
     linked_to: str = ""  # the fighter whose death took this one with it; "" when killed by an attack
 
 
-@dataclass(frozen=True)
-class BattleResult:
+class BattleResult(NamedTuple):  # a tuple: its class costs a command line's start less than a dataclass's
     """A battle run: the survivors of each side (their current HP and exhaustion) and who fell when."""
 
     heroes: Roster
@@ -201,8 +201,7 @@ class BattleResult:
         return battle_outcome(self.ending)
 
 
-@dataclass(frozen=True)
-class OddsResult:
+class OddsResult(NamedTuple):  # a tuple: its class costs a command line's start less than a dataclass's
     """Monte-Carlo battles from the same start: counts, rounds per battle and each fighter's survivals."""
 
     battles: int
@@ -233,8 +232,7 @@ class RngState(TypedDict):
     uinteger: int
 
 
-@dataclass(frozen=True)
-class BattleCurve:
+class BattleCurve(NamedTuple):  # a tuple: its class costs a command line's start less than a dataclass's
     """Each side's fighters standing and total HP, point by point, for the battle chart: before a run's first
     round (the rosters it fought with) and after each of its rounds. A battle's curve is its runs' curves one
     after the other (`then`), so a side replaced between runs shows as two points at the same round."""
@@ -346,10 +344,12 @@ class BattleState:
 
 
 def _plain(value: Any) -> Any:
-    """What `dataclasses.asdict` gives for this module's data (dataclasses, tuples, dicts, plain values), without
-    its deep copy of every value: a stored battle can hold 40,000 fighters."""
+    """What `dataclasses.asdict` gives for this module's data (dataclasses and its NamedTuples as dicts, tuples,
+    dicts, plain values), without its deep copy of every value: a stored battle can hold 40,000 fighters."""
     if is_dataclass(value) and not isinstance(value, type):
         return {name: _plain(getattr(value, name)) for name in _field_names(type(value))}
+    if isinstance(value, Buff | UnknownName | Roster | Casualty | BattleCurve):  # NamedTuples: dicts too, not lists
+        return {name: _plain(item) for name, item in value._asdict().items()}
     if isinstance(value, tuple | list):
         return [_plain(item) for item in value]  # pyright: ignore[reportUnknownVariableType]
     if isinstance(value, dict):

@@ -6,9 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.__main__ import main
 from rules.mfd.battle import start_battle
+from rules.mfd.cli import joined, path_text
 from rules.mfd.log import describe_outcome
 from rules.mfd.roster import read_roster
 
@@ -156,3 +159,20 @@ def test_the_final_csvs_written_neutralize_formulas_and_read_back_as_the_same_na
         written = (tmp_path / f"{side}-final.csv").read_text()
         assert formulas(written) == []
         assert sorted(f.name for f in read_roster(written, f"{side}-final.csv", side).fighters) == names
+
+
+@given(st.text(alphabet="/.aé ", max_size=12))
+def test_paths_are_written_as_pathlib_writes_them(path):
+    # The command line prints its paths without importing pathlib: the same text, whatever the user typed.
+    assert path_text(path) == str(Path(path))
+    assert joined(path_text(path), "BattleLog.txt") == str(Path(path) / "BattleLog.txt")
+
+
+def test_the_output_folder_is_named_as_typed_less_its_dots_and_extra_slashes(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rosters = ["--heroes", str(EXAMPLES / "Heroes.csv"), "--villains", str(EXAMPLES / "Villains.csv"), "-m", "1"]
+    assert main(["mfd", *rosters, "--out", ".//runs/./one/"]) == 0
+    assert "Wrote runs/one/BattleLog.txt (every attack), runs/one/Heroes-final.csv and " in capsys.readouterr().out
+    assert (tmp_path / "runs" / "one" / "Villains-final.csv").is_file()
+    assert main(["mfd", *rosters]) == 0
+    assert "Wrote BattleLog.txt (every attack), Heroes-final.csv and Villains-final.csv." in capsys.readouterr().out

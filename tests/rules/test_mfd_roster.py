@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,8 +13,8 @@ from hypothesis import strategies as st
 from rules.errors import RuleInputError
 from rules.mfd import roster as roster_module
 from rules.mfd.cli import load_roster
-from rules.mfd.engine import derived_stats
-from rules.mfd.models import Buff, Fighter
+from rules.mfd.engine import RoundRecord, derived_stats, run_battle, start_stats
+from rules.mfd.models import Buff, Fighter, Roster
 from rules.mfd.roster import MAX_FIGHTERS, read_roster, write_roster
 
 HEADER = "Name,XP,BonusXP,BonusHP,BonusToHit,BonusToDefend,AOE,BodyguardFor,LinkedTo,BuffName,BuffWho,BuffOffense,BuffDefense"
@@ -95,6 +96,47 @@ Fine,999999999,,,0.70000000000001,,,,,,,,
     assert (edge.base_dice, edge.raw_to_hit, edge.offense_dice, edge.defense_dice) == (10, 1.0000000001, 11, 10)
     # 14 decimal places on a million dice: past what int64 holds, Python's integers give ceil(1000000.00000001).
     assert (stats["Fine"].base_dice, stats["Fine"].offense_dice) == (1_000_000, 1_000_001)
+
+
+NOISE_CSV = f"""{HEADER}
+Exact,10000,,,0.8,0.6,,,,Lift,"Exact,Noisy",0,0.1
+Noisy,10000,,,0.7,0.7,,Exact,,,,,
+Low,3000,,,-0.9,-0.9,2,,Noisy,,,,
+"""
+FINE_CSV = f"""{HEADER}
+Sliver,1000,0.0000001,,,,,,,,,,
+Edge,10000,,,0.6999999999,,,,,Nudge,Edge,0.0000000002,
+Fine,999999999,,,0.70000000000001,,3,,,,,,
+"""
+
+
+@pytest.mark.parametrize(
+    ("heroes", "villains"),
+    [(NOISE_CSV, FINE_CSV), (FINE_CSV, NOISE_CSV), (DRAGON_CSV, NOISE_CSV), (NOISE_CSV, "Name,XP\nSolo,1000\n")],
+)
+def test_the_first_rounds_record_gives_each_sides_derived_stats_exactly(heroes, villains):
+    # The log's start rosters read their stats off the first round, where the other side's numbers set how many
+    # decimal places the exact sums use (14 here against 2): the numbers must be derived_stats' own, bit for bit.
+    rosters = (read_roster(heroes, "Heroes.csv", "Heroes"), read_roster(villains, "Villains.csv", "Villains"))
+    records: list[RoundRecord] = []
+    run_battle(*rosters, np.random.default_rng(3), max_rounds=2, observer=records.append)
+    for side, roster in enumerate(rosters):
+        from_record, derived = start_stats(records[0], roster, side), derived_stats(roster)
+        assert [tuple(map(repr, s)) for s in from_record] == [tuple(map(repr, s)) for s in derived]
+
+
+def test_a_later_rounds_record_is_not_read_for_the_start_stats():
+    # Round 2 holds fewer fighters and their exhaustion: the stats come from derived_stats itself.
+    def tired(side: str) -> Roster:
+        return Roster(side, side, tuple(Fighter(f"{side[0]}{i:02d}", 4000, 1, bonus_to_defend=0.2) for i in range(30)))
+
+    rosters = (tired("Heroes"), tired("Villains"))
+    records: list[RoundRecord] = []
+    run_battle(*rosters, np.random.default_rng(1), max_rounds=2, observer=records.append)
+    assert len(records) == 2 and len(records[1].side) < 60
+    for side, roster in enumerate(rosters):
+        assert start_stats(records[1], roster, side) == derived_stats(roster)
+        assert {s.to_defend for s in start_stats(records[1], roster, side)} == {0.5}
 
 
 def test_hp_column_overrides_starting_hp_and_names_are_in_order():
