@@ -36,6 +36,7 @@ from __future__ import annotations
 import threading
 import time
 import types
+from collections import deque
 from collections.abc import Sequence
 
 import numpy as np
@@ -389,15 +390,18 @@ class ThreadChoice:
     of about that size in this process (the results are the same either way).
 
     A parallel batch waits at its end for every thread, and a thread woken for it may not run at once: beside
-    other work, or where the threads sleep as they wait (numba's OpenMP layer with passive waits, on the 2-core
-    virtual machine here), a batch of 1,000 or 5,000 games took as long on 2 threads as on 1 plus 25 us; on
-    TBB's pool, quiet, half as long. So each size class (a power of two of games) times its batches per game on
-    both, plays on the faster, and tries the other every `TRY_EVERY` batches, in case the machine changed."""
+    two CPU-bound processes, a default optimization on 2 threads took 3 times its quiet time and on one 2.2
+    times; quiet, on TBB's pool, 2 threads take half the time of one. So each size class (a power of two of
+    games) times its batches per game on both, plays on the faster, and tries the other every `TRY_EVERY`
+    batches, in case the machine changed. Each is judged by the median of its last `SAMPLES` times: a batch
+    whose thread was preempted once takes several times the usual, and an average it moved kept a job on the
+    slower choice (one job alone varied from 0.29 to 0.45 s)."""
 
     TRY_EVERY = 32
+    SAMPLES = 7
 
     def __init__(self) -> None:
-        self.seconds_per_game: dict[tuple[int, int], float] = {}  # (size class, threads): a moving average
+        self.seconds_per_game: dict[tuple[int, int], deque[float]] = {}  # (size class, threads): the last times
         self.batches: dict[int, int] = {}  # by size class
 
     def threads(self, games: int, most: int) -> int:
@@ -406,17 +410,21 @@ class ThreadChoice:
         size = games.bit_length()
         done = self.batches.get(size, 0)
         self.batches[size] = done + 1
-        timed = [self.seconds_per_game.get((size, n)) for n in (most, 1)]
-        if timed[0] is None or timed[1] is None:
-            return most if timed[0] is None else 1
-        faster, slower = (most, 1) if timed[0] <= timed[1] else (1, most)
+        on_all, on_one = self.seconds_per_game.get((size, most)), self.seconds_per_game.get((size, 1))
+        if on_all is None or on_one is None:
+            return most if on_all is None else 1
+        faster, slower = (most, 1) if _median(on_all) <= _median(on_one) else (1, most)
         return slower if done % self.TRY_EVERY == self.TRY_EVERY - 1 else faster
 
     def timed(self, games: int, threads: int, seconds: float) -> None:
         key = (games.bit_length(), threads)
-        per_game = seconds / games
-        before = self.seconds_per_game.get(key)
-        self.seconds_per_game[key] = per_game if before is None else 0.75 * before + 0.25 * per_game
+        if key not in self.seconds_per_game:
+            self.seconds_per_game[key] = deque(maxlen=self.SAMPLES)
+        self.seconds_per_game[key].append(seconds / games)
+
+
+def _median(times: deque[float]) -> float:
+    return sorted(times)[len(times) // 2]
 
 
 _thread_choice = ThreadChoice()

@@ -22,9 +22,19 @@ def test_a_batch_size_plays_on_the_faster_thread_count_and_tries_the_other_every
     assert picks.count(2) == 2 and picks[29] == picks[61] == 2  # the 32nd and 64th batches of that size
     assert choice.threads(600, 2) == 1  # the same size class (a power of two of games)
     assert choice.threads(20_000, 2) == 2  # a size class of its own starts over
-    # the other turns faster: its one try moves its average, and it is played from then on
+    # the other turns faster: once the median of its last times is lower, it is played from then on
     for _ in range(8):
         choice.timed(1000, 2, 0.0001)
+    assert choice.threads(1000, 2) == 2
+
+
+def test_one_slow_batch_does_not_move_the_choice():
+    # a batch whose thread was preempted takes several times the usual: the median of the last times ignores it
+    choice = fast.ThreadChoice()
+    for _ in range(fast.ThreadChoice.SAMPLES):
+        choice.timed(1000, 2, 0.0002)
+        choice.timed(1000, 1, 0.0004)
+    choice.timed(1000, 2, 0.0100)
     assert choice.threads(1000, 2) == 2
 
 
