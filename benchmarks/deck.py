@@ -171,9 +171,9 @@ def cli_seconds(runs: int, original: Path | None = None) -> tuple[list[float], l
 
 def bot_seconds(runs: int, original: Path | None = None) -> tuple[list[float], list[float]]:
     """Times of /deck optimize at its defaults in a warm bot, in a process of its own: as in a bot, no game
-    is played on the main thread. (This one has played: OpenMP then keeps a second team of worker threads,
-    and the job thread's games measured about 0.1 s slower.) With `original`, the original runs once before
-    each job (its times second)."""
+    is played on the main thread (this one has played: on numba's OpenMP layer a second pool of threads then
+    slowed the job thread's games by about 0.1 s). With `original`, the original runs once before each job
+    (its times second)."""
     probe = f"from benchmarks.deck import bot_seconds_here; print(*bot_seconds_here({runs}, {str(original)!r}))"
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     times = [float(seconds) for seconds in out.stdout.split()]
