@@ -24,7 +24,7 @@ from rules.deck.cards import (
     read_deck_csv,
     set_list,
 )
-from rules.deck.chart import winrate_figure
+from rules.deck.chart import winrate_chart_png, winrate_figure
 from rules.deck.game import (
     Creature,
     GameEnd,
@@ -522,6 +522,26 @@ def test_the_chart_labels_the_curve_and_shows_both_fresh_winrates():
     ]
     # whose winrate: the deck being optimized, against the opponent ("player 1" is said nowhere else)
     assert figure.axes[0].get_ylabel() == "optimized deck's winrate against the opponent (%)"
+
+
+def test_a_chart_drawn_on_a_reused_figure_is_the_chart_a_new_figure_draws():
+    import io
+
+    # a figure is reused from chart to chart: nothing of the one before (its curve, colours, limits, legend,
+    # title) may be left on the next, here a run whose start deck is the result after one whose final deck is
+    runs = [optimize(OptimizeSettings(iterations=i, games=100, seed=s)) for i, s in ((300, 2), (50, 5), (10, 2))]
+    assert [r.kept_start for r in runs] == [False, True, False]
+    for result, title in zip(runs, ("seed 2", "Ørsted's seed 5", "山田's seed 2"), strict=True):
+        fresh = io.BytesIO()
+        winrate_figure(result, title).savefig(fresh, format="png", pil_kwargs={"compress_level": 1})
+        assert winrate_chart_png(result, title) == fresh.getvalue()
+    # the result in green, the other deck grey or orange: curve, start line, final line; start band, final band
+    from matplotlib.colors import to_hex
+
+    for result, colours in ((runs[0], ["#999999", "#2e9e4f"]), (runs[1], ["#2e9e4f", "#d9822b"])):
+        axes = winrate_figure(result, "seed").axes[0]
+        assert [line.get_color() for line in axes.get_lines()] == ["#2b7bb9", *colours]
+        assert [to_hex(band.get_facecolor()) for band in axes.patches] == colours
 
 
 def test_the_chart_marks_the_start_deck_as_the_result_when_the_final_deck_measured_worse():
