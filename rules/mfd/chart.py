@@ -7,9 +7,9 @@ matplotlib's Agg canvas is used directly (no pyplot, no display), so this is saf
 from __future__ import annotations
 
 import io
-import queue
 
 from rules.chart_fonts import drawable, use_chart_fonts
+from rules.chart_pool import FigurePool
 from rules.mfd.models import SIDES, BattleCurve, OddsResult
 from rules.mfd.odds import outcome_rows
 from rules.stats import wilson_interval
@@ -70,14 +70,8 @@ def battle_chart_png(curve: BattleCurve, title: str) -> bytes:
     """Each side's fighters standing and total HP after every round of the battle so far (every run), as a
     PNG: a long battle seen, not scrolled. Lines without markers, so thousands of rounds cost no more than a
     few."""
-    try:
-        chart = _idle_battle_charts.get_nowait()
-    except queue.Empty:
-        chart = _BattleChart()
-    try:
+    with _battle_charts.taken() as chart:
         return chart.render(curve, title)
-    finally:
-        _idle_battle_charts.put(chart)
 
 
 class _BattleChart:
@@ -145,6 +139,5 @@ class _BattleChart:
 
 
 # Every battle reply carries this chart: a figure is set up once and then only its lines, limits and title are
-# redrawn (half the cost of a new figure). A figure is not safe to share, so each render takes an idle one
-# (a new one when all are in use) and gives it back.
-_idle_battle_charts: queue.SimpleQueue[_BattleChart] = queue.SimpleQueue()
+# redrawn (half the cost of a new figure).
+_battle_charts = FigurePool(_BattleChart)
