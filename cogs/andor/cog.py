@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from cogs.andor.book_render import bestiary_embed, monster_embed, monster_line, odds_embed, progress_embed
 from cogs.andor.characters import CharacterCommands
-from cogs.andor.desk import PartyClock
+from cogs.andor.desk import FIGHT_OPTION_HELP, PartyClock
 from cogs.andor.fight import FightMove, show_live_fight
 from cogs.andor.items import COG_NAME, FightButton, PartyButton, PartyTargetSelect, TargetSelect
 from cogs.andor.odds import bestiary_odds, simulate_with_chart
@@ -205,12 +205,7 @@ class Andor(
     @app_commands.command(
         name="fight", description="Fight monsters with buttons: spend your AP, then the monsters answer."
     )
-    @app_commands.describe(
-        monster="The monster to fight",
-        count=f"How many of them (1-{MAX_MONSTERS})",
-        seed="Random seed, to replay a fight",
-        monsters_first="The monsters take the first turn (aggressive monsters always do)",
-    )
+    @app_commands.describe(**FIGHT_OPTION_HELP)
     @app_commands.autocomplete(monster=monster_autocomplete)
     async def fight(
         self,
@@ -252,8 +247,8 @@ class Andor(
         name="simulate", description="The odds of a fight: many fights played by the AI with your character."
     )
     @app_commands.describe(
-        monster="The monster to fight",
-        count=f"How many of them (1-{MAX_MONSTERS})",
+        monster=FIGHT_OPTION_HELP["monster"],
+        count=FIGHT_OPTION_HELP["count"],
         fights=f"How many fights to play (1-{MAX_FIGHTS:,}, default 10,000)",
         seed="Random seed, to replay the simulation",
         members="A party's odds instead: 2 to 4 members, as mentions (@Ann @Ben), each with their own character",

@@ -11,12 +11,22 @@ from discord import app_commands
 
 from cogs.common.timers import Timers
 from cogs.common.uploads import UploadedRoster
+from rules.andor.engine import MAX_MONSTERS
 from rules.andor.models import Monster
 from storage.andor import AndorRepository
 from storage.andor_party import PartyRepository
 
 if TYPE_CHECKING:
     from arena.bot import ArenaBot
+
+
+# The options a fight alone and a party fight share, as their commands describe them.
+FIGHT_OPTION_HELP = {
+    "monster": "The monster to fight",
+    "count": f"How many of them (1-{MAX_MONSTERS})",
+    "seed": "Random seed, to replay a fight",
+    "monsters_first": "The monsters take the first turn (aggressive monsters always do)",
+}
 
 
 class PartyClock(Timers[int]):

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.andor.desk import FIGHT_OPTION_HELP
 from cogs.andor.party_render import elsewhere_text, monster_title, party_embed, party_odds_embed, party_view
 from cogs.andor.party_turns import SIGNUP_SECONDS, after_change, arm, saved_action, turn_seconds
 from cogs.common import UserError, defer_thinking, gm_only, mention, run_long_engine
@@ -159,12 +160,7 @@ class PartyCommands(commands.Cog):
         return await self.andor.monster_autocomplete(interaction, current)
 
     @app_commands.command(name="party", description="Open a party fight here: 2 to 4 members against monsters.")
-    @app_commands.describe(
-        monster="The monster to fight",
-        count=f"How many of them (1-{MAX_MONSTERS})",
-        seed="Random seed, to replay a fight",
-        monsters_first="The monsters take the first turn (aggressive monsters always do)",
-    )
+    @app_commands.describe(**FIGHT_OPTION_HELP)
     @app_commands.autocomplete(monster=party_monster_autocomplete)
     async def party(
         self,
