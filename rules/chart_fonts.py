@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import threading
 import unicodedata
-from importlib.resources import files
 from pathlib import Path
 
 FAMILIES = (
@@ -39,6 +38,8 @@ STAND_IN = "\ufffd"  # the replacement character "�": DejaVu Sans draws it
 
 
 def _font_files() -> list[Path]:
+    from importlib.resources import files  # here: 4 ms of each start importing a chart module; the first chart needs it
+
     found: list[Path] = []
     for package in FONT_PACKAGES:
         folder = Path(str(files(package)))

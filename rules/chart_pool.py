@@ -18,6 +18,10 @@ class FigurePool(Generic[T]):
         self._new = new
         self._idle: queue.SimpleQueue[T] = queue.SimpleQueue()
 
+    def prepare(self) -> None:
+        """Set up an idle figure ahead of the first chart, whose wait it takes off."""
+        self._idle.put(self._new())
+
     @contextmanager
     def taken(self) -> Generator[T, None, None]:
         try:

@@ -29,11 +29,9 @@ def measured_label(name: str, score: Score) -> str:
 
 
 def preload_matplotlib() -> None:
-    """Import what drawing the chart needs, and load its fonts, ahead of the first chart."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: F401  # pyright: ignore[reportUnusedImport]
-    from matplotlib.figure import Figure  # noqa: F401  # pyright: ignore[reportUnusedImport]
-
-    use_chart_fonts()
+    """Import what drawing the chart needs, load its fonts and set up its figure, ahead of the first chart
+    (the command line's chart process does it while the run plays: 9 ms of its 62 for the first chart)."""
+    _charts.prepare()
 
 
 def winrate_figure(result: OptimizeResult, title: str) -> Figure:
