@@ -11,9 +11,10 @@ lookup (24 of them made a crosstable 40% slower to draw), so the chain holds the
 other faces are registered but not in it.
 
 `use_chart_fonts()` registers the files with matplotlib once, on the first chart (not at import: the bot starts
-without matplotlib), and makes `FAMILIES` the default; every chart calls it before it draws. `drawable(text)` is a
-user's text as the chart will draw it: each character no font has becomes `STAND_IN`, visibly, where matplotlib
-would draw an empty box and log a warning.
+without matplotlib), and makes `FAMILIES` the default; every chart calls it before it draws, but for one that gives
+each text its fonts (`families_for`, as the /deck chart): that one calls `use_first_font()`, and the files are
+registered when one of its texts first needs them. `drawable(text)` is a user's text as the chart will draw it:
+each character no font has becomes `STAND_IN`, visibly, where matplotlib would draw an empty box and log a warning.
 """
 
 from __future__ import annotations
@@ -47,9 +48,30 @@ def _font_files() -> list[Path]:
     return found
 
 
-_registering = threading.Lock()
+_registering = threading.RLock()
 _drawn: frozenset[int] | None = None
-_drawn_by_the_first: frozenset[int] = frozenset()  # the code points FAMILIES[0] draws alone
+_drawn_by_the_first: frozenset[int] | None = None  # the code points FAMILIES[0] draws alone
+
+
+def use_first_font() -> frozenset[int]:
+    """What a chart needs whose texts `FAMILIES[0]` draws alone (its numbers and labels, a Latin title): the
+    charts' glyph rendering set, without registering the other fonts, which costs the first chart of a process
+    40 ms (the command line's /deck chart, 30-50 ms of its whole run). Returns the code points it draws."""
+    global _drawn_by_the_first
+    with _registering:
+        if _drawn_by_the_first is None:
+            import matplotlib
+            from matplotlib import font_manager
+            from matplotlib.ft2font import FT2Font
+
+            # Glyphs drawn as their outlines, without FreeType's autohinter fitting each to the pixel grid: a
+            # quarter less time a chart (a /deck chart, 53 against 40 ms), text as soft as a browser draws it.
+            matplotlib.rcParams["text.hinting"] = "no_hinting"
+            path = font_manager.fontManager.findfont(  # pyright: ignore[reportUnknownMemberType]
+                font_manager.FontProperties(family=FAMILIES[0]), fallback_to_default=False
+            )
+            _drawn_by_the_first = frozenset(FT2Font(path).get_charmap())
+        return _drawn_by_the_first
 
 
 def use_chart_fonts() -> frozenset[int]:
@@ -67,6 +89,7 @@ def _register() -> frozenset[int]:
     from matplotlib import font_manager
     from matplotlib.ft2font import FT2Font
 
+    drawn = set(use_first_font())
     manager = font_manager.fontManager
     # the ignores: matplotlib's stubs type a path as PathLike without its parameter
     for path in _font_files():
@@ -79,17 +102,9 @@ def _register() -> frozenset[int]:
     manager.ttflist += [dataclasses.replace(entry, weight=700) for entry in ours if entry.name not in bold]
     # after the list's changes: findfont's cache is keyed by the rcParams, so no lookup made before is reused
     matplotlib.rcParams["font.family"] = list(FAMILIES)
-    # Glyphs drawn as their outlines, without FreeType's autohinter fitting each to the pixel grid: a quarter
-    # less time a chart (a /deck chart, 53 against 40 ms), text as soft as a browser draws it.
-    matplotlib.rcParams["text.hinting"] = "no_hinting"
-
-    global _drawn_by_the_first
-    drawn: set[int] = set()
-    for family in FAMILIES:
+    for family in FAMILIES[1:]:
         path = manager.findfont(font_manager.FontProperties(family=family), fallback_to_default=False)  # pyright: ignore[reportUnknownMemberType]
         drawn.update(FT2Font(path, face_index=path.face_index).get_charmap())
-        if not _drawn_by_the_first:
-            _drawn_by_the_first = frozenset(drawn)
     return frozenset(drawn)
 
 
@@ -102,17 +117,22 @@ def _invisible(character: str) -> bool:
 def families_for(*texts: str) -> list[str]:
     """The fonts to draw `texts` in: DejaVu Sans alone when it has every character of them, else `FAMILIES`.
     matplotlib looks every family of the list up for every text it lays out: for a chart whose texts are all
-    Latin (numbers, labels), one family instead of eight saved a tenth of its time."""
-    use_chart_fonts()
-    if all(ord(character) in _drawn_by_the_first for text in texts for character in text):
+    Latin (numbers, labels), one family instead of eight saved a tenth of its time. The other fonts are
+    registered when a text first needs them."""
+    first = use_first_font()
+    if all(ord(character) in first for text in texts for character in text):
         return [FAMILIES[0]]
+    use_chart_fonts()
     return list(FAMILIES)
 
 
 def drawable(text: str) -> str:
     """`text` as a chart draws it: each character that no font of `FAMILIES` has is `STAND_IN`."""
+    first = use_first_font()
+    if all(ord(character) in first for character in text):
+        return text
     drawn = use_chart_fonts()
     return "".join(character if ord(character) in drawn or _invisible(character) else STAND_IN for character in text)
 
 
-__all__ = ["FAMILIES", "STAND_IN", "drawable", "families_for", "use_chart_fonts"]
+__all__ = ["FAMILIES", "STAND_IN", "drawable", "families_for", "use_chart_fonts", "use_first_font"]

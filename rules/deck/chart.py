@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
-from rules.chart_fonts import drawable, families_for, use_chart_fonts
+from rules.chart_fonts import drawable, families_for, use_first_font
 from rules.chart_pool import FigurePool
 from rules.deck.optimize import OptimizeResult, Score
 from rules.text import plural
@@ -61,7 +61,7 @@ class _WinrateChart:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
 
-        use_chart_fonts()
+        use_first_font()  # every text is given its fonts (`families_for`)
         self.figure = Figure(figsize=(8, 5.5), dpi=100)
         FigureCanvasAgg(self.figure)
         axes = self.axes = self.figure.add_subplot()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import logging
+import subprocess
 import sys
 import unicodedata
 import warnings
@@ -243,3 +244,35 @@ def test_a_chart_of_latin_texts_is_drawn_in_one_family_and_any_other_script_in_a
     # the deck chart with a title in every script still draws each character (test above); in Latin, one family
     figure = winrate_figure(optimize(OptimizeSettings(iterations=3, games=20, seed=1)), "Deck optimization, seed 1")
     assert figure.axes[0].title.get_fontfamily() == ["DejaVu Sans"]
+
+
+FIRST_LATIN_THEN_JAPANESE = """
+from matplotlib.font_manager import fontManager
+from rules.deck.chart import winrate_chart_png, winrate_figure
+from rules.deck.optimize import OptimizeSettings, optimize
+
+def noto():
+    return sorted({entry.name for entry in fontManager.ttflist if entry.name.startswith("Noto")})
+
+result = optimize(OptimizeSettings(iterations=3, games=20, seed=1))
+winrate_chart_png(result, "Deck optimization, seed 1")
+print(noto())
+figure = winrate_figure(result, "山田 花子")
+figure.canvas.draw()
+print(noto())
+print(figure.axes[0].title.get_text(), figure.axes[0].title.get_fontfamily())
+"""
+
+
+def test_a_process_registers_the_other_fonts_when_a_text_first_needs_them():
+    """A /deck chart of Latin texts registers no font but DejaVu Sans (the command line's chart process is the
+    faster for it); a Japanese title then registers the chain, and is drawn in it without a missing glyph."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_LATIN_THEN_JAPANESE], cwd=root, capture_output=True, text=True, check=True
+    )
+    before, after, title = done.stdout.splitlines()
+    assert before == "[]"
+    assert "'Noto Sans CJK JP'" in after and "'Noto Emoji'" in after
+    assert title == f"山田 花子 {list(FAMILIES)}"
+    assert done.stderr == ""  # matplotlib warns of each glyph it finds in no font
