@@ -232,7 +232,7 @@ def _valid_fighters(
 ) -> list[Fighter] | None:
     """The fighters of the table when no row has a problem, checked a column at a time: a roster of thousands
     reads in half the time row by row takes. None as soon as any check fails, for `_read_fighter` to say
-    which and where; the checks are its own (a blank number is 0), and a row with a buff is read by it."""
+    which and where; the checks are its own (a blank number is 0), and a row's buffs are read by the same code."""
 
     def parsed(cells: list[str]) -> dict[str, float] | None:
         """Each distinct cell's number (a blank one's is 0), None if one is not a finite number. A column repeats
@@ -286,13 +286,11 @@ def _valid_fighters(
     )
     fighters: list[Fighter] = []
     for i, (line, name, row_numbers, guard, link, has_buff) in enumerate(rows):
-        if not has_buff:
-            fighters.append(_fighter(line, name, row_numbers, guard, link, (), references))
-            continue
         try:
-            fighters.append(_read_fighter(table.row(i), group_keys, references))
+            buffs = _buffs(table.row(i), group_keys, references) if has_buff else ()
         except RuleInputError:
             return None
+        fighters.append(_fighter(line, name, row_numbers, guard, link, buffs, references))
     return fighters
 
 
@@ -321,6 +319,17 @@ def _read_fighter(row: CsvRow, group_keys: list[tuple[str, ...]], references: li
         if hp <= 0:
             raise row.problem("bonushp", f"starting HP (2 + BonusHP) is {_cell(hp)}; it must be above 0")
     aoe = int(row.number("aoe", integer=True, maximum=MAX_AOE))
+    buffs = _buffs(row, group_keys, references)
+    bonus_to_hit = row.number("bonustohit", minimum=-MAX_BONUS, maximum=MAX_BONUS)
+    bonus_to_defend = row.number("bonustodefend", minimum=-MAX_BONUS, maximum=MAX_BONUS)
+    numbers = (xp, bonus_xp, bonus_hp, bonus_to_hit, bonus_to_defend, aoe, hp)
+    guard, link = cells.get("bodyguardfor", ""), cells.get("linkedto", "")
+    return _fighter(row.line, name, numbers, guard, link, buffs, references)
+
+
+def _buffs(row: CsvRow, group_keys: list[tuple[str, ...]], references: list[Reference]) -> tuple[Buff, ...]:
+    """The buffs of a row's filled buff groups; the names they buff are appended to `references`."""
+    cells = row.cells
     buffs: list[Buff] = []
     for keys in group_keys:
         if not any(map(cells.get, keys)):
@@ -334,11 +343,7 @@ def _read_fighter(row: CsvRow, group_keys: list[tuple[str, ...]], references: li
         offense, defense = (_buff_number(row, k) for k in keys[2:])
         buffs.append(Buff(buff_name, who, offense, defense))
         references += [(row.line, who_key, n, f"buff '{buff_name}'") for n in who]
-    bonus_to_hit = row.number("bonustohit", minimum=-MAX_BONUS, maximum=MAX_BONUS)
-    bonus_to_defend = row.number("bonustodefend", minimum=-MAX_BONUS, maximum=MAX_BONUS)
-    numbers = (xp, bonus_xp, bonus_hp, bonus_to_hit, bonus_to_defend, aoe, hp)
-    guard, link = cells.get("bodyguardfor", ""), cells.get("linkedto", "")
-    return _fighter(row.line, name, numbers, guard, link, tuple(buffs), references)
+    return tuple(buffs)
 
 
 def _fighter(
