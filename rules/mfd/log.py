@@ -181,7 +181,7 @@ class BattleLog:
 
     def _fallen(self, record: RoundRecord) -> list[int]:
         died = np.flatnonzero(record.death != NEVER)
-        return [int(i) for i in died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))]]
+        return died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))].tolist()
 
     def _standing_lines(self, record: RoundRecord) -> list[str]:
         lines: list[str] = []
