@@ -23,6 +23,30 @@ from rules.errors import RuleInputError
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
+def terminal_width() -> int:
+    """`shutil.get_terminal_size().columns` without importing shutil, which loads the bz2 and lzma libraries:
+    2 ms of every command line's start, for help that is rarely written. COLUMNS when set, else the width of
+    the terminal, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (ValueError, OSError):  # not a terminal, or closed
+            columns = 0
+    return columns or 80
+
+
+class TerminalHelpFormatter(argparse.HelpFormatter):
+    """argparse's help, as wide as argparse makes it (the terminal's width less 2), measured by
+    `terminal_width`: argparse makes a formatter for every option it adds."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=terminal_width() - 2)
+
+
 def game_names() -> list[str]:
     """The games with a command-line tool: packages under rules/ that hold a `cli` module, found without
     importing any of them (a game's engine may load heavy libraries)."""
@@ -59,7 +83,11 @@ def imports_uncollected(first: bool = True) -> Generator[None, None, None]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = argparse.ArgumentParser(prog="python -m rules", description="Arena's game engines from the shell.")
+    parser = argparse.ArgumentParser(
+        prog="python -m rules",
+        description="Arena's game engines from the shell.",
+        formatter_class=TerminalHelpFormatter,
+    )
     games = parser.add_subparsers(dest="game", required=True, metavar="GAME")
     # Only the game asked for is imported; the full list (for --help or a mistyped game) imports them all.
     asked = argv[0] if argv and argv[0].isidentifier() else ""
@@ -70,7 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     with imports_uncollected(first=any(f"rules.{name}.cli" not in sys.modules for name in names)):
         for name in names:
             cli = importlib.import_module(f"rules.{name}.cli")
-            cli.configure(games.add_parser(cli.NAME, help=cli.HELP, description=cli.HELP))
+            cli.configure(
+                games.add_parser(cli.NAME, help=cli.HELP, description=cli.HELP, formatter_class=TerminalHelpFormatter)
+            )
     args = parser.parse_args(argv)
     try:
         code = args.run(args)

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -94,9 +94,8 @@ NEVER = np.iinfo(np.int64).max  # death time of a fighter that survives the roun
 HEROES, VILLAINS = 0, 1
 
 
-@dataclass
-class _Field:
-    """Every living fighter of every battle in play, one array entry each.
+class _Field(NamedTuple):  # a tuple: its class costs a command line's start 1 ms less than a dataclass's
+    """Every living fighter of every battle in play, one array entry each (`size` of them).
 
     Entries are ordered by side (heroes first), then battle, then name, which is also the order attacks
     resolve in. `guard_of`, `link` and the buff edges hold entry indices (-1: none).
@@ -119,7 +118,9 @@ class _Field:
     buff_def: np.ndarray
     places: int  # decimal places that make every ToHit and ToDefend term a whole number (`_whole_units`)
 
-    def __len__(self) -> int:
+    @property
+    def size(self) -> int:
+        """The number of entries (`len` is a tuple's: its number of fields)."""
         return len(self.hp)
 
     def keep(self, mask: np.ndarray) -> _Field:
@@ -169,7 +170,7 @@ def _side_template(roster: Roster) -> dict[str, np.ndarray]:
         "base_dice": _base_dice(fighters),
         "bonus_hit": np.array([f.bonus_to_hit for f in fighters], dtype=np.float64),
         "bonus_def": np.array([f.bonus_to_defend for f in fighters], dtype=np.float64),
-        "aoe": np.array([max(1, f.aoe) for f in fighters], dtype=np.int64),
+        "aoe": np.maximum(np.array([f.aoe for f in fighters], dtype=np.int64), 1),
         "guard_of": np.array([index.get(f.bodyguard_for, -1) for f in fighters], dtype=np.int64),
         "link": np.array([index.get(f.linked_to, -1) for f in fighters], dtype=np.int64),
         "buff_from": np.array(edge_cols[0], dtype=np.int64),
@@ -274,7 +275,7 @@ def _derive(f: _Field) -> _Stats:
 def _raw_and_dice(f: _Field, base: float, bonus: np.ndarray, buff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each entry's raw chance (`base` + its bonus + its living providers' buffs, as the float nearest the exact
     sum) and its dice: its base dice, or ceil(base dice x raw) when raw is more than 1, computed exactly."""
-    n, scale = len(f), 10**f.places
+    n, scale = f.size, 10**f.places
     most = (abs(base) + np.abs(bonus) + np.bincount(f.buff_to, np.abs(buff), minlength=n)).max(initial=0.0) * scale
     biggest_die_count = int(f.base_dice.max(initial=0))
     if most < 2**51 and biggest_die_count * scale < 2**61 and biggest_die_count * most / scale < 2**61:
@@ -353,7 +354,7 @@ def _pick_targets(f: _Field, rng: np.random.Generator) -> tuple[np.ndarray, np.n
     n_opp, opp_start = counts[opposing], starts[opposing]
     # An attacker's AOE picks come in chunks of distinct opponents, at most n_opp each.
     chunks_per = -(-f.aoe // n_opp)
-    chunk_attacker = np.repeat(np.arange(len(f)), chunks_per)
+    chunk_attacker = np.repeat(np.arange(f.size), chunks_per)
     chunk_no = np.arange(len(chunk_attacker)) - np.repeat(np.cumsum(chunks_per) - chunks_per, chunks_per)
     chunk_n = n_opp[chunk_attacker]
     chunk_size = np.minimum(chunk_n, f.aoe[chunk_attacker] - chunk_no * chunk_n)
@@ -402,7 +403,7 @@ def _divert_to_bodyguards(f: _Field, picked: np.ndarray, rng: np.random.Generato
         return picked
     protectee = f.guard_of[guards]
     guards = guards[np.argsort(protectee, kind="stable")]
-    guard_count = np.bincount(protectee, minlength=len(f))
+    guard_count = np.bincount(protectee, minlength=f.size)
     guard_start = np.cumsum(guard_count) - guard_count
     diverted = np.flatnonzero(guard_count[picked] > 0)
     defender = picked.copy()
@@ -414,7 +415,7 @@ def _divert_to_bodyguards(f: _Field, picked: np.ndarray, rng: np.random.Generato
 def _death_times(f: _Field, defender: np.ndarray, damage: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each entry's death time (index of the attack that killed it or its link; NEVER if it lives) and
     its own death time (from attacks on it alone)."""
-    n = len(f)
+    n = f.size
     own = np.full(n, NEVER, dtype=np.int64)
     if defender.size:
         order = np.argsort(defender, kind="stable")  # by defender, attacks in resolution order
@@ -469,7 +470,7 @@ def _fight_round(f: _Field, rng: np.random.Generator, number: int) -> RoundRecor
     damage = np.maximum(hits - blocks, 0)
     death, own = _death_times(f, defender, damage)
     skipped = np.arange(len(defender)) > death[defender]
-    hp_end = f.hp - np.bincount(defender, np.where(skipped, 0, damage), minlength=len(f))
+    hp_end = f.hp - np.bincount(defender, np.where(skipped, 0, damage), minlength=f.size)
     linked = death < own
     hp_end[linked] = np.minimum(hp_end[linked], 0)
     return RoundRecord(
@@ -498,13 +499,14 @@ def _fight_round(f: _Field, rng: np.random.Generator, number: int) -> RoundRecor
 
 def _after_round(f: _Field, hp_end: np.ndarray, keep: np.ndarray) -> _Field:
     """The field for the next round: HP carried over, exhaustion applied, the dead (and `keep` False) gone."""
-    f = replace(f, hp=hp_end, bonus_def=np.round(f.bonus_def - EXHAUSTION_PENALTY, 10))
+    f = f._replace(hp=hp_end, bonus_def=np.round(f.bonus_def - EXHAUSTION_PENALTY, 10))
     return f.keep(keep)
 
 
 def planned_attacks(heroes: Roster, villains: Roster) -> int:
     """The attacks of a round with everyone alive: the sum of AOE over both sides."""
-    return sum(max(1, x.aoe) for r in (heroes, villains) for x in r.fighters)
+    # numpy's maximum, not max per fighter: a third of the time for thousands
+    return int(np.maximum([x.aoe for r in (heroes, villains) for x in r.fighters], 1).sum())
 
 
 def _round_work(f: _Field) -> int:
@@ -667,7 +669,7 @@ def simulate_odds(
     templates = (_side_template(heroes), _side_template(villains))
     one = _copies(templates, 1)
     unit = _work_unit(len(one.buff_from))
-    size = len(one) + _round_work(one)
+    size = one.size + _round_work(one)
     rng = np.random.default_rng(seed)
     per_batch = max(1, min(batch_size // size, math.ceil(battles / 10) if battles >= 100 else battles))
     n_heroes, n_villains = len(heroes.fighters), len(villains.fighters)
@@ -680,7 +682,7 @@ def simulate_odds(
         batch = min(per_batch, battles - done_battles)
         f = _copies(templates, batch)
         number = 0
-        while len(f):
+        while f.size:
             work += _round_work(f)
             if work > MAX_ODDS_ATTACKS:
                 finished = done_battles + batch - len(np.unique(f.battle))

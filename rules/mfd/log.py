@@ -84,18 +84,21 @@ class _Budget:
         self.size += utf8_size(text)
 
 
-def _bounded_lines(lines: list[str], budget: int, more: str) -> list[str]:
-    """`lines` cut to fit `budget` bytes, ending with `more` (given the count left out) when cut."""
-    if utf8_size("\n".join(lines)) + 1 <= budget:  # the lines' sizes and line breaks, all at once: they fit
-        return lines
+def _bounded_text(lines: list[str], budget: int, more: str) -> str:
+    """`lines` as text, each ending with a line break, cut to fit `budget` bytes and ending with `more` (given
+    the count left out) when cut."""
+    text = "\n".join([*lines, ""])
+    if utf8_size(text) <= budget:  # the text that fits is the text measured: the start rosters are joined once
+        return text
     kept: list[str] = []
     size = 0
     for i, line in enumerate(lines):
         size += utf8_size(line) + 1
         if size > budget:
-            return [*kept, more.format(len(lines) - i)]
+            kept.append(more.format(len(lines) - i))
+            break
         kept.append(line)
-    return kept
+    return "\n".join([*kept, ""])
 
 
 class BattleLog:
@@ -133,11 +136,8 @@ class BattleLog:
             lines.append(f"\n{roster.side} ({len(roster.fighters)}), from {roster.file}:")
             lines += self._stats_lines(derived_stats(roster) if first is None else start_stats(first, roster, side))
             lines += [f"  warning: {w}" for w in roster.warnings]
-        lines = _bounded_lines(
-            lines, self.limit // _START_SHARE, "  ... {} more lines left out to keep the log within its size limit"
-        )
-        lines.append("")  # the closing line break
-        self.out.add("\n".join(lines))
+        more = "  ... {} more lines left out to keep the log within its size limit"
+        self.out.add(_bounded_text(lines, self.limit // _START_SHARE, more))
 
     def _stats_lines(self, stats: tuple[DerivedStats, ...]) -> list[str]:
         percents, hps = self.percents, self.hps
@@ -181,7 +181,7 @@ class BattleLog:
 
     def _fallen(self, record: RoundRecord) -> list[int]:
         died = np.flatnonzero(record.death != NEVER)
-        return [int(i) for i in died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))]]
+        return died[np.lexsort((record.linked_via[died] >= 0, record.death[died]))].tolist()
 
     def _standing_lines(self, record: RoundRecord) -> list[str]:
         lines: list[str] = []
@@ -288,6 +288,6 @@ class BattleLog:
         by_side = [sides.count(s) for s in SIDES]
         lines.append(f"Fallen in these rounds: Heroes {by_side[0]}, Villains {by_side[1]}")
         room = self.limit - self.out.size
-        lines = _bounded_lines(lines, room - 200, "... {} more lines left out; the final CSV files list everyone")
-        self.out.add("\n".join(lines) + "\n")
+        more = "... {} more lines left out; the final CSV files list everyone"
+        self.out.add(_bounded_text(lines, room - 200, more))
         return "".join(self.out.parts)

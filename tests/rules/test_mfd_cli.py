@@ -168,6 +168,49 @@ def test_paths_are_written_as_pathlib_writes_them(path):
     assert joined(path_text(path), "BattleLog.txt") == str(Path(path) / "BattleLog.txt")
 
 
+@pytest.mark.parametrize("columns", [None, "", "wide", "0", "-3", "57"])
+@pytest.mark.parametrize("terminal", [(120, 40), (0, 0), OSError])
+def test_the_terminal_is_measured_as_shutil_measures_it(columns, terminal, monkeypatch):
+    # argparse's help is laid out at the width shutil would give, without importing shutil
+    import os
+    import shutil
+
+    from rules.__main__ import terminal_width
+
+    def size(fd: int) -> os.terminal_size:
+        if terminal is OSError:
+            raise OSError("not a terminal")
+        return os.terminal_size(terminal)
+
+    monkeypatch.setattr(os, "get_terminal_size", size)
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.delenv("LINES", raising=False)
+    from_terminal = 120 if terminal == (120, 40) else 80  # a terminal of no width, or none: 80
+    assert terminal_width() == shutil.get_terminal_size().columns == (57 if columns == "57" else from_terminal)
+
+
+def test_a_battle_from_the_command_line_imports_neither_shutil_nor_pathlib(tmp_path):
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\nfrom rules.__main__ import main\ncode = main(sys.argv[1:])\n"
+        "print(sorted({'shutil', 'pathlib'} & sys.modules.keys()))\n"
+    )
+    rosters = ["--heroes", str(EXAMPLES / "Heroes.csv"), "--villains", str(EXAMPLES / "Villains.csv")]
+    done = subprocess.run(
+        [sys.executable, "-c", script, "mfd", *rosters, "-m", "1", "--seed", "1", "--out", str(tmp_path)],
+        cwd=EXAMPLES.parents[1],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stderr == "" and done.stdout.endswith("\n[]\n")
+
+
 def test_the_output_folder_is_named_as_typed_less_its_dots_and_extra_slashes(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     rosters = ["--heroes", str(EXAMPLES / "Heroes.csv"), "--villains", str(EXAMPLES / "Villains.csv"), "-m", "1"]
