@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -609,7 +608,7 @@ def run_battle(
                 roster.side,
                 roster.file,
                 tuple(
-                    replace(roster.fighters[int(f.origin[i])], hp=float(f.hp[i]), bonus_to_defend=float(f.bonus_def[i]))
+                    roster.fighters[int(f.origin[i])]._replace(hp=float(f.hp[i]), bonus_to_defend=float(f.bonus_def[i]))
                     for i in mine
                 ),
                 buff_groups=roster.buff_groups,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -361,7 +360,7 @@ def test_continuing_from_the_final_csvs_equals_running_on(seed):
     """Run k rounds, write the final CSVs, read them back and fight on with the same random stream: the
     later rounds' log text and the final CSVs equal those of one run of all the rounds."""
     heroes, villains = (
-        Roster(r.side, r.file, tuple(replace(f, hp=f.hp * 12) for f in r.fighters)) for r in random_rosters(1000 + seed)
+        Roster(r.side, r.file, tuple(f._replace(hp=f.hp * 12) for f in r.fighters)) for r in random_rosters(1000 + seed)
     )
     k, more = 1 + seed % 3, 3
     whole = start_battle(heroes, villains, seed=seed, max_rounds=k + more)
