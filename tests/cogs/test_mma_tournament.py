@@ -630,6 +630,39 @@ async def test_members_who_left_the_server_before_the_start_are_dropped(harness)
     assert PLAYERS["Ben"].mention not in signup.field("Standings")
 
 
+async def test_the_players_are_asked_of_discord_all_at_once(harness):
+    """A round's check for players who left asks Discord about all of them together, not one round trip after
+    another (a field of 64 took 64); the answers still drop exactly those who left."""
+    h = harness
+    names = list(FIELD)
+    signup = await joined(h, names)
+    h.fake.departed.add((GUILD_ID, PLAYERS["Ben"].id))
+    asked: list[int] = []
+    in_flight = most_in_flight = 0
+    serve = h.fake.http_request
+
+    async def request(route, *args, **kwargs):
+        nonlocal in_flight, most_in_flight
+        if route.path != "/guilds/{guild_id}/members/{user_id}":
+            return await serve(route, *args, **kwargs)
+        asked.append(int(route.user_id))
+        in_flight += 1
+        most_in_flight = max(most_in_flight, in_flight)
+        try:
+            await asyncio.sleep(0.01)  # a round trip's time: requests sent together overlap in it
+            return await serve(route, *args, **kwargs)
+        finally:
+            in_flight -= 1
+
+    h.fake.http_request = request
+    await h.run("mma tournament start", h.gm)
+    assert sorted(asked) == sorted(PLAYERS[name].id for name in names)
+    # discord.py sends the first alone and the rest together, once the first answer gave the route's limit
+    assert most_in_flight == len(names) - 1
+    assert sorted(await tournament_players(h)) == sorted(PLAYERS[n].id for n in names if n != "Ben")
+    assert PLAYERS["Ben"].mention not in signup.field("Standings")
+
+
 async def test_a_tournament_starts_on_its_own_at_its_time(harness):
     h, _ = await back_after_its_start_time(harness, ["Ana", "Ben", "Cleo", "Dev"])
     (said,) = [m for m in h.messages if m.content.startswith("🏆 Tournament #1 has started")]

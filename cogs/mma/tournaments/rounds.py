@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.common import UserError, mention, run_engine
-from cogs.common.bot import still_in_server
+from cogs.common.bot import still_in_server_of
 from cogs.common.posts import done_or_logged
 from cogs.common.web_links import tournament_path, with_page_link
 from cogs.mma.matches import boards, notes
@@ -96,9 +96,8 @@ async def begin(desk: TournamentDesk, tournament: Tournament) -> Tournament:
     round 1 paired and posted."""
     async with desk.locks[tournament.id]:
         for _ in range(START_ATTEMPTS):
-            present = [
-                e for e in tournament.entrants if await still_in_server(desk.bot, tournament.guild_id, e.user_id)
-            ]
+            here = await still_in_server_of(desk.bot, tournament.guild_id, (e.user_id for e in tournament.entrants))
+            present = [e for e in tournament.entrants if e.user_id in here]
             if len(present) < MIN_PLAYERS:
                 raise UserError(too_few(tournament, len(present)))
             ratings = await desk.ratings.ratings(tournament.guild_id, [e.user_id for e in present])
@@ -165,8 +164,9 @@ async def without_leavers(desk: TournamentDesk, tournament: Tournament) -> Tourn
     """Before a round is paired: players who left the server since the last one are withdrawn
     (docs/rules/tournament.md, ruling 4)."""
     state = tournament.game
+    here = await still_in_server_of(desk.bot, tournament.guild_id, (player.id for player in state.active))
     for player in state.active:
-        if not await still_in_server(desk.bot, tournament.guild_id, player.id):
+        if player.id not in here:
             state = withdraw(state, player.id)
             log.info("tournament %s: player %s left the server and is withdrawn", tournament.id, player.id)
     if state == tournament.game:
