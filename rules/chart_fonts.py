@@ -54,9 +54,10 @@ _drawn_by_the_first: frozenset[int] | None = None  # the code points FAMILIES[0]
 
 
 def use_first_font() -> frozenset[int]:
-    """What a chart needs whose texts `FAMILIES[0]` draws alone (its numbers and labels, a Latin title): the
-    charts' glyph rendering set, without registering the other fonts, which costs the first chart of a process
-    40 ms (the command line's /deck chart, 30-50 ms of its whole run). Returns the code points it draws."""
+    """Set up what a chart needs when `FAMILIES[0]` draws all its texts (numbers, labels, a Latin title): the
+    charts' glyph rendering, without registering the other fonts, which costs a process's first chart about
+    40 ms (the command line's /deck run waited 30-50 ms more for it). Returns the code points `FAMILIES[0]`
+    draws."""
     global _drawn_by_the_first
     with _registering:
         if _drawn_by_the_first is None:
