@@ -49,7 +49,11 @@ PAGE_SIZE = 50  # leaderboard rows a page
 RECENT = 10  # recent matches, tournaments and raids listed
 BEST = 3  # best wins and worst losses listed
 SEARCH_LIMIT = 200  # members a name search looks at
-REPLAYS_KEPT = 64  # finished matches whose replay steps stay worked out in memory
+# Finished matches whose replay steps stay worked out in memory, for members stepping through them. Few: a replay's
+# steps are 3,300 objects the garbage collector walks at each full collection, and 64 kept made those collections
+# walk 300,000 objects for 40-146 ms each, a replay page's p95 78-113 ms (benchmarks.web); working one out again
+# takes 4 ms (9 for the longest).
+REPLAYS_KEPT = 4
 WORLD_BOARD_SHOWN = 100  # servers listed on the world boss's board
 HIDDEN_NAME = "a hidden member"
 PAGES_OFF_SERVER_NAME = "a server"
