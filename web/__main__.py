@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 
@@ -29,6 +30,10 @@ async def serve(settings: StorageSettings, port: int) -> None:
     pages = WebServer(db, settings.web_host, port, per_second=settings.web_rate_limit)
     try:
         await pages.start()
+        # What start-up made (modules, templates, the database's pool) lives as long as the process: set aside, the
+        # collector's full collections no longer walk it, 3-5 ms each instead of about 50 (benchmarks.web: p95
+        # 15-19 ms instead of 17-30, the CPU a page 5.6 ms instead of 6.2)
+        gc.freeze()
         await stopped.wait()
     finally:
         await pages.close()
