@@ -115,13 +115,18 @@ def _invisible(character: str) -> bool:
     return unicodedata.category(character) == "Cf" or 0xE0100 <= ord(character) <= 0xE01EF
 
 
+def _first_font_draws(*texts: str) -> bool:
+    """Whether `FAMILIES[0]` alone draws every character of `texts` (the other fonts are not registered for it)."""
+    first = use_first_font()
+    return all(ord(character) in first for text in texts for character in text)
+
+
 def families_for(*texts: str) -> list[str]:
     """The fonts to draw `texts` in: DejaVu Sans alone when it has every character of them, else `FAMILIES`.
     matplotlib looks every family of the list up for every text it lays out: for a chart whose texts are all
     Latin (numbers, labels), one family instead of eight saved a tenth of its time. The other fonts are
     registered when a text first needs them."""
-    first = use_first_font()
-    if all(ord(character) in first for text in texts for character in text):
+    if _first_font_draws(*texts):
         return [FAMILIES[0]]
     use_chart_fonts()
     return list(FAMILIES)
@@ -129,8 +134,7 @@ def families_for(*texts: str) -> list[str]:
 
 def drawable(text: str) -> str:
     """`text` as a chart draws it: each character that no font of `FAMILIES` has is `STAND_IN`."""
-    first = use_first_font()
-    if all(ord(character) in first for character in text):
+    if _first_font_draws(text):
         return text
     drawn = use_chart_fonts()
     return "".join(character if ord(character) in drawn or _invisible(character) else STAND_IN for character in text)
